@@ -1,0 +1,37 @@
+# tierscope — everything runs from here, without Docker.
+#   make run     the whole stack with the demo target on http://127.0.0.1:8000
+#   make test    the same set-up, then the whole test suite (real PostgreSQL, Redis, Celery, Chromium)
+#   make stop    stops everything make run / make services started
+STACK := scripts/dev/stack.sh
+PYTEST_ARGS ?=
+
+.PHONY: run test stop services setup bench lint clean-data
+
+run:
+	@$(STACK) setup
+	@$(STACK) services
+	@$(STACK) prepare
+	@$(STACK) start
+
+test:
+	@$(STACK) setup --browser
+	@$(STACK) services
+	@$(STACK) test $(PYTEST_ARGS)
+
+services:
+	@$(STACK) setup
+	@$(STACK) services
+
+setup:
+	@$(STACK) setup
+
+stop:
+	@$(STACK) stop
+
+bench:
+	@$(STACK) setup
+	@$(STACK) services
+	@.venv/bin/python bench/run.py
+
+clean-data: stop
+	rm -rf .data

@@ -1,0 +1,29 @@
+"""Liveness of the two services tierscope cannot work without."""
+
+from __future__ import annotations
+
+import redis
+from django.conf import settings
+from django.db import connection
+from django.db.utils import DatabaseError
+
+
+def health_database() -> tuple[bool, str]:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError as exc:
+        return False, str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return True, "ok"
+
+
+def health_broker() -> tuple[bool, str]:
+    client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
+    try:
+        client.ping()
+    except redis.RedisError as exc:
+        return False, str(exc)
+    finally:
+        client.close()
+    return True, "ok"

@@ -1,0 +1,61 @@
+"""First-run set-up: everything `make run` needs in the database, idempotently."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+ADMIN_CREDENTIALS_FILE = "admin-credentials"
+
+
+def _credentials_path() -> Path:
+    return Path(settings.BASE_DIR) / ".data" / ADMIN_CREDENTIALS_FILE
+
+
+def bootstrap_admin() -> list[str]:
+    """Create the admin user once; a generated password is printed once and kept in .data (0600)."""
+    username = os.environ.get("TIERSCOPE_ADMIN_USER") or "admin"
+    User = get_user_model()
+    if User.objects.filter(username=username).exists():
+        return []
+    password = os.environ.get("TIERSCOPE_ADMIN_PASSWORD") or secrets.token_urlsafe(12)
+    User.objects.create_superuser(username=username, email="", password=password)
+    lines = [f"created admin user {username!r}"]
+    if not os.environ.get("TIERSCOPE_ADMIN_PASSWORD"):
+        path = _credentials_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"{username}\n{password}\n", encoding="utf-8")
+        path.chmod(0o600)
+        lines.append(f"  password: {password}   (printed once; also kept in {path})")
+    return lines
+
+
+def bootstrap_login_line() -> str:
+    username = os.environ.get("TIERSCOPE_ADMIN_USER") or "admin"
+    path = _credentials_path()
+    if os.environ.get("TIERSCOPE_ADMIN_PASSWORD"):
+        return f"login: {username} / (TIERSCOPE_ADMIN_PASSWORD)"
+    if path.is_file():
+        stored_user, stored_password = path.read_text(encoding="utf-8").split("\n")[:2]
+        if stored_user == username:
+            return f"login: {username} / {stored_password}"
+    return f"login: {username} (password set earlier)"
+
+
+def bootstrap_run() -> list[str]:
+    from apps.snapshots.services import schedule_install
+    from apps.targets.services import target_ensure_demo
+    from apps.tiering.services import tier_presets_install
+
+    lines: list[str] = []
+    with transaction.atomic():
+        lines += bootstrap_admin()
+        lines += tier_presets_install()
+        lines += target_ensure_demo()
+        lines += schedule_install()
+    return lines

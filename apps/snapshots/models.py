@@ -1,0 +1,210 @@
+from __future__ import annotations
+
+from django.db import models
+
+
+class Segment(models.Model):
+    """A segment of a target, with an identity that survives MOVE / TRUNCATE.
+
+    Identity is (owner, object, subobject, type); the data object id changes on
+    MOVE/TRUNCATE/REBUILD and is tracked, not keyed on.
+    """
+
+    target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="segments")
+    owner = models.CharField(max_length=128)
+    object_name = models.CharField(max_length=128)
+    subobject_name = models.CharField(max_length=128, blank=True, default="")
+    object_type = models.CharField(max_length=30)
+    tablespace_name = models.CharField(max_length=128, blank=True, default="")
+    obj_number = models.BigIntegerField(null=True)
+    dataobj_number = models.BigIntegerField(null=True)
+    partitioned_parent = models.CharField(max_length=128, blank=True, default="")
+    lob_column = models.CharField(max_length=300, blank=True, default="")
+    size_bytes = models.BigIntegerField(null=True, help_text="latest DBA_SEGMENTS.BYTES; null when never sized")
+    size_at = models.DateTimeField(null=True)
+    buffer_pool = models.CharField(max_length=10, blank=True, default="")
+    flash_cache = models.CharField(max_length=10, blank=True, default="")
+    cell_flash_cache = models.CharField(max_length=10, blank=True, default="")
+    # True once the segment appeared in an AWR top-N capture; segments never
+    # captured are "below AWR's capture" and get figures from V$ samples only.
+    in_awr = models.BooleanField(default=False)
+    first_seen_at = models.DateTimeField()
+    last_seen_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["target", "owner", "object_name", "subobject_name", "object_type"], name="segment_identity"
+            ),
+        ]
+        indexes = [
+            # residency mapping: V$BH rows carry the data object id.
+            models.Index(fields=["target", "dataobj_number"], name="segment_dataobj_idx"),
+        ]
+
+    def __str__(self) -> str:
+        sub = f".{self.subobject_name}" if self.subobject_name else ""
+        return f"{self.owner}.{self.object_name}{sub} ({self.object_type})"
+
+    @property
+    def size_gb(self) -> float | None:
+        return None if self.size_bytes is None else self.size_bytes / 1024**3
+
+
+class Snapshot(models.Model):
+    """One interval of one instance of one target.
+
+    ``kind``: awr (DBA_HIST, top-N), sample (deltas of two V$ samples, complete),
+    report (an imported AWR report), extract (offline extract), demo.
+    Written in one transaction with all its rows, or not at all.
+    """
+
+    target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="snapshots")
+    kind = models.CharField(max_length=10)
+    dbid = models.BigIntegerField()
+    instance_number = models.IntegerField()
+    snap_id = models.BigIntegerField()
+    begin_at = models.DateTimeField()
+    end_at = models.DateTimeField()
+    startup_at = models.DateTimeField()
+    top_n_only = models.BooleanField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            # Re-collection is idempotent: a snapshot is stored once.
+            models.UniqueConstraint(
+                fields=["target", "dbid", "instance_number", "kind", "snap_id"], name="snapshot_natural_key"
+            ),
+        ]
+        indexes = [
+            # window queries: a target's snapshots by time.
+            models.Index(fields=["target", "end_at"], name="snapshot_target_end_idx"),
+        ]
+
+    @property
+    def interval_seconds(self) -> float:
+        return (self.end_at - self.begin_at).total_seconds()
+
+
+class SegmentStat(models.Model):
+    """One segment's deltas over one snapshot (loaded with COPY)."""
+
+    snapshot = models.ForeignKey(Snapshot, on_delete=models.CASCADE, related_name="segment_stats")
+    segment = models.ForeignKey(Segment, on_delete=models.CASCADE, related_name="stats")
+    end_at = models.DateTimeField()  # copy of snapshot.end_at: time-range scans without a join
+    interval_s = models.FloatField()
+    physical_read_requests = models.BigIntegerField(null=True)
+    physical_write_requests = models.BigIntegerField(null=True)
+    physical_reads_blocks = models.BigIntegerField(null=True)
+    physical_writes_blocks = models.BigIntegerField(null=True)
+    physical_reads_direct_blocks = models.BigIntegerField(null=True)
+    physical_writes_direct_blocks = models.BigIntegerField(null=True)
+    optimized_physical_reads = models.BigIntegerField(null=True)
+    logical_reads = models.BigIntegerField(null=True)
+    db_block_changes = models.BigIntegerField(null=True)
+    table_scans = models.BigIntegerField(null=True)
+    space_allocated_bytes = models.BigIntegerField(null=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["snapshot", "segment"], name="segment_stat_unique"),
+        ]
+        indexes = [
+            # segment page and window rollups: one segment's series by time.
+            models.Index(fields=["segment", "end_at"], name="segment_stat_series_idx"),
+        ]
+
+
+class SysStat(models.Model):
+    snapshot = models.ForeignKey(Snapshot, on_delete=models.CASCADE, related_name="sysstats")
+    name = models.CharField(max_length=128)
+    value = models.BigIntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["snapshot", "name"], name="sysstat_unique")]
+
+
+class TablespaceIO(models.Model):
+    snapshot = models.ForeignKey(Snapshot, on_delete=models.CASCADE, related_name="tablespace_io")
+    tablespace_name = models.CharField(max_length=128)
+    read_requests = models.BigIntegerField()
+    write_requests = models.BigIntegerField()
+    read_time_ms = models.FloatField(null=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["snapshot", "tablespace_name"], name="tablespace_io_unique")]
+
+
+class Residency(models.Model):
+    """Buffer-cache residency of a segment at one collection (V$BH grouped by OBJD)."""
+
+    target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="residency")
+    segment = models.ForeignKey(Segment, on_delete=models.CASCADE, related_name="residency")
+    collected_at = models.DateTimeField()
+    instance_number = models.IntegerField()
+    flash_blocks = models.BigIntegerField()
+    cache_blocks = models.BigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["segment", "collected_at", "instance_number"], name="residency_unique"
+            ),
+        ]
+        indexes = [
+            # target page: latest residency of a target.
+            models.Index(fields=["target", "-collected_at"], name="residency_target_idx"),
+        ]
+
+
+class SampleState(models.Model):
+    """The last cumulative V$ sample per instance: the baseline for the next delta."""
+
+    target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="sample_states")
+    instance_number = models.IntegerField()
+    startup_at = models.DateTimeField()
+    sampled_at = models.DateTimeField()
+    payload = models.JSONField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["target", "instance_number"], name="sample_state_unique"),
+        ]
+
+
+class CollectionRun(models.Model):
+    """One collection (or import) of one target, shown on /runs/."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+        SKIPPED = "skipped"
+
+    target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="runs")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    trigger = models.CharField(max_length=20, default="schedule")  # schedule | manual | command | import
+    queued_at = models.DateTimeField()
+    started_at = models.DateTimeField(null=True)
+    finished_at = models.DateTimeField(null=True)
+    snapshots_added = models.IntegerField(default=0)
+    rows_added = models.BigIntegerField(default=0)
+    attempts = models.IntegerField(default=0)
+    error = models.TextField(blank=True)
+    notes = models.TextField(blank=True)
+    task_id = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["-queued_at"]
+        indexes = [
+            # /runs/ and the fleet overview: latest runs per target.
+            models.Index(fields=["target", "-queued_at"], name="run_target_idx"),
+        ]
+
+    @property
+    def duration_s(self) -> float | None:
+        if self.started_at and self.finished_at:
+            return (self.finished_at - self.started_at).total_seconds()
+        return None

@@ -1,0 +1,203 @@
+"""Writing a source's Collection into PostgreSQL.
+
+Segments are upserted first (identity = owner, object, subobject, type); then
+each snapshot is written in its own transaction with all its rows (segment
+stats by COPY, system stats, tablespace IO), or not at all: the natural key
+(target, dbid, instance, kind, snap_id) makes a re-run skip what is stored.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.db import connection, transaction
+
+from apps.snapshots.models import Residency, SampleState, Segment, Snapshot, SysStat, TablespaceIO
+from apps.targets.rows import SEGMENT_STAT_FIELDS, Collection, Residency as ResidencyRow, SegmentKey
+from apps.targets.rows import Snapshot as SnapshotRow
+
+SEGMENT_STAT_COLUMNS = ("snapshot_id", "segment_id", "end_at", "interval_s", *SEGMENT_STAT_FIELDS, "space_allocated_bytes")
+
+
+@dataclass(frozen=True)
+class SegmentPlace:
+    tablespace_name: str
+    obj_number: int | None
+    dataobj_number: int | None
+
+
+@dataclass
+class StoreResult:
+    snapshots_added: int = 0
+    rows_added: int = 0
+
+
+def collection_segment_places(collection: Collection) -> dict[SegmentKey, SegmentPlace]:
+    """Every segment the collection mentions, with the latest place we know."""
+    places: dict[SegmentKey, SegmentPlace] = {}
+    for sample in collection.samples:
+        for key, (tablespace, obj, dataobj) in sample.segment_places.items():
+            places[key] = SegmentPlace(tablespace, obj, dataobj)
+        for key in sample.segment_totals:
+            places.setdefault(key, SegmentPlace("", None, None))
+    for snap in sorted(collection.snapshots, key=lambda s: s.end_at):
+        for stat in snap.segment_stats:
+            places[stat.key] = SegmentPlace(stat.tablespace_name, stat.obj_number, stat.dataobj_number)
+    for info in collection.segments:
+        places[info.key] = SegmentPlace(info.tablespace_name, info.obj_number, info.dataobj_number)
+    return places
+
+
+def segments_upsert(*, target_id: int, collection: Collection, seen_at: dt.datetime) -> dict[SegmentKey, int]:
+    """Insert new segments, refresh known ones; returns key -> segment id."""
+    places = collection_segment_places(collection)
+    infos = {info.key: info for info in collection.segments}
+    in_awr = {stat.key for snap in collection.snapshots if snap.top_n_only for stat in snap.segment_stats}
+    rows = []
+    for key, place in places.items():
+        info = infos.get(key)
+        rows.append(
+            (
+                target_id, key.owner, key.object_name, key.subobject_name, key.object_type,
+                place.tablespace_name, place.obj_number, place.dataobj_number,
+                (info.partitioned_parent or "") if info else "",
+                (info.lob_column or "") if info else "",
+                info.bytes if info else None,
+                seen_at if info else None,
+                (info.buffer_pool or "") if info else "",
+                (info.flash_cache or "") if info else "",
+                (info.cell_flash_cache or "") if info else "",
+                key in in_awr, seen_at, seen_at,
+            )
+        )
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            """
+            CREATE TEMP TABLE segment_in (
+              target_id bigint, owner text, object_name text, subobject_name text, object_type text,
+              tablespace_name text, obj_number bigint, dataobj_number bigint, partitioned_parent text,
+              lob_column text, size_bytes bigint, size_at timestamptz, buffer_pool text, flash_cache text,
+              cell_flash_cache text, in_awr boolean, first_seen_at timestamptz, last_seen_at timestamptz
+            ) ON COMMIT DROP
+            """
+        )
+        with cursor.cursor.copy("COPY segment_in FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+        # Size and hints only change when the source listed the segment (DBA_SEGMENTS);
+        # a segment seen only in AWR keeps its last known size.
+        cursor.execute(
+            """
+            INSERT INTO snapshots_segment AS s (target_id, owner, object_name, subobject_name, object_type,
+              tablespace_name, obj_number, dataobj_number, partitioned_parent, lob_column, size_bytes, size_at,
+              buffer_pool, flash_cache, cell_flash_cache, in_awr, first_seen_at, last_seen_at)
+            SELECT * FROM segment_in
+            ON CONFLICT (target_id, owner, object_name, subobject_name, object_type) DO UPDATE SET
+              tablespace_name = CASE WHEN EXCLUDED.tablespace_name <> '' THEN EXCLUDED.tablespace_name ELSE s.tablespace_name END,
+              obj_number = COALESCE(EXCLUDED.obj_number, s.obj_number),
+              dataobj_number = COALESCE(EXCLUDED.dataobj_number, s.dataobj_number),
+              partitioned_parent = CASE WHEN EXCLUDED.size_at IS NULL THEN s.partitioned_parent ELSE EXCLUDED.partitioned_parent END,
+              lob_column = CASE WHEN EXCLUDED.size_at IS NULL THEN s.lob_column ELSE EXCLUDED.lob_column END,
+              size_bytes = COALESCE(EXCLUDED.size_bytes, s.size_bytes),
+              size_at = COALESCE(EXCLUDED.size_at, s.size_at),
+              buffer_pool = CASE WHEN EXCLUDED.size_at IS NULL THEN s.buffer_pool ELSE EXCLUDED.buffer_pool END,
+              flash_cache = CASE WHEN EXCLUDED.size_at IS NULL THEN s.flash_cache ELSE EXCLUDED.flash_cache END,
+              cell_flash_cache = CASE WHEN EXCLUDED.size_at IS NULL THEN s.cell_flash_cache ELSE EXCLUDED.cell_flash_cache END,
+              in_awr = s.in_awr OR EXCLUDED.in_awr,
+              last_seen_at = GREATEST(s.last_seen_at, EXCLUDED.last_seen_at)
+            """
+        )
+        cursor.execute(
+            """
+            SELECT s.id, s.owner, s.object_name, s.subobject_name, s.object_type
+            FROM snapshots_segment s JOIN segment_in i USING (target_id, owner, object_name, subobject_name, object_type)
+            """
+        )
+        return {SegmentKey(o, n, sub, t): seg_id for seg_id, o, n, sub, t in cursor.fetchall()}
+
+
+def snapshot_store(
+    *, target_id: int, kind: str, snap: SnapshotRow, segment_ids: dict[SegmentKey, int]
+) -> int | None:
+    """Write one snapshot with all its rows in one transaction. Returns rows written, None if already stored."""
+    with transaction.atomic():
+        obj, created = Snapshot.objects.get_or_create(
+            target_id=target_id, dbid=snap.dbid, instance_number=snap.instance_number, kind=kind,
+            snap_id=snap.snap_id,
+            defaults={
+                "begin_at": snap.begin_at, "end_at": snap.end_at, "startup_at": snap.startup_at,
+                "top_n_only": snap.top_n_only,
+            },
+        )
+        if not created:
+            return None
+        rows = _copy_segment_stats(obj, snap, segment_ids)
+        SysStat.objects.bulk_create([SysStat(snapshot=obj, name=s.name, value=s.value) for s in snap.sysstats])
+        TablespaceIO.objects.bulk_create(
+            [
+                TablespaceIO(snapshot=obj, tablespace_name=t.tablespace_name, read_requests=t.read_requests,
+                             write_requests=t.write_requests, read_time_ms=t.read_time_ms)
+                for t in snap.tablespace_io
+            ]
+        )
+        return rows + len(snap.sysstats) + len(snap.tablespace_io) + 1
+
+
+def _copy_segment_stats(obj: Snapshot, snap: SnapshotRow, segment_ids: dict[SegmentKey, int]) -> int:
+    interval_s = snap.interval_seconds
+    columns = ", ".join(SEGMENT_STAT_COLUMNS)
+    count = 0
+    with connection.cursor() as cursor, cursor.cursor.copy(f"COPY snapshots_segmentstat ({columns}) FROM STDIN") as copy:
+        for stat in snap.segment_stats:
+            copy.write_row(
+                (obj.id, segment_ids[stat.key], snap.end_at, interval_s,
+                 *(getattr(stat, name) for name in SEGMENT_STAT_FIELDS), stat.space_allocated_bytes)
+            )
+            count += 1
+    return count
+
+
+def residency_store(
+    *, target_id: int, collected_at: dt.datetime, rows: Sequence[ResidencyRow], dataobj_to_segment: dict[int, int]
+) -> int:
+    """Store V$BH residency; OBJD values that match no tracked segment (undo, temp, dropped) are skipped."""
+    objs = [
+        Residency(target_id=target_id, segment_id=dataobj_to_segment[r.dataobj_number], collected_at=collected_at,
+                  instance_number=r.instance_number, flash_blocks=r.flash_blocks, cache_blocks=r.cache_blocks)
+        for r in rows
+        if r.dataobj_number in dataobj_to_segment
+    ]
+    Residency.objects.bulk_create(objs, ignore_conflicts=True)
+    return len(objs)
+
+
+def sample_state_save(*, target_id: int, instance_number: int, startup_at: dt.datetime, sampled_at: dt.datetime,
+                      payload: dict) -> None:
+    SampleState.objects.update_or_create(
+        target_id=target_id, instance_number=instance_number,
+        defaults={"startup_at": startup_at, "sampled_at": sampled_at, "payload": payload},
+    )
+
+
+def dataobj_map(*, target_id: int, keys_to_ids: dict[SegmentKey, int], collection: Collection) -> dict[int, int]:
+    mapping: dict[int, int] = dict(
+        Segment.objects.filter(target_id=target_id, dataobj_number__isnull=False).values_list("dataobj_number", "id")
+    )
+    for info in collection.segments:
+        if info.dataobj_number is not None and info.key in keys_to_ids:
+            mapping[info.dataobj_number] = keys_to_ids[info.key]
+    return mapping
+
+
+def last_snap_ids(*, target_id: int, kinds: Iterable[str]) -> dict[tuple[int, int], int]:
+    from django.db.models import Max
+
+    rows = (
+        Snapshot.objects.filter(target_id=target_id, kind__in=list(kinds))
+        .values("dbid", "instance_number")
+        .annotate(last=Max("snap_id"))
+        .order_by()
+    )
+    return {(r["dbid"], r["instance_number"]): r["last"] for r in rows}

@@ -1,0 +1,39 @@
+"""Celery tasks: thin shells over services; they own only the retry policy."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from apps.core.config import get_config
+
+
+@shared_task(bind=True, acks_late=True, max_retries=None)
+def snapshot_collect(self, target_id: int, run_id: int | None = None) -> str:
+    # Idempotent by data (natural keys), so acks_late is safe: a redelivered task adds nothing.
+    from apps.snapshots.services import snapshot_collect as collect
+    from apps.targets.base import SourceError
+
+    try:
+        run = collect(target_id=target_id, run_id=run_id, trigger="schedule")
+    except SourceError as exc:  # transient only: permanent errors are recorded, not raised
+        backoff = get_config()["COLLECT_RETRY_BACKOFF_S"] * (2 ** self.request.retries)
+        raise self.retry(exc=exc, countdown=backoff, max_retries=get_config()["COLLECT_MAX_RETRIES"])
+    return run.status
+
+
+@shared_task
+def snapshot_collect_due() -> int:
+    from django.utils import timezone
+
+    from apps.snapshots.services import snapshot_collect_due as collect_due
+
+    return collect_due(now=timezone.now())
+
+
+@shared_task
+def snapshot_prune() -> int:
+    from django.utils import timezone
+
+    from apps.snapshots.services import snapshot_prune as prune
+
+    return prune(now=timezone.now())

@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+from django.core.validators import MinValueValidator, RegexValidator
+from django.db import models
+
+from apps.core.crypto import decrypt_secret, encrypt_secret
+
+
+class TargetQuerySet(models.QuerySet["Target"]):
+    def enabled(self) -> "TargetQuerySet":
+        return self.filter(enabled=True)
+
+
+class Target(models.Model):
+    """A database tierscope watches, and how its data reaches us."""
+
+    class Mode(models.TextChoices):
+        AWR = "awr", "awr (Diagnostics Pack licensed)"
+        NOPACK = "nopack", "nopack (no Diagnostics Pack)"
+        DEMO = "demo", "demo (built-in simulation)"
+        REPORT = "report", "report-only (AWR reports / offline extracts)"
+
+    name = models.CharField(
+        max_length=60,
+        unique=True,
+        validators=[RegexValidator(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", "letters, digits, _ . - only")],
+    )
+    mode = models.CharField(max_length=10, choices=Mode.choices)
+    dsn = models.CharField(max_length=400, blank=True, help_text="host:port/service_name")
+    username = models.CharField(max_length=128, blank=True)
+    password_encrypted = models.TextField(blank=True, editable=False)
+    interval_minutes = models.PositiveIntegerField(default=60, validators=[MinValueValidator(5)])
+    enabled = models.BooleanField(default=True)
+    demo_seed = models.IntegerField(default=42)
+    next_collect_at = models.DateTimeField(null=True, blank=True)
+    # What the last collection learned: release, dbid, RAC, pack access.
+    capabilities = models.JSONField(default=dict, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = TargetQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name"]
+        indexes = [
+            # snapshot_collect_due: enabled targets whose next collection is due.
+            models.Index(fields=["next_collect_at"], condition=models.Q(enabled=True), name="target_due_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def set_password(self, plain: str) -> None:
+        self.password_encrypted = encrypt_secret(plain) if plain else ""
+
+    def get_password(self) -> str:
+        return decrypt_secret(self.password_encrypted)
+
+    @property
+    def is_live(self) -> bool:
+        return self.mode in (self.Mode.AWR, self.Mode.NOPACK, self.Mode.DEMO)
+
+    @property
+    def mode_explanation(self) -> str:
+        return {
+            self.Mode.AWR: "Reads AWR history (DBA_HIST_*), which needs the Oracle Diagnostics Pack licence.",
+            self.Mode.NOPACK: (
+                "No Diagnostics Pack: reads only the licence-exempt DBA_HIST_SNAPSHOT / SEG_STAT / SEG_STAT_OBJ "
+                "and samples V$ views each run."
+            ),
+            self.Mode.DEMO: "Built-in simulated order-entry database: no Oracle connection.",
+            self.Mode.REPORT: "Report-only: fed by uploaded AWR reports and offline extracts; never connected to.",
+        }[self.Mode(self.mode)]
+
+
+class TablespaceTier(models.Model):
+    """Which tier a target's tablespace sits on today."""
+
+    target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="tablespace_tiers")
+    tablespace_name = models.CharField(max_length=128)
+    tier = models.ForeignKey("tiering.Tier", on_delete=models.PROTECT, related_name="tablespaces")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["target", "tablespace_name"], name="tablespace_tier_unique"),
+        ]
+        ordering = ["target", "tablespace_name"]
+
+    def __str__(self) -> str:
+        return f"{self.target}: {self.tablespace_name} → {self.tier}"

@@ -1,0 +1,204 @@
+"""The one shape of rows every source yields.
+
+Whatever reaches tierscope — live Oracle in ``awr`` or ``nopack`` mode, an AWR
+report, an offline extract, the built-in demo — arrives as these frozen
+dataclasses, so everything after the source (storage, rollups, the cost model,
+the pages) is shared and exercised by every source.
+
+Units are in the field names: ``_blocks`` are Oracle blocks, ``_requests`` are
+I/O requests (the figure IOPS comes from), ``_bytes`` bytes, ``_ms``
+milliseconds, ``_at`` a timezone-aware UTC datetime.
+
+Two kinds of counters exist:
+
+* **interval deltas** (``SegmentStat``, ``SysStat``, ``TablespaceIO`` inside a
+  ``Snapshot``): the change over ``begin_at``..``end_at``, as DBA_HIST_SEG_STAT
+  prints ``*_DELTA`` and as an AWR report prints its sections;
+* **cumulative samples** (``CounterSample``): values since instance startup, as
+  V$SEGSTAT / V$SYSSTAT / V$FILESTAT return them. The storage layer turns two
+  consecutive samples of the same instance and startup into an interval
+  (``apps.targets.deltas``); a changed ``startup_at`` starts a new baseline.
+
+This module is pure: standard library only.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+#: Per-segment statistics carried by SegmentStat, in storage order. Every name
+#: is a non-negative integer (or None when the source does not have it).
+SEGMENT_STAT_FIELDS: tuple[str, ...] = (
+    "physical_read_requests",
+    "physical_write_requests",
+    "physical_reads_blocks",
+    "physical_writes_blocks",
+    "physical_reads_direct_blocks",
+    "physical_writes_direct_blocks",
+    "optimized_physical_reads",
+    "logical_reads",
+    "db_block_changes",
+    "table_scans",
+)
+
+
+@dataclass(frozen=True)
+class SegmentKey:
+    """Stable identity of a segment: survives MOVE / TRUNCATE / REBUILD.
+
+    ``object_type`` uses DBA_SEGMENTS.SEGMENT_TYPE spelling: TABLE,
+    TABLE PARTITION, TABLE SUBPARTITION, INDEX, INDEX PARTITION,
+    INDEX SUBPARTITION, LOBSEGMENT, LOBINDEX, LOB PARTITION, LOB SUBPARTITION,
+    UNDO, TEMPORARY, CLUSTER, NESTED TABLE, ... ``subobject_name`` is the
+    partition or subpartition name, ``""`` when there is none (never None, so
+    the key compares simply).
+    """
+
+    owner: str
+    object_name: str
+    subobject_name: str
+    object_type: str
+
+
+@dataclass(frozen=True)
+class DatabaseInfo:
+    """What the source says about the database at collection time."""
+
+    dbid: int
+    db_name: str
+    release: str  # as V$INSTANCE.VERSION / the report prints it, e.g. "19.0.0.0.0"
+    is_rac: bool
+    instances: tuple[int, ...]  # instance numbers seen
+    block_size_bytes: int = 8192
+    pack_access: str | None = None  # CONTROL_MANAGEMENT_PACK_ACCESS when read
+
+
+@dataclass(frozen=True)
+class SegmentStat:
+    """One segment's activity over one snapshot interval (deltas)."""
+
+    key: SegmentKey
+    tablespace_name: str
+    obj_number: int | None
+    dataobj_number: int | None
+    physical_read_requests: int | None = None
+    physical_write_requests: int | None = None
+    physical_reads_blocks: int | None = None
+    physical_writes_blocks: int | None = None
+    physical_reads_direct_blocks: int | None = None
+    physical_writes_direct_blocks: int | None = None
+    optimized_physical_reads: int | None = None
+    logical_reads: int | None = None
+    db_block_changes: int | None = None
+    table_scans: int | None = None
+    space_allocated_bytes: int | None = None  # at the end of the interval, when known
+
+
+@dataclass(frozen=True)
+class SysStat:
+    """A system statistic's change over the interval (V$SYSSTAT name)."""
+
+    name: str
+    value: int
+
+
+@dataclass(frozen=True)
+class TablespaceIO:
+    """Tablespace file IO over the interval: requests and read time."""
+
+    tablespace_name: str
+    read_requests: int
+    write_requests: int
+    read_time_ms: float | None = None  # total; average = read_time_ms / read_requests
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One interval of one instance, as AWR numbers it.
+
+    ``snap_id`` is AWR's SNAP_ID for awr/nopack/report/extract sources; the
+    demo numbers its hours the same way. ``startup_at`` identifies the
+    instance incarnation: counters of different incarnations are never
+    subtracted from each other.
+    """
+
+    dbid: int
+    instance_number: int
+    snap_id: int
+    begin_at: dt.datetime
+    end_at: dt.datetime
+    startup_at: dt.datetime
+    segment_stats: tuple[SegmentStat, ...] = ()
+    sysstats: tuple[SysStat, ...] = ()
+    tablespace_io: tuple[TablespaceIO, ...] = ()
+    #: True when segment_stats is AWR's top-N capture (DBA_HIST_SEG_STAT, an
+    #: AWR report): absent segments are "below capture", not zero.
+    top_n_only: bool = True
+
+    @property
+    def interval_seconds(self) -> float:
+        return (self.end_at - self.begin_at).total_seconds()
+
+
+@dataclass(frozen=True)
+class SegmentInfo:
+    """A segment as DBA_SEGMENTS lists it now (size, place, cache hints)."""
+
+    key: SegmentKey
+    tablespace_name: str
+    bytes: int
+    blocks: int
+    obj_number: int | None = None
+    dataobj_number: int | None = None
+    buffer_pool: str | None = None  # DEFAULT / KEEP / RECYCLE
+    flash_cache: str | None = None  # DEFAULT / KEEP / NONE (Smart Flash Cache hint)
+    cell_flash_cache: str | None = None  # DEFAULT / KEEP / NONE (Exadata hint)
+    partitioned_parent: str | None = None  # table/index name a partition belongs to
+    lob_column: str | None = None  # for LOB segments: the owning TABLE.COLUMN
+
+
+@dataclass(frozen=True)
+class Residency:
+    """Buffer-cache residency of one data object, from V$BH grouped by OBJD."""
+
+    instance_number: int
+    dataobj_number: int
+    flash_blocks: int  # STATUS LIKE 'flash%'
+    cache_blocks: int  # every other non-free status
+
+
+@dataclass(frozen=True)
+class CounterSample:
+    """Cumulative counters sampled from V$ views at one moment.
+
+    Used in nopack mode for everything but segment history, and in every live
+    mode for V$SEGMENT_STATISTICS, so that segments below AWR's capture get
+    real figures. ``segment_totals`` maps a segment to its cumulative values
+    under SEGMENT_STAT_FIELDS names; ``sysstat_totals`` maps V$SYSSTAT names
+    to values; ``tablespace_totals`` maps a tablespace to
+    (read_requests, write_requests, read_time_ms).
+    """
+
+    instance_number: int
+    startup_at: dt.datetime
+    sampled_at: dt.datetime
+    segment_totals: dict[SegmentKey, dict[str, int]] = field(default_factory=dict)
+    segment_places: dict[SegmentKey, tuple[str, int | None, int | None]] = field(
+        default_factory=dict
+    )  # key -> (tablespace_name, obj#, dataobj#)
+    sysstat_totals: dict[str, int] = field(default_factory=dict)
+    tablespace_totals: dict[str, tuple[int, int, float | None]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Collection:
+    """Everything one collection run of one target brought back."""
+
+    database: DatabaseInfo
+    snapshots: tuple[Snapshot, ...] = ()
+    segments: tuple[SegmentInfo, ...] = ()
+    residency: tuple[Residency, ...] = ()
+    samples: tuple[CounterSample, ...] = ()
+    collected_at: dt.datetime | None = None
+    notes: tuple[str, ...] = ()  # things the DBA should know (e.g. "AWR gap 101..104")

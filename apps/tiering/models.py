@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+from django.db import models
+
+
+class Tier(models.Model):
+    """A storage tier and its price.
+
+    Priced per device (the seed's form: device cost, GB, IOPS), linearly (USD per
+    GB and per IOPS), or as cloud block storage (per GB plus provisioned IOPS
+    above an included baseline; or per GB at a performance level that gives
+    IOPS per GB). ``billing`` says whether the money is one-off (bought
+    devices) or monthly (cloud).
+    """
+
+    class Kind(models.TextChoices):
+        DEVICE = "device", "per device"
+        LINEAR = "linear", "per GB and per IOPS"
+        PROVISIONED_IOPS = "provisioned_iops", "cloud: per GB + IOPS above a baseline"
+        PERFORMANCE_LEVEL = "performance_level", "cloud: per GB at IOPS per GB"
+
+    class Billing(models.TextChoices):
+        ONE_OFF = "one_off", "one-off"
+        MONTHLY = "monthly", "monthly"
+
+    name = models.CharField(max_length=60, unique=True)
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.DEVICE)
+    billing = models.CharField(max_length=10, choices=Billing.choices, default=Billing.ONE_OFF)
+    device_cost_usd = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
+    device_gb = models.FloatField(null=True, blank=True)
+    device_iops = models.FloatField(null=True, blank=True)
+    usd_per_gb = models.DecimalField(max_digits=14, decimal_places=6, null=True, blank=True)
+    usd_per_iops = models.DecimalField(max_digits=14, decimal_places=6, null=True, blank=True)
+    included_iops = models.FloatField(null=True, blank=True, help_text="IOPS included free (gp3-style baseline)")
+    iops_per_gb = models.FloatField(null=True, blank=True, help_text="IOPS per billed GB (OCI-style)")
+    read_latency_ms = models.FloatField(default=5.0, help_text="nominal single-block read latency")
+    is_flash = models.BooleanField(default=False)
+    max_gb = models.FloatField(null=True, blank=True, help_text="capacity limit for placements; empty = unlimited")
+    price_source = models.CharField(max_length=300, blank=True)
+    priced_on = models.DateField(null=True, blank=True)
+    preset = models.CharField(max_length=60, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Recommendation(models.Model):
+    """Where one segment should live, computed after a collection.
+
+    Older rows stay (is_current=False) as the segment's recommendation history.
+    """
+
+    target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="recommendations")
+    segment = models.ForeignKey("snapshots.Segment", on_delete=models.CASCADE, related_name="recommendations")
+    computed_at = models.DateTimeField()
+    is_current = models.BooleanField(default=True)
+    window_days = models.PositiveSmallIntegerField()
+    statistic = models.CharField(max_length=4)
+    iops = models.FloatField()
+    read_iops = models.FloatField(default=0)
+    write_iops = models.FloatField(default=0)
+    size_gb = models.FloatField(null=True)
+    intensity = models.FloatField(null=True)
+    read_requests_per_day = models.FloatField(default=0)
+    current_tier = models.ForeignKey(Tier, null=True, on_delete=models.SET_NULL, related_name="+")
+    recommended_tier = models.ForeignKey(Tier, null=True, on_delete=models.SET_NULL, related_name="+")
+    cost_now_usd = models.DecimalField(max_digits=14, decimal_places=2, null=True)
+    cost_after_usd = models.DecimalField(max_digits=14, decimal_places=2, null=True)
+    savings_usd = models.DecimalField(max_digits=14, decimal_places=2, null=True)
+    io_time_saved_s_per_day = models.FloatField(null=True)
+    action = models.CharField(max_length=24)
+    reasons = models.JSONField(default=list)
+    ddl = models.TextField(blank=True)
+
+    class Meta:
+        indexes = [
+            # recommendation_list: current rows of one target, ordered by savings.
+            models.Index(fields=["target", "-savings_usd"], condition=models.Q(is_current=True), name="reco_current_idx"),
+            # segment page: history of one segment.
+            models.Index(fields=["segment", "-computed_at"], name="reco_segment_hist_idx"),
+        ]

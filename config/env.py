@@ -1,0 +1,65 @@
+"""Typed readers for configuration from the environment.
+
+Every setting that differs between machines comes from here. Each helper
+raises ImproperlyConfigured on a bad value instead of guessing; secrets may
+also come from a file named by ``<NAME>_FILE`` (Docker/Kubernetes secrets).
+"""
+
+from __future__ import annotations
+
+import os
+
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_str(name: str, default: str | None = None) -> str:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        if default is None:
+            raise ImproperlyConfigured(
+                f"Environment variable {name} is required (see .env.example; `make run` writes .env for development)."
+            )
+        return default
+    return value
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    lowered = raw.strip().lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"Environment variable {name}={raw!r} is not a boolean (use 1/0, true/false).")
+
+
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"Environment variable {name}={raw!r} is not an integer.") from None
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    raw = os.environ.get(name, default)
+    return [part.strip() for part in raw.split(",") if part.strip()]
+
+
+def env_secret(name: str) -> str:
+    """A required secret, from ``NAME`` or from the file named by ``NAME_FILE``."""
+    file_name = os.environ.get(f"{name}_FILE")
+    if file_name:
+        try:
+            with open(file_name, encoding="utf-8") as handle:
+                return handle.read().strip()
+        except OSError as exc:
+            raise ImproperlyConfigured(f"{name}_FILE={file_name!r} cannot be read: {exc.strerror}.") from None
+    return env_str(name)

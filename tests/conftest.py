@@ -1,0 +1,126 @@
+"""Shared fixtures: named actors, a real Celery worker, a real browser."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+
+
+@pytest.fixture
+def viewer(django_user_model):
+    return django_user_model.objects.create_user(username="vera", password="vera-pass-1")
+
+
+@pytest.fixture
+def admin_user(django_user_model):
+    return django_user_model.objects.create_superuser(username="ada", email="", password="ada-pass-1")
+
+
+@pytest.fixture
+def viewer_client(client, viewer):
+    client.force_login(viewer)
+    return client
+
+
+@pytest.fixture
+def admin_client(client, admin_user):
+    client.force_login(admin_user)
+    return client
+
+
+@pytest.fixture
+def seed_tiers(db):
+    from apps.tiering.services import tier_presets_install
+
+    tier_presets_install()
+
+
+@pytest.fixture
+def demo_target(db, seed_tiers):
+    from apps.targets.models import Target
+    from apps.targets.services import target_ensure_demo
+
+    target_ensure_demo()
+    return Target.objects.get(name="demo")
+
+
+@pytest.fixture
+def celery_worker_queue(settings) -> Iterator[str]:
+    """A real Celery worker process on the real Redis broker, consuming a queue of its own.
+
+    It talks to the test database, so tests that use it must be transactional
+    (``@pytest.mark.django_db(transaction=True)``).
+    """
+    from django.db import connection
+
+    from config.celery import app
+
+    queue = f"test-{uuid.uuid4().hex[:8]}"
+    db = connection.settings_dict
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.local",
+        "DATABASE_URL": f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "--concurrency", "1",
+         "--pool", "prefork", "-l", "INFO", "--without-gossip", "--without-mingle", "--without-heartbeat",
+         "-n", f"{queue}@%h"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    app.conf.task_always_eager = False
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            replies = app.control.ping(destination=[f"{queue}@{os.uname().nodename}"], timeout=0.5)
+            if replies:
+                break
+            if proc.poll() is not None:
+                raise RuntimeError(f"celery worker exited: {proc.stdout.read()}")
+        else:
+            raise RuntimeError("celery worker did not answer a ping within 60 s")
+        yield queue
+    finally:
+        app.conf.task_always_eager = True
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright (no browser download)."""
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        instance = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    page = context.new_page()
+    yield page
+    context.close()
