@@ -18,7 +18,7 @@ class TargetForm(forms.ModelForm):
 
     class Meta:
         model = Target
-        fields = ["name", "mode", "dsn", "username", "password", "interval_minutes", "enabled", "demo_seed"]
+        fields = ["name", "mode", "dsn", "username", "password", "interval_minutes", "enabled", "tier_set", "demo_seed"]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()

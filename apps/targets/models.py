@@ -32,6 +32,7 @@ class Target(models.Model):
     interval_minutes = models.PositiveIntegerField(default=60, validators=[MinValueValidator(5)])
     enabled = models.BooleanField(default=True)
     demo_seed = models.IntegerField(default=42)
+    tier_set = models.CharField(max_length=60, default="seed-2009", help_text="the tier set recommendations compare")
     next_collect_at = models.DateTimeField(null=True, blank=True)
     # What the last collection learned: release, dbid, RAC, pack access.
     capabilities = models.JSONField(default=dict, blank=True, editable=False)

@@ -154,8 +154,14 @@ class SegmentInfo:
     buffer_pool: str | None = None  # DEFAULT / KEEP / RECYCLE
     flash_cache: str | None = None  # DEFAULT / KEEP / NONE (Smart Flash Cache hint)
     cell_flash_cache: str | None = None  # DEFAULT / KEEP / NONE (Exadata hint)
-    partitioned_parent: str | None = None  # table/index name a partition belongs to
-    lob_column: str | None = None  # for LOB segments: the owning TABLE.COLUMN
+    # Partitions: the table/index the partition belongs to. LOB segments: the
+    # table that owns the LOB (DBA_LOBS.TABLE_NAME), with the column name alone
+    # in lob_column (DBA_LOBS.COLUMN_NAME): quoted names may contain dots, so
+    # the two are never joined into one string.
+    partitioned_parent: str | None = None
+    lob_column: str | None = None
+    # LOB (sub)partitions: the table (sub)partition they belong to.
+    table_partition_name: str | None = None
 
 
 @dataclass(frozen=True)

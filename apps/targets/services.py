@@ -49,10 +49,11 @@ def target_ensure_demo() -> list[str]:
         target, created = Target.objects.get_or_create(
             name=DEMO_TARGET_NAME, defaults={"mode": Target.Mode.DEMO, "interval_minutes": 60}
         )
-        tiers = {tier.name: tier for tier in Tier.objects.all()}
+        # The demo's tablespaces sit on the seed's 2009 tiers (names compared case-insensitively).
+        tiers = {tier.name.lower(): tier for tier in Tier.objects.filter(tier_set=target.tier_set)}
         for tablespace, tier_name in DEFAULT_TABLESPACE_TIERS.items():
-            if tier_name in tiers:
+            if tier_name.lower() in tiers:
                 TablespaceTier.objects.get_or_create(
-                    target=target, tablespace_name=tablespace, defaults={"tier": tiers[tier_name]}
+                    target=target, tablespace_name=tablespace, defaults={"tier": tiers[tier_name.lower()]}
                 )
     return [f"created demo target {target.name!r}"] if created else []

@@ -6,8 +6,8 @@ from apps.tiering.models import Recommendation, Tier
 @admin.register(Tier)
 class TierAdmin(admin.ModelAdmin):
     list_display = ["name", "kind", "billing", "device_cost_usd", "device_gb", "device_iops", "usd_per_gb",
-                    "usd_per_iops", "read_latency_ms", "is_flash", "preset"]
-    list_filter = ["kind", "billing", "preset"]
+                    "usd_per_iops", "read_latency_ms", "is_flash", "tier_set"]
+    list_filter = ["tier_set", "kind", "billing"]
 
 
 @admin.register(Recommendation)

@@ -33,12 +33,20 @@ class Tier(models.Model):
     usd_per_iops = models.DecimalField(max_digits=14, decimal_places=6, null=True, blank=True)
     included_iops = models.FloatField(null=True, blank=True, help_text="IOPS included free (gp3-style baseline)")
     iops_per_gb = models.FloatField(null=True, blank=True, help_text="IOPS per billed GB (OCI-style)")
+    # Cloud volume limits (provisioned_iops / performance_level kinds).
+    volume_min_gb = models.FloatField(null=True, blank=True)
+    volume_max_gb = models.FloatField(null=True, blank=True)
+    volume_max_iops = models.FloatField(null=True, blank=True)
+    max_iops_per_gb = models.FloatField(null=True, blank=True, help_text="provider IOPS:GB cap (gp3 500, io2 1000)")
+    max_devices = models.IntegerField(null=True, blank=True, help_text="device-count limit; empty = unlimited")
     read_latency_ms = models.FloatField(default=5.0, help_text="nominal single-block read latency")
     is_flash = models.BooleanField(default=False)
     max_gb = models.FloatField(null=True, blank=True, help_text="capacity limit for placements; empty = unlimited")
     price_source = models.CharField(max_length=300, blank=True)
     priced_on = models.DateField(null=True, blank=True)
-    preset = models.CharField(max_length=60, blank=True)
+    # Tiers are compared within one set (a preset or a custom set); each target names its set.
+    tier_set = models.CharField(max_length=60, default="custom")
+    note = models.CharField(max_length=300, blank=True)
 
     class Meta:
         ordering = ["name"]

@@ -1,0 +1,7 @@
+"""Live Oracle source (python-oracledb Thin mode): awr and nopack modes.
+
+Layout: ``sql/*.sql`` (every statement, one per file; ``pack_*.sql`` need the Diagnostics
+Pack), ``queries.py`` (load, bind, map rows), ``features.py`` (release and pack decisions),
+``connection.py`` (pool per process, timeouts), ``errors.py`` (driver error -> SourceError),
+``source.py`` (:class:`OracleSource`).
+"""

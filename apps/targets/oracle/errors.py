@@ -1,0 +1,141 @@
+"""Turn python-oracledb errors into SourceError messages a DBA can act on.
+
+Each mapping says whether retrying can help (``permanent``) and what to do: which grant is
+missing, which DSN is unreachable, which mode or tool to use instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from apps.targets.base import SourceError
+
+GRANT_SCRIPT = "scripts/oracle/create_monitor_user.sql"
+EXTRACT_SCRIPT = "scripts/oracle/tierscope_extract.sql"
+
+
+@dataclass(frozen=True)
+class ErrorInfo:
+    """The parts of an oracledb error that the mapping reads (``e.args[0]`` of the exception)."""
+
+    full_code: str  # "ORA-00942", "DPY-6005"
+    code: int  # Oracle error number; 0 for pure driver errors
+    message: str
+
+
+class StatementFailed(Exception):
+    """A statement raised a driver error; carries which statement and which views it reads.
+
+    queries.py raises it (chained to the driver error) so the mapping can name the statement.
+    """
+
+    def __init__(self, statement: str, views: tuple[str, ...]) -> None:
+        super().__init__(f"statement {statement} failed")
+        self.statement = statement
+        self.views = views
+
+
+def error_info(exc: BaseException) -> ErrorInfo:
+    """Read code, full code and message from an oracledb exception (or a faithful fake)."""
+    detail = exc.args[0] if exc.args else None
+    full_code = str(getattr(detail, "full_code", "") or "")
+    code = int(getattr(detail, "code", 0) or 0)
+    message = str(getattr(detail, "message", "") or detail or exc)
+    if not full_code and message[:4] in ("ORA-", "DPY-", "DPI-") and ":" in message:
+        full_code = message.split(":", 1)[0]
+    return ErrorInfo(full_code=full_code, code=code, message=message.splitlines()[0] if message else "")
+
+
+def grant_object(view: str) -> str:
+    """The object a GRANT must name for ``view``: SYS.V_$X for V$X (granting on the V$ synonym
+    fails with ORA-02030), SYS.DBA_X for DBA_X.
+
+    >>> grant_object("GV$BH")
+    'SYS.GV_$BH'
+    """
+    name = view.upper()
+    if name.startswith(("V$", "GV$")):
+        name = name.replace("$", "_$", 1)
+    return f"SYS.{name}"
+
+
+def source_error_from(
+    exc: BaseException,
+    *,
+    dsn: str,
+    user: str,
+    statement: str | None = None,
+    views: tuple[str, ...] = (),
+) -> SourceError:
+    """Map a python-oracledb exception to a SourceError (permanent or transient, with advice)."""
+    info = error_info(exc)
+    full, code = info.full_code, info.code
+    where = f" (statement {statement})" if statement else ""
+    if code == 1017 or full == "ORA-01017":
+        return SourceError(
+            f"ORA-01017 at {dsn}: user {user} or its password was refused. Check the target's "
+            "credentials in tierscope, and that the account is not locked or expired.",
+            permanent=True,
+            code=full or "ORA-01017",
+        )
+    if code in (942, 1031) or full in ("ORA-00942", "ORA-01031"):
+        return SourceError(_grant_message(info, dsn=dsn, user=user, statement=statement, views=views),
+                           permanent=True, code=full)
+    if code == 904 or full == "ORA-00904":
+        return SourceError(
+            f"ORA-00904 at {dsn}{where}: {info.message}. A column the statement reads does not "
+            "exist in this Oracle release; report the release (V$INSTANCE.VERSION) and statement "
+            "to the tierscope maintainers.",
+            permanent=True,
+            code=full,
+        )
+    if full == "DPY-3010":
+        return SourceError(
+            f"DPY-3010 at {dsn}: the server is older than 12.1 (e.g. 11.2) and python-oracledb "
+            f"Thin mode needs 12.1 or later. Have the DBA run {EXTRACT_SCRIPT} in SQL*Plus and "
+            "load its CSV files with `manage.py import_extract`.",
+            permanent=True,
+            code=full,
+        )
+    if full in ("DPY-6005", "DPY-6001") or code in (12541, 12514):
+        return SourceError(
+            f"{full or 'ORA-%05d' % code}: cannot reach the database at {dsn}: {info.message}. "
+            "Check host, port and service name, and that the listener and instance are up; "
+            "tierscope will retry.",
+            permanent=False,
+            code=full or f"ORA-{code:05d}",
+        )
+    if full == "DPY-4024":
+        return SourceError(
+            f"DPY-4024 at {dsn}{where}: the database did not answer within the call timeout; "
+            "tierscope will retry. If it keeps happening the statement is too slow on this "
+            "database (large SGA or AWR) and the timeout needs raising.",
+            permanent=False,
+            code=full,
+        )
+    if full == "DPY-4011":
+        return SourceError(
+            f"DPY-4011 at {dsn}{where}: the database or network closed the connection; "
+            "tierscope will retry.",
+            permanent=False,
+            code=full,
+        )
+    return SourceError(
+        f"{full or 'Oracle error'} at {dsn}{where}: {info.message}",
+        permanent=False,
+        code=full,
+    )
+
+
+def _grant_message(info: ErrorInfo, *, dsn: str, user: str, statement: str | None,
+                   views: tuple[str, ...]) -> str:
+    """ORA-00942/01031 advice: the statement, the views it reads and the grants to give."""
+    grants = "; ".join(f"GRANT SELECT ON {grant_object(view)} TO {user}" for view in views)
+    reads = ", ".join(views) if views else "Oracle catalog views"
+    doing = f"running statement {statement}" if statement else "reading the catalog"
+    return (
+        f"{info.full_code} at {dsn} {doing}: user {user} cannot read one of {reads}. "
+        f"As a DBA run: {grants or 'GRANT SELECT_CATALOG_ROLE TO ' + user}; "
+        f"(or GRANT SELECT_CATALOG_ROLE TO {user}, broader). "
+        f"{GRANT_SCRIPT} creates a monitoring user with every grant tierscope needs."
+    )

@@ -1,0 +1,72 @@
+"""The recommendation export: one row per segment, a stable header, shared by the CSV
+download and `manage.py recommend`.
+
+Header (stable; new columns are only ever appended):
+
+target, owner, object_name, subobject_name, object_type, tablespace_name, size_gb,
+iops, read_iops, write_iops, intensity, statistic, window_days, current_tier,
+recommended_tier, action, cost_now_usd, cost_after_usd, savings_usd,
+io_time_saved_s_per_day, reasons, ddl, computed_at
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any
+
+from apps.tiering.csvsafe import write_rows
+from apps.tiering.models import Recommendation
+
+HEADER = (
+    "target", "owner", "object_name", "subobject_name", "object_type", "tablespace_name", "size_gb", "iops",
+    "read_iops", "write_iops", "intensity", "statistic", "window_days", "current_tier", "recommended_tier",
+    "action", "cost_now_usd", "cost_after_usd", "savings_usd", "io_time_saved_s_per_day", "reasons", "ddl",
+    "computed_at",
+)
+
+
+def _round(number: float | None, digits: int) -> float | None:
+    return None if number is None else round(number, digits)
+
+
+def export_row(rec: Recommendation, target_name: str) -> tuple[Any, ...]:
+    seg = rec.segment
+    return (
+        target_name, seg.owner, seg.object_name, seg.subobject_name, seg.object_type, seg.tablespace_name,
+        _round(rec.size_gb, 3), _round(rec.iops, 3), _round(rec.read_iops, 3), _round(rec.write_iops, 3),
+        _round(rec.intensity, 4), rec.statistic, rec.window_days,
+        rec.current_tier.name if rec.current_tier else "", rec.recommended_tier.name if rec.recommended_tier else "",
+        rec.action, rec.cost_now_usd, rec.cost_after_usd, rec.savings_usd, _round(rec.io_time_saved_s_per_day, 1),
+        " ".join(r["text"] for r in rec.reasons), rec.ddl, rec.computed_at.isoformat(),
+    )
+
+
+def export_rows(recs: Iterable[Recommendation], target_name: str) -> list[tuple[Any, ...]]:
+    return [export_row(rec, target_name) for rec in recs]
+
+
+def export_csv(rows: list[tuple[Any, ...]]) -> str:
+    buffer = io.StringIO()
+    write_rows(buffer, HEADER, rows)
+    return buffer.getvalue()
+
+
+def export_json(rows: list[tuple[Any, ...]]) -> str:
+    def plain(value: Any) -> Any:
+        return float(value) if isinstance(value, Decimal) else value
+
+    return json.dumps([{k: plain(v) for k, v in zip(HEADER, row)} for row in rows], indent=2)
+
+
+TABLE_COLUMNS = ("owner", "object_name", "subobject_name", "object_type", "size_gb", "iops", "intensity",
+                 "current_tier", "recommended_tier", "action", "savings_usd")
+
+
+def export_table(rows: list[tuple[Any, ...]]) -> str:
+    from tabulate import tabulate
+
+    index = [HEADER.index(c) for c in TABLE_COLUMNS]
+    return tabulate([[row[i] for i in index] for row in rows], headers=TABLE_COLUMNS, floatfmt=".2f")

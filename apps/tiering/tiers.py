@@ -1,0 +1,60 @@
+"""Tier rows <-> costmodel tiers, and the presets as rows."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from apps.tiering import costmodel
+from apps.tiering.models import Tier
+
+FLASH_LATENCY_MS = 2.0  # nominal read latency at or below this: SSD/flash-backed (HDD tiers are 5 ms and up)
+
+
+def tier_to_model(tier: Tier) -> costmodel.Tier:
+    """The costmodel tier for a stored tier row (raises CostModelError naming the tier on bad figures)."""
+    common: dict[str, Any] = {"name": tier.name, "read_latency_ms": tier.read_latency_ms, "max_gb": tier.max_gb}
+    volumes = {
+        k: v for k, v in (("volume_min_gb", tier.volume_min_gb), ("volume_max_gb", tier.volume_max_gb),
+                          ("volume_max_iops", tier.volume_max_iops)) if v is not None
+    }
+    if tier.kind == Tier.Kind.DEVICE:
+        return costmodel.DeviceTier(**common, device_cost_usd=tier.device_cost_usd, device_gb=tier.device_gb,
+                                    device_iops=tier.device_iops, max_devices=tier.max_devices)
+    if tier.kind == Tier.Kind.LINEAR:
+        return costmodel.LinearTier(**common, usd_per_gb_price=tier.usd_per_gb, usd_per_iops_price=tier.usd_per_iops)
+    if tier.kind == Tier.Kind.PROVISIONED_IOPS:
+        return costmodel.ProvisionedIopsTier(
+            **common, **volumes, usd_per_gb_price=tier.usd_per_gb, usd_per_iops_price=tier.usd_per_iops,
+            included_iops_per_volume=tier.included_iops or 0.0, max_iops_per_gb=tier.max_iops_per_gb,
+        )
+    return costmodel.PerformanceLevelTier(**common, **volumes, usd_per_gb_price=tier.usd_per_gb,
+                                          iops_per_gb=tier.iops_per_gb)
+
+
+_FIELD_OF = {
+    "device_cost_usd": "device_cost_usd", "device_gb": "device_gb", "device_iops": "device_iops",
+    "usd_per_gb_price": "usd_per_gb", "usd_per_iops_price": "usd_per_iops",
+    "included_iops_per_volume": "included_iops", "iops_per_gb": "iops_per_gb", "volume_min_gb": "volume_min_gb",
+    "volume_max_gb": "volume_max_gb", "volume_max_iops": "volume_max_iops", "max_iops_per_gb": "max_iops_per_gb",
+}
+
+
+def preset_rows() -> list[dict[str, Any]]:
+    """Every preset tier as the field values of a Tier row."""
+    from apps.tiering.presets import PRESETS
+
+    rows = []
+    for set_name, entries in PRESETS.items():
+        billing = Tier.Billing.ONE_OFF if entries[0].kind == "device" else Tier.Billing.MONTHLY
+        for entry in entries:
+            row: dict[str, Any] = {
+                "name": entry.name, "kind": entry.kind, "billing": billing, "tier_set": set_name,
+                "read_latency_ms": entry.read_latency_ms, "is_flash": entry.read_latency_ms <= FLASH_LATENCY_MS,
+                "price_source": entry.price_source, "priced_on": entry.price_read_on, "note": entry.note[:300],
+            }
+            for key, value in entry.figures:
+                if value is not None:
+                    row[_FIELD_OF[key]] = Decimal(str(value)) if key.endswith(("usd", "price")) else value
+            rows.append(row)
+    return rows

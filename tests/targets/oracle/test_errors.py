@@ -1,0 +1,101 @@
+"""python-oracledb errors -> SourceError (permanent or not, with what to do), on real exceptions."""
+
+from __future__ import annotations
+
+import unittest
+
+from oracledb import errors as oracledb_errors
+
+from apps.targets.base import SourceError
+from apps.targets.oracle.errors import error_info, grant_object, source_error_from
+
+DSN = "db7.example.com:1521/SALES"
+
+
+def ora(code: int, text: str) -> Exception:
+    error = oracledb_errors._Error(f"ORA-{code:05d}: {text}", code=code)
+    return error.exc_type(error)
+
+
+def dpy(number: int, **args: object) -> Exception:
+    return oracledb_errors._create_exception(number, **args)
+
+
+def mapped(exc: Exception, **where: object) -> SourceError:
+    return source_error_from(exc, dsn=DSN, user="TIERSCOPE", **where)  # type: ignore[arg-type]
+
+
+class ErrorMappingTests(unittest.TestCase):
+    def test_it_reads_real_oracledb_exceptions(self) -> None:
+        info = error_info(ora(942, "table or view does not exist"))
+        self.assertEqual((info.full_code, info.code, info.message),
+                         ("ORA-00942", 942, "ORA-00942: table or view does not exist"))
+
+    def test_it_reports_bad_credentials_as_permanent(self) -> None:
+        error = mapped(ora(1017, "invalid username/password; logon denied"))
+        self.assertTrue(error.permanent)
+        self.assertEqual(error.code, "ORA-01017")
+        self.assertIn("TIERSCOPE", str(error))
+
+    def test_it_names_views_and_grants_for_a_missing_privilege(self) -> None:
+        for code in (942, 1031):
+            with self.subTest(code=code):
+                error = mapped(ora(code, "no access"), statement="seg_stat",
+                               views=("DBA_HIST_SEG_STAT", "DBA_HIST_SNAPSHOT", "DBA_HIST_SEG_STAT_OBJ"))
+                message = str(error)
+                self.assertTrue(error.permanent)
+                self.assertIn("statement seg_stat", message)
+                self.assertIn("GRANT SELECT ON SYS.DBA_HIST_SEG_STAT TO TIERSCOPE", message)
+                self.assertIn("GRANT SELECT ON SYS.DBA_HIST_SEG_STAT_OBJ TO TIERSCOPE", message)
+                self.assertIn("SELECT_CATALOG_ROLE", message)
+                self.assertIn("scripts/oracle/create_monitor_user.sql", message)
+
+    def test_it_grants_on_the_v_underscore_view_not_the_synonym(self) -> None:
+        error = mapped(ora(942, "table or view does not exist"), statement="residency_rac", views=("GV$BH",))
+        self.assertIn("GRANT SELECT ON SYS.GV_$BH TO TIERSCOPE", str(error))
+        self.assertEqual(grant_object("V$SYSSTAT"), "SYS.V_$SYSSTAT")
+        self.assertEqual(grant_object("DBA_SEGMENTS"), "SYS.DBA_SEGMENTS")
+
+    def test_it_reports_unreachable_databases_as_transient(self) -> None:
+        cases = {
+            "DPY-6005": dpy(oracledb_errors.ERR_CONNECTION_FAILED, connection_id="x"),
+            "DPY-6001": dpy(oracledb_errors.ERR_INVALID_SERVICE_NAME, service_name="SALES", host="db7", port=1521),
+            "ORA-12541": ora(12541, "TNS:no listener"),
+            "ORA-12514": ora(12514, "TNS:listener does not currently know of service requested"),
+        }
+        for code, exc in cases.items():
+            with self.subTest(code=code):
+                error = mapped(exc)
+                self.assertFalse(error.permanent)
+                self.assertEqual(error.code, code)
+                self.assertIn(DSN, str(error))
+
+    def test_it_retries_timeouts_and_dropped_connections(self) -> None:
+        for exc, code in ((dpy(oracledb_errors.ERR_CALL_TIMEOUT_EXCEEDED, timeout=120000), "DPY-4024"),
+                          (dpy(oracledb_errors.ERR_CONNECTION_CLOSED), "DPY-4011"),
+                          (ora(3113, "end-of-file on communication channel"), "DPY-4011")):
+            with self.subTest(code=code):
+                error = mapped(exc, statement="segments")
+                self.assertFalse(error.permanent)
+                self.assertEqual(error.code, code)
+
+    def test_it_sends_11g_targets_to_the_offline_extract(self) -> None:
+        error = mapped(dpy(oracledb_errors.ERR_SERVER_VERSION_NOT_SUPPORTED))
+        message = str(error)
+        self.assertTrue(error.permanent)
+        self.assertEqual(error.code, "DPY-3010")
+        self.assertIn("scripts/oracle/tierscope_extract.sql", message)
+        self.assertIn("manage.py import_extract", message)
+        self.assertIn("12.1", message)
+
+    def test_it_names_the_statement_for_a_missing_column(self) -> None:
+        error = mapped(ora(904, '"SS"."CON_DBID": invalid identifier'), statement="seg_stat")
+        self.assertTrue(error.permanent)
+        self.assertIn("seg_stat", str(error))
+        self.assertIn("CON_DBID", str(error))
+
+    def test_it_treats_unknown_errors_as_transient_and_keeps_the_text(self) -> None:
+        error = mapped(ora(1555, "snapshot too old"), statement="segments")
+        self.assertFalse(error.permanent)
+        self.assertIn("ORA-01555", str(error))
+        self.assertIn("segments", str(error))

@@ -1,0 +1,406 @@
+from __future__ import annotations
+
+import unittest
+from dataclasses import replace
+
+from apps.tiering.ddl import (
+    FEATURE_SINCE,
+    DdlError,
+    DdlRequest,
+    ddl_for_action,
+    flash_cache_ddl,
+    max_identifier_bytes,
+    move_ddl,
+    move_partitions_ddl,
+    parse_release,
+    quote_identifier,
+    supports,
+)
+
+R19 = "19.0.0.0.0"
+R121 = "12.1.0.2.0"
+R112 = "11.2.0.4.0"
+
+
+def request(object_type: str, release: str = R19, **fields: object) -> DdlRequest:
+    base: dict[str, object] = {
+        "owner": "SOE",
+        "object_name": "ORDERS",
+        "object_type": object_type,
+        "release": release,
+        "target_tablespace": "FLASH_DATA",
+    }
+    base.update(fields)
+    return DdlRequest(**base)  # type: ignore[arg-type]
+
+
+class QuoteIdentifierTests(unittest.TestCase):
+    def test_it_quotes_hostile_but_legal_names_as_spelled(self) -> None:
+        cases = {
+            "ORDERS": '"ORDERS"',
+            "Order Lines": '"Order Lines"',
+            "orders": '"orders"',
+            "SELECT": '"SELECT"',
+            "ORDER": '"ORDER"',
+            "BIN$abc==$0": '"BIN$abc==$0"',
+            "TAB#1": '"TAB#1"',
+            "Größe_日本": '"Größe_日本"',
+            "a'b;--": "\"a'b;--\"",
+        }
+        for name, quoted in cases.items():
+            with self.subTest(name=name):
+                self.assertEqual(quote_identifier(name), quoted)
+
+    def test_it_refuses_an_embedded_double_quote(self) -> None:
+        with self.assertRaisesRegex(DdlError, "double quotation mark"):
+            quote_identifier('EVIL"; DROP TABLE X; --')
+
+    def test_it_refuses_an_empty_name(self) -> None:
+        with self.assertRaisesRegex(DdlError, "owner is empty"):
+            quote_identifier("", what="owner")
+
+    def test_it_refuses_control_characters(self) -> None:
+        for name in ("A\nDROP TABLE X", "A\x00B", "A\rB"):
+            with self.subTest(name=repr(name)):
+                with self.assertRaisesRegex(DdlError, "control character"):
+                    quote_identifier(name)
+
+    def test_it_allows_128_bytes_from_12_2(self) -> None:
+        self.assertEqual(quote_identifier("A" * 128, release="12.2.0.1"), '"' + "A" * 128 + '"')
+        with self.assertRaisesRegex(DdlError, "129 bytes long; Oracle 19.0 allows at most 128"):
+            quote_identifier("A" * 129, release=R19)
+
+    def test_it_allows_30_bytes_before_12_2(self) -> None:
+        self.assertEqual(quote_identifier("A" * 30, release=R121), '"' + "A" * 30 + '"')
+        with self.assertRaisesRegex(DdlError, "31 bytes long; Oracle 12.1 allows at most 30"):
+            quote_identifier("A" * 31, release=R121)
+
+    def test_it_counts_bytes_not_characters(self) -> None:
+        # 15 characters of 3 UTF-8 bytes each = 45 bytes > 30.
+        with self.assertRaisesRegex(DdlError, "45 bytes"):
+            quote_identifier("日" * 15, release=R112)
+        self.assertEqual(quote_identifier("日" * 10, release=R112), '"' + "日" * 10 + '"')
+
+
+class ReleaseTests(unittest.TestCase):
+    def test_it_parses_release_strings(self) -> None:
+        self.assertEqual(parse_release("19.0.0.0.0"), (19, 0))
+        self.assertEqual(parse_release("12.2.0.1.0"), (12, 2))
+        self.assertEqual(parse_release("23ai"), (23, 0))
+        self.assertEqual(parse_release((11, 2)), (11, 2))
+
+    def test_it_rejects_garbage_releases(self) -> None:
+        for bad in ("", "latest", (12,), (12, "2")):
+            with self.subTest(bad=bad):
+                with self.assertRaises(DdlError):
+                    parse_release(bad)  # type: ignore[arg-type]
+
+    def test_it_keeps_online_rules_in_one_table(self) -> None:
+        self.assertEqual(FEATURE_SINCE["online_table_move"], (12, 2))
+        self.assertEqual(FEATURE_SINCE["online_partition_move"], (12, 1))
+        self.assertFalse(supports("online_table_move", R121))
+        self.assertTrue(supports("online_table_move", "12.2.0.1"))
+        self.assertTrue(supports("online_partition_move", R121))
+        self.assertFalse(supports("online_partition_move", R112))
+        self.assertEqual(max_identifier_bytes(R112), 30)
+
+    def test_it_rejects_an_unknown_feature(self) -> None:
+        with self.assertRaisesRegex(DdlError, "unknown feature"):
+            supports("time_travel", R19)
+
+
+class MoveDdlTests(unittest.TestCase):
+    def test_it_moves_a_table_online_from_12_2(self) -> None:
+        script = move_ddl(request("TABLE"))
+        self.assertEqual(
+            script.statements, ('ALTER TABLE "SOE"."ORDERS" MOVE ONLINE TABLESPACE "FLASH_DATA";',)
+        )
+        self.assertEqual(len(script.comments), 1)
+
+    def test_it_moves_a_table_offline_with_update_indexes_when_asked(self) -> None:
+        script = move_ddl(request("TABLE", online=False))
+        self.assertEqual(
+            script.text(),
+            'ALTER TABLE "SOE"."ORDERS" MOVE TABLESPACE "FLASH_DATA" UPDATE INDEXES;\n',
+        )
+
+    def test_it_rebuilds_the_indexes_after_a_table_move_before_12_2(self) -> None:
+        script = move_ddl(
+            request("TABLE", R121, table_indexes=(("SOE", "ORDERS_PK"), ("Reporting", "orders by date")))
+        )
+        self.assertEqual(
+            script.text(),
+            "-- before 12.2 a table MOVE is offline: DML waits, and every index becomes UNUSABLE\n"
+            'ALTER TABLE "SOE"."ORDERS" MOVE TABLESPACE "FLASH_DATA";\n'
+            'ALTER INDEX "SOE"."ORDERS_PK" REBUILD ONLINE;\n'
+            'ALTER INDEX "Reporting"."orders by date" REBUILD ONLINE;\n',
+        )
+
+    def test_it_says_to_rebuild_indexes_when_it_does_not_know_them(self) -> None:
+        script = move_ddl(request("TABLE", R112))
+        self.assertEqual(script.statements, ('ALTER TABLE "SOE"."ORDERS" MOVE TABLESPACE "FLASH_DATA";',))
+        self.assertIn("UNUSABLE", script.comments[-1])
+
+    def test_it_moves_a_partition_online_from_12_1(self) -> None:
+        script = move_ddl(request("TABLE PARTITION", R121, subobject_name="P_2024_06"))
+        self.assertEqual(
+            script.text(),
+            'ALTER TABLE "SOE"."ORDERS" MOVE PARTITION "P_2024_06" TABLESPACE "FLASH_DATA" '
+            "UPDATE INDEXES ONLINE;\n",
+        )
+
+    def test_it_moves_a_partition_offline_on_11_2(self) -> None:
+        script = move_ddl(request("TABLE PARTITION", R112, subobject_name="P_2024_06"))
+        self.assertEqual(
+            script.text(),
+            "-- offline partition move: DML on it waits until the move ends\n"
+            'ALTER TABLE "SOE"."ORDERS" MOVE PARTITION "P_2024_06" TABLESPACE "FLASH_DATA" '
+            "UPDATE INDEXES;\n",
+        )
+
+    def test_it_moves_a_subpartition(self) -> None:
+        script = move_ddl(request("TABLE SUBPARTITION", subobject_name="P_2024_06_EU"))
+        self.assertEqual(
+            script.statements,
+            (
+                'ALTER TABLE "SOE"."ORDERS" MOVE SUBPARTITION "P_2024_06_EU" TABLESPACE "FLASH_DATA" '
+                "UPDATE INDEXES ONLINE;",
+            ),
+        )
+
+    def test_it_rebuilds_indexes_and_index_partitions(self) -> None:
+        cases = {
+            ("INDEX", None): 'ALTER INDEX "SOE"."ORD_CUST_IX" REBUILD TABLESPACE "FLASH_DATA" ONLINE;',
+            ("INDEX PARTITION", "P1"): (
+                'ALTER INDEX "SOE"."ORD_CUST_IX" REBUILD PARTITION "P1" TABLESPACE "FLASH_DATA" ONLINE;'
+            ),
+            ("INDEX SUBPARTITION", "SP1"): (
+                'ALTER INDEX "SOE"."ORD_CUST_IX" REBUILD SUBPARTITION "SP1" TABLESPACE "FLASH_DATA" ONLINE;'
+            ),
+        }
+        for (kind, sub), expected in cases.items():
+            with self.subTest(kind=kind):
+                script = move_ddl(request(kind, R112, object_name="ORD_CUST_IX", subobject_name=sub))
+                self.assertEqual(script.lines, (expected,))
+
+    def test_it_moves_a_lob_with_its_table_online(self) -> None:
+        script = move_ddl(
+            request("LOBSEGMENT", object_name="SYS_LOB0000073512C00004$$", partitioned_parent="ORDERS", lob_column="NOTES")
+        )
+        self.assertEqual(
+            script.statements,
+            ('ALTER TABLE "SOE"."ORDERS" MOVE ONLINE LOB ("NOTES") STORE AS (TABLESPACE "FLASH_DATA");',),
+        )
+        self.assertIn("LOB index moves with the LOB", script.comments[0])
+
+    def test_it_moves_a_lob_offline_and_rebuilds_before_12_2(self) -> None:
+        script = move_ddl(
+            request(
+                "LOBSEGMENT",
+                R112,
+                object_name="SYS_LOB0000073512C00004$$",
+                partitioned_parent="ORDERS",
+                lob_column="NOTES",
+                table_indexes=(("SOE", "ORDERS_PK"),),
+            )
+        )
+        self.assertEqual(
+            script.statements,
+            (
+                'ALTER TABLE "SOE"."ORDERS" MOVE LOB ("NOTES") STORE AS (TABLESPACE "FLASH_DATA");',
+                'ALTER INDEX "SOE"."ORDERS_PK" REBUILD ONLINE;',
+            ),
+        )
+
+    def test_it_moves_a_lob_partition_through_its_table_partition(self) -> None:
+        script = move_ddl(
+            request(
+                "LOB PARTITION",
+                object_name="SYS_LOB0000073512C00004$$",
+                subobject_name="SYS_LOB_P123",
+                partitioned_parent="ORDERS",
+                lob_column="NOTES",
+                table_partition_name="P_2024_06",
+            )
+        )
+        self.assertEqual(
+            script.statements,
+            (
+                'ALTER TABLE "SOE"."ORDERS" MOVE PARTITION "P_2024_06" LOB ("NOTES") STORE AS '
+                '(TABLESPACE "FLASH_DATA") UPDATE INDEXES ONLINE;',
+            ),
+        )
+
+    def test_it_moves_a_lob_subpartition(self) -> None:
+        script = move_ddl(
+            request(
+                "LOB SUBPARTITION",
+                R112,
+                object_name="SYS_LOB1",
+                subobject_name="SYS_LOB_SUBP9",
+                partitioned_parent="ORDERS",
+                lob_column="NOTES",
+                table_partition_name="P_2024_06_EU",
+            )
+        )
+        self.assertEqual(
+            script.statements,
+            (
+                'ALTER TABLE "SOE"."ORDERS" MOVE SUBPARTITION "P_2024_06_EU" LOB ("NOTES") STORE AS '
+                '(TABLESPACE "FLASH_DATA") UPDATE INDEXES;',
+            ),
+        )
+
+    def test_it_needs_the_table_partition_of_a_lob_partition(self) -> None:
+        bad = request("LOB PARTITION", object_name="SYS_LOB1", subobject_name="SYS_LOB_P1",
+                      partitioned_parent="ORDERS", lob_column="NOTES")
+        with self.assertRaisesRegex(DdlError, "table_partition_name is needed"):
+            move_ddl(bad)
+
+    def test_it_needs_the_lob_table_and_column(self) -> None:
+        with self.assertRaisesRegex(DdlError, "partitioned_parent"):
+            move_ddl(request("LOBSEGMENT", object_name="SYS_LOB1", lob_column="NOTES"))
+        with self.assertRaisesRegex(DdlError, "lob_column"):
+            move_ddl(request("LOBSEGMENT", object_name="SYS_LOB1", partitioned_parent="ORDERS"))
+
+    def test_it_needs_a_partition_name_and_a_tablespace(self) -> None:
+        with self.assertRaisesRegex(DdlError, "subobject_name"):
+            move_ddl(request("TABLE PARTITION"))
+        with self.assertRaisesRegex(DdlError, "target_tablespace"):
+            move_ddl(request("TABLE", target_tablespace=None))
+
+    def test_it_explains_how_to_move_undo_instead_of_ddl(self) -> None:
+        script = move_ddl(request("TYPE2 UNDO", owner="SYS", object_name="_SYSSMU1_123$"))
+        self.assertEqual(script.statements, ())
+        # Dictionary owner comes first: SYS objects are never moved.
+        self.assertIn("data dictionary object", script.comments[0])
+        script = move_ddl(request("TYPE2 UNDO", owner="PUBLIC", object_name="_SYSSMU1_123$"))
+        self.assertEqual(script.statements, ())
+        self.assertIn("CREATE UNDO TABLESPACE", script.text())
+        self.assertIn("ALTER SYSTEM SET UNDO_TABLESPACE", script.text())
+        self.assertIn('"FLASH_DATA"', script.text())
+
+    def test_it_explains_how_to_move_temp(self) -> None:
+        script = move_ddl(request("TEMPORARY", owner="SOE", object_name="12.34"))
+        self.assertEqual(script.statements, ())
+        self.assertIn("CREATE TEMPORARY TABLESPACE", script.text())
+        self.assertIn("DEFAULT TEMPORARY TABLESPACE", script.text())
+
+    def test_it_does_not_move_lob_indexes_or_unknown_types(self) -> None:
+        self.assertEqual(move_ddl(request("LOBINDEX", object_name="SYS_IL1$$")).statements, ())
+        script = move_ddl(request("CLUSTER", object_name="C_ORDERS"))
+        self.assertEqual(script.statements, ())
+        self.assertIn("CLUSTER", script.comments[0])
+
+    def test_it_quotes_hostile_names_everywhere(self) -> None:
+        script = move_ddl(
+            request("TABLE PARTITION", owner="app user", object_name="ORDER", subobject_name="select",
+                    target_tablespace="Flash Tier 1")
+        )
+        self.assertEqual(
+            script.statements,
+            ('ALTER TABLE "app user"."ORDER" MOVE PARTITION "select" TABLESPACE "Flash Tier 1" '
+             "UPDATE INDEXES ONLINE;",),
+        )
+
+    def test_it_refuses_a_double_quote_anywhere(self) -> None:
+        for field in ("owner", "object_name", "target_tablespace"):
+            with self.subTest(field=field):
+                with self.assertRaisesRegex(DdlError, "double quotation mark"):
+                    move_ddl(replace(request("TABLE"), **{field: 'X"Y'}))
+        with self.assertRaisesRegex(DdlError, r"table_indexes\[1\] name"):
+            move_ddl(request("TABLE", R112, table_indexes=(("SOE", 'I"X'),)))
+
+    def test_it_refuses_a_name_too_long_for_the_release(self) -> None:
+        with self.assertRaisesRegex(DdlError, "at most 30 bytes"):
+            move_ddl(request("TABLE", R121, object_name="ORDERS_" + "X" * 30))
+
+    def test_it_never_puts_a_newline_in_a_comment(self) -> None:
+        script = move_ddl(request("TEMPORARY", owner="SOE", object_name="T", target_tablespace="T\nDROP"))
+        self.assertTrue(all("\n" not in line for line in script.lines))
+        self.assertEqual(script.statements, ())
+
+    def test_it_moves_the_named_partitions(self) -> None:
+        script = move_partitions_ddl(request("TABLE", R121), ["P_2024_06", "P_2024_05"])
+        self.assertEqual(
+            script.statements,
+            (
+                'ALTER TABLE "SOE"."ORDERS" MOVE PARTITION "P_2024_06" TABLESPACE "FLASH_DATA" UPDATE INDEXES ONLINE;',
+                'ALTER TABLE "SOE"."ORDERS" MOVE PARTITION "P_2024_05" TABLESPACE "FLASH_DATA" UPDATE INDEXES ONLINE;',
+            ),
+        )
+        with self.assertRaisesRegex(DdlError, "no partitions"):
+            move_partitions_ddl(request("TABLE"), [])
+
+    def test_it_rebuilds_the_named_index_partitions(self) -> None:
+        script = move_partitions_ddl(request("INDEX", object_name="ORD_DATE_IX"), ["P9"])
+        self.assertEqual(
+            script.lines,
+            ('ALTER INDEX "SOE"."ORD_DATE_IX" REBUILD PARTITION "P9" TABLESPACE "FLASH_DATA" ONLINE;',),
+        )
+        with self.assertRaisesRegex(DdlError, "needs a table or an index"):
+            move_partitions_ddl(request("LOBSEGMENT"), ["P1"])
+
+
+class FlashCacheDdlTests(unittest.TestCase):
+    def test_it_sets_the_hint_for_each_segment_type(self) -> None:
+        lob = {"object_name": "SYS_LOB1", "partitioned_parent": "ORDERS", "lob_column": "NOTES",
+               "table_partition_name": "P1"}
+        cases = [
+            (request("TABLE"), 'ALTER TABLE "SOE"."ORDERS" STORAGE (FLASH_CACHE KEEP);'),
+            (request("TABLE PARTITION", subobject_name="P1"),
+             'ALTER TABLE "SOE"."ORDERS" MODIFY PARTITION "P1" STORAGE (FLASH_CACHE KEEP);'),
+            (request("INDEX", object_name="IX"), 'ALTER INDEX "SOE"."IX" STORAGE (FLASH_CACHE KEEP);'),
+            (request("INDEX PARTITION", object_name="IX", subobject_name="P1"),
+             'ALTER INDEX "SOE"."IX" MODIFY PARTITION "P1" STORAGE (FLASH_CACHE KEEP);'),
+            (request("LOBSEGMENT", **lob),
+             'ALTER TABLE "SOE"."ORDERS" MODIFY LOB ("NOTES") (STORAGE (FLASH_CACHE KEEP));'),
+            (request("LOB PARTITION", subobject_name="SYS_LOB_P1", **lob),
+             'ALTER TABLE "SOE"."ORDERS" MODIFY PARTITION "P1" LOB ("NOTES") (STORAGE (FLASH_CACHE KEEP));'),
+            (request("LOB SUBPARTITION", subobject_name="SYS_LOB_SP1", **lob),
+             'ALTER TABLE "SOE"."ORDERS" MODIFY SUBPARTITION "P1" LOB ("NOTES") (STORAGE (FLASH_CACHE KEEP));'),
+        ]
+        for req, expected in cases:
+            with self.subTest(kind=req.object_type):
+                self.assertEqual(flash_cache_ddl(req, "KEEP").lines, (expected,))
+
+    def test_it_writes_none_and_the_exadata_hint(self) -> None:
+        self.assertEqual(
+            flash_cache_ddl(request("TABLE"), "none", attribute="CELL_FLASH_CACHE").lines,
+            ('ALTER TABLE "SOE"."ORDERS" STORAGE (CELL_FLASH_CACHE NONE);',),
+        )
+
+    def test_it_explains_subpartitions_it_cannot_change(self) -> None:
+        for kind in ("TABLE SUBPARTITION", "INDEX SUBPARTITION"):
+            with self.subTest(kind=kind):
+                script = flash_cache_ddl(request(kind, subobject_name="SP1"), "KEEP")
+                self.assertEqual(script.statements, ())
+                self.assertIn("cannot change the storage", script.comments[0])
+
+    def test_it_leaves_dictionary_undo_and_temp_alone(self) -> None:
+        for req in (request("TABLE", owner="SYS"), request("TYPE2 UNDO"), request("TEMPORARY")):
+            with self.subTest(kind=req.object_type, owner=req.owner):
+                self.assertEqual(flash_cache_ddl(req, "NONE").statements, ())
+
+    def test_it_rejects_bad_hints(self) -> None:
+        with self.assertRaisesRegex(DdlError, "KEEP, NONE or DEFAULT"):
+            flash_cache_ddl(request("TABLE"), "RECYCLE")
+        with self.assertRaisesRegex(DdlError, "CELL_FLASH_CACHE"):
+            flash_cache_ddl(request("TABLE"), "KEEP", attribute="BUFFER_POOL")
+
+
+class DdlForActionTests(unittest.TestCase):
+    def test_it_maps_each_advice_action(self) -> None:
+        table = request("TABLE")
+        self.assertEqual(ddl_for_action(table, "move"), move_ddl(table))
+        self.assertEqual(ddl_for_action(table, "flash_cache_keep"), flash_cache_ddl(table, "KEEP"))
+        self.assertEqual(ddl_for_action(table, "flash_cache_none"), flash_cache_ddl(table, "NONE"))
+        self.assertEqual(ddl_for_action(table, "keep").statements, ())
+        self.assertEqual(
+            ddl_for_action(table, "move_partitions", hot_partitions=["P9"]),
+            move_partitions_ddl(table, ["P9"]),
+        )
+
+    def test_it_rejects_an_unknown_action(self) -> None:
+        with self.assertRaisesRegex(DdlError, "unknown action"):
+            ddl_for_action(request("TABLE"), "shred")
