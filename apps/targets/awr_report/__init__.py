@@ -1,0 +1,26 @@
+"""AWR report import: parse awrrpt.sql / awrgrpt.sql reports (HTML or text).
+
+Public API: :func:`parse_report`, :class:`AwrReport`, :class:`AwrSegment`,
+:class:`TablespaceIOStat`, :class:`AwrReportError`, :data:`MAX_REPORT_BYTES`;
+``source.report_to_collection`` maps a report to the row contract.
+"""
+
+from __future__ import annotations
+
+from apps.targets.awr_report.model import (
+    MAX_REPORT_BYTES,
+    AwrReport,
+    AwrReportError,
+    AwrSegment,
+    TablespaceIOStat,
+)
+from apps.targets.awr_report.parser import parse_report
+
+__all__ = [
+    "MAX_REPORT_BYTES",
+    "AwrReport",
+    "AwrReportError",
+    "AwrSegment",
+    "TablespaceIOStat",
+    "parse_report",
+]

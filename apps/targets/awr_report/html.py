@@ -1,0 +1,255 @@
+"""Reader for the HTML reports awrrpt.sql / awrrpti.sql / awrgrpt.sql write.
+
+Every release from 10g on writes each section as an ``<h2>``/``<h3>``
+heading followed by its tables, with the report header (database, instances,
+snapshots) as the tables after the ``<h1>``. Parsing a whole 2-5 MB report
+into one BeautifulSoup tree takes seconds, so the document is first cut at
+its headings with a regular expression and only the few sections tierscope
+reads are handed to BeautifulSoup (lxml). Upper-case tags and unquoted
+attributes (reports re-saved by a browser) are matched too.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from bs4 import BeautifulSoup
+
+from apps.targets.awr_report.header import HeaderFields, build_header
+from apps.targets.awr_report.model import (
+    AwrReportError,
+    RawReport,
+    SegmentFigure,
+    TablespaceFigure,
+)
+from apps.targets.awr_report.numbers import parse_count, parse_minutes, parse_report_time
+from apps.targets.awr_report.sections import (
+    SegmentColumns,
+    TablespaceColumns,
+    global_statistic_key,
+    is_kept_sysstat,
+    normalize,
+    section_kind,
+    segment_statistic_for_section,
+    statistic_total_columns,
+)
+
+_HEADING_RE = re.compile(r"<h([1-3])\b[^>]*>(.*?)</h\1\s*>", re.IGNORECASE | re.DOTALL)
+_TAG_RE = re.compile(r"<[^>]*>")
+_END_OF_REPORT_RE = re.compile(r"(?:^|>)\s*End of Report\s*(?:<|$)", re.MULTILINE)
+
+Row = list[str]
+
+
+@dataclass(frozen=True)
+class HtmlSection:
+    """One heading and the HTML between it and the next heading."""
+
+    level: int
+    title: str
+    body: str
+    line: int  # 1-based line of the heading in the file
+
+
+def split_sections(document: str) -> list[HtmlSection]:
+    """Cut ``document`` at its ``<h1>``-``<h3>`` headings."""
+    matches = list(_HEADING_RE.finditer(document))
+    sections: list[HtmlSection] = []
+    line = 1
+    previous_start = 0
+    for index, match in enumerate(matches):
+        end = matches[index + 1].start() if index + 1 < len(matches) else len(document)
+        line += document.count("\n", previous_start, match.start())
+        previous_start = match.start()
+        title = " ".join(html_lib.unescape(_TAG_RE.sub(" ", match.group(2))).split())
+        sections.append(
+            HtmlSection(level=int(match.group(1)), title=title, body=document[match.end() : end], line=line)
+        )
+    return sections
+
+
+def has_end_marker(document: str) -> bool:
+    """True when the report's closing 'End of Report' line is present."""
+    return _END_OF_REPORT_RE.search(document) is not None
+
+
+def read_tables(body: str) -> list[list[Row]]:
+    """Every table in ``body`` as rows of cell texts (header rows included)."""
+    if "<table" not in body.lower():
+        return []
+    soup = BeautifulSoup(body, "lxml")
+    tables: list[list[Row]] = []
+    for table in soup.find_all("table"):
+        rows = [
+            [cell.get_text(" ", strip=True) for cell in row.find_all(["th", "td"])]
+            for row in table.find_all("tr")
+        ]
+        tables.append([row for row in rows if row])
+    return tables
+
+
+def find_title(sections: list[HtmlSection], *, filename: str) -> HtmlSection:
+    """The ``<h1>WORKLOAD REPOSITORY report ...</h1>`` section; AwrReportError when absent."""
+    for section in sections:
+        if section.level == 1 and "workload repository" in section.title.lower():
+            return section
+    raise AwrReportError(
+        "not an AWR report: no 'WORKLOAD REPOSITORY report' heading", filename=filename
+    )
+
+
+def read_report(
+    sections: list[HtmlSection], *, title_section: HtmlSection, filename: str
+) -> RawReport:
+    """Read an HTML report, cut by :func:`split_sections`, into a :class:`RawReport`."""
+    fields = _header_fields(title_section)
+    header = build_header(fields, filename=filename, line=title_section.line)
+    figures: list[SegmentFigure] = []
+    sysstat: dict[str, int] = {}
+    tablespaces: list[TablespaceFigure] = []
+    for section in sections:
+        kind = section_kind(section.title)
+        if kind is None:
+            continue
+        tables = read_tables(section.body)
+        if kind == "segments":
+            figures.extend(_segment_figures(tables, segment_statistic_for_section(section.title)))
+        elif kind == "global_segments":
+            figures.extend(_segment_figures(tables, None))
+        elif kind == "sysstat":
+            sysstat.update(_sysstat(tables))
+        else:
+            tablespaces.extend(_tablespace_figures(tables))
+    return RawReport(
+        header=header,
+        segment_figures=tuple(figures),
+        sysstat=sysstat,
+        tablespace_figures=tuple(tablespaces),
+    )
+
+
+def _find_heading_row(table: list[Row], required: str) -> int | None:
+    """Index of the first row that has a cell reading ``required`` (normalized)."""
+    for index, row in enumerate(table):
+        if required in (normalize(cell) for cell in row):
+            return index
+    return None
+
+
+def _segment_figures(tables: list[list[Row]], statistic: str | None) -> Iterator[SegmentFigure]:
+    """Figures of a "Segments by" table, or of the long global table when ``statistic`` is None."""
+    for table in tables:
+        heading_index = _find_heading_row(table, "owner")
+        if heading_index is None:
+            continue
+        columns = SegmentColumns.from_headings(table[heading_index])
+        if columns is None:
+            continue
+        for row in table[heading_index + 1 :]:
+            row_statistic = statistic
+            if row_statistic is None:
+                name = columns.cell(row, "statistic")
+                if not name:
+                    continue
+                row_statistic = global_statistic_key(name)
+            figure = columns.figure(row, row_statistic)
+            if figure is not None:
+                yield figure
+
+
+def _sysstat(tables: list[list[Row]]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for table in tables:
+        heading_index = _find_heading_row(table, "statistic")
+        if heading_index is None:
+            continue
+        columns = statistic_total_columns(table[heading_index])
+        if columns is None:
+            continue
+        name_at, total_at = columns
+        for row in table[heading_index + 1 :]:
+            if max(name_at, total_at) >= len(row):
+                continue
+            name = " ".join(row[name_at].split())
+            value = parse_count(row[total_at])
+            if name and value is not None and is_kept_sysstat(name):
+                found[name] = value
+    return found
+
+
+def _tablespace_figures(tables: list[list[Row]]) -> Iterator[TablespaceFigure]:
+    for table in tables:
+        heading_index = _find_heading_row(table, "tablespace")
+        if heading_index is None:
+            continue
+        columns = TablespaceColumns.from_headings(table[heading_index])
+        if columns is None:
+            continue
+        for row in table[heading_index + 1 :]:
+            figure = columns.figure(row)
+            if figure is not None:
+                yield figure
+
+
+def _header_fields(title_section: HtmlSection) -> HeaderFields:
+    """Collect the header tables' cells under their (normalized) column headings."""
+    fields = HeaderFields(title=title_section.title)
+    for table in read_tables(title_section.body):
+        if not table:
+            continue
+        headings = [normalize(cell) for cell in table[0]]
+        if "i#" in headings:
+            _read_instance_rows(table, fields)
+        elif headings[:1] == ["database"] and len(table) >= 3:
+            _read_global_database_row(table, fields)
+        elif "db name" in headings or "inst num" in headings:
+            for row in table[1:2]:
+                fields.put_row(headings, row)
+        elif "snap id" in headings:
+            _read_snap_rows(table, fields)
+    return fields
+
+
+def _read_snap_rows(table: list[Row], fields: HeaderFields) -> None:
+    for row in table[1:]:
+        label = normalize(row[0]) if row else ""
+        if label in ("begin snap:", "end snap:") and len(row) >= 3:
+            prefix = "begin" if label.startswith("begin") else "end"
+            fields.snaps[prefix] = parse_count(row[1])
+            fields.times[prefix] = parse_report_time(row[2])
+        elif label == "elapsed:":
+            minutes = [parse_minutes(cell) for cell in row[1:] if "min" in cell]
+            fields.elapsed_minutes = minutes[0] if minutes else None
+
+
+def _read_global_database_row(table: list[Row], fields: HeaderFields) -> None:
+    """awrgrpt's 'Database / Snapshot Ids / ... / Report Total' block (two heading rows)."""
+    headings = [normalize(cell) for cell in table[1]]
+    values = table[2]
+    fields.is_global = True
+    fields.put_row(headings, values)
+    named = dict(zip(headings, values, strict=False))
+    fields.snaps["begin"] = parse_count(named.get("begin", ""))
+    fields.snaps["end"] = parse_count(named.get("end", ""))
+    fields.elapsed_minutes = parse_minutes(named.get("elapsed time", ""))
+
+
+def _read_instance_rows(table: list[Row], fields: HeaderFields) -> None:
+    """awrgrpt's per-instance block: I#, Startup, Begin/End Snap Time, Release."""
+    headings = [normalize(cell) for cell in table[0]]
+    fields.is_global = True
+    for row in table[1:]:
+        named = dict(zip(headings, row, strict=False))
+        number = parse_count(named.get("i#", ""))
+        if number is None:
+            continue
+        fields.add_instance(
+            number,
+            startup=parse_report_time(named.get("startup", "")),
+            begin=parse_report_time(named.get("begin snap time", "")),
+            end=parse_report_time(named.get("end snap time", "")),
+            release=named.get("release", ""),
+        )

@@ -1,0 +1,183 @@
+"""What an AWR report parses into, and the one error it raises.
+
+The HTML and text readers (``html.py``, ``text.py``) both produce a
+:class:`RawReport` — the header plus flat lists of figures exactly as the
+sections print them — and ``parser.py`` folds that into the public
+:class:`AwrReport`. Pure: standard library only.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Bigger uploads are refused before any parsing (a 60-minute report of a
+#: busy RAC database is 2-5 MB; 50 MB leaves room for multi-day windows).
+MAX_REPORT_BYTES: int = 50 * 1024 * 1024
+
+
+class AwrReportError(ValueError):
+    """The input is not a usable AWR report. The message is one line.
+
+    It names the file, what is wrong and, for text reports when known, the
+    line. ``filename`` and ``line`` are kept for callers that format their own.
+    """
+
+    def __init__(self, problem: str, *, filename: str = "", line: int | None = None) -> None:
+        self.problem = problem
+        self.filename = filename
+        self.line = line
+        where = filename or "<report>"
+        if line is not None:
+            where = f"{where}, line {line}"
+        super().__init__(f"{where}: {problem}")
+
+
+@dataclass(frozen=True)
+class ReportHeader:
+    """The report's identity block: database, instances, snapshots, times."""
+
+    db_name: str
+    dbid: int
+    instances: tuple[int, ...]
+    release: str
+    rac: bool
+    begin_snap: int
+    end_snap: int
+    begin_time: dt.datetime
+    end_time: dt.datetime
+    elapsed_minutes: float
+    is_global: bool
+    #: Instance number -> startup time as the header prints it (minute precision).
+    startup_times: dict[int, dt.datetime] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SegmentFigure:
+    """One statistic of one segment as one section row prints it."""
+
+    owner: str
+    tablespace_name: str
+    object_name: str
+    subobject_name: str
+    object_type: str
+    statistic: str  # snake_case key, e.g. "physical_read_requests"
+    value: int
+    instance_number: int | None = None  # per-instance rows of global reports
+
+    @property
+    def key(self) -> tuple[str, str, str, str, str]:
+        return (
+            self.owner,
+            self.tablespace_name,
+            self.object_name,
+            self.subobject_name,
+            self.object_type,
+        )
+
+
+@dataclass(frozen=True)
+class TablespaceFigure:
+    """One row of Tablespace IO Stats (several rows per name in CDB / RAC)."""
+
+    name: str
+    reads: int
+    av_read_ms: float | None
+    writes: int
+
+
+@dataclass(frozen=True)
+class RawReport:
+    """What a format reader found, before segments are merged."""
+
+    header: ReportHeader
+    segment_figures: tuple[SegmentFigure, ...]
+    sysstat: dict[str, int]
+    tablespace_figures: tuple[TablespaceFigure, ...]
+
+
+@dataclass(frozen=True)
+class AwrSegment:
+    """A segment with every statistic the report shows for it.
+
+    ``stats`` maps snake_case statistic keys to counts; a key is absent when
+    no section of the report lists the segment for that statistic (AWR keeps
+    only its top-N per statistic). ``instance_numbers`` lists the instances
+    whose per-instance rows contributed (global reports); empty otherwise.
+    """
+
+    owner: str
+    tablespace_name: str
+    object_name: str
+    subobject_name: str
+    object_type: str
+    stats: dict[str, int]
+    instance_numbers: tuple[int, ...] = ()
+
+    def to_json_dict(self) -> dict[str, Any]:
+        identity: dict[str, Any] = {
+            "owner": self.owner,
+            "tablespace_name": self.tablespace_name,
+            "object_name": self.object_name,
+            "subobject_name": self.subobject_name,
+            "object_type": self.object_type,
+        }
+        return identity | dict(self.stats)
+
+
+@dataclass(frozen=True)
+class TablespaceIOStat:
+    """Tablespace IO over the report window: read requests, mean read time, writes."""
+
+    reads: int
+    av_read_ms: float | None
+    writes: int
+
+
+@dataclass(frozen=True)
+class AwrReport:
+    """One parsed AWR report (``awrrpt.sql``/``awrrpti.sql`` or ``awrgrpt.sql``).
+
+    Times are naive: reports print no time zone. ``sysstat`` keeps only the
+    flash-cache, optimized-read and IO-request statistics tierscope uses.
+    """
+
+    db_name: str
+    dbid: int
+    instances: tuple[int, ...]
+    release: str
+    rac: bool
+    begin_snap: int
+    end_snap: int
+    begin_time: dt.datetime
+    end_time: dt.datetime
+    elapsed_minutes: float
+    is_global: bool
+    report_format: str  # "html" or "text"
+    segments: tuple[AwrSegment, ...] = ()
+    sysstat: dict[str, int] = field(default_factory=dict)
+    tablespaces: dict[str, TablespaceIOStat] = field(default_factory=dict)
+    startup_times: dict[int, dt.datetime] = field(default_factory=dict)
+    filename: str = ""
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The report as plain JSON types, with exactly the documented keys."""
+        return {
+            "db_name": self.db_name,
+            "dbid": self.dbid,
+            "instances": list(self.instances),
+            "release": self.release,
+            "rac": self.rac,
+            "begin_snap": self.begin_snap,
+            "end_snap": self.end_snap,
+            "begin_time": self.begin_time.isoformat(),
+            "end_time": self.end_time.isoformat(),
+            "elapsed_minutes": self.elapsed_minutes,
+            "segments": [segment.to_json_dict() for segment in self.segments],
+            "sysstat": dict(self.sysstat),
+            "tablespaces": {
+                name: {"reads": io.reads, "av_read_ms": io.av_read_ms, "writes": io.writes}
+                for name, io in self.tablespaces.items()
+            },
+        }

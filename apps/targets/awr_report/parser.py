@@ -1,0 +1,251 @@
+"""``parse_report``: one AWR report (HTML or text) in, one :class:`AwrReport` out.
+
+Decisions worth knowing:
+
+* **Formats.** HTML from every release is read with BeautifulSoup + lxml
+  (``html.py``); text reports are read by their fixed-width layout
+  (``text.py``). Global RAC reports (awrgrpt.sql) are read in HTML; their text
+  form is refused with a message saying so.
+* **Truncated reports.** A report without its closing ``End of Report`` line
+  is accepted only when its Segment Statistics are complete, i.e. another
+  section heading follows the last "Segments by ..." / "Segment Statistics
+  (Global)" section. Everything tierscope reads (header, Instance Activity
+  Stats, Tablespace IO Stats) comes before those sections, so such a report
+  loses nothing we use. Any other truncated report is refused, naming the
+  section (and line) where it stops: a half table would silently understate
+  the segments' IO.
+* **Merging.** A segment appears once, keyed by (owner, tablespace, object,
+  subobject, type) as printed. Figures for the same key and statistic are
+  summed: the per-instance rows of global reports, and the rows of different
+  PDBs of a CDB that share every printed name (the report key has no PDB).
+  Text reports print truncated names (20 characters for objects, the last 10
+  of subobjects, 5 of the type); they are kept as printed, never completed.
+* **Bad input** of any kind raises :class:`AwrReportError`, never another
+  exception (the test suite fuzzes this).
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Iterable, Sequence
+
+from apps.targets.awr_report import html as html_reader
+from apps.targets.awr_report import text as text_reader
+from apps.targets.awr_report.model import (
+    MAX_REPORT_BYTES,
+    AwrReport,
+    AwrReportError,
+    AwrSegment,
+    RawReport,
+    SegmentFigure,
+    TablespaceFigure,
+    TablespaceIOStat,
+)
+from apps.targets.awr_report.sections import section_kind
+
+_HTML_MARKER_RE = re.compile(r"<(?:html|body|h1|table)\b", re.IGNORECASE)
+_BINARY_SNIFF_BYTES = 8192
+# Control characters other than tab, newlines and form feed (text reports use \f).
+_CONTROL_BYTES = bytes(range(0, 9)) + bytes((11,)) + bytes(range(14, 32))
+
+
+def parse_report(data: bytes | str, *, filename: str = "") -> AwrReport:
+    """Parse one AWR report, HTML or text, as awrrpt.sql / awrrpti.sql / awrgrpt.sql write it.
+
+    ``filename`` is only used in error messages. Raises :class:`AwrReportError`
+    (one line: file, what is wrong, and the line when known) for anything that
+    is not a complete-enough AWR report of release 10g or later, and for input
+    larger than :data:`MAX_REPORT_BYTES`.
+    """
+    document = _decode(data, filename=filename)
+    try:
+        if _HTML_MARKER_RE.search(document):
+            raw, report_format = _read_html(document, filename), "html"
+        else:
+            raw, report_format = _read_text(document, filename), "text"
+    except AwrReportError:
+        raise
+    except (ValueError, TypeError, IndexError, KeyError, AttributeError, RecursionError) as error:
+        # The readers treat odd cells as absent; this is the last guard so a
+        # caller only ever sees AwrReportError.
+        raise AwrReportError(
+            f"unreadable report ({type(error).__name__}: {error})", filename=filename
+        ) from error
+    return _build_report(raw, report_format=report_format, filename=filename)
+
+
+def _decode(data: bytes | str, *, filename: str) -> str:
+    if isinstance(data, str):
+        if len(data) > MAX_REPORT_BYTES:
+            raise AwrReportError(
+                f"report is larger than {MAX_REPORT_BYTES} bytes", filename=filename
+            )
+        document = data
+    elif isinstance(data, (bytes, bytearray, memoryview)):
+        document = _decode_bytes(bytes(data), filename=filename)
+    else:
+        raise AwrReportError(
+            f"expected bytes or str, got {type(data).__name__}", filename=filename
+        )
+    if not document.strip():
+        raise AwrReportError("empty file", filename=filename)
+    return document
+
+
+def _decode_bytes(data: bytes, *, filename: str) -> str:
+    if len(data) > MAX_REPORT_BYTES:
+        raise AwrReportError(
+            f"report is {len(data)} bytes, more than the {MAX_REPORT_BYTES} allowed",
+            filename=filename,
+        )
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16", errors="replace")
+    sniff = data[:_BINARY_SNIFF_BYTES]
+    control_count = sum(sniff.count(bytes((byte,))) for byte in _CONTROL_BYTES)
+    if b"\x00" in sniff or control_count > len(sniff) // 20:
+        raise AwrReportError(
+            "binary data, not an AWR report (expected HTML or text)", filename=filename
+        )
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        # Reports spooled on Windows or AIX are often in a single-byte charset.
+        return data.decode("cp1252", errors="replace")
+
+
+def _read_html(document: str, filename: str) -> RawReport:
+    sections = html_reader.split_sections(document)
+    title_section = html_reader.find_title(sections, filename=filename)
+    titles = [(section.title, section.line) for section in sections]
+    _check_complete(
+        titles,
+        html_reader.has_end_marker(document),
+        filename=filename,
+        end_line=document.count("\n") + 1,
+    )
+    return html_reader.read_report(sections, title_section=title_section, filename=filename)
+
+
+def _read_text(document: str, filename: str) -> RawReport:
+    # Split on newlines only: str.splitlines() would also split at the form
+    # feeds that precede page headings, and shift every line number.
+    lines = document.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    title_index = text_reader.find_title(lines, filename=filename)
+    sections = text_reader.split_sections(lines)
+    titles = [(section.title, section.line) for section in sections]
+    _check_complete(
+        titles, text_reader.has_end_marker(lines), filename=filename, end_line=len(lines)
+    )
+    return text_reader.read_report(
+        lines, sections, title_index=title_index, filename=filename
+    )
+
+
+def _check_complete(
+    titles: Sequence[tuple[str, int]], has_end: bool, *, filename: str, end_line: int
+) -> None:
+    """Refuse a truncated report unless its Segment Statistics are complete (see module doc)."""
+    if has_end:
+        return
+    if not titles:
+        raise AwrReportError(
+            "report is truncated: it ends in the report header, before the Segment Statistics",
+            filename=filename,
+            line=end_line,
+        )
+    segment_positions = [
+        index
+        for index, (title, _) in enumerate(titles)
+        if section_kind(title) in ("segments", "global_segments")
+    ]
+    last_title, last_line = titles[-1]
+    if not segment_positions:
+        raise AwrReportError(
+            f"report is truncated: it ends in section {last_title!r} (from line {last_line}), "
+            "before the Segment Statistics",
+            filename=filename,
+            line=end_line,
+        )
+    if segment_positions[-1] == len(titles) - 1:
+        raise AwrReportError(
+            f"report is truncated: it ends inside section {last_title!r} (from line {last_line}) "
+            "of the Segment Statistics",
+            filename=filename,
+            line=end_line,
+        )
+
+
+def _build_report(raw: RawReport, *, report_format: str, filename: str) -> AwrReport:
+    header = raw.header
+    return AwrReport(
+        db_name=header.db_name,
+        dbid=header.dbid,
+        instances=header.instances,
+        release=header.release,
+        rac=header.rac,
+        begin_snap=header.begin_snap,
+        end_snap=header.end_snap,
+        begin_time=header.begin_time,
+        end_time=header.end_time,
+        elapsed_minutes=header.elapsed_minutes,
+        is_global=header.is_global,
+        report_format=report_format,
+        segments=merge_segments(raw.segment_figures),
+        sysstat=dict(raw.sysstat),
+        tablespaces=merge_tablespaces(raw.tablespace_figures),
+        startup_times=dict(header.startup_times),
+        filename=filename,
+    )
+
+
+def merge_segments(figures: Iterable[SegmentFigure]) -> tuple[AwrSegment, ...]:
+    """One :class:`AwrSegment` per printed key, in order of first appearance; figures summed."""
+    stats_by_key: dict[tuple[str, str, str, str, str], dict[str, int]] = {}
+    instances_by_key: dict[tuple[str, str, str, str, str], set[int]] = {}
+    for figure in figures:
+        stats = stats_by_key.setdefault(figure.key, {})
+        stats[figure.statistic] = stats.get(figure.statistic, 0) + figure.value
+        instances = instances_by_key.setdefault(figure.key, set())
+        if figure.instance_number is not None:
+            instances.add(figure.instance_number)
+    return tuple(
+        AwrSegment(
+            owner=key[0],
+            tablespace_name=key[1],
+            object_name=key[2],
+            subobject_name=key[3],
+            object_type=key[4],
+            stats=stats,
+            instance_numbers=tuple(sorted(instances_by_key[key])),
+        )
+        for key, stats in stats_by_key.items()
+    )
+
+
+def merge_tablespaces(figures: Iterable[TablespaceFigure]) -> dict[str, TablespaceIOStat]:
+    """One entry per tablespace name; rows of several PDBs/instances are summed.
+
+    The average read time of merged rows is weighted by their reads.
+    """
+    grouped: dict[str, list[TablespaceFigure]] = {}
+    for figure in figures:
+        grouped.setdefault(figure.name, []).append(figure)
+    return {name: _merge_tablespace_rows(rows) for name, rows in grouped.items()}
+
+
+def _merge_tablespace_rows(rows: Sequence[TablespaceFigure]) -> TablespaceIOStat:
+    if len(rows) == 1:
+        return TablespaceIOStat(reads=rows[0].reads, av_read_ms=rows[0].av_read_ms, writes=rows[0].writes)
+    reads = sum(row.reads for row in rows)
+    writes = sum(row.writes for row in rows)
+    timed = [row for row in rows if row.av_read_ms is not None]
+    av_read_ms: float | None = None
+    if timed and reads > 0:
+        total_ms = sum(row.reads * (row.av_read_ms or 0.0) for row in timed)
+        av_read_ms = round(total_ms / reads, 2)
+    elif timed:
+        av_read_ms = timed[0].av_read_ms
+    return TablespaceIOStat(reads=reads, av_read_ms=av_read_ms, writes=writes)

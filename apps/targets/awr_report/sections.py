@@ -1,0 +1,272 @@
+"""Knowledge shared by the HTML and text readers: which sections and columns matter.
+
+Section titles and column headings are compared after :func:`normalize`
+(lower case, single spaces), because every release pads them differently
+(``Tablespace    Name``, ``Subobject        Name``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from apps.targets.awr_report.model import SegmentFigure, TablespaceFigure
+from apps.targets.awr_report.numbers import parse_count, parse_number, snake_case
+
+SEGMENT_SECTION_PREFIX = "segments by "
+GLOBAL_SEGMENT_SECTION = "segment statistics (global)"
+
+#: "Segments by <title>" -> statistic key. Unknown titles fall back to snake_case.
+SEGMENT_SECTION_STATISTICS: dict[str, str] = {
+    "logical reads": "logical_reads",
+    "physical reads": "physical_reads",
+    "physical read requests": "physical_read_requests",
+    "unoptimized reads": "unoptimized_reads",
+    "optimized reads": "optimized_physical_reads",
+    "direct physical reads": "physical_reads_direct",
+    "physical writes": "physical_writes",
+    "physical write requests": "physical_write_requests",
+    "direct physical writes": "physical_writes_direct",
+    "table scans": "table_scans",
+    "db blocks changes": "db_block_changes",
+    "db block changes": "db_block_changes",
+    "row lock waits": "row_lock_waits",
+    "itl waits": "itl_waits",
+    "buffer busy waits": "buffer_busy_waits",
+    "global cache buffer busy": "gc_buffer_busy",
+    "cr blocks received": "gc_cr_blocks_received",
+    "current blocks received": "gc_current_blocks_received",
+    "global cache remote grants": "gc_remote_grants",
+}
+
+#: V$SEGSTAT statistic names (the "Statistic" column of Segment Statistics
+#: (Global)) -> the same keys as the per-section reports use.
+GLOBAL_SEGMENT_STATISTICS: dict[str, str] = {
+    "logical reads": "logical_reads",
+    "physical reads": "physical_reads",
+    "physical read requests": "physical_read_requests",
+    "optimized physical reads": "optimized_physical_reads",
+    "physical reads direct": "physical_reads_direct",
+    "physical writes": "physical_writes",
+    "physical write requests": "physical_write_requests",
+    "physical writes direct": "physical_writes_direct",
+    "segment scans": "table_scans",
+    "db block changes": "db_block_changes",
+    "row lock waits": "row_lock_waits",
+    "itl waits": "itl_waits",
+    "buffer busy waits": "buffer_busy_waits",
+    "gc buffer busy": "gc_buffer_busy",
+    "gc cr blocks received": "gc_cr_blocks_received",
+    "gc cu blocks received": "gc_current_blocks_received",
+    "gc current blocks received": "gc_current_blocks_received",
+    "gc cr blocks served": "gc_cr_blocks_served",
+    "gc cu blocks served": "gc_current_blocks_served",
+    "gc current blocks served": "gc_current_blocks_served",
+    "gc remote grants": "gc_remote_grants",
+}
+
+#: Sections whose "Statistic / Total" rows feed ``sysstat``.
+SYSSTAT_SECTIONS: frozenset[str] = frozenset(
+    {
+        "instance activity stats",
+        "key instance activity stats",
+        "other instance activity stats",
+        "system statistics (global)",
+    }
+)
+TABLESPACE_IO_SECTIONS: frozenset[str] = frozenset(
+    {"tablespace io stats", "tablespace io stats (global)"}
+)
+
+_SYSSTAT_NAME_FRAGMENTS: tuple[str, ...] = ("flash cache", "optimized", "cell flash")
+_SYSSTAT_REQUEST_COUNTERS: frozenset[str] = frozenset(
+    {
+        "physical read io requests",
+        "physical write io requests",
+        "physical read total io requests",
+        "physical write total io requests",
+    }
+)
+
+# Column headings that identify a segment rather than carry its figure.
+_IDENTITY_COLUMNS: dict[str, str] = {
+    "owner": "owner",
+    "tablespace name": "tablespace_name",
+    "tablespace": "tablespace_name",
+    "object name": "object_name",
+    "subobject name": "subobject_name",
+    "obj. type": "object_type",
+    "object type": "object_type",
+    "statistic": "statistic",
+    "i#": "instance",
+    "inst": "instance",
+    "inst num": "instance",
+}
+_IGNORED_COLUMNS: frozenset[str] = frozenset({"obj#", "dataobj#", "pdb name", "con id", "con#"})
+
+
+def normalize(text: str) -> str:
+    """Lower-case ``text`` with runs of whitespace (and nbsp) collapsed to one space.
+
+    >>> normalize("Tablespace    Name")
+    'tablespace name'
+    """
+    return " ".join(text.replace("\xa0", " ").split()).lower()
+
+
+def section_kind(title: str) -> str | None:
+    """'segments', 'global_segments', 'sysstat', 'tablespace_io' or None for ``title``."""
+    name = normalize(title)
+    if name.startswith(SEGMENT_SECTION_PREFIX):
+        return "segments"
+    if name == GLOBAL_SEGMENT_SECTION:
+        return "global_segments"
+    if name in SYSSTAT_SECTIONS:
+        return "sysstat"
+    if name in TABLESPACE_IO_SECTIONS:
+        return "tablespace_io"
+    return None
+
+
+def segment_statistic_for_section(title: str) -> str:
+    """The statistic key a "Segments by ..." section carries."""
+    name = normalize(title)[len(SEGMENT_SECTION_PREFIX) :]
+    return SEGMENT_SECTION_STATISTICS.get(name, snake_case(name))
+
+
+def global_statistic_key(name: str) -> str:
+    """The statistic key for a V$SEGSTAT name printed in Segment Statistics (Global)."""
+    normalized = normalize(name)
+    return GLOBAL_SEGMENT_STATISTICS.get(normalized, snake_case(normalized))
+
+
+def is_kept_sysstat(name: str) -> bool:
+    """True for the flash-cache / optimized / IO-request statistics tierscope stores."""
+    lowered = normalize(name)
+    return lowered in _SYSSTAT_REQUEST_COUNTERS or any(
+        fragment in lowered for fragment in _SYSSTAT_NAME_FRAGMENTS
+    )
+
+
+def is_section_end_marker(text: str) -> bool:
+    """True for 'End of Report', which both formats print last."""
+    return text.strip() == "End of Report"
+
+
+@dataclass(frozen=True)
+class SegmentColumns:
+    """Where each field sits in a segment table's rows (indexes into a row)."""
+
+    identity: dict[str, int]
+    value: int
+
+    @classmethod
+    def from_headings(cls, headings: Sequence[str]) -> SegmentColumns | None:
+        """Locate the columns; None when the headings are not a segment table.
+
+        The figure is the raw count: the first column that is neither an
+        identity column, nor a percentage, nor a per-second rate.
+        """
+        identity: dict[str, int] = {}
+        value: int | None = None
+        for index, heading in enumerate(headings):
+            name = normalize(heading)
+            role = _IDENTITY_COLUMNS.get(name)
+            if role is not None:
+                identity.setdefault(role, index)
+            elif value is None and _is_count_heading(name):
+                value = index
+        if value is None or not {"owner", "object_name"} <= identity.keys():
+            return None
+        return cls(identity=identity, value=value)
+
+    def cell(self, row: Sequence[str], role: str) -> str:
+        index = self.identity.get(role)
+        if index is None or index >= len(row):
+            return ""
+        return " ".join(row[index].replace("\xa0", " ").split())
+
+    def figure(self, row: Sequence[str], statistic: str) -> SegmentFigure | None:
+        """One row as a figure; None when the row has no readable count."""
+        if self.value >= len(row):
+            return None
+        value = parse_count(row[self.value])
+        owner = self.cell(row, "owner")
+        if value is None or not (owner or self.cell(row, "object_name")):
+            return None
+        instance = parse_count(self.cell(row, "instance")) if "instance" in self.identity else None
+        return SegmentFigure(
+            owner=owner,
+            tablespace_name=self.cell(row, "tablespace_name"),
+            object_name=self.cell(row, "object_name"),
+            subobject_name=self.cell(row, "subobject_name"),
+            object_type=self.cell(row, "object_type"),
+            statistic=statistic,
+            value=value,
+            instance_number=instance,
+        )
+
+
+def _is_count_heading(name: str) -> bool:
+    if not name or name in _IGNORED_COLUMNS or "%" in name:
+        return False
+    return not ("per sec" in name or name.endswith("/s") or "per trans" in name)
+
+
+def statistic_total_columns(headings: Sequence[str]) -> tuple[int, int] | None:
+    """(name column, total column) of a "Statistic / Total / per Second" table."""
+    names = [normalize(heading) for heading in headings]
+    if "statistic" not in names or "total" not in names:
+        return None
+    return names.index("statistic"), names.index("total")
+
+
+@dataclass(frozen=True)
+class TablespaceColumns:
+    """Where name, reads, average read time and writes sit in Tablespace IO rows."""
+
+    name: int
+    reads: int
+    av_read_ms: int | None
+    writes: int
+
+    @classmethod
+    def from_headings(cls, headings: Sequence[str]) -> TablespaceColumns | None:
+        squashed = [normalize(heading).replace(" ", "") for heading in headings]
+        if "tablespace" not in squashed or "reads" not in squashed or "writes" not in squashed:
+            return None
+        av_read_ms = squashed.index("avrd(ms)") if "avrd(ms)" in squashed else None
+        writes = squashed.index("writes")
+        if "1-bkrds/s" in squashed and "%optreads" not in squashed:
+            # 11.2.0.4 prints the 1-block-read headings without their figures:
+            # the column headed "1-bk Rds/s" holds the writes (they then add
+            # up to 'physical write IO requests', as in every other release).
+            writes = squashed.index("1-bkrds/s")
+        return cls(
+            name=squashed.index("tablespace"),
+            reads=squashed.index("reads"),
+            av_read_ms=av_read_ms,
+            writes=writes,
+        )
+
+    def figure(self, row: Sequence[str]) -> TablespaceFigure | None:
+        """One row as a figure; None for blank, TOTAL or unreadable rows."""
+        if max(self.name, self.reads, self.writes, self.av_read_ms or 0) >= len(row):
+            return None
+        name = " ".join(row[self.name].split())
+        reads = parse_count(row[self.reads])
+        writes = parse_count(row[self.writes])
+        if not name or reads is None or writes is None:
+            return None
+        av_read_ms = parse_number(row[self.av_read_ms]) if self.av_read_ms is not None else None
+        return TablespaceFigure(name=name, reads=reads, av_read_ms=av_read_ms, writes=writes)
+
+
+_RELEASE_RE = re.compile(r"^(\d+)\.\d+")
+
+
+def release_major(release: str) -> int | None:
+    """The major version of a printed release ("11.2.0.4.0" -> 11), or None."""
+    match = _RELEASE_RE.match(release.strip())
+    return int(match.group(1)) if match else None

@@ -1,0 +1,179 @@
+"""Map a parsed :class:`AwrReport` onto the row contract (``apps.targets.rows``).
+
+An AWR report is one interval, so it becomes one :class:`Snapshot`:
+
+* ``instance_number`` is the report's instance for awrrpt/awrrpti reports and
+  **0 for a global RAC report** (awrgrpt), whose figures are cluster totals
+  rather than one instance's.
+* ``snap_id`` is the report's End Snap id.
+* ``begin_at`` / ``end_at``: reports print local database time with no zone;
+  the printed time is **treated as UTC** (documented limitation: a report
+  from a database in another zone is shifted by that offset).
+* ``startup_at`` is the header's Startup Time (minute precision), treated as
+  UTC like the snapshot times; for a global report, the latest startup of its
+  instances (any restart inside the cluster starts a new baseline); when the
+  report prints none, ``begin_at``.
+* ``segment_stats`` carry only what the report prints; AWR lists only its
+  top-N segments per statistic, so ``top_n_only`` is True. There are no
+  object numbers and no sizes (hence no SegmentInfo).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from apps.targets.awr_report.model import AwrReport, AwrSegment
+from apps.targets.rows import (
+    Collection,
+    DatabaseInfo,
+    SegmentKey,
+    SegmentStat,
+    Snapshot,
+    SysStat,
+    TablespaceIO,
+)
+
+#: Report statistic key -> SegmentStat field (SEGMENT_STAT_FIELDS names).
+SEGMENT_STAT_FIELD_FOR: dict[str, str] = {
+    "physical_read_requests": "physical_read_requests",
+    "physical_write_requests": "physical_write_requests",
+    "physical_reads": "physical_reads_blocks",
+    "physical_writes": "physical_writes_blocks",
+    "physical_reads_direct": "physical_reads_direct_blocks",
+    "physical_writes_direct": "physical_writes_direct_blocks",
+    "optimized_physical_reads": "optimized_physical_reads",
+    "logical_reads": "logical_reads",
+    "db_block_changes": "db_block_changes",
+    "table_scans": "table_scans",
+}
+
+#: DBA_SEGMENTS.SEGMENT_TYPE spellings a report's "Obj. Type" can stand for.
+DBA_SEGMENT_TYPES: tuple[str, ...] = (
+    "TABLE",
+    "TABLE PARTITION",
+    "TABLE SUBPARTITION",
+    "INDEX",
+    "INDEX PARTITION",
+    "INDEX SUBPARTITION",
+    "LOBSEGMENT",
+    "LOBINDEX",
+    "LOB PARTITION",
+    "LOB SUBPARTITION",
+    "CLUSTER",
+    "NESTED TABLE",
+    "TYPE2 UNDO",
+    "ROLLBACK",
+    "TEMPORARY",
+)
+_REPORT_TYPE_ALIASES: dict[str, str] = {"LOB": "LOBSEGMENT"}
+_PARTITION_OF: dict[str, str] = {
+    "TABLE": "TABLE PARTITION",
+    "INDEX": "INDEX PARTITION",
+    "LOBSEGMENT": "LOB PARTITION",
+}
+
+
+def report_to_collection(report: AwrReport) -> Collection:
+    """The report as a :class:`Collection`: database info and one snapshot (see module doc)."""
+    begin_at = _as_utc(report.begin_time)
+    snapshot = Snapshot(
+        dbid=report.dbid,
+        instance_number=0 if report.is_global else report.instances[0],
+        snap_id=report.end_snap,
+        begin_at=begin_at,
+        end_at=_as_utc(report.end_time),
+        startup_at=_startup_at(report, begin_at),
+        segment_stats=tuple(
+            _segment_stat(segment, truncated_types=report.report_format == "text")
+            for segment in report.segments
+        ),
+        sysstats=tuple(SysStat(name=name, value=value) for name, value in report.sysstat.items()),
+        tablespace_io=tuple(
+            TablespaceIO(
+                tablespace_name=name,
+                read_requests=io.reads,
+                write_requests=io.writes,
+                read_time_ms=None if io.av_read_ms is None else io.reads * io.av_read_ms,
+            )
+            for name, io in report.tablespaces.items()
+        ),
+        top_n_only=True,
+    )
+    database = DatabaseInfo(
+        dbid=report.dbid,
+        db_name=report.db_name,
+        release=report.release,
+        is_rac=report.rac,
+        instances=report.instances,
+    )
+    return Collection(database=database, snapshots=(snapshot,), notes=_notes(report))
+
+
+def dba_segment_type(printed: str, subobject_name: str, *, truncated: bool = False) -> str:
+    """DBA_SEGMENTS spelling of a report's object type.
+
+    ``LOB`` is ``LOBSEGMENT``. Text reports cut the type to 5 characters
+    (``LOB P``, and ``TABLE`` for ``TABLE PARTITION``); with ``truncated``, a
+    prefix is completed when only one type fits, and a bare TABLE/INDEX/LOB
+    with a subobject name is taken as a partition (a subpartition cannot be
+    told apart). Unknown types are returned as printed.
+
+    >>> dba_segment_type("LOB", "")
+    'LOBSEGMENT'
+    >>> dba_segment_type("LOB P", "_LOB_P3044", truncated=True)
+    'LOB PARTITION'
+    """
+    spelled = " ".join(printed.upper().split())
+    spelled = _REPORT_TYPE_ALIASES.get(spelled, spelled)
+    if truncated and subobject_name and spelled in _PARTITION_OF:
+        return _PARTITION_OF[spelled]
+    if spelled in DBA_SEGMENT_TYPES or not truncated or not spelled:
+        return spelled
+    candidates = [known for known in DBA_SEGMENT_TYPES if known.startswith(spelled)]
+    return candidates[0] if len(candidates) == 1 else spelled
+
+
+def _segment_stat(segment: AwrSegment, *, truncated_types: bool) -> SegmentStat:
+    counts = {
+        field_name: segment.stats[statistic]
+        for statistic, field_name in SEGMENT_STAT_FIELD_FOR.items()
+        if statistic in segment.stats and segment.stats[statistic] >= 0
+    }
+    key = SegmentKey(
+        owner=segment.owner,
+        object_name=segment.object_name,
+        subobject_name=segment.subobject_name,
+        object_type=dba_segment_type(
+            segment.object_type, segment.subobject_name, truncated=truncated_types
+        ),
+    )
+    return SegmentStat(
+        key=key,
+        tablespace_name=segment.tablespace_name,
+        obj_number=None,
+        dataobj_number=None,
+        **counts,
+    )
+
+
+def _as_utc(moment: dt.datetime) -> dt.datetime:
+    return moment.replace(tzinfo=dt.timezone.utc)
+
+
+def _startup_at(report: AwrReport, begin_at: dt.datetime) -> dt.datetime:
+    if report.is_global:
+        startups = list(report.startup_times.values())
+        return _as_utc(max(startups)) if startups else begin_at
+    startup = report.startup_times.get(report.instances[0])
+    return _as_utc(startup) if startup is not None else begin_at
+
+
+def _notes(report: AwrReport) -> tuple[str, ...]:
+    source = f"AWR report {report.filename}" if report.filename else "AWR report"
+    notes = [f"{source}: snaps {report.begin_snap}-{report.end_snap}, times read as UTC"]
+    if report.is_global:
+        listed = ", ".join(str(number) for number in report.instances)
+        notes.append(f"global RAC report: figures summed over instances {listed} (instance 0)")
+    if report.report_format == "text":
+        notes.append("text report: object names are truncated as the report prints them")
+    return tuple(notes)

@@ -1,0 +1,288 @@
+"""Reader for the plain-text reports awrrpt.sql / awrrpti.sql write.
+
+Text reports are fixed-width. Every section starts with a title line such as
+``Segments by Physical Reads      DB/Inst: ORCL/orcl1  Snaps: 2-3`` (a page
+break puts a form feed before it) and ends with an indented rule of dashes.
+A table's column titles stand above a line of dashes whose runs give the
+column spans. From 12.2 on, segment and tablespace tables print each record
+on two lines (owner and tablespace first, then the object and its figures),
+so their heading has two dash lines; a record is then one line per dash line.
+Names are kept exactly as printed: objects cut at 20 characters, subobjects
+to their last 10, types to 5 (``LOB P``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from apps.targets.awr_report.header import HeaderFields, build_header
+from apps.targets.awr_report.model import (
+    AwrReportError,
+    RawReport,
+    SegmentFigure,
+    TablespaceFigure,
+)
+from apps.targets.awr_report.numbers import parse_count, parse_number, parse_report_time
+from apps.targets.awr_report.sections import (
+    SegmentColumns,
+    TablespaceColumns,
+    is_kept_sysstat,
+    is_section_end_marker,
+    normalize,
+    section_kind,
+    segment_statistic_for_section,
+    statistic_total_columns,
+)
+
+_SECTION_TITLE_RE = re.compile(r"^(?P<title>\S.*?)\s+DB/Inst:\s*\S.*?Snaps:\s*\d+\s*-\s*\d+")
+_REPORT_TITLE_RE = re.compile(r"^\s*WORKLOAD REPOSITORY (?:PDB )?report", re.IGNORECASE)
+_GLOBAL_TITLE_RE = re.compile(r"^\s*WORKLOAD REPOSITORY REPORT \(RAC\)", re.IGNORECASE)
+_SNAP_RE = re.compile(
+    r"^\s*(?P<which>Begin|End) Snap:\s+(?P<snap>\d+)\s+"
+    r"(?P<time>\d{1,2}-[A-Za-z]{3}-\d{2}\s+\d{1,2}:\d{2}:\d{2})"
+)
+_ELAPSED_RE = re.compile(r"^\s*Elapsed:\s+(?P<minutes>[\d,.]+)\s*\(mins\)")
+_DASH_RUN_RE = re.compile(r"-+")
+#: The header lines sit between the report title and the first section.
+_MAX_HEADER_LINES = 200
+
+Spans = list[tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class TextSection:
+    """A section title and where its body lies in the report's lines."""
+
+    title: str
+    line: int  # 1-based line number of the title
+    start: int  # index of the first body line
+    end: int  # index after the last body line
+
+
+def split_sections(lines: Sequence[str]) -> list[TextSection]:
+    """Find every section title line (``... DB/Inst: ... Snaps: a-b``)."""
+    titles: list[tuple[str, int]] = []
+    for index, line in enumerate(lines):
+        match = _SECTION_TITLE_RE.match(line.lstrip("\f"))
+        if match is not None:
+            titles.append((match.group("title").strip(), index))
+    sections: list[TextSection] = []
+    for position, (title, index) in enumerate(titles):
+        end = titles[position + 1][1] if position + 1 < len(titles) else len(lines)
+        sections.append(TextSection(title=title, line=index + 1, start=index + 1, end=end))
+    return sections
+
+
+def has_end_marker(lines: Sequence[str]) -> bool:
+    """True when the closing 'End of Report' line is present."""
+    return any(is_section_end_marker(line) for line in reversed(lines))
+
+
+def find_title(lines: Sequence[str], *, filename: str) -> int:
+    """Index of the 'WORKLOAD REPOSITORY report for' line; AwrReportError when absent."""
+    for index, line in enumerate(lines):
+        if _GLOBAL_TITLE_RE.match(line):
+            raise AwrReportError(
+                "global RAC report (awrgrpt.sql) in text format is not supported; "
+                "generate it in HTML",
+                filename=filename,
+                line=index + 1,
+            )
+        if _REPORT_TITLE_RE.match(line):
+            return index
+    raise AwrReportError(
+        "not an AWR report: no 'WORKLOAD REPOSITORY report' title line", filename=filename
+    )
+
+
+def read_report(
+    lines: Sequence[str], sections: Sequence[TextSection], *, title_index: int, filename: str
+) -> RawReport:
+    """Read a text report, cut by :func:`split_sections`, into a :class:`RawReport`."""
+    header_end = sections[0].start - 1 if sections else len(lines)
+    header_end = min(header_end, title_index + _MAX_HEADER_LINES)
+    header_lines = [line.lstrip("\f") for line in lines[title_index:header_end]]
+    fields = _header_fields(header_lines)
+    header = build_header(fields, filename=filename, line=title_index + 1)
+    figures: list[SegmentFigure] = []
+    sysstat: dict[str, int] = {}
+    tablespaces: list[TablespaceFigure] = []
+    for section in sections:
+        kind = section_kind(section.title)
+        body = lines[section.start : section.end]
+        if kind == "segments":
+            statistic = segment_statistic_for_section(section.title)
+            figures.extend(_segment_figures(body, statistic))
+        elif kind == "sysstat":
+            sysstat.update(_sysstat(body))
+        elif kind == "tablespace_io":
+            tablespaces.extend(_tablespace_figures(body))
+    return RawReport(
+        header=header,
+        segment_figures=tuple(figures),
+        sysstat=sysstat,
+        tablespace_figures=tuple(tablespaces),
+    )
+
+
+# -- fixed-width tables -------------------------------------------------------
+
+
+def is_dash_line(line: str) -> bool:
+    stripped = line.strip()
+    return bool(stripped) and set(stripped) <= {"-", " "}
+
+
+def is_section_rule(line: str) -> bool:
+    """The indented single rule that closes a section (not a column underline)."""
+    stripped = line.strip()
+    indent = len(line) - len(line.lstrip())
+    return is_dash_line(line) and " " not in stripped and indent >= 10 and len(stripped) >= 40
+
+
+def dash_spans(line: str) -> Spans:
+    return [(match.start(), match.end()) for match in _DASH_RUN_RE.finditer(line)]
+
+
+def slice_fields(line: str, spans: Spans) -> list[str]:
+    """Cut ``line`` at ``spans``; each field reaches back to the previous column's end.
+
+    Right-aligned figures that overflow their column into the gap are so kept
+    whole; the last field runs to the end of the line.
+    """
+    fields: list[str] = []
+    previous_end = 0
+    for position, (_, end) in enumerate(spans):
+        stop = len(line) if position == len(spans) - 1 else end
+        fields.append(line[previous_end:stop].strip())
+        previous_end = end
+    return fields
+
+
+def _titles(title_lines: Sequence[str], spans: Spans) -> list[str]:
+    columns = [slice_fields(line, spans) for line in title_lines]
+    return [" ".join(part for part in parts if part) for parts in zip(*columns, strict=False)] or [
+        "" for _ in spans
+    ]
+
+
+def read_table(
+    body: Sequence[str], heading_complete: Callable[[list[str]], bool]
+) -> tuple[list[str], list[list[str]]]:
+    """The column titles and records of the first table in ``body``.
+
+    The heading may have several dash lines; it is complete once
+    ``heading_complete`` accepts the titles gathered so far. Each record has
+    one line per dash line, its fields concatenated in heading order.
+    """
+    groups: list[Spans] = []
+    titles: list[str] = []
+    pending: list[str] = []
+    index = 0
+    while index < len(body):
+        line = body[index].lstrip("\f")
+        index += 1
+        if is_section_rule(line):
+            return [], []
+        if is_dash_line(line):
+            spans = dash_spans(line)
+            groups.append(spans)
+            titles.extend(_titles(pending, spans) if pending else ["" for _ in spans])
+            pending = []
+            if heading_complete(titles):
+                return titles, list(_records(body[index:], groups))
+        elif not line.strip() or line.lstrip().startswith("->"):
+            pending = []
+        else:
+            pending.append(line)
+    return [], []
+
+
+def _records(body: Sequence[str], groups: Sequence[Spans]) -> Iterator[list[str]]:
+    data: list[str] = []
+    for raw in body:
+        line = raw.lstrip("\f")
+        if not line.strip() or is_section_rule(line):
+            break
+        data.append(line)
+    size = len(groups)
+    for start in range(0, len(data) - size + 1, size):
+        record: list[str] = []
+        for line, spans in zip(data[start : start + size], groups, strict=True):
+            record.extend(slice_fields(line, spans))
+        yield record
+
+
+# -- sections -------------------------------------------------------------------
+
+
+def _has(*names: str) -> Callable[[list[str]], bool]:
+    wanted = set(names)
+    return lambda titles: wanted <= {normalize(title) for title in titles}
+
+
+def _segment_figures(body: Sequence[str], statistic: str) -> Iterator[SegmentFigure]:
+    titles, records = read_table(body, _has("owner", "object name"))
+    columns = SegmentColumns.from_headings(titles) if titles else None
+    if columns is None:
+        return
+    for record in records:
+        figure = columns.figure(record, statistic)
+        if figure is not None:
+            yield figure
+
+
+def _sysstat(body: Sequence[str]) -> dict[str, int]:
+    titles, records = read_table(body, _has("statistic", "total"))
+    columns = statistic_total_columns(titles) if titles else None
+    if columns is None:
+        return {}
+    name_at, total_at = columns
+    found: dict[str, int] = {}
+    for record in records:
+        if max(name_at, total_at) >= len(record):
+            continue
+        name, value = " ".join(record[name_at].split()), parse_count(record[total_at])
+        if name and value is not None and is_kept_sysstat(name):
+            found[name] = value
+    return found
+
+
+def _tablespace_figures(body: Sequence[str]) -> Iterator[TablespaceFigure]:
+    titles, records = read_table(body, _has("tablespace", "reads"))
+    columns = TablespaceColumns.from_headings(titles) if titles else None
+    if columns is None:
+        return
+    for record in records:
+        figure = columns.figure(record)
+        if figure is not None:
+            yield figure
+
+
+# -- header -----------------------------------------------------------------------
+
+
+def _header_fields(header_lines: Sequence[str]) -> HeaderFields:
+    fields = HeaderFields(title=header_lines[0].strip() if header_lines else "")
+    for index, line in enumerate(header_lines):
+        snap = _SNAP_RE.match(line)
+        elapsed = _ELAPSED_RE.match(line)
+        if snap is not None:
+            which = snap.group("which").lower()
+            fields.snaps.setdefault(which, int(snap.group("snap")))
+            fields.times.setdefault(which, parse_report_time(snap.group("time")))
+        elif elapsed is not None and fields.elapsed_minutes is None:
+            fields.elapsed_minutes = parse_number(elapsed.group("minutes"))
+        elif is_dash_line(line) and 0 < index < len(header_lines) - 1:
+            _read_header_block(header_lines[index - 1], line, header_lines[index + 1], fields)
+    return fields
+
+
+def _read_header_block(title_line: str, dash_line: str, value_line: str, fields: HeaderFields) -> None:
+    """One 'titles / dashes / values' block, e.g. DB Name ... Release RAC."""
+    spans = dash_spans(dash_line)
+    titles = [normalize(title) for title in slice_fields(title_line, spans)]
+    if "db name" in titles or "inst num" in titles:
+        fields.put_row(titles, slice_fields(value_line, spans))

@@ -1,0 +1,16 @@
+"""Where the shared real AWR reports live (../shared/awr-samples beside the project)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+SAMPLES_DIR = Path(__file__).resolve().parents[3] / ".." / "shared" / "awr-samples"
+
+
+def sample_paths() -> list[Path]:
+    """Every report in the samples folder (the MANIFEST excluded)."""
+    return sorted(path for path in SAMPLES_DIR.iterdir() if path.name != "MANIFEST.tsv")
+
+
+def sample_bytes(name: str) -> bytes:
+    return (SAMPLES_DIR / name).read_bytes()
