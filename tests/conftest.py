@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -54,12 +56,25 @@ def demo_target(db, seed_tiers):
     return Target.objects.get(name="demo")
 
 
+@dataclass
+class Worker:
+    queue: str
+    proc: subprocess.Popen
+
+
 @pytest.fixture
-def celery_worker_queue(settings) -> Iterator[str]:
+def celery_worker_queue(celery_worker: Worker) -> str:
+    """The private queue of a real worker (see ``celery_worker``)."""
+    return celery_worker.queue
+
+
+@pytest.fixture
+def celery_worker(settings) -> Iterator[Worker]:
     """A real Celery worker process on the real Redis broker, consuming a queue of its own.
 
     It talks to the test database, so tests that use it must be transactional
-    (``@pytest.mark.django_db(transaction=True)``).
+    (``@pytest.mark.django_db(transaction=True)``). The worker runs in its own
+    process group so a test can kill it whole.
     """
     from django.db import connection
 
@@ -76,9 +91,11 @@ def celery_worker_queue(settings) -> Iterator[str]:
         [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "--concurrency", "1",
          "--pool", "prefork", "-l", "INFO", "--without-gossip", "--without-mingle", "--without-heartbeat",
          "-n", f"{queue}@%h"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
     )
     app.conf.task_always_eager = False
+    previous_queue = app.conf.task_default_queue
+    app.conf.task_default_queue = queue  # everything the test enqueues goes to this worker only
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -89,14 +106,17 @@ def celery_worker_queue(settings) -> Iterator[str]:
                 raise RuntimeError(f"celery worker exited: {proc.stdout.read()}")
         else:
             raise RuntimeError("celery worker did not answer a ping within 60 s")
-        yield queue
+        yield Worker(queue=queue, proc=proc)
     finally:
         app.conf.task_always_eager = True
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        app.conf.task_default_queue = previous_queue
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
 
 
 CHROMIUM = "/usr/bin/chromium"

@@ -73,6 +73,8 @@ def segments_upsert(*, target_id: int, collection: Collection, seen_at: dt.datet
             )
         )
     with transaction.atomic(), connection.cursor() as cursor:
+        # ON COMMIT DROP does not fire inside an outer transaction (a savepoint): drop explicitly too.
+        cursor.execute("DROP TABLE IF EXISTS pg_temp.segment_in")
         cursor.execute(
             """
             CREATE TEMP TABLE segment_in (
@@ -115,7 +117,9 @@ def segments_upsert(*, target_id: int, collection: Collection, seen_at: dt.datet
             FROM snapshots_segment s JOIN segment_in i USING (target_id, owner, object_name, subobject_name, object_type)
             """
         )
-        return {SegmentKey(o, n, sub, t): seg_id for seg_id, o, n, sub, t in cursor.fetchall()}
+        ids = {SegmentKey(o, n, sub, t): seg_id for seg_id, o, n, sub, t in cursor.fetchall()}
+        cursor.execute("DROP TABLE pg_temp.segment_in")
+        return ids
 
 
 def snapshot_store(

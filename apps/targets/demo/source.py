@@ -1,0 +1,134 @@
+"""The demo target as a Source: simulated hourly AWR snapshots of an order-entry database.
+
+Snapshots are whole UTC hours numbered from :data:`schema.SNAP_EPOCH_AT`, so an
+hour has the same snap_id and the same figures whenever it is collected. The
+first collection back-fills from ``state.history_start_at``; later ones return
+only the hours after the last stored snap_id. Standard library only.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from apps.targets.base import CollectState, Source, SourceError
+from apps.targets.demo.schema import (
+    BLOCK_SIZE_BYTES,
+    first_snap_id_from,
+    last_full_snap_id,
+    snap_end_at,
+    segments_at,
+)
+from apps.targets.demo.simulator import (
+    INSTANCE_NUMBER,
+    counter_sample,
+    residency_at,
+    simulate_hour,
+)
+from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, Snapshot
+
+RELEASE = "19.0.0.0.0"
+
+
+def dbid_for_seed(seed: int) -> int:
+    """A fixed DBID for a seed, in the range Oracle DBIDs take (10 digits, < 2**32)."""
+    return 1_000_000_000 + (seed * 2_654_435_761 + 97_531) % 3_000_000_000
+
+
+def snap_ids_to_collect(state: CollectState, dbid: int) -> range:
+    """The hours one collection returns, oldest first.
+
+    From the first whole hour at or after ``history_start_at`` (or after the
+    last stored snap_id, whichever is later) up to the last hour that has
+    ended at ``now``.
+    """
+    latest = last_full_snap_id(state.now)
+    first = first_snap_id_from(state.history_start_at)
+    stored = state.last_snap_ids.get((dbid, INSTANCE_NUMBER))
+    if stored is not None:
+        first = max(first, stored + 1)
+    return range(first, latest + 1)
+
+
+class DemoSource(Source):
+    """A simulated Oracle 19c order-entry database; deterministic for a seed."""
+
+    mode = "demo"
+
+    def __init__(self, *, seed: int = 42, db_name: str = "DEMO") -> None:
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"DemoSource: seed must be an int, got {seed!r}")
+        if not db_name:
+            raise ValueError("DemoSource: db_name must not be empty")
+        self.seed = seed
+        self.db_name = db_name
+        self.dbid = dbid_for_seed(seed)
+
+    def database(self) -> DatabaseInfo:
+        """What V$DATABASE / V$INSTANCE would say about the demo database."""
+        return DatabaseInfo(
+            dbid=self.dbid, db_name=self.db_name, release=RELEASE, is_rac=False,
+            instances=(INSTANCE_NUMBER,), block_size_bytes=BLOCK_SIZE_BYTES, pack_access="DIAGNOSTIC+TUNING",
+        )
+
+    def collect(self, state: CollectState) -> Collection:
+        """Return the hours not yet stored, plus sizes, residency and counters at the latest hour."""
+        _check_state(state)
+        latest = last_full_snap_id(state.now)
+        snapshots = tuple(simulate_hour(self.seed, snap_id, self.dbid)
+                          for snap_id in snap_ids_to_collect(state, self.dbid))
+        return Collection(
+            database=self.database(), snapshots=snapshots, segments=segment_infos(latest),
+            residency=residency_at(self.seed, latest), samples=(counter_sample(self.seed, latest, self.dbid),),
+            # Residency and sizes describe the end of the latest hour: stamping them with that
+            # hour (not the call time) keeps a re-run from adding a duplicate sample.
+            collected_at=snap_end_at(latest), notes=_gap_notes(state, self.dbid) + _restart_notes(snapshots),
+        )
+
+
+def segment_infos(snap_id: int) -> tuple[SegmentInfo, ...]:
+    """DBA_SEGMENTS as it reads at the end of hour ``snap_id``."""
+    return tuple(
+        SegmentInfo(
+            key=spec.key, tablespace_name=spec.tablespace_name, bytes=spec.size_bytes, blocks=spec.blocks,
+            obj_number=spec.obj_number, dataobj_number=spec.dataobj_number, buffer_pool=spec.buffer_pool,
+            flash_cache=spec.flash_cache, cell_flash_cache="DEFAULT", partitioned_parent=spec.partitioned_parent,
+            lob_column=spec.lob_column,
+        )
+        for spec in segments_at(snap_id)
+    )
+
+
+def _check_state(state: CollectState) -> None:
+    for name in ("now", "history_start_at"):
+        moment: dt.datetime = getattr(state, name)
+        if moment.tzinfo is None or moment.utcoffset() is None:
+            raise SourceError(
+                f"demo source: CollectState.{name} must be a timezone-aware UTC datetime, got {moment!r}",
+                permanent=True,
+            )
+    if state.history_start_at > state.now:
+        raise SourceError(
+            f"demo source: CollectState.history_start_at ({state.history_start_at.isoformat()}) is after "
+            f"now ({state.now.isoformat()})",
+            permanent=True,
+        )
+
+
+def _gap_notes(state: CollectState, dbid: int) -> tuple[str, ...]:
+    stored = state.last_snap_ids.get((dbid, INSTANCE_NUMBER))
+    first = first_snap_id_from(state.history_start_at)
+    if stored is None or stored + 1 >= first:
+        return ()
+    return (f"snap_ids {stored + 1}..{first - 1} are older than the history window "
+            f"(from {state.history_start_at.isoformat()}) and were not collected",)
+
+
+def _restart_notes(snapshots: tuple[Snapshot, ...]) -> tuple[str, ...]:
+    notes = []
+    for before, after in zip(snapshots, snapshots[1:]):
+        if after.startup_at != before.startup_at:
+            notes.append(
+                f"instance {after.instance_number} restarted at {after.startup_at.isoformat()} "
+                f"(weekly maintenance window): cumulative counters reset from snap_id {after.snap_id}"
+            )
+    return tuple(notes)

@@ -1,0 +1,541 @@
+"""Placement optimisation over pooled tiers, and flash-capacity selection.
+
+The per-object choice of :mod:`apps.tiering.costmodel` ignores pooling: a
+tier's devices (or volumes) are shared, so the whole placement is often
+cheaper when a few objects ride on capacity or IOPS another object already
+paid for. :func:`optimize_placement` minimises the total over all assignments:
+
+* exact enumeration when tiers ** objects is small;
+* otherwise a MILP solved by CBC through PuLP (msg off, time-limited),
+  warm-started from the best of: per-object, all-on-one-tier and a local
+  search over single-object moves.
+
+Every candidate is re-costed exactly by :func:`costmodel.place`; the best one
+wins, so the optimised total never exceeds the recommended one. The lower
+bound is the LP relaxation, or the MILP's objective when CBC proves it
+optimal (the MILP is itself a relaxation for cloud volume counts, see
+``_add_volume_tier``), or the optimum itself after enumeration.
+
+:func:`select_for_capacity` answers "given N GB of flash, which segments give
+the most": a 0/1 knapsack, greedy by value per GB, checked by a MILP.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import re
+import tempfile
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from apps.tiering.costmodel import (
+    CostModelError,
+    DeviceTier,
+    LinearTier,
+    Placement,
+    StorageObject,
+    Tier,
+    choose_tiers,
+    float_to_cents,
+    place,
+    VolumeTier,
+    to_decimal,
+)
+
+#: Largest tiers ** objects enumerated exactly (each candidate costs O(N)).
+EXACT_MAX_ASSIGNMENTS = 50_000
+#: CBC stops when the relative gap between incumbent and bound is below this.
+MILP_GAP_REL = 1e-6
+# Cost added per GB or device over a tier's limit in the local search, so
+# that infeasible starts are repaired before cost is traded.
+_OVER_LIMIT_PENALTY = 1e9
+_LOCAL_SEARCH_PASSES = 25
+
+
+class InfeasiblePlacementError(CostModelError):
+    """No assignment respects the tiers' capacity limits."""
+
+
+@dataclass(frozen=True)
+class OptimizationResult:
+    """The cheapest placement found and how far from optimal it can be.
+
+    ``lower_bound_usd`` is a proven lower bound on every placement's total;
+    ``gap_pct`` = (total - bound) / total x 100. ``method`` is "exact",
+    "milp" (CBC proved optimality within ``MILP_GAP_REL``), "milp-time-limit"
+    (CBC stopped on time with a solution) or "heuristic" (CBC found nothing
+    better than the starts).
+    """
+
+    placement: Placement
+    lower_bound_usd: Decimal
+    gap_pct: float
+    method: str
+
+    @property
+    def proven_optimal(self) -> bool:
+        return self.gap_pct <= MILP_GAP_REL * 100
+
+
+def optimize_placement(
+    objects: Sequence[StorageObject],
+    tiers: Sequence[Tier],
+    *,
+    time_limit_s: float = 30.0,
+    name: str = "optimized",
+    exact_max_assignments: int = EXACT_MAX_ASSIGNMENTS,
+) -> OptimizationResult:
+    """The placement with the lowest total cost that respects tier limits.
+
+    Raises :class:`InfeasiblePlacementError` when the limits (``max_gb``,
+    ``max_devices``) cannot hold all objects.
+    """
+    if not tiers:
+        raise CostModelError("no tiers given")
+    objects = list(objects)
+    if not objects:
+        return OptimizationResult(place(name, [], tiers, []), Decimal(0), 0.0, "exact")
+    if len(tiers) ** len(objects) <= exact_max_assignments:
+        return _optimize_exact(objects, tiers, name)
+    return _optimize_milp(objects, tiers, name, time_limit_s)
+
+
+# -- float evaluation -------------------------------------------------------
+
+
+def _over_limit(tier: Tier, gb: float, iops: float) -> float:
+    """How far a pool exceeds the tier's limits (GB + devices), 0 when it fits."""
+    excess = 0.0
+    if tier.max_gb is not None and gb > tier.max_gb * (1 + 1e-12):
+        excess += gb - tier.max_gb
+    if isinstance(tier, DeviceTier) and tier.max_devices is not None:
+        excess += max(0, tier.devices_float(gb, iops) - tier.max_devices)
+    return excess
+
+
+def _pool_cost(tier: Tier, gb: float, iops: float) -> float:
+    return tier.pool_cost_float(gb, iops) + _OVER_LIMIT_PENALTY * _over_limit(tier, gb, iops)
+
+
+def _sums(objects: Sequence[StorageObject], tier_count: int, indexes: Sequence[int]) -> tuple[list, list]:
+    gb_sums = [0.0] * tier_count
+    iops_sums = [0.0] * tier_count
+    for obj, index in zip(objects, indexes):
+        gb_sums[index] += obj.gb
+        iops_sums[index] += obj.iops
+    return gb_sums, iops_sums
+
+
+def _total(tiers: Sequence[Tier], gb_sums: Sequence[float], iops_sums: Sequence[float]) -> float:
+    return sum(_pool_cost(tier, gb, iops) for tier, gb, iops in zip(tiers, gb_sums, iops_sums))
+
+
+# -- exact enumeration ------------------------------------------------------
+
+
+def _optimize_exact(objects: list[StorageObject], tiers: Sequence[Tier], name: str) -> OptimizationResult:
+    best_cost = math.inf
+    best: tuple[int, ...] | None = None
+    for indexes in itertools.product(range(len(tiers)), repeat=len(objects)):
+        gb_sums, iops_sums = _sums(objects, len(tiers), indexes)
+        if any(_over_limit(t, g, i) > 0 for t, g, i in zip(tiers, gb_sums, iops_sums)):
+            continue
+        cost = _total(tiers, gb_sums, iops_sums)
+        if cost < best_cost - 1e-9:
+            best_cost, best = cost, indexes
+    if best is None:
+        raise InfeasiblePlacementError("no assignment of the objects fits the tiers' capacity limits")
+    placement = _placement(name, objects, tiers, best)
+    return OptimizationResult(placement, placement.total_cost_usd, 0.0, "exact")
+
+
+def _placement(name: str, objects: Sequence[StorageObject], tiers: Sequence[Tier], indexes: Sequence[int]) -> Placement:
+    return place(name, objects, tiers, [tiers[index].name for index in indexes])
+
+
+# -- heuristic starts -------------------------------------------------------
+
+
+def _local_search(objects: Sequence[StorageObject], tiers: Sequence[Tier], start: Sequence[int]) -> list[int]:
+    """Move single objects between tiers while the pooled total drops."""
+    indexes = list(start)
+    gb_sums, iops_sums = _sums(objects, len(tiers), indexes)
+    pool = [_pool_cost(t, g, i) for t, g, i in zip(tiers, gb_sums, iops_sums)]
+    for _ in range(_LOCAL_SEARCH_PASSES):
+        improved = False
+        for position, obj in enumerate(objects):
+            source = indexes[position]
+            source_after = _pool_cost(tiers[source], gb_sums[source] - obj.gb, iops_sums[source] - obj.iops)
+            best_gain, best_target, best_after = 1e-9, -1, 0.0
+            for target, tier in enumerate(tiers):
+                if target == source:
+                    continue
+                target_after = _pool_cost(tier, gb_sums[target] + obj.gb, iops_sums[target] + obj.iops)
+                gain = pool[source] + pool[target] - source_after - target_after
+                if gain > best_gain:
+                    best_gain, best_target, best_after = gain, target, target_after
+            if best_target >= 0:
+                gb_sums[source] -= obj.gb
+                iops_sums[source] -= obj.iops
+                gb_sums[best_target] += obj.gb
+                iops_sums[best_target] += obj.iops
+                pool[source], pool[best_target] = source_after, best_after
+                indexes[position] = best_target
+                improved = True
+        if not improved:
+            break
+    return indexes
+
+
+def _starts(objects: Sequence[StorageObject], tiers: Sequence[Tier]) -> list[list[int]]:
+    per_object = [choice.tier_index for choice in choose_tiers(objects, tiers)]
+    starts = [per_object] + [[index] * len(objects) for index in range(len(tiers))]
+    return starts + [_local_search(objects, tiers, per_object)]
+
+
+def _float_total(objects: Sequence[StorageObject], tiers: Sequence[Tier], indexes: Sequence[int]) -> float:
+    gb_sums, iops_sums = _sums(objects, len(tiers), indexes)
+    return _total(tiers, gb_sums, iops_sums)
+
+
+def _feasible(objects: Sequence[StorageObject], tiers: Sequence[Tier], indexes: Sequence[int]) -> bool:
+    gb_sums, iops_sums = _sums(objects, len(tiers), indexes)
+    return all(_over_limit(t, g, i) == 0 for t, g, i in zip(tiers, gb_sums, iops_sums))
+
+
+# -- MILP -------------------------------------------------------------------
+
+
+def _optimize_milp(
+    objects: list[StorageObject], tiers: Sequence[Tier], name: str, time_limit_s: float
+) -> OptimizationResult:
+    candidates = [s for s in _starts(objects, tiers) if _feasible(objects, tiers, s)]
+    warm = min(candidates, key=lambda s: _float_total(objects, tiers, s)) if candidates else None
+    solution = _solve(objects, tiers, relax=False, warm=warm, time_limit_s=time_limit_s)
+    if solution.status == "infeasible":
+        raise InfeasiblePlacementError("no assignment of the objects fits the tiers' capacity limits")
+    if solution.indexes is not None and _feasible(objects, tiers, solution.indexes):
+        candidates.append(solution.indexes)
+    if not candidates:
+        raise InfeasiblePlacementError("the solver found no placement within its time limit")
+    placements = [_placement(name, objects, tiers, indexes) for indexes in candidates]
+    best = min(placements, key=lambda p: p.total_cost_usd)
+    bound = solution.bound
+    if bound is None:
+        bound = _solve(objects, tiers, relax=True, warm=None, time_limit_s=time_limit_s).objective
+    lower = min(to_decimal(round(bound or 0.0, 6)), best.total_cost_usd)
+    method = {"optimal": "milp", "time-limit": "milp-time-limit"}.get(solution.status, "heuristic")
+    return OptimizationResult(best, lower, _gap_pct(best.total_cost_usd, lower), method)
+
+
+def _gap_pct(total: Decimal, bound: Decimal) -> float:
+    if total <= 0:
+        return 0.0
+    return float((total - bound) / total * 100)
+
+
+@dataclass(frozen=True)
+class _Solution:
+    indexes: list[int] | None  # tier index per object, None without a solution
+    status: str  # "optimal", "time-limit", "infeasible" or "no-solution"
+    objective: float | None
+    bound: float | None  # proven lower bound of the model, when CBC gave one
+
+
+def _solve(
+    objects: Sequence[StorageObject],
+    tiers: Sequence[Tier],
+    *,
+    relax: bool,
+    warm: Sequence[int] | None,
+    time_limit_s: float,
+) -> _Solution:
+    """Solve the placement MILP (or its LP relaxation) with CBC."""
+    import pulp  # optional at import time: costmodel users never pay for it
+
+    category = pulp.LpContinuous if relax else pulp.LpBinary
+    problem = pulp.LpProblem("placement", pulp.LpMinimize)
+    assign = [
+        [problem.add_variable(f"x_{i}_{t}", 0, 1, cat=category) for t in range(len(tiers))]
+        for i in range(len(objects))
+    ]
+    for row in assign:
+        problem += pulp.lpSum(row) == 1
+    columns = [[row[t] for row in assign] for t in range(len(tiers))]
+    problem += pulp.lpSum(
+        _add_tier(problem, pulp, tier, t, columns[t], objects, relax) for t, tier in enumerate(tiers)
+    )
+    if warm is not None:
+        for row, index in zip(assign, warm):
+            for t, variable in enumerate(row):
+                variable.setInitialValue(1 if t == index else 0)
+    with tempfile.TemporaryDirectory(prefix="tierscope-cbc-") as folder:
+        log_path = os.path.join(folder, "cbc.log")
+        problem.solve(_cbc(pulp, time_limit_s, warm_start=warm is not None, log_path=log_path))
+        with open(log_path, encoding="utf-8", errors="replace") as log:
+            log_bound = _log_lower_bound(log.read())
+    return _read_solution(pulp, problem, assign, relax, log_bound)
+
+
+def _cbc(pulp, time_limit_s: float, *, warm_start: bool, log_path: str | None):  # type: ignore[no-untyped-def]
+    """The CBC binary bundled with PuLP, quiet and time-limited."""
+    with warnings.catch_warnings():
+        # PuLP 3.x announces the bundled CBC goes away in 4.0; the pinned
+        # version ships it, and COIN_CMD needs a separately installed cbc.
+        warnings.filterwarnings("ignore", message="PULP_CBC_CMD is deprecated", category=DeprecationWarning)
+        return pulp.PULP_CBC_CMD(
+            msg=False,
+            timeLimit=max(1, math.ceil(time_limit_s)),
+            gapRel=MILP_GAP_REL,
+            warmStart=warm_start,
+            logPath=log_path,
+        )
+
+
+def _log_lower_bound(log_text: str) -> float | None:
+    """CBC's summary prints "Lower bound:" when it stops before optimality."""
+    found = _LOWER_BOUND.search(log_text)
+    return float(found.group(1)) if found else None
+
+
+_LOWER_BOUND = re.compile(r"^Lower bound:\s+(-?[0-9.]+(?:[eE][-+]?[0-9]+)?)", re.MULTILINE)
+
+
+def _read_solution(  # type: ignore[no-untyped-def]
+    pulp, problem, assign, relax: bool, log_bound: float | None
+) -> _Solution:
+    if pulp.LpStatus[problem.status] == "Infeasible":
+        return _Solution(None, "infeasible", None, None)
+    if problem.sol_status not in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible):
+        return _Solution(None, "no-solution", None, log_bound)
+    objective = pulp.value(problem.objective)
+    objective = float(objective) if objective is not None else None
+    if problem.sol_status == pulp.LpSolutionOptimal:
+        # Optimal within gapRel: the bound is the objective less that gap.
+        bound = objective if relax or objective is None else objective * (1 - MILP_GAP_REL)
+        status = "optimal"
+    else:
+        bound, status = log_bound, "time-limit"
+    indexes = None if relax else [max(range(len(row)), key=lambda t: row[t].varValue or 0.0) for row in assign]
+    return _Solution(indexes, status, objective, bound)
+
+
+def _add_tier(  # type: ignore[no-untyped-def]
+    problem, pulp, tier: Tier, t: int, column: list, objects: Sequence[StorageObject], relax: bool
+):
+    """Constraints for one tier; returns its cost expression."""
+    gb = pulp.lpSum(obj.gb * x for obj, x in zip(objects, column))
+    iops = pulp.lpSum(obj.iops * x for obj, x in zip(objects, column))
+    if tier.max_gb is not None:
+        problem += gb <= tier.max_gb
+    integer = pulp.LpContinuous if relax else pulp.LpInteger
+    if isinstance(tier, DeviceTier):
+        devices = problem.add_variable(f"devices_{t}", 0, tier.max_devices, cat=integer)
+        problem += tier.device_gb * devices >= gb
+        problem += tier.device_iops * devices >= iops
+        return float(tier.device_cost_usd) * devices
+    if isinstance(tier, LinearTier):
+        cost = problem.add_variable(f"cost_{t}", 0)
+        problem += cost >= float(tier.usd_per_gb_price) * gb
+        problem += cost >= float(tier.usd_per_iops_price) * iops
+        return cost
+    if isinstance(tier, VolumeTier):
+        return _add_volume_tier(problem, pulp, tier, t, column, gb, iops, integer)
+    raise CostModelError(f"tier {tier.name!r}: kind {type(tier).__name__} is not supported by the optimizer")
+
+
+def _add_volume_tier(  # type: ignore[no-untyped-def]
+    problem, pulp, tier: VolumeTier, t: int, column: list, gb, iops, integer
+):
+    """Cloud volume tiers.
+
+    The exact rule uses the fewest volumes v* = max(1, ceil(GB/vmax_gb),
+    ceil(IOPS/vmax_iops)); here v may be anything in [v*, used + GB/vmax_gb +
+    IOPS/vmax_iops], a superset, so the MILP optimum is a valid lower bound
+    and its assignment is re-costed with the exact rule afterwards.
+    """
+    from apps.tiering.costmodel import PerformanceLevelTier, ProvisionedIopsTier
+
+    relaxed = integer == pulp.LpContinuous
+    used = problem.add_variable(f"used_{t}", 0, 1, cat=pulp.LpContinuous if relaxed else pulp.LpBinary)
+    volumes = problem.add_variable(f"volumes_{t}", 0, None, cat=integer)
+    billed = problem.add_variable(f"billed_gb_{t}", 0)
+    problem += pulp.lpSum(column) <= len(column) * used
+    problem += volumes >= used
+    problem += tier.volume_max_gb * volumes >= gb
+    iops_share = 0
+    if tier.volume_max_iops:
+        problem += tier.volume_max_iops * volumes >= iops
+        iops_share = iops * (1.0 / tier.volume_max_iops)
+    problem += volumes <= used + gb * (1.0 / tier.volume_max_gb) + iops_share
+    problem += billed >= gb
+    problem += billed >= tier.volume_min_gb * volumes
+    per_gb = float(tier.usd_per_gb_price)
+    if isinstance(tier, PerformanceLevelTier):
+        problem += billed >= iops * (1.0 / tier.iops_per_gb)
+        return per_gb * billed
+    assert isinstance(tier, ProvisionedIopsTier)
+    if tier.max_iops_per_gb:
+        problem += billed >= iops * (1.0 / tier.max_iops_per_gb)
+    extra = problem.add_variable(f"extra_iops_{t}", 0)
+    problem += extra >= iops - tier.included_iops_per_volume * volumes
+    return per_gb * billed + float(tier.usd_per_iops_price or 0) * extra
+
+
+# -- capacity-constrained selection -----------------------------------------
+
+
+@dataclass(frozen=True)
+class CapacitySelection:
+    """Which objects to put on a limited tier (e.g. N GB of flash already owned).
+
+    ``chosen`` lists object names by decreasing value per GB. ``value_usd``
+    is what the selection saves: the cost of each chosen object on the tier
+    it leaves (its current tier, else its cheapest other tier), minus its cost
+    on the target tier unless that tier is sunk cost. ``upper_bound_usd``
+    bounds every selection's value; ``method`` is "greedy" (the bound proved
+    it optimal), "milp" (CBC proved it) or "milp-time-limit".
+    """
+
+    tier_name: str
+    capacity_gb: float
+    capacity_iops: float | None
+    chosen: tuple[str, ...]
+    used_gb: float
+    used_iops: float
+    value_usd: Decimal
+    upper_bound_usd: Decimal
+    method: str
+
+    @property
+    def gap_pct(self) -> float:
+        if self.upper_bound_usd <= 0:
+            return 0.0
+        return float((self.upper_bound_usd - self.value_usd) / self.upper_bound_usd * 100)
+
+
+def select_for_capacity(
+    objects: Sequence[StorageObject],
+    tiers: Sequence[Tier],
+    *,
+    tier_name: str,
+    capacity_gb: float,
+    capacity_iops: float | None = None,
+    target_cost_sunk: bool = True,
+    time_limit_s: float = 10.0,
+) -> CapacitySelection:
+    """Given ``capacity_gb`` on ``tier_name``, the objects that save the most.
+
+    A 0/1 knapsack on value per object (see :class:`CapacitySelection`):
+    greedy by value per GB, an LP (Dantzig) upper bound, and a CBC MILP when
+    the greedy answer is not proven optimal.
+    """
+    target_index = _tier_index(tiers, tier_name)
+    values = _selection_values(objects, tiers, target_index, target_cost_sunk)
+    candidates = sorted(
+        (i for i, value in enumerate(values) if value > 0), key=lambda i: values[i] / objects[i].gb, reverse=True
+    )
+    chosen = _greedy(objects, candidates, capacity_gb, capacity_iops)
+    bound = _dantzig_bound(objects, values, candidates, capacity_gb)
+    greedy_value = sum(values[i] for i in chosen)
+    method = "greedy"
+    if bound - greedy_value > max(1e-6, abs(bound) * MILP_GAP_REL):
+        chosen, method, bound = _knapsack_milp(
+            objects, values, candidates, chosen, capacity_gb, capacity_iops, time_limit_s, bound
+        )
+    ordered = sorted(chosen, key=lambda i: values[i] / objects[i].gb, reverse=True)
+    value = sum(values[i] for i in ordered)
+    return CapacitySelection(
+        tier_name=tier_name,
+        capacity_gb=capacity_gb,
+        capacity_iops=capacity_iops,
+        chosen=tuple(objects[i].name for i in ordered),
+        used_gb=math.fsum(objects[i].gb for i in ordered),
+        used_iops=math.fsum(objects[i].iops for i in ordered),
+        value_usd=float_to_cents(value),
+        upper_bound_usd=float_to_cents(max(bound, value)),
+        method=method,
+    )
+
+
+def _tier_index(tiers: Sequence[Tier], tier_name: str) -> int:
+    for index, tier in enumerate(tiers):
+        if tier.name == tier_name:
+            return index
+    raise CostModelError(f"unknown tier {tier_name!r}")
+
+
+def _selection_values(
+    objects: Sequence[StorageObject], tiers: Sequence[Tier], target: int, target_cost_sunk: bool
+) -> list[float]:
+    values = []
+    for choice in choose_tiers(objects, tiers):
+        others = [cost for index, cost in enumerate(choice.costs_usd) if index != target]
+        leaving = min(others) if others else 0.0
+        current = choice.obj.current_tier
+        for index, tier in enumerate(tiers):
+            if tier.name == current and index != target:
+                leaving = choice.costs_usd[index]
+        values.append(leaving - (0.0 if target_cost_sunk else choice.costs_usd[target]))
+    return values
+
+
+def _greedy(
+    objects: Sequence[StorageObject], candidates: Sequence[int], capacity_gb: float, capacity_iops: float | None
+) -> list[int]:
+    chosen, used_gb, used_iops = [], 0.0, 0.0
+    for i in candidates:
+        obj = objects[i]
+        if used_gb + obj.gb > capacity_gb * (1 + 1e-12):
+            continue
+        if capacity_iops is not None and used_iops + obj.iops > capacity_iops * (1 + 1e-12):
+            continue
+        chosen.append(i)
+        used_gb += obj.gb
+        used_iops += obj.iops
+    return chosen
+
+
+def _dantzig_bound(
+    objects: Sequence[StorageObject], values: Sequence[float], candidates: Sequence[int], capacity_gb: float
+) -> float:
+    """LP bound of the GB knapsack (the IOPS limit only lowers the optimum)."""
+    room, bound = capacity_gb, 0.0
+    for i in candidates:
+        gb = objects[i].gb
+        if gb <= room:
+            room -= gb
+            bound += values[i]
+        else:
+            return bound + values[i] * room / gb
+    return bound
+
+
+def _knapsack_milp(  # type: ignore[no-untyped-def]
+    objects, values, candidates, greedy, capacity_gb, capacity_iops, time_limit_s, bound
+) -> tuple[list[int], str, float]:
+    import pulp
+
+    problem = pulp.LpProblem("capacity", pulp.LpMaximize)
+    take = {i: problem.add_variable(f"z_{i}", 0, 1, cat=pulp.LpBinary) for i in candidates}
+    problem += pulp.lpSum(values[i] * z for i, z in take.items())
+    problem += pulp.lpSum(objects[i].gb * z for i, z in take.items()) <= capacity_gb
+    if capacity_iops is not None:
+        problem += pulp.lpSum(objects[i].iops * z for i, z in take.items()) <= capacity_iops
+    chosen_set = set(greedy)
+    for i, z in take.items():
+        z.setInitialValue(1 if i in chosen_set else 0)
+    problem.solve(_cbc(pulp, time_limit_s, warm_start=True, log_path=None))
+    if problem.sol_status not in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible):
+        return list(greedy), "greedy", bound
+    picked = [i for i, z in take.items() if (z.varValue or 0) > 0.5]
+    if sum(values[i] for i in picked) < sum(values[i] for i in greedy):
+        picked = list(greedy)
+    if problem.sol_status == pulp.LpSolutionOptimal:
+        objective = float(pulp.value(problem.objective))
+        return picked, "milp", min(bound, objective * (1 + MILP_GAP_REL))
+    return picked, "milp-time-limit", bound

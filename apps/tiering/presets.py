@@ -1,0 +1,164 @@
+"""Ready-made tier sets: the seed's 2009 tiers, today's on-premises drives, cloud volumes.
+
+Pure data plus :func:`preset_tiers`, which turns a preset into
+:mod:`apps.tiering.costmodel` tier objects. Every tier carries where its price
+came from and the date it was read.
+
+Honesty about the prices: they are *list* (cloud) or *street* (drives) prices
+as of the date given, recalled from the named source. They could NOT be
+verified online from this environment (no access to the vendors' price pages);
+check them before relying on a figure, and prefer your own contract prices.
+Cloud prices are per month in AWS us-east-1 / OCI commercial regions and must
+not be mixed with purchase prices in one comparison. Read latencies are
+nominal figures for ranking tiers ("IO time saved"), not measurements.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+
+from apps.tiering.costmodel import (
+    CostModelError,
+    DeviceTier,
+    PerformanceLevelTier,
+    ProvisionedIopsTier,
+    Tier,
+)
+
+SEED_DOCUMENT = 'seeds/database-on-flash-oracle-development.txt ("This is your Database on Flash", Oracle, 2009)'
+AWS_EBS_PRICING = "https://aws.amazon.com/ebs/pricing/ (us-east-1)"
+AWS_EBS_VOLUME_TYPES = "https://docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html"
+OCI_PRICING = "https://www.oracle.com/cloud/price-list/ (Block Volume storage + VPUs)"
+OCI_PERFORMANCE = "https://docs.oracle.com/en-us/iaas/Content/Block/Concepts/blockvolumeperformance.htm"
+STREET_PRICES = "street prices of distributor listings, typical 2025 (no single page: see PresetTier.note)"
+
+#: When the figures below were read (the seed: when its printed figures were taken over).
+READ_ON = dt.date(2026, 11, 22)
+
+
+@dataclass(frozen=True)
+class PresetTier:
+    """One tier of a preset, with its provenance.
+
+    ``kind`` is "device", "provisioned_iops" or "performance_level";
+    ``figures`` holds the keyword arguments of the matching costmodel class
+    (prices as strings so they stay exact decimals).
+    """
+
+    kind: str
+    name: str
+    figures: tuple[tuple[str, str | float | int | None], ...]
+    read_latency_ms: float
+    price_source: str
+    price_read_on: dt.date
+    note: str = ""
+
+
+def _device(name: str, cost: str, gb: float, iops: float, latency_ms: float, source: str, note: str) -> PresetTier:
+    figures = (("device_cost_usd", cost), ("device_gb", gb), ("device_iops", iops))
+    return PresetTier("device", name, figures, latency_ms, source, READ_ON, note)
+
+
+SEED_2009: tuple[PresetTier, ...] = (
+    _device("hi-cap disk", "250", 1000, 100, 12.0, SEED_DOCUMENT, "2009 price as printed; 7.2k rpm latency"),
+    _device("fast disk", "600", 300, 300, 7.0, SEED_DOCUMENT, "2009 price as printed; the deck quotes 7000 us"),
+    _device("flash", "2400", 80, 30000, 0.2, SEED_DOCUMENT, "2009 price as printed; the deck quotes 100-200 us"),
+)
+
+# Drive figures: random 8 KiB IOPS an array can sustain per drive (not the
+# 4 KiB read maximum of the datasheet), so disks get ~1/2 of their seek rate
+# and SSDs a mixed read/write figure well below the datasheet.
+ON_PREM_2025: tuple[PresetTier, ...] = (
+    _device(
+        "NL-SAS HDD 20TB", "420", 20000, 150, 8.0, STREET_PRICES,
+        "7.2k rpm enterprise drive (Exos X20 / Ultrastar HC560 class), ~$21/TB",
+    ),
+    _device(
+        "SAS 10k HDD 2.4TB", "380", 2400, 220, 5.0, STREET_PRICES,
+        "10k rpm SAS (Exos 10E2400 class); end-of-line product, prices vary",
+    ),
+    _device(
+        "SATA SSD 3.84TB", "520", 3840, 60000, 0.2, STREET_PRICES,
+        "enterprise SATA TLC (PM893 / 5400 PRO class), mixed 70/30 8K figure",
+    ),
+    _device(
+        "NVMe SSD 7.68TB", "1100", 7680, 250000, 0.1, STREET_PRICES,
+        "enterprise U.2/U.3 TLC (PM9A3 / 7450 PRO class), mixed 70/30 8K figure",
+    ),
+)
+
+
+def _ebs(name: str, latency_ms: float, note: str, **figures: str | float | int | None) -> PresetTier:
+    return PresetTier("provisioned_iops", name, tuple(figures.items()), latency_ms, AWS_EBS_PRICING, READ_ON, note)
+
+
+AWS_EBS: tuple[PresetTier, ...] = (
+    _ebs(
+        "EBS st1", 10.0, "HDD; IOPS counted in 1 MiB units, poor at small random IO; 125 GiB minimum",
+        usd_per_gb_price="0.045", usd_per_iops_price=None, included_iops_per_volume=500,
+        volume_min_gb=125, volume_max_gb=16384, volume_max_iops=500,
+    ),
+    _ebs(
+        "EBS gp3", 1.0, "3000 IOPS included per volume; max 500 IOPS/GiB, 16000 IOPS and 16 TiB per "
+        "volume as documented before AWS's 2025 gp3 size/IOPS increase; throughput charge not modelled",
+        usd_per_gb_price="0.08", usd_per_iops_price="0.005", included_iops_per_volume=3000,
+        volume_min_gb=1, volume_max_gb=16384, volume_max_iops=16000, max_iops_per_gb=500,
+    ),
+    _ebs(
+        "EBS io2", 0.5, "io2 Block Express; first IOPS band price ($0.065 up to 32k per volume; "
+        "cheaper bands above are not modelled); max 1000 IOPS/GiB, 256k IOPS, 64 TiB per volume",
+        usd_per_gb_price="0.125", usd_per_iops_price="0.065", included_iops_per_volume=0,
+        volume_min_gb=4, volume_max_gb=65536, volume_max_iops=256000, max_iops_per_gb=1000,
+    ),
+)
+
+
+def _oci(name: str, usd_per_gb: str, iops_per_gb: float, max_iops: float, latency_ms: float, note: str) -> PresetTier:
+    figures = (
+        ("usd_per_gb_price", usd_per_gb),
+        ("iops_per_gb", iops_per_gb),
+        ("volume_min_gb", 50),
+        ("volume_max_gb", 32768),
+        ("volume_max_iops", max_iops),
+    )
+    return PresetTier("performance_level", name, figures, latency_ms, OCI_PRICING, READ_ON, note)
+
+
+# OCI bills storage at $0.0255/GB-month plus $0.0017 per VPU per GB-month:
+# Lower Cost = 0 VPU, Balanced = 10 VPUs, Higher Performance = 20 VPUs.
+OCI_BLOCK_VOLUME: tuple[PresetTier, ...] = (
+    _oci("OCI lower cost", "0.0255", 2, 3000, 5.0, "0 VPU/GB: 2 IOPS/GB, max 3000 IOPS per volume"),
+    _oci("OCI balanced", "0.0425", 60, 25000, 1.5, "10 VPU/GB: 60 IOPS/GB, max 25000 IOPS per volume"),
+    _oci("OCI higher performance", "0.0595", 75, 50000, 1.0, "20 VPU/GB: 75 IOPS/GB, max 50000 IOPS per volume"),
+)
+
+PRESETS: dict[str, tuple[PresetTier, ...]] = {
+    "seed-2009": SEED_2009,
+    "on-prem-2025": ON_PREM_2025,
+    "aws-ebs": AWS_EBS,
+    "oci-block-volume": OCI_BLOCK_VOLUME,
+}
+
+_KINDS: dict[str, type[Tier]] = {
+    "device": DeviceTier,
+    "provisioned_iops": ProvisionedIopsTier,
+    "performance_level": PerformanceLevelTier,
+}
+_MONEY_FIELDS = frozenset({"device_cost_usd", "usd_per_gb_price", "usd_per_iops_price"})
+
+
+def preset_tier(preset: PresetTier) -> Tier:
+    """The costmodel tier of one preset entry (money fields as Decimal)."""
+    kwargs: dict[str, object] = {"name": preset.name, "read_latency_ms": preset.read_latency_ms}
+    for key, number in preset.figures:
+        kwargs[key] = Decimal(number) if key in _MONEY_FIELDS and number is not None else number
+    return _KINDS[preset.kind](**kwargs)
+
+
+def preset_tiers(name: str) -> tuple[Tier, ...]:
+    """The tiers of a named preset (see :data:`PRESETS` for the names)."""
+    if name not in PRESETS:
+        raise CostModelError(f"unknown tier preset {name!r}; known: {', '.join(sorted(PRESETS))}")
+    return tuple(preset_tier(entry) for entry in PRESETS[name])

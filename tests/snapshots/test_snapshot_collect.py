@@ -1,0 +1,116 @@
+"""Collection runs of one target, against the real test database (the demo and a fake Oracle boundary)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection, connections
+
+from apps.snapshots.models import CollectionRun, Residency, SampleState, Segment, SegmentStat, Snapshot, SysStat
+from apps.snapshots.services import _LOCK_NAMESPACE, snapshot_collect
+from apps.targets.models import Target
+
+
+def _counts(target: Target) -> dict[str, int]:
+    return {
+        "snapshots": Snapshot.objects.filter(target=target).count(),
+        "segment_stats": SegmentStat.objects.filter(snapshot__target=target).count(),
+        "sysstats": SysStat.objects.filter(snapshot__target=target).count(),
+        "segments": Segment.objects.filter(target=target).count(),
+        "residency": Residency.objects.filter(target=target).count(),
+    }
+
+
+@pytest.mark.django_db
+class SnapshotCollectTests:
+    def test_it_backfills_eight_days_of_hourly_demo_snapshots(self, demo_target):
+        run = snapshot_collect(target_id=demo_target.id, trigger="command")
+
+        assert run.status == CollectionRun.Status.SUCCEEDED, run.error
+        snapshots = Snapshot.objects.filter(target=demo_target, kind="demo")
+        assert 190 <= snapshots.count() <= 193
+        assert {s.interval_seconds for s in snapshots} == {3600.0}
+        assert run.snapshots_added == Snapshot.objects.filter(target=demo_target).count()
+        assert Segment.objects.filter(target=demo_target).count() >= 60
+
+    def test_it_adds_nothing_when_run_again(self, demo_target):
+        snapshot_collect(target_id=demo_target.id, trigger="command")
+        before = _counts(demo_target)
+
+        run = snapshot_collect(target_id=demo_target.id, trigger="command")
+
+        assert run.status == CollectionRun.Status.SUCCEEDED
+        assert run.snapshots_added == 0
+        assert _counts(demo_target) == before
+
+    def test_it_never_stores_a_negative_delta(self, demo_target):
+        snapshot_collect(target_id=demo_target.id, trigger="command")
+
+        negative = SegmentStat.objects.filter(target_filter(demo_target)).filter(
+            physical_read_requests__lt=0
+        ) | SegmentStat.objects.filter(target_filter(demo_target)).filter(physical_write_requests__lt=0)
+        assert not negative.exists()
+
+    def test_it_writes_recommendations_after_collecting(self, demo_target):
+        snapshot_collect(target_id=demo_target.id, trigger="command")
+
+        recs = demo_target.recommendations.filter(is_current=True)
+        assert recs.count() == Segment.objects.filter(target=demo_target).count()
+        assert recs.exclude(recommended_tier=None).exists()
+
+    def test_it_skips_when_another_collection_of_the_target_holds_the_lock(self, demo_target):
+        other = connections.create_connection("default")
+        try:
+            with other.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [_LOCK_NAMESPACE, demo_target.id])
+
+            run = snapshot_collect(target_id=demo_target.id, trigger="command")
+        finally:
+            other.close()
+
+        assert run.status == CollectionRun.Status.SKIPPED
+        assert "Another collection" in run.error
+        assert Snapshot.objects.filter(target=demo_target).count() == 0
+
+    def test_it_marks_a_dead_workers_run_as_failed(self, demo_target):
+        from django.utils import timezone
+
+        stale = CollectionRun.objects.create(target=demo_target, status=CollectionRun.Status.RUNNING,
+                                             queued_at=timezone.now(), started_at=timezone.now())
+
+        snapshot_collect(target_id=demo_target.id, trigger="command")
+
+        stale.refresh_from_db()
+        assert stale.status == CollectionRun.Status.FAILED
+        assert "stopped before it finished" in stale.error
+
+
+def target_filter(target: Target):
+    from django.db.models import Q
+
+    return Q(snapshot__target=target)
+
+
+@pytest.mark.django_db(transaction=True)
+class ConcurrentCollectTests:
+    def test_two_overlapping_runs_never_both_proceed(self, demo_target):
+        results: list[str] = []
+        barrier = threading.Barrier(2)
+
+        def collect() -> None:
+            barrier.wait()
+            try:
+                results.append(snapshot_collect(target_id=demo_target.id, trigger="command").status)
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=collect) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+
+        assert sorted(results) == [CollectionRun.Status.SKIPPED, CollectionRun.Status.SUCCEEDED]
+        stored = Snapshot.objects.filter(target=demo_target).count()
+        assert 190 <= stored <= 193

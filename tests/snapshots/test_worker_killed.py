@@ -1,0 +1,57 @@
+"""A worker killed mid-collection leaves no partial snapshot, and a rerun completes."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+from django.db.models import Count, Sum
+
+from apps.snapshots.models import CollectionRun, SegmentStat, Snapshot
+from apps.snapshots.services import snapshot_collect
+from apps.targets.models import Target
+from tests.core.test_celery_worker import wait_for
+
+
+def _per_snapshot(target: Target) -> dict[int, tuple[int, int, int]]:
+    rows = (
+        SegmentStat.objects.filter(snapshot__target=target)
+        .values("snapshot__snap_id")
+        .annotate(n=Count("id"), reads=Sum("physical_read_requests"), writes=Sum("physical_write_requests"))
+        .order_by()
+    )
+    return {r["snapshot__snap_id"]: (r["n"], r["reads"], r["writes"]) for r in rows}
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+class WorkerKilledTests:
+    def test_a_killed_worker_leaves_whole_snapshots_and_a_rerun_completes(self, demo_target, celery_worker):
+        from django.db import transaction
+
+        from apps.snapshots.services import run_enqueue
+
+        with transaction.atomic():
+            run = run_enqueue(target=demo_target, trigger="manual")
+        # Kill the worker (parent and pool child) once some, not all, snapshots are in.
+        wait_for(lambda: Snapshot.objects.filter(target=demo_target).count() >= 20, timeout_s=120,
+                 what="the collection to be under way")
+        os.killpg(celery_worker.proc.pid, signal.SIGKILL)
+        celery_worker.proc.wait()
+        partial = _per_snapshot(demo_target)
+        assert 20 <= len(partial) < 190
+
+        # Every stored snapshot is whole: it has as many segment rows as the same hour in a clean run.
+        reference = Target.objects.create(name="demo-reference", mode=Target.Mode.DEMO,
+                                          demo_seed=demo_target.demo_seed)
+        snapshot_collect(target_id=reference.id, trigger="command")
+        clean = _per_snapshot(reference)
+        for snap_id, figures in partial.items():
+            assert figures == clean[snap_id], f"snapshot {snap_id} is partial"
+
+        # The rerun completes, the dead run is marked failed, and nothing is doubled.
+        rerun = snapshot_collect(target_id=demo_target.id, trigger="command")
+        assert rerun.status == CollectionRun.Status.SUCCEEDED
+        assert CollectionRun.objects.get(pk=run.pk).status == CollectionRun.Status.FAILED
+        assert _per_snapshot(demo_target) == clean
