@@ -1,11 +1,41 @@
+"""Reads for the dashboard pages: rollups and grouped aggregates, a bounded number of queries per page."""
+
 from __future__ import annotations
 
+import datetime as dt
+from collections import defaultdict
 from dataclasses import dataclass
+from decimal import Decimal
 
-from django.db.models import Count, OuterRef, Subquery
+from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.utils import timezone
 
-from apps.snapshots.models import CollectionRun
+from apps.core.config import get_config
+from apps.dashboard.rows import FlashSample, ResidencyRow, ResidencySample, SegmentPoint, SegmentSample, TierCost
+from apps.snapshots.models import CollectionRun, Residency, Segment, SegmentStat, SysStat
 from apps.targets.models import Target
+from apps.tiering import costmodel
+from apps.tiering.models import Recommendation, Tier
+from apps.tiering.selectors import recommendation_list
+from apps.tiering.tiers import tier_to_model
+
+STAT_FLASH_HITS = "physical read flash cache hits"
+STAT_READ_REQUESTS = "physical read IO requests"
+STAT_FLASH_INSERTS = "flash cache inserts"
+FLASH_STATS = (STAT_FLASH_HITS, STAT_READ_REQUESTS, STAT_FLASH_INSERTS)
+DEFAULT_BLOCK_SIZE_BYTES = 8192
+
+
+def segment_label(owner: str, object_name: str, subobject_name: str) -> str:
+    return f"{owner}.{object_name}" + (f".{subobject_name}" if subobject_name else "")
+
+
+def window_since(*, now: dt.datetime | None = None) -> dt.datetime:
+    """Start of the recommendation window (the same days the recommendations use)."""
+    return (now or timezone.now()) - dt.timedelta(days=get_config()["WINDOW_DAYS"])
+
+
+# ---------------------------------------------------------------- fleet
 
 
 @dataclass(frozen=True)
@@ -13,11 +43,299 @@ class FleetRow:
     target: Target
     last_run: CollectionRun | None
     segments: int
+    cost_now_usd: Decimal | None = None
+    cost_after_usd: Decimal | None = None
+    savings_usd: Decimal | None = None
+    flash_hit_ratio: float | None = None  # 0..1 over the window; None when not collected
 
 
 def fleet_overview() -> list[FleetRow]:
-    """One row per target: mode, last collection, segments tracked (two queries in all)."""
+    """One row per target: mode, last collection, segments, costs, flash-cache hit ratio (four queries)."""
     last_run_id = CollectionRun.objects.filter(target=OuterRef("pk")).order_by("-queued_at").values("pk")[:1]
     targets = list(Target.objects.annotate(segment_count=Count("segments"), last_run_id=Subquery(last_run_id)))
     runs = CollectionRun.objects.in_bulk([t.last_run_id for t in targets if t.last_run_id])
-    return [FleetRow(target=t, last_run=runs.get(t.last_run_id), segments=t.segment_count) for t in targets]
+    costs = {
+        r["target_id"]: r
+        for r in Recommendation.objects.filter(is_current=True).values("target_id").annotate(
+            now=Sum("cost_now_usd"), after=Sum("cost_after_usd"), savings=Sum("savings_usd")
+        ).order_by()
+    }
+    ratios = fleet_flash_hit_ratios(since=window_since())
+    return [
+        FleetRow(
+            target=t, last_run=runs.get(t.last_run_id), segments=t.segment_count,
+            cost_now_usd=costs.get(t.id, {}).get("now"), cost_after_usd=costs.get(t.id, {}).get("after"),
+            savings_usd=costs.get(t.id, {}).get("savings"), flash_hit_ratio=ratios.get(t.id),
+        )
+        for t in targets
+    ]
+
+
+def fleet_flash_hit_ratios(*, since: dt.datetime) -> dict[int, float]:
+    """Per target: flash-cache hits / physical read IO requests over snapshots ending after ``since``."""
+    totals: dict[int, dict[str, int]] = defaultdict(dict)
+    rows = (
+        SysStat.objects.filter(snapshot__end_at__gt=since, name__in=(STAT_FLASH_HITS, STAT_READ_REQUESTS))
+        .values("snapshot__target_id", "name").annotate(total=Sum("value")).order_by()
+    )
+    for r in rows:
+        totals[r["snapshot__target_id"]][r["name"]] = r["total"]
+    return {
+        target_id: t[STAT_FLASH_HITS] / t[STAT_READ_REQUESTS]
+        for target_id, t in totals.items()
+        if t.get(STAT_FLASH_HITS) is not None and t.get(STAT_READ_REQUESTS)
+    }
+
+
+# ---------------------------------------------------------------- target page
+
+
+def target_last_run(*, target_id: int) -> CollectionRun | None:
+    return CollectionRun.objects.filter(target_id=target_id).order_by("-queued_at").first()
+
+
+def segment_points(*, target_id: int) -> list[SegmentPoint]:
+    """Every segment's current figures, for the scatter and the skew curve (one query, no model instances)."""
+    rows = Recommendation.objects.filter(target_id=target_id, is_current=True).values_list(
+        "segment_id", "segment__owner", "segment__object_name", "segment__subobject_name", "size_gb", "iops",
+        "intensity", "recommended_tier__name",
+    )
+    return [
+        SegmentPoint(segment_id=sid, label=segment_label(owner, name, sub), size_gb=size_gb, iops=iops,
+                     intensity=intensity, tier=tier or "")
+        for sid, owner, name, sub, size_gb, iops, intensity, tier in rows
+    ]
+
+
+def tier_costs(*, target_id: int) -> list[TierCost]:
+    """Cost on each tier now (by current tier) and after (by recommended tier): two grouped queries."""
+    base = Recommendation.objects.filter(target_id=target_id, is_current=True)
+    now = dict(base.values_list("current_tier__name").annotate(s=Sum("cost_now_usd")).order_by())
+    after = dict(base.values_list("recommended_tier__name").annotate(s=Sum("cost_after_usd")).order_by())
+    names = sorted({*now, *after}, key=lambda n: (n is None, n or ""))
+    return [
+        TierCost(tier=name or "unmapped", now_usd=now.get(name) or Decimal(0), after_usd=after.get(name) or Decimal(0))
+        for name in names
+    ]
+
+
+def tier_set_models(*, tier_set: str) -> tuple[list[Tier], list[costmodel.Tier]]:
+    """The tier rows of a set and their cost-model form (rows with unusable figures are skipped)."""
+    rows = list(Tier.objects.filter(tier_set=tier_set))
+    models = []
+    for row in rows:
+        try:
+            model = tier_to_model(row)
+            model.intensity  # noqa: B018 -- a tier whose intensity cannot be computed cannot be compared
+        except (costmodel.CostModelError, ArithmeticError):
+            continue
+        models.append(model)
+    return rows, models
+
+
+def latest_residency(*, target_id: int, limit: int = 15) -> list[ResidencyRow]:
+    """The segments holding the most cache at the latest residency collection (instances summed)."""
+    latest = (
+        Residency.objects.filter(target_id=target_id).order_by("-collected_at")
+        .values_list("collected_at", flat=True).first()
+    )
+    if latest is None:
+        return []
+    rows = (
+        Residency.objects.filter(target_id=target_id, collected_at=latest)
+        .values("segment_id", "segment__owner", "segment__object_name", "segment__subobject_name")
+        .annotate(flash=Sum("flash_blocks"), cache=Sum("cache_blocks"))
+        .order_by("-flash", "-cache", "segment_id")[:limit]
+    )
+    return [
+        ResidencyRow(segment_id=r["segment_id"], flash_blocks=r["flash"], cache_blocks=r["cache"],
+                     label=segment_label(r["segment__owner"], r["segment__object_name"], r["segment__subobject_name"]))
+        for r in rows
+    ]
+
+
+def flash_samples(*, target_id: int, since: dt.datetime) -> list[FlashSample]:
+    """Flash-cache statistics per snapshot end time (RAC instances summed), oldest first."""
+    rows = (
+        SysStat.objects.filter(snapshot__target_id=target_id, snapshot__end_at__gt=since, name__in=FLASH_STATS)
+        .values("snapshot__end_at", "name")
+        .annotate(total=Sum("value"), interval_end=Max("snapshot__end_at"), interval_begin=Max("snapshot__begin_at"))
+        .order_by("snapshot__end_at")
+    )
+    by_end: dict[dt.datetime, dict[str, object]] = {}
+    for r in rows:
+        entry = by_end.setdefault(r["snapshot__end_at"], {"interval_s": (r["interval_end"] - r["interval_begin"]).total_seconds()})
+        entry[r["name"]] = r["total"]
+    return [
+        FlashSample(end_at=end_at, interval_s=float(e["interval_s"]), hits=e.get(STAT_FLASH_HITS),  # type: ignore[arg-type]
+                    read_requests=e.get(STAT_READ_REQUESTS), inserts=e.get(STAT_FLASH_INSERTS))  # type: ignore[arg-type]
+        for end_at, e in by_end.items()
+    ]
+
+
+# ---------------------------------------------------------------- recommendation lists (table, CSV)
+
+SORTS = {
+    "savings": ("savings_usd", "segment__owner", "segment__object_name"),
+    "iops": ("iops", "segment__owner", "segment__object_name"),
+    "intensity": ("intensity", "segment__owner", "segment__object_name"),
+    "size": ("size_gb", "segment__owner", "segment__object_name"),
+    "cost_now": ("cost_now_usd", "segment__owner", "segment__object_name"),
+    "cost_after": ("cost_after_usd", "segment__owner", "segment__object_name"),
+    "name": ("segment__owner", "segment__object_name", "segment__subobject_name"),
+    "tier": ("recommended_tier__name", "segment__owner", "segment__object_name"),
+}
+DEFAULT_SORT = "-savings"
+
+
+@dataclass(frozen=True)
+class RecommendationFilter:
+    owner: str = ""
+    object_type: str = ""
+    tablespace: str = ""
+    tier: str = ""  # recommended tier name
+    action: str = ""
+    min_intensity: float | None = None
+
+
+def recommendation_filtered(*, target_id: int, filters: RecommendationFilter) -> QuerySet[Recommendation]:
+    """Current recommendations with the filters applied, in recommendation_list order (the CSV order)."""
+    qs = recommendation_list(target_id=target_id)
+    if filters.owner:
+        qs = qs.filter(segment__owner=filters.owner)
+    if filters.object_type:
+        qs = qs.filter(segment__object_type=filters.object_type)
+    if filters.tablespace:
+        qs = qs.filter(segment__tablespace_name=filters.tablespace)
+    if filters.tier:
+        qs = qs.filter(recommended_tier__name=filters.tier)
+    if filters.action:
+        qs = qs.filter(action=filters.action)
+    if filters.min_intensity is not None:
+        qs = qs.filter(intensity__gte=filters.min_intensity)
+    return qs
+
+
+def recommendation_sorted(qs: QuerySet[Recommendation], *, sort: str) -> QuerySet[Recommendation]:
+    """Order by a whitelisted key, ``-key`` for descending; nulls last either way."""
+    from django.db.models import F
+
+    key = sort.lstrip("-")
+    fields = SORTS.get(key) or SORTS[DEFAULT_SORT.lstrip("-")]
+    descending = sort.startswith("-") if key in SORTS else True
+    first = F(fields[0]).desc(nulls_last=True) if descending else F(fields[0]).asc(nulls_last=True)
+    return qs.order_by(first, *fields[1:], "segment_id")
+
+
+def recommendation_totals(qs: QuerySet[Recommendation]) -> dict[str, Decimal | int | None]:
+    """Sums of cost now / after / savings and the row count over a filtered list (one query)."""
+    return qs.order_by().aggregate(
+        now=Sum("cost_now_usd"), after=Sum("cost_after_usd"), savings=Sum("savings_usd"), count=Count("id"),
+        moves=Count("id", filter=Q(action__in=("move", "move_partitions"))),
+    )
+
+
+@dataclass(frozen=True)
+class FilterChoices:
+    owners: list[str]
+    object_types: list[str]
+    tablespaces: list[str]
+    tiers: list[str]
+    actions: list[str]
+
+
+def recommendation_filter_choices(*, target_id: int) -> FilterChoices:
+    """Distinct values for the filter drop-downs (three queries)."""
+    segs = Segment.objects.filter(target_id=target_id).order_by()
+    recs = Recommendation.objects.filter(target_id=target_id, is_current=True).order_by()
+    triples = set(segs.values_list("owner", "object_type", "tablespace_name").distinct())
+    pairs = set(recs.values_list("recommended_tier__name", "action").distinct())
+    return FilterChoices(
+        owners=sorted({t[0] for t in triples}), object_types=sorted({t[1] for t in triples}),
+        tablespaces=sorted({t[2] for t in triples if t[2]}), tiers=sorted({p[0] for p in pairs if p[0]}),
+        actions=sorted({p[1] for p in pairs}),
+    )
+
+
+# ---------------------------------------------------------------- segment page
+
+
+def segment_series(*, segment_id: int) -> list[SegmentSample]:
+    """One segment's requests and allocated space per snapshot end time (index segment_stat_series_idx)."""
+    rows = (
+        SegmentStat.objects.filter(segment_id=segment_id)
+        .values("end_at")
+        .annotate(rr=Sum("physical_read_requests"), wr=Sum("physical_write_requests"), interval=Max("interval_s"),
+                  space=Max("space_allocated_bytes"))
+        .order_by("end_at")
+    )
+    return [
+        SegmentSample(end_at=r["end_at"], interval_s=r["interval"], read_requests=r["rr"] or 0,
+                      write_requests=r["wr"] or 0, space_allocated_bytes=r["space"])
+        for r in rows
+    ]
+
+
+def segment_residency_series(*, segment_id: int) -> list[ResidencySample]:
+    rows = (
+        Residency.objects.filter(segment_id=segment_id).values("collected_at")
+        .annotate(flash=Sum("flash_blocks"), cache=Sum("cache_blocks")).order_by("collected_at")
+    )
+    return [ResidencySample(collected_at=r["collected_at"], flash_blocks=r["flash"], cache_blocks=r["cache"]) for r in rows]
+
+
+def segment_recommendation_history(*, segment_id: int, limit: int = 60) -> list[Recommendation]:
+    return list(
+        Recommendation.objects.filter(segment_id=segment_id).select_related("current_tier", "recommended_tier")
+        .order_by("-computed_at")[:limit]
+    )
+
+
+# ---------------------------------------------------------------- runs, tiers
+
+
+def run_list(*, limit: int = 200) -> list[CollectionRun]:
+    return list(CollectionRun.objects.select_related("target").order_by("-queued_at")[:limit])
+
+
+@dataclass(frozen=True)
+class TierView:
+    tier: Tier
+    intensity: float | None  # ($/GB) / ($/IOPS), None when the figures are unusable
+    usd_per_gb: Decimal | None = None
+    usd_per_iops: Decimal | None = None
+
+
+@dataclass(frozen=True)
+class TierSetView:
+    name: str
+    tiers: list[TierView]
+    break_evens: list[costmodel.BreakEven]
+    targets: list[str]
+
+
+def tier_catalog() -> list[TierSetView]:
+    """Tiers grouped by tier set with tier intensities, break-evens and the targets using each set (two queries)."""
+    groups: dict[str, list[Tier]] = defaultdict(list)
+    for tier in Tier.objects.order_by("tier_set", "name"):
+        groups[tier.tier_set].append(tier)
+    users: dict[str, list[str]] = defaultdict(list)
+    for name, tier_set in Target.objects.values_list("name", "tier_set"):
+        users[tier_set].append(name)
+    sets = []
+    for set_name, tiers in sorted(groups.items()):
+        views, models = [], []
+        for tier in tiers:
+            try:
+                model = tier_to_model(tier)
+                intensity = model.intensity
+                per_gb, per_iops = model.usd_per_gb, model.usd_per_iops
+            except (costmodel.CostModelError, ArithmeticError):
+                views.append(TierView(tier=tier, intensity=None))
+                continue
+            models.append(model)
+            views.append(TierView(tier=tier, intensity=intensity, usd_per_gb=per_gb, usd_per_iops=per_iops))
+        views.sort(key=lambda v: (v.intensity is None, v.intensity or 0.0, v.tier.name))
+        sets.append(TierSetView(name=set_name, tiers=views, break_evens=costmodel.break_evens(models),
+                                targets=users.get(set_name, [])))
+    return sets

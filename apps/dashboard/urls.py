@@ -6,4 +6,13 @@ app_name = "dashboard"
 
 urlpatterns = [
     path("", views.fleet, name="fleet"),
+    path("targets/<str:name>/", views.target_detail, name="target"),
+    path("targets/<str:name>/segments/<int:segment_id>/", views.segment_detail, name="segment"),
+    path("targets/<str:name>/recommendations/", views.recommendations, name="recommendations"),
+    path("targets/<str:name>/collect/", views.run_collect, name="collect"),
+    path("runs/", views.runs, name="runs"),
+    path("runs/<int:run_id>.json", views.run_status, name="run_status"),
+    path("tiers/", views.tiers, name="tiers"),
+    path("tiers/<int:tier_id>/edit/", views.tier_edit, name="tier_edit"),
+    path("tiers/presets/", views.tier_presets, name="tier_presets"),
 ]

@@ -1,10 +1,199 @@
+"""Dashboard pages: validate input, call a selector or service, render (no ORM beyond get_object_or_404)."""
+
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
 
-from apps.dashboard.selectors import fleet_overview
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_GET, require_POST
+
+from apps.dashboard import charts, selectors
+from apps.dashboard.forms import RecommendationFilterForm, TierForm
+from apps.snapshots.models import CollectionRun, Segment
+from apps.targets.models import Target
+from apps.tiering.models import Tier
+
+View = Callable[..., HttpResponse]
 
 
+def staff_required(view: View) -> View:
+    """Admins only (is_staff); everyone else gets 403 rather than a login loop."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_staff:
+            raise PermissionDenied("This needs the admin role.")
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _block_size(target: Target) -> int:
+    return int(target.capabilities.get("block_size_bytes") or selectors.DEFAULT_BLOCK_SIZE_BYTES)
+
+
+@require_GET
 def fleet(request: HttpRequest) -> HttpResponse:
-    return render(request, "dashboard/fleet.html", {"rows": fleet_overview()})
+    return render(request, "dashboard/fleet.html", {"rows": selectors.fleet_overview()})
+
+
+def _table_page(request: HttpRequest, target: Target, *, with_action: bool) -> dict[str, Any]:
+    """Filter form, filtered+sorted page and totals shared by the target and recommendations pages."""
+    form = RecommendationFilterForm(
+        request.GET, choices=selectors.recommendation_filter_choices(target_id=target.id), with_action=with_action
+    )
+    filtered = selectors.recommendation_filtered(target_id=target.id, filters=form.filters())
+    ordered = selectors.recommendation_sorted(filtered, sort=form.sort())
+    page = Paginator(ordered, form.per_page()).get_page(request.GET.get("page"))
+    return {"form": form, "page": page, "sort": form.sort(), "filtered": filtered,
+            "totals": selectors.recommendation_totals(filtered)}
+
+
+@require_GET
+def target_detail(request: HttpRequest, name: str) -> HttpResponse:
+    target = get_object_or_404(Target, name=name)
+    points = selectors.segment_points(target_id=target.id)
+    _, models = selectors.tier_set_models(tier_set=target.tier_set)
+    from apps.tiering.costmodel import break_evens, tiers_by_intensity
+
+    tier_order = [t.name for t in tiers_by_intensity(models)]
+    edges = [(b.lower, b.upper, b.intensity) for b in break_evens(models)]
+    skew = charts.skew_curve(points)
+    costs = selectors.tier_costs(target_id=target.id)
+    residency = selectors.latest_residency(target_id=target.id)
+    flash = selectors.flash_samples(target_id=target.id, since=selectors.window_since())
+    context = {
+        "target": target,
+        "last_run": selectors.target_last_run(target_id=target.id),
+        "segments_total": len(points),
+        "unsized": sum(1 for p in points if p.size_gb is None),
+        "scatter": charts.scatter_payload(points, tier_order=tier_order, break_evens=edges),
+        "break_evens": edges,
+        "skew": skew,
+        "skew_payload": {"points": skew.points, "callouts": skew.callouts},
+        "skew_80": next((c for c in skew.callouts if c["io_pct"] == 80.0), None),
+        "costs": costs,
+        "cost_payload": charts.tier_cost_payload(costs),
+        "residency": residency,
+        "residency_payload": charts.residency_payload(residency, block_size_bytes=_block_size(target)),
+        "block_size_bytes": _block_size(target),
+        "flash": flash,
+        "flash_payload": charts.flash_series_payload(flash),
+        "flash_ratio": charts.flash_hit_ratio(flash),
+        **_table_page(request, target, with_action=False),
+    }
+    return render(request, "dashboard/target.html", context)
+
+
+@require_GET
+def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResponse:
+    target = get_object_or_404(Target, name=name)
+    segment = get_object_or_404(Segment, pk=segment_id, target=target)
+    series = selectors.segment_series(segment_id=segment.id)
+    residency = selectors.segment_residency_series(segment_id=segment.id)
+    history = selectors.segment_recommendation_history(segment_id=segment.id)
+    current = next((r for r in history if r.is_current), None)
+    context = {
+        "target": target, "segment": segment, "series": series, "residency": residency, "history": history,
+        "current": current,
+        "label": selectors.segment_label(segment.owner, segment.object_name, segment.subobject_name),
+        "io_payload": charts.segment_io_payload(series),
+        "size_payload": charts.segment_size_payload(series, current_size_bytes=segment.size_bytes),
+        "residency_payload": charts.residency_series_payload(residency, block_size_bytes=_block_size(target)),
+        "block_size_bytes": _block_size(target),
+    }
+    return render(request, "dashboard/segment.html", context)
+
+
+@require_GET
+def recommendations(request: HttpRequest, name: str) -> HttpResponse:
+    target = get_object_or_404(Target, name=name)
+    table = _table_page(request, target, with_action=True)
+    if request.GET.get("format") == "csv":
+        return _csv_response(target, table["filtered"])
+    context = {"target": target, "last_run": selectors.target_last_run(target_id=target.id), **table}
+    return render(request, "dashboard/recommendations.html", context)
+
+
+def _csv_response(target: Target, recs: Any) -> HttpResponse:
+    """Exactly `manage.py recommend <target> --format csv`, restricted to the filtered rows."""
+    from apps.tiering.export import export_csv, export_rows
+
+    response = HttpResponse(export_csv(export_rows(recs, target.name)), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="tierscope-{target.name}-recommendations.csv"'
+    return response
+
+
+@require_GET
+def runs(request: HttpRequest) -> HttpResponse:
+    live = [t for t in Target.objects.enabled() if t.is_live]
+    return render(request, "dashboard/runs.html", {"runs": selectors.run_list(), "live_targets": live})
+
+
+@require_GET
+def run_status(request: HttpRequest, run_id: int) -> JsonResponse:
+    run = get_object_or_404(CollectionRun.objects.select_related("target"), pk=run_id)
+    return JsonResponse(_run_json(run))
+
+
+def _run_json(run: CollectionRun) -> dict[str, Any]:
+    from apps.dashboard.formatting import fmt_duration
+
+    return {
+        "id": run.id, "target": run.target.name, "status": run.status, "trigger": run.trigger,
+        "queued_at": run.queued_at.isoformat(), "started_at": run.started_at and run.started_at.isoformat(),
+        "finished_at": run.finished_at and run.finished_at.isoformat(), "snapshots_added": run.snapshots_added,
+        "rows_added": run.rows_added, "duration_s": run.duration_s, "duration": fmt_duration(run.duration_s),
+        "error": run.error, "done": run.status in (CollectionRun.Status.SUCCEEDED, CollectionRun.Status.FAILED,
+                                                   CollectionRun.Status.SKIPPED),
+    }
+
+
+@require_POST
+@staff_required
+def run_collect(request: HttpRequest, name: str) -> HttpResponse:
+    """Enqueue a collection now; JSON (with the new table row) for fetch(), else back to /runs/."""
+    from apps.snapshots.services import run_enqueue
+
+    target = get_object_or_404(Target, name=name)
+    if not target.is_live:
+        raise PermissionDenied(f"{target.name} is report-only: import reports instead of collecting.")
+    run = run_enqueue(target=target, trigger="manual")
+    if "application/json" in request.headers.get("Accept", ""):
+        row_html = render_to_string("dashboard/includes/run_row.html", {"run": run}, request=request)
+        return JsonResponse({**_run_json(run), "row_html": row_html}, status=202)
+    messages.info(request, f"Collection of {target.name} queued (run {run.id}).")
+    return redirect("dashboard:runs")
+
+
+@require_GET
+def tiers(request: HttpRequest) -> HttpResponse:
+    return render(request, "dashboard/tiers.html", {"sets": selectors.tier_catalog()})
+
+
+@staff_required
+def tier_edit(request: HttpRequest, tier_id: int) -> HttpResponse:
+    tier = get_object_or_404(Tier, pk=tier_id)
+    form = TierForm(request.POST or None, instance=tier)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, f"Saved tier {tier.name}. Recommendations use it from the next collection.")
+        return redirect("dashboard:tiers")
+    return render(request, "dashboard/tier_edit.html", {"form": form, "tier": tier})
+
+
+@require_POST
+@staff_required
+def tier_presets(request: HttpRequest) -> HttpResponse:
+    from apps.tiering.services import tier_presets_install
+
+    notes = tier_presets_install()
+    messages.success(request, "; ".join(notes) if notes else "All preset tiers were already installed.")
+    return redirect("dashboard:tiers")

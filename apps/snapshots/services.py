@@ -35,6 +35,14 @@ class CollectionBusy(Exception):
     """Another collection of the same target holds the lock."""
 
 
+class CollectRetryable(Exception):
+    """A transient failure with retries left: the caller retries the same run later."""
+
+    def __init__(self, message: str, *, run_id: int) -> None:
+        super().__init__(message)
+        self.run_id = run_id
+
+
 @contextmanager
 def target_lock(target_id: int) -> Iterator[None]:
     """One collection per target at a time, across workers and `manage.py collect`.
@@ -141,8 +149,8 @@ def collection_store(*, target: Target, collection: Collection, kind: str, state
 def snapshot_collect(*, target_id: int, run_id: int | None = None, trigger: str = "schedule") -> CollectionRun:
     """Collect one target now: read its source, store what is new, refresh recommendations.
 
-    Raises SourceError only for transient failures with retries left (the task
-    retries); every other outcome is recorded on the returned run.
+    Raises CollectRetryable only for transient failures with retries left (the
+    task retries the same run); every other outcome is recorded on the returned run.
     """
     from apps.targets.services import source_for
     from apps.tiering.services import recommendation_refresh
@@ -169,7 +177,7 @@ def snapshot_collect(*, target_id: int, run_id: int | None = None, trigger: str 
                     error=str(exc))
         _target_push_next(target)
         if retry:
-            raise
+            raise CollectRetryable(str(exc), run_id=run.id) from exc
         return run
     except Exception as exc:
         logger.exception("collection of target %s failed", target.name)

@@ -7,17 +7,17 @@ from celery import shared_task
 from apps.core.config import get_config
 
 
-@shared_task(bind=True, acks_late=True, max_retries=None)
+@shared_task(bind=True, acks_late=True, max_retries=10)
 def snapshot_collect(self, target_id: int, run_id: int | None = None) -> str:
     # Idempotent by data (natural keys), so acks_late is safe: a redelivered task adds nothing.
+    from apps.snapshots.services import CollectRetryable
     from apps.snapshots.services import snapshot_collect as collect
-    from apps.targets.base import SourceError
 
     try:
         run = collect(target_id=target_id, run_id=run_id, trigger="schedule")
-    except SourceError as exc:  # transient only: permanent errors are recorded, not raised
+    except CollectRetryable as exc:  # transient only: permanent errors are recorded on the run
         backoff = get_config()["COLLECT_RETRY_BACKOFF_S"] * (2 ** self.request.retries)
-        raise self.retry(exc=exc, countdown=backoff, max_retries=get_config()["COLLECT_MAX_RETRIES"])
+        raise self.retry(args=(target_id, exc.run_id), exc=exc, countdown=backoff)
     return run.status
 
 

@@ -3,6 +3,7 @@
 Integration tests that need a real worker start one themselves (tests/core/test_celery_worker.py).
 """
 
+from config.env import env_str
 from config.settings.base import *  # noqa: F401,F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -12,3 +13,6 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+
+# Separate test databases for concurrent runs on one cluster (e.g. TEST_DB_NAME=test_tierscope_2).
+DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DB_NAME", "test_tierscope")}  # noqa: F405

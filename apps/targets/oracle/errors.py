@@ -6,6 +6,8 @@ missing, which DSN is unreachable, which mode or tool to use instead.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 
 from apps.targets.base import SourceError
@@ -46,6 +48,20 @@ def error_info(exc: BaseException) -> ErrorInfo:
     return ErrorInfo(full_code=full_code, code=code, message=message.splitlines()[0] if message else "")
 
 
+_CODE_PREFIX = re.compile(r"^(?:ORA|DPY|DPI)-\d+:\s*")
+_CONNECTION_ID = re.compile(r"\s*\(CONNECTION_ID=[^)]*\)")
+
+
+def detail_text(info: ErrorInfo) -> str:
+    """The driver's message without its code prefix, connection id or trailing dots.
+
+    >>> detail_text(ErrorInfo("DPY-6005", 0, "DPY-6005: cannot connect to database (CONNECTION_ID=x).."))
+    'cannot connect to database'
+    """
+    text = _CONNECTION_ID.sub("", _CODE_PREFIX.sub("", info.message))
+    return text.rstrip(". ")
+
+
 def grant_object(view: str) -> str:
     """The object a GRANT must name for ``view``: SYS.V_$X for V$X (granting on the V$ synonym
     fails with ORA-02030), SYS.DBA_X for DBA_X.
@@ -83,7 +99,7 @@ def source_error_from(
                            permanent=True, code=full)
     if code == 904 or full == "ORA-00904":
         return SourceError(
-            f"ORA-00904 at {dsn}{where}: {info.message}. A column the statement reads does not "
+            f"ORA-00904 at {dsn}{where}: {detail_text(info)}. A column the statement reads does not "
             "exist in this Oracle release; report the release (V$INSTANCE.VERSION) and statement "
             "to the tierscope maintainers.",
             permanent=True,
@@ -99,7 +115,7 @@ def source_error_from(
         )
     if full in ("DPY-6005", "DPY-6001") or code in (12541, 12514):
         return SourceError(
-            f"{full or 'ORA-%05d' % code}: cannot reach the database at {dsn}: {info.message}. "
+            f"{full or 'ORA-%05d' % code}: cannot reach the database at {dsn}: {detail_text(info)}. "
             "Check host, port and service name, and that the listener and instance are up; "
             "tierscope will retry.",
             permanent=False,
@@ -121,7 +137,7 @@ def source_error_from(
             code=full,
         )
     return SourceError(
-        f"{full or 'Oracle error'} at {dsn}{where}: {info.message}",
+        f"{full or 'Oracle error'} at {dsn}{where}: {detail_text(info)}",
         permanent=False,
         code=full,
     )

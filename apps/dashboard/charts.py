@@ -1,0 +1,178 @@
+"""Selector rows -> Chart.js data payloads (labels, series, call-outs).
+
+Pure functions: no queries, no chart options (those live in static/js/charts/).
+Times become short UTC labels here because the pages use category axes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from apps.dashboard.rows import FlashSample, ResidencyRow, ResidencySample, SegmentPoint, SegmentSample, TierCost
+
+SKEW_MAX_POINTS = 400  # enough for a smooth curve; the page stays small with 100k segments
+SKEW_IO_SHARES = (0.5, 0.8, 0.9, 0.95, 0.99)
+MB = 1024**2
+
+
+def time_label(moment: dt.datetime) -> str:
+    """
+    >>> time_label(dt.datetime(2026, 11, 14, 3, 0, tzinfo=dt.timezone.utc))
+    '11-14 03:00'
+    """
+    return moment.astimezone(dt.timezone.utc).strftime("%m-%d %H:%M")
+
+
+def scatter_payload(
+    points: Sequence[SegmentPoint], *, tier_order: Sequence[str], break_evens: Sequence[tuple[str, str, float | None]]
+) -> dict[str, Any]:
+    """Intensity (y) against size (x), one series per recommended tier, plus break-even lines.
+
+    Points without a size or with no IO cannot sit on log axes; they are counted in ``omitted``.
+    """
+    by_tier: dict[str, list[dict[str, Any]]] = {name: [] for name in tier_order}
+    omitted = 0
+    for p in points:
+        if not p.size_gb or not p.intensity or p.size_gb <= 0 or p.intensity <= 0:
+            omitted += 1
+            continue
+        by_tier.setdefault(p.tier or "no recommendation", []).append(
+            {"x": p.size_gb, "y": p.intensity, "name": p.label, "iops": p.iops, "id": p.segment_id}
+        )
+    return {
+        "series": [{"tier": name, "points": pts} for name, pts in by_tier.items()],
+        "breakEvens": [
+            {"label": f"{lower} / {upper}", "intensity": intensity}
+            for lower, upper, intensity in break_evens if intensity is not None
+        ],
+        "omitted": omitted,
+    }
+
+
+@dataclass(frozen=True)
+class SkewCurve:
+    points: list[dict[str, float]]  # x: % of capacity, y: % of IO
+    callouts: list[dict[str, float]]  # io_pct -> capacity_pct
+    total_iops: float
+    total_gb: float
+    segments: int
+
+
+def skew_curve(points: Sequence[SegmentPoint]) -> SkewCurve:
+    """Cumulative share of IO against cumulative share of capacity, hottest segments first.
+
+    Segments without a size are left out (they have no capacity share).
+
+    >>> pts = [SegmentPoint(1, "a", 1.0, 90.0, 90.0, ""), SegmentPoint(2, "b", 9.0, 10.0, 10 / 9, "")]
+    >>> c = skew_curve(pts); c.points
+    [{'x': 0.0, 'y': 0.0}, {'x': 10.0, 'y': 90.0}, {'x': 100.0, 'y': 100.0}]
+    >>> c.callouts[1]
+    {'io_pct': 80.0, 'capacity_pct': 8.89}
+    """
+    sized = sorted((p for p in points if p.size_gb and p.size_gb > 0), key=lambda p: p.iops / p.size_gb, reverse=True)
+    total_gb = sum(p.size_gb for p in sized)  # type: ignore[misc]
+    total_iops = sum(p.iops for p in sized)
+    curve = [(0.0, 0.0)]
+    cum_gb = cum_iops = 0.0
+    for p in sized:
+        cum_gb += p.size_gb  # type: ignore[operator]
+        cum_iops += p.iops
+        curve.append((cum_gb / total_gb * 100, cum_iops / total_iops * 100 if total_iops else 0.0))
+    callouts = [
+        {"io_pct": round(share * 100, 1), "capacity_pct": round(_capacity_at(curve, share * 100), 2)}
+        for share in SKEW_IO_SHARES
+    ] if total_iops else []
+    return SkewCurve(
+        points=[{"x": round(x, 3), "y": round(y, 3)} for x, y in _thin(curve, SKEW_MAX_POINTS)],
+        callouts=callouts, total_iops=total_iops, total_gb=total_gb, segments=len(sized),
+    )
+
+
+def _capacity_at(curve: list[tuple[float, float]], io_pct: float) -> float:
+    """Capacity share where the curve first reaches ``io_pct`` (linear between points)."""
+    for (x0, y0), (x1, y1) in zip(curve, curve[1:]):
+        if y1 >= io_pct:
+            return x1 if y1 == y0 else x0 + (x1 - x0) * (io_pct - y0) / (y1 - y0)
+    return 100.0
+
+
+def _thin(curve: list[tuple[float, float]], limit: int) -> list[tuple[float, float]]:
+    if len(curve) <= limit:
+        return curve
+    step = (len(curve) - 1) / (limit - 1)
+    return [curve[round(i * step)] for i in range(limit)]
+
+
+def tier_cost_payload(rows: Sequence[TierCost]) -> dict[str, Any]:
+    """Stacked bars: one series per tier, values [cost now, cost after]."""
+    return {
+        "labels": ["Now", "Recommended"],
+        "series": [{"tier": r.tier, "values": [float(r.now_usd), float(r.after_usd)]} for r in rows],
+        "totals": [float(sum((r.now_usd for r in rows), Decimal(0))), float(sum((r.after_usd for r in rows), Decimal(0)))],
+    }
+
+
+def residency_payload(rows: Sequence[ResidencyRow], *, block_size_bytes: int) -> dict[str, Any]:
+    """Flash-cache and buffer-cache MB per segment (horizontal stacked bars)."""
+    return {
+        "labels": [r.label for r in rows],
+        "flashMb": [round(r.flash_blocks * block_size_bytes / MB, 1) for r in rows],
+        "cacheMb": [round(r.cache_blocks * block_size_bytes / MB, 1) for r in rows],
+    }
+
+
+def _ratio(numerator: int | None, denominator: int | None) -> float | None:
+    return None if numerator is None or not denominator else numerator / denominator
+
+
+def flash_hit_ratio(samples: Sequence[FlashSample]) -> float | None:
+    """Flash-cache hits over physical read requests across all samples (0..1), None when not collected."""
+    hits = [s.hits for s in samples if s.hits is not None and s.read_requests]
+    if not hits:
+        return None
+    return _ratio(sum(hits), sum(s.read_requests or 0 for s in samples if s.hits is not None))
+
+
+def flash_series_payload(samples: Sequence[FlashSample]) -> dict[str, Any]:
+    """Per snapshot: hit ratio (%), flash-cache hits per second and inserts per second."""
+    def per_s(count: int | None, s: FlashSample) -> float | None:
+        return None if count is None or s.interval_s <= 0 else round(count / s.interval_s, 2)
+
+    ratios = [_ratio(s.hits, s.read_requests) for s in samples]
+    return {
+        "labels": [time_label(s.end_at) for s in samples],
+        "hitRatioPct": [None if r is None else round(r * 100, 2) for r in ratios],
+        "hitsPerS": [per_s(s.hits, s) for s in samples],
+        "insertsPerS": [per_s(s.inserts, s) for s in samples],
+    }
+
+
+def segment_io_payload(samples: Sequence[SegmentSample]) -> dict[str, Any]:
+    """Read and write requests per snapshot."""
+    return {
+        "labels": [time_label(s.end_at) for s in samples],
+        "reads": [s.read_requests for s in samples],
+        "writes": [s.write_requests for s in samples],
+    }
+
+
+def segment_size_payload(samples: Sequence[SegmentSample], *, current_size_bytes: int | None) -> dict[str, Any]:
+    """Size (GB) per snapshot from the allocated space where collected, else the current size throughout."""
+    measured = any(s.space_allocated_bytes is not None for s in samples)
+    sizes: list[float | None] = []
+    for s in samples:
+        size_bytes = s.space_allocated_bytes if measured else current_size_bytes
+        sizes.append(None if size_bytes is None else round(size_bytes / 1024**3, 4))
+    return {"labels": [time_label(s.end_at) for s in samples], "sizeGb": sizes, "measured": measured}
+
+
+def residency_series_payload(samples: Sequence[ResidencySample], *, block_size_bytes: int) -> dict[str, Any]:
+    return {
+        "labels": [time_label(s.collected_at) for s in samples],
+        "flashMb": [round(s.flash_blocks * block_size_bytes / MB, 1) for s in samples],
+        "cacheMb": [round(s.cache_blocks * block_size_bytes / MB, 1) for s in samples],
+    }

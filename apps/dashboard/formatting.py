@@ -1,0 +1,98 @@
+"""Number formatting with units for the dashboard (pure; used by the template filters)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+DASH = "—"
+
+
+def _sig(number: float, digits: int = 3) -> str:
+    """A number with about ``digits`` significant digits, thousands separated.
+
+    >>> _sig(0.052148), _sig(12.345), _sig(1234.6)
+    ('0.0521', '12.3', '1,235')
+    """
+    magnitude = abs(number)
+    if magnitude == 0:
+        return "0"
+    if magnitude >= 10 ** (digits - 1):
+        return f"{number:,.0f}"
+    decimals = digits - 1
+    while magnitude >= 10 and decimals > 0:
+        magnitude /= 10
+        decimals -= 1
+    while magnitude < 1 and decimals < 8:
+        magnitude *= 10
+        decimals += 1
+    return f"{number:,.{decimals}f}"
+
+
+def fmt_gb(size_gb: float | None) -> str:
+    """Sizes in MB, GB or TB (binary units, as Oracle reports them)."""
+    if size_gb is None:
+        return "size unknown"
+    if size_gb >= 1024:
+        return f"{_sig(size_gb / 1024)} TB"
+    if size_gb < 1:
+        return f"{_sig(size_gb * 1024)} MB"
+    return f"{_sig(size_gb)} GB"
+
+
+def fmt_bytes(size_bytes: int | None) -> str:
+    return fmt_gb(None if size_bytes is None else size_bytes / 1024**3)
+
+
+def fmt_iops(iops: float | None) -> str:
+    return DASH if iops is None else f"{_sig(iops)} IOPS"
+
+
+def fmt_intensity(intensity: float | None) -> str:
+    return DASH if intensity is None else f"{_sig(intensity)} IO/s/GB"
+
+
+def fmt_usd(amount: Decimal | float | None) -> str:
+    """Dollars with cents below $1,000 and whole dollars above.
+
+    >>> fmt_usd(Decimal("1234.6")), fmt_usd(-3.5), fmt_usd(None)
+    ('$1,235', '−$3.50', '—')
+    """
+    if amount is None:
+        return DASH
+    number = float(amount)
+    sign = "−" if number < 0 else ""
+    body = f"{abs(number):,.0f}" if abs(number) >= 1000 else f"{abs(number):,.2f}"
+    return f"{sign}${body}"
+
+
+def fmt_pct(ratio: float | None) -> str:
+    """A 0..1 ratio as a percentage."""
+    return DASH if ratio is None else f"{ratio * 100:.1f}%"
+
+
+def fmt_duration(seconds: float | None) -> str:
+    """
+    >>> fmt_duration(8.24), fmt_duration(184), fmt_duration(7300)
+    ('8.2 s', '3 min 4 s', '2 h 1 min')
+    """
+    if seconds is None:
+        return DASH
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, secs = divmod(int(round(seconds)), 60)
+    if minutes < 60:
+        return f"{minutes} min {secs} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min"
+
+
+def fmt_price(amount: Decimal | float | None) -> str:
+    """A unit price with enough digits to compare tiers ($0.0800, $12.50).
+
+    >>> fmt_price(Decimal("0.08")), fmt_price(12.5), fmt_price(None)
+    ('$0.0800', '$12.50', '—')
+    """
+    if amount is None:
+        return DASH
+    number = float(amount)
+    return f"${number:,.2f}" if abs(number) >= 1 else f"${number:.4f}"

@@ -1,0 +1,84 @@
+"""Forms of the dashboard: the recommendation filters (GET) and the tier editor (admins)."""
+
+from __future__ import annotations
+
+from django import forms
+
+from apps.dashboard.selectors import DEFAULT_SORT, SORTS, FilterChoices, RecommendationFilter
+from apps.tiering.models import Tier
+
+PAGE_SIZES = (25, 50, 100, 200)
+
+
+def _choices(values: list[str], empty: str) -> list[tuple[str, str]]:
+    return [("", empty), *((v, v) for v in values)]
+
+
+class RecommendationFilterForm(forms.Form):
+    """Filters, sort and page size of the segment tables; unknown values are ignored, not errors."""
+
+    owner = forms.ChoiceField(required=False)
+    object_type = forms.ChoiceField(required=False, label="Type")
+    tablespace = forms.ChoiceField(required=False)
+    tier = forms.ChoiceField(required=False, label="Recommended tier")
+    action = forms.ChoiceField(required=False)
+    min_intensity = forms.FloatField(required=False, min_value=0, label="Min IO/s/GB",
+                                     widget=forms.NumberInput(attrs={"step": "any", "placeholder": "0"}))
+    sort = forms.ChoiceField(required=False, choices=[(s, s) for k in SORTS for s in (k, f"-{k}")])
+    per_page = forms.TypedChoiceField(required=False, coerce=int, empty_value=50,
+                                      choices=[(str(n), str(n)) for n in PAGE_SIZES], label="Rows")
+
+    def __init__(self, data: object, *, choices: FilterChoices, with_action: bool = True) -> None:
+        super().__init__(data)  # type: ignore[arg-type]
+        self.fields["owner"].choices = _choices(choices.owners, "all owners")
+        self.fields["object_type"].choices = _choices(choices.object_types, "all types")
+        self.fields["tablespace"].choices = _choices(choices.tablespaces, "all tablespaces")
+        self.fields["tier"].choices = _choices(choices.tiers, "all tiers")
+        self.fields["action"].choices = _choices(choices.actions, "all actions")
+        if not with_action:
+            del self.fields["action"]
+
+    def filters(self) -> RecommendationFilter:
+        """The valid filters; a field with a bad value counts as not set."""
+        self.is_valid()
+        data = {name: self.cleaned_data.get(name) for name in self.fields if name not in self.errors}
+        return RecommendationFilter(
+            owner=data.get("owner") or "", object_type=data.get("object_type") or "",
+            tablespace=data.get("tablespace") or "", tier=data.get("tier") or "", action=data.get("action") or "",
+            min_intensity=data.get("min_intensity"),
+        )
+
+    def sort(self) -> str:
+        self.is_valid()
+        return (self.cleaned_data.get("sort") if "sort" not in self.errors else None) or DEFAULT_SORT
+
+    def per_page(self) -> int:
+        self.is_valid()
+        return (self.cleaned_data.get("per_page") if "per_page" not in self.errors else None) or 50
+
+
+class TierForm(forms.ModelForm):
+    class Meta:
+        model = Tier
+        fields = [
+            "name", "tier_set", "kind", "billing", "device_cost_usd", "device_gb", "device_iops", "usd_per_gb",
+            "usd_per_iops", "included_iops", "iops_per_gb", "volume_min_gb", "volume_max_gb", "volume_max_iops",
+            "max_iops_per_gb", "max_devices", "max_gb", "read_latency_ms", "is_flash", "price_source", "priced_on",
+            "note",
+        ]
+        widgets = {"priced_on": forms.DateInput(attrs={"type": "date"})}
+
+    def clean(self) -> dict:
+        """Reject figures the cost model cannot price, naming the tier and the problem."""
+        from apps.tiering import costmodel
+        from apps.tiering.tiers import tier_to_model
+
+        cleaned = super().clean()
+        if not self.errors:
+            candidate = Tier(**{k: v for k, v in cleaned.items()})
+            try:
+                candidate_model = tier_to_model(candidate)
+                candidate_model.intensity  # noqa: B018 -- proves $/GB and $/IOPS are usable
+            except (costmodel.CostModelError, ArithmeticError, TypeError) as exc:
+                raise forms.ValidationError(f"These figures cannot be priced: {exc}") from exc
+        return cleaned

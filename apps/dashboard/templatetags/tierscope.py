@@ -1,0 +1,56 @@
+"""Template filters: numbers with units (see apps/dashboard/formatting.py)."""
+
+from __future__ import annotations
+
+from django import template
+
+from apps.dashboard import formatting
+
+register = template.Library()
+
+register.filter("gb", formatting.fmt_gb)
+register.filter("bytes_h", formatting.fmt_bytes)
+register.filter("iops", formatting.fmt_iops)
+register.filter("intensity", formatting.fmt_intensity)
+register.filter("usd", formatting.fmt_usd)
+register.filter("price", formatting.fmt_price)
+register.filter("pct", formatting.fmt_pct)
+register.filter("duration", formatting.fmt_duration)
+
+
+@register.simple_tag(takes_context=True)
+def query_with(context: template.Context, **changes: object) -> str:
+    """The current GET query string with some parameters replaced (for paging and sort links)."""
+    params = context["request"].GET.copy()
+    for key, value in changes.items():
+        if value in (None, ""):
+            params.pop(key, None)
+        else:
+            params[key] = str(value)
+    if "sort" in changes:
+        params.pop("page", None)  # a new order starts on page one
+    encoded = params.urlencode()
+    return f"?{encoded}" if encoded else "?"
+
+
+@register.simple_tag(takes_context=True)
+def sort_header(context: template.Context, key: str, label: str, numeric: bool = False) -> str:
+    """A <th> whose link sorts the table by ``key`` (descending first; a second click flips it)."""
+    from django.utils.html import format_html
+
+    current = context.get("sort", "")
+    if current == f"-{key}":
+        new, arrow, aria = key, " ▼", "descending"
+    elif current == key:
+        new, arrow, aria = f"-{key}", " ▲", "ascending"
+    else:
+        new, arrow, aria = f"-{key}", "", "none"
+    href = query_with(context, sort=new)
+    return format_html('<th class="{}" aria-sort="{}"><a href="{}">{}{}</a></th>',
+                       "num" if numeric else "", aria, href, label, arrow)
+
+
+@register.filter
+def spaced(code: str) -> str:
+    """``flash_cache_none`` -> ``flash cache none``."""
+    return (code or "").replace("_", " ")

@@ -1,0 +1,433 @@
+"""Read an offline extract (the CSV files tierscope_extract.sql spools) into a Collection.
+
+The extract is the recorded output of the live source's own statements
+(``apps/targets/oracle/sql/*.sql``), so it is read in two steps:
+
+1. every CSV line is checked and typed here (header, value count, NULLs, whole numbers,
+   decimals, ISO 8601 dates), so any bad input is reported with its file, line and column;
+2. the typed rows are replayed through the live source's ``queries.fetch_*`` functions (a
+   cursor that returns the recorded rows) and assembled the way ``OracleSource`` assembles a
+   live collection. Both sources therefore map rows identically: server local time to UTC,
+   OBJ$ type spellings, LOB parents, V$ samples, AWR deltas that never cross a restart.
+
+Input is a directory or a .zip of the files (at its root or in one folder). Pure: standard
+library and the row contract only; no Django.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import re
+import zipfile
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Callable
+
+from apps.targets.base import SourceError
+from apps.targets.deltas import cumulative_deltas
+from apps.targets.oracle import queries
+from apps.targets.oracle.features import features_for
+from apps.targets.oracle.queries import InstanceRow, SnapshotRow
+from apps.targets.oracle.source import (
+    DEFAULT_BLOCK_SIZE_BYTES,
+    _seg_stats_by_snapshot,
+    _sysstats_by_snapshot,
+    _tablespace_io_by_snapshot,
+    build_samples,
+    history_notes,
+    is_rac,
+)
+from apps.targets.rows import SEGMENT_STAT_FIELDS, Collection, DatabaseInfo, SegmentInfo, Snapshot
+
+#: Bound on the uncompressed size of the CSV files read (a zip's declared sizes are checked
+#: before anything is decompressed, so a zip bomb is refused up front).
+MAX_EXTRACT_BYTES = 2 * 1024**3
+
+# A SQL*Plus or Oracle error spooled instead of rows: the statement failed on the database.
+_ORACLE_ERROR = re.compile(r"^\s*(?:ORA|SP2|PLS|TNS)-\d+|^\s*ERROR at line \d+", re.IGNORECASE)
+_WHOLE_NUMBER = re.compile(r"^[+-]?\d+$")
+
+
+class ExtractError(ValueError):
+    """The extract cannot be used. One line: file, line, column when known, and what is wrong."""
+
+    def __init__(self, problem: str, *, filename: str = "", line: int | None = None, column: str = "") -> None:
+        self.problem = problem
+        self.filename = filename
+        self.line = line
+        self.column = column
+        where = [part for part in (filename, f"line {line}" if line else "", f"column {column}" if column else "")
+                 if part]
+        super().__init__(f"{', '.join(where)}: {problem}" if where else problem)
+
+
+@dataclass(frozen=True)
+class Column:
+    """One CSV column: its name, how its text is typed, and whether it may be NULL ("")."""
+
+    name: str
+    kind: str  # "int" | "float" | "text" | "datetime"
+    required: bool = False
+
+
+def _cols(spec: str) -> tuple[Column, ...]:
+    """``"NAME:int!"`` -> Column("NAME", "int", required=True); the kind defaults to text."""
+    columns = []
+    for item in spec.split():
+        required = item.endswith("!")
+        name, _, kind = item.rstrip("!").partition(":")
+        columns.append(Column(name, kind or "text", required))
+    return tuple(columns)
+
+
+_STAT_COLUMNS = " ".join(f"{name.upper()}:int" for name in SEGMENT_STAT_FIELDS)
+_HISTORY = ("INSTANCE_NUMBER:int! SNAP_ID:int! STARTUP_TIME:datetime! BEGIN_INTERVAL_TIME:datetime! "
+            "END_INTERVAL_TIME:datetime! SNAP_TZ_OFFSET_MIN:int")
+
+#: Every file of the extract and its columns, as tierscope_extract.sql writes them.
+FILES: dict[str, tuple[Column, ...]] = {
+    "instance.csv": _cols("INSTANCE_NUMBER:int! INSTANCE_NAME HOST_NAME VERSION! STARTUP_TIME:datetime! "
+                          "DBID:int! DB_NAME! SERVER_UTC_OFFSET_MIN:int"),
+    "instances.csv": _cols("INST_ID:int! INSTANCE_NUMBER:int! INSTANCE_NAME HOST_NAME STARTUP_TIME:datetime! "
+                           "STATUS SAMPLED_AT_UTC:datetime!"),
+    "parameters.csv": _cols("NAME! VALUE"),
+    "snapshots.csv": _cols("DBID:int! INSTANCE_NUMBER:int! SNAP_ID:int! STARTUP_TIME:datetime! "
+                           "BEGIN_INTERVAL_TIME:datetime! END_INTERVAL_TIME:datetime! SNAP_TZ_OFFSET_MIN:int "
+                           "ERROR_COUNT:int SNAP_FLAG:int"),
+    "seg_stat.csv": _cols("INSTANCE_NUMBER:int! SNAP_ID:int! OWNER! OBJECT_NAME! SUBOBJECT_NAME OBJECT_TYPE "
+                          f"TABLESPACE_NAME OBJ_NUMBER:int DATAOBJ_NUMBER:int {_STAT_COLUMNS} "
+                          "SPACE_ALLOCATED_BYTES:int"),
+    "segments.csv": _cols("OWNER! SEGMENT_NAME! PARTITION_NAME SEGMENT_TYPE! TABLESPACE_NAME BYTES:int! "
+                          "BLOCKS:int! BUFFER_POOL FLASH_CACHE CELL_FLASH_CACHE OBJ_NUMBER:int DATAOBJ_NUMBER:int "
+                          "LOB_TABLE_NAME LOB_COLUMN_NAME LOB_TABLE_PARTITION_NAME"),
+    "residency.csv": _cols("INST_ID:int! DATAOBJ_NUMBER:int FLASH_BLOCKS:int CACHE_BLOCKS:int"),
+    "segstat_sample.csv": _cols(f"INST_ID:int! OBJ_NUMBER:int! DATAOBJ_NUMBER:int {_STAT_COLUMNS}"),
+    "sysstat_sample.csv": _cols("INST_ID:int! NAME! VALUE:int"),
+    "filestat_sample.csv": _cols("INST_ID:int! TABLESPACE_NAME! READ_REQUESTS:int WRITE_REQUESTS:int "
+                                 "READ_TIME_MS:float"),
+    "pack_sysstat.csv": _cols(f"{_HISTORY} STAT_NAME! VALUE:int"),
+    "pack_filestat.csv": _cols(f"{_HISTORY} TABLESPACE_NAME! READ_REQUESTS:int WRITE_REQUESTS:int "
+                               "READ_TIME_MS:float"),
+}
+#: Written only in awr mode (Diagnostics Pack statements); every other file must be there.
+PACK_FILES: tuple[str, ...] = ("pack_sysstat.csv", "pack_filestat.csv")
+
+Row = dict[str, Any]
+#: Key under which each typed row keeps its line number in the file, for later checks.
+LINE = "__line__"
+
+
+# --- opening the extract ---------------------------------------------------------------------
+
+
+class _Files:
+    """The extract's files by name, from a directory or a zip; opened as binary streams."""
+
+    def __init__(self, opener: dict[str, Callable[[], IO[bytes]]], origin: str) -> None:
+        self._opener = opener
+        self.origin = origin
+
+    def has(self, name: str) -> bool:
+        return name in self._opener
+
+    def open(self, name: str) -> IO[bytes]:
+        return self._opener[name]()
+
+
+def _open_directory(path: Path) -> _Files:
+    opener = {name: (lambda p=path / name: p.open("rb")) for name in FILES if (path / name).is_file()}
+    return _Files(opener, str(path))
+
+
+def _open_zip(archive: zipfile.ZipFile, origin: str, *, max_bytes: int) -> _Files:
+    members: dict[str, list[zipfile.ZipInfo]] = defaultdict(list)
+    for info in archive.infolist():
+        base = info.filename.rsplit("/", 1)[-1]
+        if base in FILES and not info.is_dir() and not info.filename.startswith("__MACOSX/"):
+            members[base].append(info)
+    for name, infos in members.items():
+        if len(infos) > 1:
+            listed = ", ".join(info.filename for info in infos)
+            raise ExtractError(f"the zip holds {name} more than once ({listed}): zip one extract only",
+                               filename=origin)
+    declared = sum(infos[0].file_size for infos in members.values())
+    if declared > max_bytes:
+        raise ExtractError(f"the CSV files unpack to {declared} bytes, more than the {max_bytes} allowed",
+                           filename=origin)
+    opener = {name: (lambda info=infos[0]: archive.open(info)) for name, infos in members.items()}
+    return _Files(opener, origin)
+
+
+# --- typing one file -------------------------------------------------------------------------
+
+
+def _typed(text: str, column: Column, *, filename: str, line: int) -> Any:
+    if text == "":
+        if column.required:
+            raise ExtractError("is empty (NULL) but must have a value", filename=filename, line=line,
+                               column=column.name)
+        return None
+    try:
+        if column.kind == "int":
+            if not _WHOLE_NUMBER.match(text.strip()):
+                raise ValueError
+            return int(text)
+        if column.kind == "float":
+            return float(text)
+        if column.kind == "datetime":
+            moment = dt.datetime.fromisoformat(text.strip())
+            if moment.tzinfo is not None:
+                raise ValueError
+            return moment
+    except ValueError:
+        expected = {"int": "a whole number", "float": "a number",
+                    "datetime": "a date and time like 2024-05-01T13:45:00"}[column.kind]
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        raise ExtractError(f"{shown!r} is not {expected}", filename=filename, line=line,
+                           column=column.name) from None
+    return text
+
+
+def _decoded_lines(stream: IO[bytes], filename: str) -> Iterator[str]:
+    for number, raw in enumerate(stream, start=1):
+        try:
+            text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError:
+            raise ExtractError("is not UTF-8 text: run the script with NLS_LANG=AMERICAN_AMERICA.AL32UTF8",
+                               filename=filename, line=number) from None
+        yield text
+
+
+def _header(reader: Any, filename: str) -> dict[str, int]:
+    first = next(reader, None)
+    if first is None:
+        raise ExtractError("is empty: the statement did not run (look at the SQL*Plus output)", filename=filename)
+    names = [name.strip().upper() for name in first]
+    if len(names) == 1 and _ORACLE_ERROR.match(names[0]):
+        raise ExtractError(f"the statement failed on the database: {first[0].strip()}", filename=filename, line=1)
+    missing = [column.name for column in FILES[filename] if column.name not in names]
+    if missing:
+        raise ExtractError(f"the header lacks {', '.join(missing)}: not a file of tierscope_extract.sql",
+                           filename=filename, line=1)
+    return {name: index for index, name in enumerate(names)}
+
+
+def read_table(stream: IO[bytes], filename: str) -> list[Row]:
+    """Typed rows of one extract file ({COLUMN: value}, NULL as None); ExtractError on any bad line."""
+    columns = FILES[filename]
+    reader = csv.reader(_decoded_lines(stream, filename), strict=True)
+    try:
+        positions = _header(reader, filename)
+        rows = []
+        for values in reader:
+            if not values or values == [""]:
+                continue  # SQL*Plus may end a spool with a blank line
+            line = reader.line_num
+            if len(values) == 1 and _ORACLE_ERROR.match(values[0]):
+                raise ExtractError(f"the statement failed on the database: {values[0].strip()}",
+                                   filename=filename, line=line)
+            if len(values) != len(positions):
+                raise ExtractError(f"has {len(values)} values, the header has {len(positions)}",
+                                   filename=filename, line=line)
+            row = {column.name: _typed(values[positions[column.name]], column, filename=filename, line=line)
+                   for column in columns}
+            row[LINE] = line
+            rows.append(row)
+        return rows
+    except csv.Error as error:
+        raise ExtractError(f"is not valid CSV ({error})", filename=filename, line=reader.line_num) from None
+
+
+def read_segments_csv(data: bytes, *, filename: str = "segments.csv") -> tuple[SegmentInfo, ...]:
+    """A DBA_SEGMENTS listing in the extract's segments.csv format, as SegmentInfo rows.
+
+    Used on its own as the companion "sizes" file of an AWR report import. Errors name
+    ``filename`` (the name the user knows the file by).
+    """
+    try:
+        rows = read_table(io.BytesIO(data), "segments.csv")
+    except ExtractError as error:
+        raise ExtractError(error.problem, filename=filename, line=error.line, column=error.column) from None
+    return queries.fetch_segments(_Replay(rows, FILES["segments.csv"]), mode="nopack")
+
+
+# --- replaying typed rows through the live source's mapping ----------------------------------
+
+
+class _Replay:
+    """A cursor that returns recorded rows, whatever statement it is given (queries.Cursor)."""
+
+    def __init__(self, rows: list[Row], columns: tuple[Column, ...]) -> None:
+        self.description = [(column.name,) for column in columns]
+        self._rows = [tuple(row[column.name] for column in columns) for row in rows]
+
+    def execute(self, statement: str, parameters: dict[str, Any] | None = None) -> None:
+        return None
+
+    def fetchall(self) -> list[tuple[Any, ...]]:
+        return list(self._rows)
+
+
+@dataclass(frozen=True)
+class _Tables:
+    rows: dict[str, list[Row]]
+
+    def cursor(self, name: str) -> _Replay:
+        return _Replay(self.rows.get(name, []), FILES[name])
+
+
+def read_tables(files: _Files) -> _Tables:
+    missing = sorted(name for name in FILES if name not in PACK_FILES and not files.has(name))
+    if missing:
+        raise ExtractError(f"missing {', '.join(missing)}: copy the whole output directory of "
+                           "tierscope_extract.sql", filename=files.origin)
+    present = [name for name in PACK_FILES if files.has(name)]
+    if len(present) == 1:
+        absent = next(name for name in PACK_FILES if name not in present)
+        raise ExtractError(f"has {present[0]} but not {absent}: an awr-mode extract writes both",
+                           filename=files.origin)
+    rows = {}
+    for name in FILES:
+        if files.has(name):
+            with files.open(name) as stream:
+                rows[name] = read_table(stream, name)
+    return _Tables(rows)
+
+
+def _instance(tables: _Tables) -> InstanceRow:
+    count = len(tables.rows["instance.csv"])
+    if count != 1:
+        raise ExtractError(f"has {count} rows, expected exactly one", filename="instance.csv")
+    return queries.fetch_instance(tables.cursor("instance.csv"), mode="nopack")
+
+
+def _check_history(tables: _Tables, dbid: int) -> None:
+    """Snapshot rows belong to this database, once each; every history row has its snapshot."""
+    seen: set[tuple[int, int]] = set()
+    for row in tables.rows["snapshots.csv"]:
+        line = row[LINE]
+        key = (row["INSTANCE_NUMBER"], row["SNAP_ID"])
+        if row["DBID"] != dbid:
+            raise ExtractError(f"DBID {row['DBID']} is not the database's DBID {dbid} (instance.csv)",
+                               filename="snapshots.csv", line=line, column="DBID")
+        if key in seen:
+            raise ExtractError(f"instance {key[0]} snapshot {key[1]} is listed twice", filename="snapshots.csv",
+                               line=line)
+        seen.add(key)
+    for name in ("seg_stat.csv", *PACK_FILES):
+        for row in tables.rows.get(name, []):
+            if (row["INSTANCE_NUMBER"], row["SNAP_ID"]) not in seen:
+                raise ExtractError(f"instance {row['INSTANCE_NUMBER']} snapshot {row['SNAP_ID']} is not in "
+                                   "snapshots.csv", filename=name, line=row[LINE], column="SNAP_ID")
+
+
+def _history(tables: _Tables, instance: InstanceRow, *, pack: bool) -> tuple[tuple[Snapshot, ...], tuple[str, ...]]:
+    """Snapshots with their segment stats and, for awr-mode extracts, system/tablespace deltas."""
+    features = features_for(instance.version)
+    mode = "awr" if pack else "nopack"
+    bounds: dict[str, Any] = dict(dbid=instance.dbid, last_snap_id=0, utc_offset_min=instance.server_utc_offset_min,
+                                  begin_at=dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc))  # binds are unused
+    rows: tuple[SnapshotRow, ...] = queries.fetch_snapshots(tables.cursor("snapshots.csv"), mode=mode, **bounds)
+    seg_stats = _seg_stats_by_snapshot(
+        queries.fetch_seg_stat(tables.cursor("seg_stat.csv"), mode=mode, features=features, **bounds))
+    sysstats: dict[tuple[int, int], Any] = {}
+    tablespace_io: dict[tuple[int, int], Any] = {}
+    if pack:
+        sysstats = _sysstats_by_snapshot(cumulative_deltas(
+            queries.fetch_pack_sysstat(tables.cursor("pack_sysstat.csv"), mode=mode, **bounds)))
+        tablespace_io = _tablespace_io_by_snapshot(cumulative_deltas(
+            queries.fetch_pack_filestat(tables.cursor("pack_filestat.csv"), mode=mode, **bounds)))
+    # Same assembly as OracleSource._history (which keeps it inline).
+    snapshots = tuple(
+        Snapshot(
+            dbid=row.dbid, instance_number=row.instance_number, snap_id=row.snap_id,
+            begin_at=row.begin_at, end_at=row.end_at, startup_at=row.startup_at,
+            segment_stats=seg_stats.get((row.instance_number, row.snap_id), ()),
+            sysstats=sysstats.get((row.instance_number, row.snap_id), ()),
+            tablespace_io=tablespace_io.get((row.instance_number, row.snap_id), ()),
+            top_n_only=True,
+        )
+        for row in sorted(rows, key=lambda r: (r.instance_number, r.snap_id))
+    )
+    return snapshots, history_notes(rows, {})
+
+
+def tables_to_collection(tables: _Tables) -> Collection:
+    """Assemble typed extract rows into a Collection, as the live Oracle source does."""
+    instance = _instance(tables)
+    _check_history(tables, instance.dbid)
+    pack = all(name in tables.rows for name in PACK_FILES)
+    parameters = queries.fetch_parameters(tables.cursor("parameters.csv"), mode="nopack")
+    instances = queries.fetch_instances(tables.cursor("instances.csv"), mode="nopack",
+                                        utc_offset_min=instance.server_utc_offset_min)
+    segments = queries.fetch_segments(tables.cursor("segments.csv"), mode="nopack")
+    rac = is_rac(parameters, instances)
+    residency = queries.fetch_residency(tables.cursor("residency.csv"), mode="nopack", rac=rac,
+                                        instance_numbers={row.inst_id: row.instance_number for row in instances})
+    samples = build_samples(
+        instances, segments,
+        queries.fetch_segstat_sample(tables.cursor("segstat_sample.csv"), mode="nopack"),
+        queries.fetch_sysstat_sample(tables.cursor("sysstat_sample.csv"), mode="nopack"),
+        queries.fetch_filestat_sample(tables.cursor("filestat_sample.csv"), mode="nopack"),
+    )
+    snapshots, notes = _history(tables, instance, pack=pack)
+    seen = {row.instance_number for row in instances} | {snap.instance_number for snap in snapshots}
+    return Collection(
+        database=DatabaseInfo(
+            dbid=instance.dbid, db_name=instance.db_name, release=instance.version, is_rac=rac,
+            instances=tuple(sorted(seen)),
+            block_size_bytes=int(parameters.get("db_block_size") or DEFAULT_BLOCK_SIZE_BYTES),
+            pack_access=parameters.get("control_management_pack_access"),
+        ),
+        snapshots=snapshots,
+        segments=segments,
+        residency=residency,
+        samples=samples,
+        collected_at=max((row.sampled_at for row in instances), default=None),
+        notes=(f"offline extract ({'awr' if pack else 'nopack'} mode)", *notes),
+    )
+
+
+def read_extract(source: str | Path | IO[bytes], *, max_bytes: int = MAX_EXTRACT_BYTES) -> Collection:
+    """Read an offline extract — a directory, a .zip path, or an open .zip file — into a Collection.
+
+    Everything is read and checked before anything is returned, so a caller that stores
+    the result never stores half an extract. Raises :class:`ExtractError` (file, line, column)
+    on any missing file, wrong header, bad value or failed statement.
+    """
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        if path.is_dir():
+            return _collection_or_error(_open_directory(path))
+        if not path.is_file():
+            raise ExtractError("no such directory or .zip file", filename=str(path))
+        with path.open("rb") as stream:
+            return _read_zip(stream, path.name, max_bytes=max_bytes)
+    return _read_zip(source, getattr(source, "name", "") or "extract.zip", max_bytes=max_bytes)
+
+
+def _read_zip(stream: IO[bytes], origin: str, *, max_bytes: int) -> Collection:
+    try:
+        with zipfile.ZipFile(stream) as archive:
+            return _collection_or_error(_open_zip(archive, origin, max_bytes=max_bytes))
+    except zipfile.BadZipFile as error:
+        raise ExtractError(f"is not a readable .zip file ({error})", filename=origin) from None
+    except (RuntimeError, NotImplementedError, EOFError, OSError) as error:
+        # Encrypted members, unsupported compression, truncated archives.
+        raise ExtractError(f"cannot unpack the .zip file ({error})", filename=origin) from None
+
+
+def _collection_or_error(files: _Files) -> Collection:
+    try:
+        return tables_to_collection(read_tables(files))
+    except SourceError as error:  # release before 11.2 (features_for)
+        raise ExtractError(str(error), filename="instance.csv", column="VERSION") from None
+    except (ValueError, KeyError) as error:
+        if isinstance(error, ExtractError):
+            raise
+        # The mapping's own checks (e.g. a series repeated in pack_*.csv): name what we can.
+        raise ExtractError(f"inconsistent extract: {error}", filename=files.origin) from None

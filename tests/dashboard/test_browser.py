@@ -1,0 +1,164 @@
+"""The dashboard in a real browser (Debian's Chromium via Playwright) against a live server with demo data."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.db.models import Sum
+
+from apps.dashboard.formatting import fmt_pct, fmt_usd
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+PASSWORD = "ada-pass-1"  # tests/conftest.py admin_user
+
+# Counts canvas pixels that are painted (alpha > 0) and not near-white.
+PAINTED_JS = """(id) => {
+  const c = document.getElementById(id);
+  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let n = 0;
+  for (let i = 0; i < d.length; i += 4) {
+    if (d[i + 3] > 0 && (d[i] < 235 || d[i + 1] < 235 || d[i + 2] < 235)) n++;
+  }
+  const chart = Chart.getChart(c);
+  const points = chart ? chart.data.datasets.reduce((s, ds) => s + ds.data.filter(v => v !== null).length, 0) : 0;
+  return {painted: n, total: c.width * c.height, points: points};
+}"""
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def assert_drawn(page, canvas_id: str) -> None:
+    result = page.evaluate(PAINTED_JS, canvas_id)
+    assert result["points"] > 0, f"{canvas_id}: chart has no data points"
+    assert result["painted"] > result["total"] * 0.01, f"{canvas_id}: canvas looks blank ({result})"
+
+
+def login(page, live_server, username: str) -> None:
+    page.goto(f"{live_server.url}/")
+    assert "/accounts/login/" in page.url  # anonymous users land on the login form
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")
+
+
+@pytest.fixture
+def collected(demo_target):
+    from apps.snapshots.services import snapshot_collect
+
+    run = snapshot_collect(target_id=demo_target.id, trigger="command")
+    assert run.status == "succeeded", run.error
+    return demo_target
+
+
+class DashboardBrowserTests:
+    def test_it_shows_every_page_with_drawn_charts_and_right_numbers(self, page, live_server, admin_user, collected):
+        from apps.dashboard.selectors import RecommendationFilter, recommendation_filtered
+        from apps.snapshots.models import Segment, SysStat
+        from apps.tiering.export import export_csv, export_rows
+        from apps.tiering.models import Recommendation
+
+        target = collected
+        current = Recommendation.objects.filter(target=target, is_current=True)
+        sums = current.aggregate(now=Sum("cost_now_usd"), after=Sum("cost_after_usd"), savings=Sum("savings_usd"))
+
+        # Login page, then through the form.
+        page.goto(f"{live_server.url}/accounts/login/")
+        shot(page, "login")
+        login(page, live_server, admin_user.username)
+
+        # Fleet: cost, savings and flash-cache ratio as the database has them.
+        row = page.locator("#fleet-table tr[data-target=demo]")
+        assert row.locator("[data-col=savings]").inner_text() == fmt_usd(sums["savings"])
+        assert row.locator("[data-col=cost_now]").inner_text() == fmt_usd(sums["now"])
+        stats = dict(SysStat.objects.filter(snapshot__target=target).values_list("name").annotate(s=Sum("value")))
+        ratio = stats["physical read flash cache hits"] / stats["physical read IO requests"]
+        assert row.locator("[data-col=flash]").inner_text() == fmt_pct(ratio)
+        page.locator("#fleet-table th", has_text="Savings").click()  # client-side sort still keeps the row
+        assert row.count() == 1
+        shot(page, "fleet")
+
+        # Target page: five charts drawn, totals and the top row right.
+        page.click("#fleet-table a:text('demo')")
+        page.wait_for_url(re.compile(r"/targets/demo/$"))
+        for canvas in ("chart-scatter", "chart-skew", "chart-cost", "chart-residency", "chart-flash"):
+            assert_drawn(page, canvas)
+        assert page.locator("#kpi-now").inner_text() == fmt_usd(sums["now"])
+        assert page.locator("#kpi-savings").inner_text() == fmt_usd(sums["savings"])
+        top = current.order_by("-savings_usd", "segment__owner", "segment__object_name", "segment_id").first()
+        first_row = page.locator("#segments-table tbody tr").first
+        assert first_row.get_attribute("data-segment-id") == str(top.segment_id)
+        assert first_row.locator("[data-col=savings]").inner_text() == fmt_usd(top.savings_usd)
+        assert "of capacity serves 80% of IO" in page.locator("#skew-callout").inner_text()
+        shot(page, "target")
+
+        # Segment page from the table: three charts, DDL with a copy button.
+        first_row.locator("a").first.click()
+        page.wait_for_url(re.compile(r"/segments/\d+/$"))
+        for canvas in ("chart-io", "chart-size", "chart-residency"):
+            assert_drawn(page, canvas)
+        segment = Segment.objects.get(pk=top.segment_id)
+        assert page.locator("#history-table tbody tr").count() == Recommendation.objects.filter(segment=segment).count()
+        if top.ddl:
+            assert page.locator("#ddl-text").inner_text().strip() == top.ddl.strip()
+            page.click("button.copy")
+            page.wait_for_function("document.querySelector('button.copy').textContent !== 'Copy'")
+        shot(page, "segment")
+
+        # Recommendations: filter by owner, totals follow, CSV equals export_csv of the same rows.
+        page.goto(f"{live_server.url}/targets/demo/recommendations/")
+        assert page.locator("#totals").inner_text().startswith(f"{current.count()} segment")
+        owner = sorted(set(current.values_list("segment__owner", flat=True)))[0]
+        page.select_option("#id_owner", owner)
+        page.click("#filters button[type=submit]")
+        page.wait_for_url(re.compile(r"owner="))
+        expected = recommendation_filtered(target_id=target.id, filters=RecommendationFilter(owner=owner))
+        assert page.locator("#totals b").first.inner_text() == str(expected.count())
+        owners = page.locator("#segments-table tbody tr td:first-child").all_inner_texts()
+        assert owners and all(text.startswith(f"{owner}.") for text in owners)
+        with page.expect_download() as info:
+            page.click("#csv-download")
+        download = info.value
+        assert download.suggested_filename == "tierscope-demo-recommendations.csv"
+        assert Path(download.path()).read_bytes().decode("utf-8") == export_csv(export_rows(expected, "demo"))
+        page.goto(f"{live_server.url}/targets/demo/recommendations/")
+        shot(page, "recommendations")
+
+        # Tiers: grouped by set, intensity shown, admin can edit.
+        page.goto(f"{live_server.url}/tiers/")
+        flash = page.locator("#set-seed-2009 tr[data-tier=flash]")
+        assert flash.locator("[data-col=intensity]").inner_text() != "—"
+        assert page.locator("#set-seed-2009 .breakevens").inner_text().count("→") == 2
+        shot(page, "tiers")
+
+    @pytest.mark.worker
+    def test_it_collects_now_through_the_worker_and_shows_progress(
+        self, page, live_server, admin_user, demo_target, celery_worker_queue
+    ):
+        from apps.snapshots.models import CollectionRun
+
+        login(page, live_server, admin_user.username)
+        page.goto(f"{live_server.url}/runs/")
+        page.click("form.collect-form[data-target=demo] button")
+        new_row = page.locator("#runs-table tbody tr[data-run-id]").first
+        new_row.wait_for()
+        run_id = int(new_row.get_attribute("data-run-id"))
+        # The badge changes in place (no reload) until the worker has finished.
+        page.wait_for_function(
+            "(id) => document.querySelector(`tr[data-run-id='${id}']`).dataset.status === 'succeeded'",
+            arg=run_id, timeout=120_000,
+        )
+        run = CollectionRun.objects.get(pk=run_id)
+        assert run.status == "succeeded" and run.trigger == "manual"
+        assert new_row.locator("[data-role=status]").inner_text() == "succeeded"
+        assert new_row.locator("[data-role=snapshots]").inner_text() == str(run.snapshots_added)
+        assert run.snapshots_added > 0
+        shot(page, "runs")

@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from apps.targets.models import Target
+
+
+@pytest.mark.django_db
+class AddTargetCommandTests:
+    def test_it_reads_the_password_from_stdin_and_stores_it_encrypted(self, monkeypatch):
+        monkeypatch.setattr("sys.stdin", io.StringIO("S3cret!pw\n"))
+        out = io.StringIO()
+
+        call_command("add_target", "--name", "sales", "--dsn", "db1:1521/SALES", "--user", "TIERSCOPE",
+                     "--mode", "nopack", "--password-stdin", stdout=out)
+
+        target = Target.objects.get(name="sales")
+        assert target.mode == "nopack" and target.dsn == "db1:1521/SALES"
+        assert "S3cret" not in target.password_encrypted  # encrypted at rest
+        assert target.get_password() == "S3cret!pw"
+        assert "sales" in out.getvalue()
+
+    def test_it_has_no_password_option_on_the_command_line(self):
+        with pytest.raises(CommandError, match="unrecognized arguments"):
+            call_command("add_target", "--name", "x", "--mode", "awr", "--password", "pw")
+
+    def test_a_live_target_without_a_password_is_refused_with_the_reason(self):
+        with pytest.raises(CommandError, match="password"):
+            call_command("add_target", "--name", "sales", "--dsn", "db1:1521/SALES", "--user", "U", "--mode", "awr")
+        assert not Target.objects.exists()
+
+    def test_a_bad_name_is_refused_naming_the_field(self, monkeypatch):
+        monkeypatch.setattr("sys.stdin", io.StringIO("pw\n"))
+        with pytest.raises(CommandError, match="name"):
+            call_command("add_target", "--name", "bad name!", "--dsn", "h:1/S", "--user", "U", "--mode", "awr",
+                         "--password-stdin")
+
+
+@pytest.mark.django_db
+class TargetAdminTests:
+    def test_the_password_field_is_write_only(self, admin_client):
+        target = Target(name="sales", mode="awr", dsn="h:1521/S", username="U")
+        target.set_password("hunter2-secret")
+        target.save()
+
+        page = admin_client.get(f"/admin/targets/target/{target.id}/change/").content.decode()
+
+        assert "hunter2-secret" not in page
+        assert target.password_encrypted not in page
+
+    def test_a_viewer_cannot_open_the_admin(self, viewer_client):
+        response = viewer_client.get("/admin/targets/target/")
+        assert response.status_code == 302 and "/admin/login/" in response["Location"]
