@@ -1,0 +1,105 @@
+"""manage.py whatif and recommend, end to end through Django's command runner."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str) -> str:
+    out = io.StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()
+
+
+class WhatIfCommandTests:
+    def test_it_prints_the_seed_example_as_json(self):
+        report = json.loads(run("whatif", "--tiers", str(FIXTURES / "example_tiers.json"),
+                                "--objects", str(FIXTURES / "example_objects.csv"), "--format", "json"))
+
+        assert set(report) == {"tiers", "break_even", "objects", "placements"}
+        totals = {p["name"]: p["total_cost"] for p in report["placements"]}
+        assert totals["recommended"] == 18000
+        assert totals["all on fast disk"] == 28200
+        assert totals["all on flash"] == 28800
+        assert totals["optimized"] <= 18000
+
+    def test_it_needs_no_database(self):
+        # A fresh interpreter with a DATABASE_URL that points nowhere still answers.
+        env = {"PATH": "/usr/bin:/bin", "SECRET_KEY": "x", "DATABASE_URL": "postgres://u:p@127.0.0.1:9/none",
+               "REDIS_URL": "redis://127.0.0.1:9/0", "TIERSCOPE_ENV_FILE": "/nonexistent",
+               "TIERSCOPE_FERNET_KEY": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}
+        result = subprocess.run(
+            [sys.executable, "manage.py", "whatif", "--tiers", str(FIXTURES / "example_tiers.json"),
+             "--objects", str(FIXTURES / "example_objects.csv"), "--format", "csv"],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        )
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.startswith("object,iops,gb,")
+
+    def test_bad_input_exits_non_zero_with_one_line_naming_file_line_and_field(self, tmp_path):
+        objects = tmp_path / "objects.csv"
+        objects.write_text("name,iops,gb\nA,10,300\nB,-4,600\n")
+
+        with pytest.raises(CommandError) as raised:
+            run("whatif", "--tiers", str(FIXTURES / "example_tiers.json"), "--objects", str(objects))
+
+        message = str(raised.value)
+        assert "\n" not in message
+        assert "objects.csv" in message and "line 3" in message and "iops" in message
+
+
+@pytest.mark.django_db
+class RecommendCommandTests:
+    def test_its_csv_is_the_export_of_the_current_recommendations(self, demo_target):
+        from apps.snapshots.services import snapshot_collect
+        from apps.tiering.export import HEADER, export_csv, export_rows
+        from apps.tiering.selectors import recommendation_list
+
+        snapshot_collect(target_id=demo_target.id, trigger="command")
+
+        csv_text = run("recommend", "demo", "--format", "csv")
+
+        assert csv_text.splitlines()[0] == ",".join(HEADER)
+        assert csv_text == export_csv(export_rows(recommendation_list(target_id=demo_target.id), "demo"))
+        assert len(csv_text.splitlines()) > 60
+
+    def test_json_and_table_carry_the_same_rows(self, demo_target):
+        from apps.snapshots.services import snapshot_collect
+
+        snapshot_collect(target_id=demo_target.id, trigger="command")
+
+        rows = json.loads(run("recommend", "demo", "--format", "json"))
+        table = run("recommend", "demo", "--format", "table")
+        assert len(rows) == len(table.strip().splitlines()) - 2
+        assert {"owner", "savings_usd", "ddl"} <= set(rows[0])
+
+    def test_an_unknown_target_is_named(self, db):
+        with pytest.raises(CommandError, match="nosuch"):
+            run("recommend", "nosuch")
+
+
+class ParseAwrReportCommandTests:
+    def test_it_prints_the_parsed_report_as_json(self):
+        sample = ROOT.parent / "shared" / "awr-samples" / "1newstar__awr2csv__sample__awr_11204_1.html"
+
+        report = json.loads(run("parse_awr_report", str(sample), "--format", "json"))
+
+        assert report["db_name"] and isinstance(report["dbid"], int)
+        assert report["segments"] and "object_name" in report["segments"][0]
+
+    def test_a_file_that_is_not_a_report_is_refused(self, tmp_path):
+        bogus = tmp_path / "notes.txt"
+        bogus.write_text("hello\n")
+
+        with pytest.raises(CommandError, match="notes.txt"):
+            run("parse_awr_report", str(bogus), "--format", "json")

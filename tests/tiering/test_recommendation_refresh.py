@@ -1,0 +1,134 @@
+"""Recommendations from stored figures: percentiles, costs, savings, IO time, reasons, DDL."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+
+from apps.snapshots.models import Segment
+from apps.snapshots.services import collection_store
+from apps.targets.base import CollectState
+from apps.targets.models import TablespaceTier, Target
+from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey, SegmentStat, Snapshot, TablespaceIO
+from apps.tiering.models import Recommendation, Tier
+from apps.tiering.services import recommendation_refresh
+
+NOW = dt.datetime(2026, 11, 20, 12, 0, tzinfo=dt.timezone.utc)
+GB = 1024**3
+HOT = SegmentKey("APP", "Hot Orders", "", "TABLE")
+COLD = SegmentKey("APP", "ARCHIVE", "", "TABLE")
+
+
+def _hourly(hours: int, reads_of, writes_of, key: SegmentKey, tablespace: str, latency_ms: float):
+    snaps = []
+    for hour in range(hours):
+        end = NOW - dt.timedelta(hours=hours - 1 - hour)
+        stat = SegmentStat(key=key, tablespace_name=tablespace, obj_number=1, dataobj_number=1,
+                           physical_read_requests=reads_of(hour), physical_write_requests=writes_of(hour),
+                           physical_reads_blocks=reads_of(hour))
+        io = TablespaceIO(tablespace_name=tablespace, read_requests=reads_of(hour), write_requests=writes_of(hour),
+                          read_time_ms=reads_of(hour) * latency_ms)
+        snaps.append(Snapshot(dbid=7, instance_number=1, snap_id=1000 + hour, begin_at=end - dt.timedelta(hours=1),
+                              end_at=end, startup_at=NOW - dt.timedelta(days=30), segment_stats=(stat,),
+                              tablespace_io=(io,), top_n_only=False))
+    return snaps
+
+
+@pytest.fixture
+def target(db, seed_tiers) -> Target:
+    target = Target.objects.create(name="t1", mode=Target.Mode.DEMO, tier_set="seed-2009")
+    tiers = {t.name: t for t in Tier.objects.filter(tier_set="seed-2009")}
+    TablespaceTier.objects.create(target=target, tablespace_name="SLOW", tier=tiers["hi-cap disk"])
+    TablespaceTier.objects.create(target=target, tablespace_name="FLASHY", tier=tiers["flash"])
+    # HOT: 100 hours of 3600 reads/h (1 IOPS) except 10 busy hours at 360,000 reads/h (100 IOPS).
+    hot = _hourly(100, lambda h: 360_000 if h % 10 == 0 else 3600, lambda h: 0, HOT, "SLOW", 12.5)
+    cold = _hourly(100, lambda h: 36, lambda h: 0, COLD, "FLASHY", 0.25)
+    snapshots = tuple(
+        Snapshot(**{**a.__dict__, "segment_stats": a.segment_stats + b.segment_stats,
+                    "tablespace_io": a.tablespace_io + b.tablespace_io})
+        for a, b in zip(hot, cold)
+    )
+    collection = Collection(
+        database=DatabaseInfo(dbid=7, db_name="T1", release="19.0.0.0.0", is_rac=False, instances=(1,)),
+        snapshots=snapshots,
+        segments=(SegmentInfo(key=HOT, tablespace_name="SLOW", bytes=2 * GB, blocks=2 * GB // 8192),
+                  SegmentInfo(key=COLD, tablespace_name="FLASHY", bytes=100 * GB, blocks=100 * GB // 8192)),
+    )
+    state = CollectState(now=NOW, history_start_at=NOW - dt.timedelta(days=8))
+    collection_store(target=target, collection=collection, kind="demo", state=state)
+    return target
+
+
+def _rec(target: Target, key: SegmentKey) -> Recommendation:
+    segment = Segment.objects.get(target=target, object_name=key.object_name)
+    return Recommendation.objects.get(segment=segment, is_current=True)
+
+
+@pytest.mark.django_db
+class RecommendationRefreshTests:
+    def test_it_places_the_busy_hour_by_the_95th_percentile(self, target):
+        recommendation_refresh(target_id=target.id, now=NOW)
+
+        hot = _rec(target, HOT)
+        # 10 of 100 hours at 100 IOPS: the p95 hour is a busy one.
+        assert hot.iops == pytest.approx(100.0)
+        assert hot.intensity == pytest.approx(50.0)
+        assert hot.statistic == "p95" and hot.window_days == 7
+
+    def test_it_can_use_the_average_instead(self, target):
+        recommendation_refresh(target_id=target.id, now=NOW, statistic="avg")
+
+        assert _rec(target, HOT).iops == pytest.approx((10 * 100 + 90 * 1) / 100)
+
+    def test_it_prices_the_move_with_the_seed_model(self, target):
+        recommendation_refresh(target_id=target.id, now=NOW)
+
+        hot = _rec(target, HOT)
+        # hi-cap disk: $/IOPS 2.5, $/GB 0.25 -> max(100*2.5, 2*0.25) = 250; flash: $/IOPS 0.08, $/GB 30 -> 60.
+        assert hot.current_tier.name == "hi-cap disk"
+        assert hot.recommended_tier.name == "flash"
+        assert hot.cost_now_usd == Decimal("250.00")
+        assert hot.cost_after_usd == Decimal("60.00")
+        assert hot.savings_usd == Decimal("190.00")
+        assert hot.action == "move"
+
+    def test_it_demotes_a_cold_segment_off_flash(self, target):
+        recommendation_refresh(target_id=target.id, now=NOW)
+
+        cold = _rec(target, COLD)
+        assert cold.current_tier.name == "flash"
+        assert cold.recommended_tier.name == "hi-cap disk"
+        assert cold.savings_usd == Decimal("3000.00") - Decimal("25.00")
+
+    def test_it_estimates_io_time_saved_from_measured_tablespace_latency(self, target):
+        recommendation_refresh(target_id=target.id, now=NOW)
+
+        hot = _rec(target, HOT)
+        reads_per_day = (10 * 360_000 + 90 * 3600) / (100 / 24)
+        # measured 12.5 ms on SLOW, nominal 0.2 ms on flash
+        assert hot.io_time_saved_s_per_day == pytest.approx(reads_per_day * (12.5 - 0.2) / 1000)
+
+    def test_it_writes_ddl_with_quoted_identifiers_into_a_mapped_tablespace(self, target):
+        recommendation_refresh(target_id=target.id, now=NOW)
+
+        ddl = _rec(target, HOT).ddl
+        assert 'ALTER TABLE "APP"."Hot Orders" MOVE' in ddl
+        assert '"FLASHY"' in ddl
+
+    def test_it_explains_itself(self, target):
+        recommendation_refresh(target_id=target.id, now=NOW)
+
+        reasons = _rec(target, HOT).reasons
+        assert reasons and reasons[0]["code"] == "cheaper_tier"
+        assert "flash" in reasons[0]["text"]
+
+    def test_it_keeps_one_history_row_per_segment_and_day(self, target):
+        recommendation_refresh(target_id=target.id, now=NOW)
+        recommendation_refresh(target_id=target.id, now=NOW + dt.timedelta(minutes=5))
+        recommendation_refresh(target_id=target.id, now=NOW + dt.timedelta(days=1))
+
+        segment = Segment.objects.get(target=target, object_name=HOT.object_name)
+        assert Recommendation.objects.filter(segment=segment).count() == 2
+        assert Recommendation.objects.filter(segment=segment, is_current=True).count() == 1
