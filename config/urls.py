@@ -7,5 +7,6 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("", include("apps.targets.urls")),
     path("", include("apps.dashboard.urls")),
 ]

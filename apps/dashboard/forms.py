@@ -48,11 +48,11 @@ class RecommendationFilterForm(forms.Form):
             min_intensity=data.get("min_intensity"),
         )
 
-    def sort(self) -> str:
+    def sort_key(self) -> str:
         self.is_valid()
         return (self.cleaned_data.get("sort") if "sort" not in self.errors else None) or DEFAULT_SORT
 
-    def per_page(self) -> int:
+    def page_size(self) -> int:
         self.is_valid()
         return (self.cleaned_data.get("per_page") if "per_page" not in self.errors else None) or 50
 

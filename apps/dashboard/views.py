@@ -50,9 +50,9 @@ def _table_page(request: HttpRequest, target: Target, *, with_action: bool) -> d
         request.GET, choices=selectors.recommendation_filter_choices(target_id=target.id), with_action=with_action
     )
     filtered = selectors.recommendation_filtered(target_id=target.id, filters=form.filters())
-    ordered = selectors.recommendation_sorted(filtered, sort=form.sort())
-    page = Paginator(ordered, form.per_page()).get_page(request.GET.get("page"))
-    return {"form": form, "page": page, "sort": form.sort(), "filtered": filtered,
+    ordered = selectors.recommendation_sorted(filtered, sort=form.sort_key())
+    page = Paginator(ordered, form.page_size()).get_page(request.GET.get("page"))
+    return {"form": form, "page": page, "sort": form.sort_key(), "filtered": filtered,
             "totals": selectors.recommendation_totals(filtered)}
 
 

@@ -234,9 +234,21 @@ def snapshot_collect_due(*, now: dt.datetime) -> int:
 
 
 def snapshot_prune(*, now: dt.datetime) -> int:
-    """Delete raw snapshots older than RETENTION_DAYS (rollups and recommendations stay)."""
-    horizon = now - dt.timedelta(days=get_config()["RETENTION_DAYS"])
-    deleted, _ = Snapshot.objects.filter(end_at__lt=horizon).delete()
+    """Delete raw snapshots older than RETENTION_DAYS before each target's latest snapshot.
+
+    The horizon is per target, not "now": an imported old AWR report is the
+    only data of a report-only target and must outlive the retention period.
+    Recommendations (with their history) stay.
+    """
+    from django.db.models import Max
+
+    keep = dt.timedelta(days=get_config()["RETENTION_DAYS"])
+    deleted = 0
+    latest_by_target = Snapshot.objects.values("target_id").annotate(latest=Max("end_at")).order_by()
+    for row in latest_by_target:
+        horizon = min(row["latest"], now) - keep
+        count, _ = Snapshot.objects.filter(target_id=row["target_id"], end_at__lt=horizon).delete()
+        deleted += count
     return deleted
 
 

@@ -83,6 +83,16 @@ def _flash_cache_enabled(target: Target, residency: dict[int, tuple[int, int]]) 
     return any(flash for flash, _ in residency.values())
 
 
+def window_end(*, target_id: int, now: dt.datetime) -> dt.datetime:
+    """The end of a target's recommendation window: its latest snapshot, never later than now."""
+    from django.db.models import Max
+
+    from apps.snapshots.models import Snapshot
+
+    latest = Snapshot.objects.filter(target_id=target_id).aggregate(latest=Max("end_at"))["latest"]
+    return min(latest, now) if latest else now
+
+
 def recommendation_refresh(*, target_id: int, now: dt.datetime, window_days: int | None = None,
                            statistic: str | None = None) -> RefreshResult:
     """Recompute every segment's recommendation for one target and store it as current."""
@@ -93,13 +103,16 @@ def recommendation_refresh(*, target_id: int, now: dt.datetime, window_days: int
     tiers = list(Tier.objects.filter(tier_set=target.tier_set))
     if not tiers:
         return RefreshResult(0, now)
-    since = now - dt.timedelta(days=window_days)
-    figures = segment_window_figures(target_id=target_id, since=since, until=now, statistic=statistic)
+    # The window ends at the target's latest snapshot: the same as now for a live target, and the
+    # report's own time for imported reports, so an old report still yields figures.
+    until = window_end(target_id=target_id, now=now)
+    since = until - dt.timedelta(days=window_days)
+    figures = segment_window_figures(target_id=target_id, since=since, until=until, statistic=statistic)
     segments = list(Segment.objects.filter(target_id=target_id))
     mappings = list(TablespaceTier.objects.filter(target_id=target_id).select_related("tier"))
     tier_of_tablespace = {m.tablespace_name: m.tier_id for m in mappings}
     extra_tiers = {m.tier_id: m.tier for m in mappings if m.tier.tier_set != target.tier_set}
-    latency = tablespace_read_latency_ms(target_id=target_id, since=since, until=now)
+    latency = tablespace_read_latency_ms(target_id=target_id, since=since, until=until)
     residency = _latest_residency(target_id)
     rows = build_recommendations(
         target=target, tiers=tiers, segments=segments, figures=figures, tier_of_tablespace=tier_of_tablespace,

@@ -63,3 +63,31 @@ class ScheduleTests:
         Target.objects.create(name="reports", mode=Target.Mode.REPORT)
 
         assert targets_due(now=timezone.now()) == []
+
+
+@pytest.mark.django_db
+class PruneTests:
+    def _snapshot(self, target: Target, snap_id: int, end_at: dt.datetime) -> None:
+        from apps.snapshots.models import Snapshot
+
+        Snapshot.objects.create(target=target, kind="report", dbid=1, instance_number=1, snap_id=snap_id,
+                                begin_at=end_at - dt.timedelta(hours=1), end_at=end_at, startup_at=end_at,
+                                top_n_only=True)
+
+    def test_it_keeps_retention_days_before_each_targets_latest_snapshot(self, db):
+        from apps.snapshots.models import Snapshot
+        from apps.snapshots.services import snapshot_prune
+
+        now = timezone.now()
+        live = Target.objects.create(name="live", mode=Target.Mode.DEMO)
+        reports = Target.objects.create(name="reports", mode=Target.Mode.REPORT)
+        self._snapshot(live, 1, now - dt.timedelta(days=40))
+        self._snapshot(live, 2, now - dt.timedelta(hours=1))
+        # An AWR report from 2014: the report-only target's only data.
+        self._snapshot(reports, 1, dt.datetime(2014, 3, 1, tzinfo=dt.timezone.utc))
+
+        deleted = snapshot_prune(now=now)
+
+        assert deleted == 1
+        assert list(Snapshot.objects.filter(target=live).values_list("snap_id", flat=True)) == [2]
+        assert Snapshot.objects.filter(target=reports).count() == 1

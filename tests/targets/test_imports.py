@@ -8,6 +8,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from django.core.management import CommandError, call_command
 import time_machine
 
 from apps.snapshots.models import CollectionRun, Residency, SampleState, Segment, SegmentStat, Snapshot, SysStat
@@ -290,3 +291,38 @@ class ExtractImportTests:
             extract_import(target=report_target, path_or_zip=EXTRACTS / "single")
 
         assert _counts(report_target) == before
+
+
+@pytest.mark.django_db
+class ImportCommandTests:
+    def test_it_imports_a_report_from_the_command_line(self, report_target, tmp_path):
+        sizes = tmp_path / "segments.csv"
+        sizes.write_bytes(_sizes_csv(("IDC_U_UNIAUTH", "T_ONLINE_USER", "", "TABLE", "TS_UNIAUTH", 1024**3)))
+        out = io.StringIO()
+
+        call_command("import_awr_report", str(SAMPLES / HTML_11G), "--target", "xydb", "--sizes", str(sizes),
+                     stdout=out)
+
+        assert "1 snapshot(s), 39 rows added" in out.getvalue()
+        assert Segment.objects.get(target=report_target, object_name="T_ONLINE_USER").size_bytes == 1024**3
+
+    def test_it_imports_an_extract_from_the_command_line(self, report_target):
+        out = io.StringIO()
+
+        call_command("import_extract", str(EXTRACTS / "rac"), "--target", "xydb", stdout=out)
+        call_command("import_extract", str(EXTRACTS / "rac"), "--target", "xydb", stdout=out)
+
+        assert "2 snapshot(s)" in out.getvalue() and "nothing new" in out.getvalue()
+
+    def test_it_names_the_bad_line_on_the_command_line(self, report_target, tmp_path):
+        bad = tmp_path / "bad.txt"
+        bad.write_text("hello\n")
+
+        with pytest.raises(CommandError, match="bad.txt"):
+            call_command("import_awr_report", str(bad), "--target", "xydb")
+
+        assert _counts(report_target) == NOTHING
+
+    def test_it_refuses_an_unknown_target(self, db):
+        with pytest.raises(CommandError, match="add_target --name nope --mode report"):
+            call_command("import_extract", str(EXTRACTS / "single"), "--target", "nope")
