@@ -35,3 +35,6 @@ bench:
 
 clean-data: stop
 	rm -rf .data
+
+lint:
+	@.venv/bin/ruff check apps config tests bench

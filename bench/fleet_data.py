@@ -40,8 +40,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from apps.targets.demo.simulator import cycle_load
 from apps.targets.demo.schema import CYCLE_BUSINESS, SNAP_EPOCH_AT, snap_end_at
+from apps.targets.demo.simulator import cycle_load
 from apps.targets.rows import SEGMENT_STAT_FIELDS, SegmentKey, SegmentStat
 
 BLOCK_SIZE_BYTES = 8192

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from django.db import connection, transaction
 
 from apps.snapshots.models import Residency, SampleState, Segment, Snapshot, SysStat, TablespaceIO
-from apps.targets.rows import SEGMENT_STAT_FIELDS, Collection, Residency as ResidencyRow, SegmentKey
+from apps.targets.rows import SEGMENT_STAT_FIELDS, Collection, SegmentKey
+from apps.targets.rows import Residency as ResidencyRow
 from apps.targets.rows import Snapshot as SnapshotRow
 
 SEGMENT_STAT_COLUMNS = ("snapshot_id", "segment_id", "end_at", "interval_s", *SEGMENT_STAT_FIELDS, "space_allocated_bytes")

@@ -17,7 +17,7 @@ def snapshot_collect(self, target_id: int, run_id: int | None = None) -> str:
         run = collect(target_id=target_id, run_id=run_id, trigger="schedule")
     except CollectRetryable as exc:  # transient only: permanent errors are recorded on the run
         backoff = get_config()["COLLECT_RETRY_BACKOFF_S"] * (2 ** self.request.retries)
-        raise self.retry(args=(target_id, exc.run_id), exc=exc, countdown=backoff)
+        raise self.retry(args=(target_id, exc.run_id), exc=exc, countdown=backoff) from exc
     return run.status
 
 

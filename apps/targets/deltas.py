@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
-from typing import Hashable, Iterable
 
 from apps.targets.rows import SEGMENT_STAT_FIELDS, CounterSample, SegmentStat, Snapshot, SysStat, TablespaceIO
 

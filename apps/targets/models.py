@@ -7,7 +7,7 @@ from apps.core.crypto import decrypt_secret, encrypt_secret
 
 
 class TargetQuerySet(models.QuerySet["Target"]):
-    def enabled(self) -> "TargetQuerySet":
+    def enabled(self) -> TargetQuerySet:
         return self.filter(enabled=True)
 
 

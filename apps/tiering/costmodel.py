@@ -30,8 +30,8 @@ import gc
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
+from typing import NamedTuple
 
 CENT = Decimal("0.01")
 # Two float costs closer than this (relative) are a tie: the seed's break-even

@@ -39,10 +39,10 @@ from apps.tiering.costmodel import (
     Placement,
     StorageObject,
     Tier,
+    VolumeTier,
     choose_tiers,
     float_to_cents,
     place,
-    VolumeTier,
     to_decimal,
 )
 

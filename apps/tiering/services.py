@@ -9,11 +9,9 @@ and stores their outputs.
 from __future__ import annotations
 
 import datetime as dt
-import statistics
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 
 from django.db import connection, transaction
 
@@ -21,7 +19,7 @@ from apps.core.config import get_config
 from apps.snapshots.models import Residency, Segment
 from apps.targets.models import TablespaceTier, Target
 from apps.tiering import costmodel, ddl, rules
-from apps.tiering.models import Recommendation, Tier
+from apps.tiering.models import Tier
 from apps.tiering.selectors import WindowFigures, segment_window_figures, tablespace_read_latency_ms
 from apps.tiering.tiers import tier_to_model
 

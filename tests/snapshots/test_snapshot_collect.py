@@ -7,7 +7,7 @@ import threading
 import pytest
 from django.db import connection, connections
 
-from apps.snapshots.models import CollectionRun, Residency, SampleState, Segment, SegmentStat, Snapshot, SysStat
+from apps.snapshots.models import CollectionRun, Residency, Segment, SegmentStat, Snapshot, SysStat
 from apps.snapshots.services import _LOCK_NAMESPACE, snapshot_collect
 from apps.targets.models import Target
 

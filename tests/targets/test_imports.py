@@ -8,11 +8,19 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from django.core.management import CommandError, call_command
 import time_machine
+from django.core.management import CommandError, call_command
 
-from apps.snapshots.models import CollectionRun, Residency, SampleState, Segment, SegmentStat, Snapshot, SysStat
-from apps.snapshots.models import TablespaceIO
+from apps.snapshots.models import (
+    CollectionRun,
+    Residency,
+    SampleState,
+    Segment,
+    SegmentStat,
+    Snapshot,
+    SysStat,
+    TablespaceIO,
+)
 from apps.targets.awr_report import MAX_REPORT_BYTES
 from apps.targets.imports import ImportRefused, extract_import, report_import
 from apps.targets.models import Target

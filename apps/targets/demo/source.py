@@ -15,8 +15,8 @@ from apps.targets.demo.schema import (
     BLOCK_SIZE_BYTES,
     first_snap_id_from,
     last_full_snap_id,
-    snap_end_at,
     segments_at,
+    snap_end_at,
 )
 from apps.targets.demo.simulator import (
     INSTANCE_NUMBER,

@@ -22,21 +22,18 @@ import io
 import re
 import zipfile
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Callable
+from typing import IO, Any
 
 from apps.targets.base import SourceError
-from apps.targets.deltas import cumulative_deltas
 from apps.targets.oracle import queries
 from apps.targets.oracle.features import features_for
 from apps.targets.oracle.queries import InstanceRow, SnapshotRow
 from apps.targets.oracle.source import (
     DEFAULT_BLOCK_SIZE_BYTES,
-    _seg_stats_by_snapshot,
-    _sysstats_by_snapshot,
-    _tablespace_io_by_snapshot,
+    assemble_history,
     build_samples,
     history_notes,
     is_rac,
@@ -332,26 +329,15 @@ def _history(tables: _Tables, instance: InstanceRow, *, pack: bool) -> tuple[tup
     bounds: dict[str, Any] = dict(dbid=instance.dbid, last_snap_id=0, utc_offset_min=instance.server_utc_offset_min,
                                   begin_at=dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc))  # binds are unused
     rows: tuple[SnapshotRow, ...] = queries.fetch_snapshots(tables.cursor("snapshots.csv"), mode=mode, **bounds)
-    seg_stats = _seg_stats_by_snapshot(
-        queries.fetch_seg_stat(tables.cursor("seg_stat.csv"), mode=mode, features=features, **bounds))
-    sysstats: dict[tuple[int, int], Any] = {}
-    tablespace_io: dict[tuple[int, int], Any] = {}
+    pack_sysstat_rows: Any = ()
+    pack_filestat_rows: Any = ()
     if pack:
-        sysstats = _sysstats_by_snapshot(cumulative_deltas(
-            queries.fetch_pack_sysstat(tables.cursor("pack_sysstat.csv"), mode=mode, **bounds)))
-        tablespace_io = _tablespace_io_by_snapshot(cumulative_deltas(
-            queries.fetch_pack_filestat(tables.cursor("pack_filestat.csv"), mode=mode, **bounds)))
-    # Same assembly as OracleSource._history (which keeps it inline).
-    snapshots = tuple(
-        Snapshot(
-            dbid=row.dbid, instance_number=row.instance_number, snap_id=row.snap_id,
-            begin_at=row.begin_at, end_at=row.end_at, startup_at=row.startup_at,
-            segment_stats=seg_stats.get((row.instance_number, row.snap_id), ()),
-            sysstats=sysstats.get((row.instance_number, row.snap_id), ()),
-            tablespace_io=tablespace_io.get((row.instance_number, row.snap_id), ()),
-            top_n_only=True,
-        )
-        for row in sorted(rows, key=lambda r: (r.instance_number, r.snap_id))
+        pack_sysstat_rows = queries.fetch_pack_sysstat(tables.cursor("pack_sysstat.csv"), mode=mode, **bounds)
+        pack_filestat_rows = queries.fetch_pack_filestat(tables.cursor("pack_filestat.csv"), mode=mode, **bounds)
+    snapshots = assemble_history(
+        snapshot_rows=rows,
+        seg_stat_rows=queries.fetch_seg_stat(tables.cursor("seg_stat.csv"), mode=mode, features=features, **bounds),
+        pack_sysstat_rows=pack_sysstat_rows, pack_filestat_rows=pack_filestat_rows,
     )
     return snapshots, history_notes(rows, {})
 

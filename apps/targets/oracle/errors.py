@@ -7,7 +7,6 @@ missing, which DSN is unreachable, which mode or tool to use instead.
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass
 
 from apps.targets.base import SourceError
@@ -115,7 +114,7 @@ def source_error_from(
         )
     if full in ("DPY-6005", "DPY-6001") or code in (12541, 12514):
         return SourceError(
-            f"{full or 'ORA-%05d' % code}: cannot reach the database at {dsn}: {detail_text(info)}. "
+            f"{full or f'ORA-{code:05d}'}: cannot reach the database at {dsn}: {detail_text(info)}. "
             "Check host, port and service name, and that the listener and instance are up; "
             "tierscope will retry.",
             permanent=False,

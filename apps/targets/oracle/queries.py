@@ -14,9 +14,10 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, Sequence
+from typing import Any, Protocol
 
 import oracledb
 
@@ -69,7 +70,7 @@ def load_sql(stem: str, *, mode: str) -> str:
     return _read_sql(stem)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _read_sql(stem: str) -> str:
     if not _STEM.match(stem):
         raise ValueError(f"statement name {stem!r} is not a sql/ file stem")

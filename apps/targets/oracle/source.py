@@ -10,12 +10,13 @@ with :func:`apps.targets.deltas.sample_interval`.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import oracledb
 
-from apps.targets.base import CollectState, SourceError, Source
+from apps.targets.base import CollectState, Source, SourceError
 from apps.targets.deltas import IntervalDelta, cumulative_deltas
 from apps.targets.oracle import queries
 from apps.targets.oracle.connection import Connect, oracle_cursor
@@ -149,31 +150,38 @@ class OracleSource(Source):
         new = [row for row in rows if row.snap_id > last_by_instance.get(row.instance_number, 0)]
         if not new:
             return _History()
-        seg_stats = _seg_stats_by_snapshot(queries.fetch_seg_stat(cursor, mode=self.mode, features=features, **bounds))
-        sysstats: dict[tuple[int, int], tuple[SysStat, ...]] = {}
-        tablespace_io: dict[tuple[int, int], tuple[TablespaceIO, ...]] = {}
+        seg_stat_rows = queries.fetch_seg_stat(cursor, mode=self.mode, features=features, **bounds)
+        pack_sysstat_rows = pack_filestat_rows = ()
         if self.mode == "awr":
             # SNAP_ID >= floor (inclusive) inside these two: the stored snapshot is the baseline.
-            sysstats = _sysstats_by_snapshot(
-                cumulative_deltas(queries.fetch_pack_sysstat(cursor, mode=self.mode, **bounds)))
-            tablespace_io = _tablespace_io_by_snapshot(
-                cumulative_deltas(queries.fetch_pack_filestat(cursor, mode=self.mode, **bounds)))
-        snapshots = tuple(
-            Snapshot(
-                dbid=row.dbid,
-                instance_number=row.instance_number,
-                snap_id=row.snap_id,
-                begin_at=row.begin_at,
-                end_at=row.end_at,
-                startup_at=row.startup_at,
-                segment_stats=seg_stats.get((row.instance_number, row.snap_id), ()),
-                sysstats=sysstats.get((row.instance_number, row.snap_id), ()),
-                tablespace_io=tablespace_io.get((row.instance_number, row.snap_id), ()),
-                top_n_only=True,
-            )
-            for row in new
-        )
+            pack_sysstat_rows = queries.fetch_pack_sysstat(cursor, mode=self.mode, **bounds)
+            pack_filestat_rows = queries.fetch_pack_filestat(cursor, mode=self.mode, **bounds)
+        snapshots = assemble_history(snapshot_rows=new, seg_stat_rows=seg_stat_rows,
+                                     pack_sysstat_rows=pack_sysstat_rows, pack_filestat_rows=pack_filestat_rows)
         return _History(snapshots=snapshots, notes=history_notes(new, last_by_instance))
+
+
+def assemble_history(
+    *, snapshot_rows: Iterable[queries.SnapshotRow], seg_stat_rows: Iterable[queries.SegStatRow],
+    pack_sysstat_rows: Iterable[Any] = (), pack_filestat_rows: Iterable[Any] = (),
+) -> tuple[Snapshot, ...]:
+    """AWR history rows -> Snapshots: segment deltas as read, system and tablespace figures as
+    deltas of their cumulative values (never across a restart or a gap). Shared by the live
+    source and the offline extract reader, so both map rows identically."""
+    seg_stats = _seg_stats_by_snapshot(seg_stat_rows)
+    sysstats = _sysstats_by_snapshot(cumulative_deltas(pack_sysstat_rows))
+    tablespace_io = _tablespace_io_by_snapshot(cumulative_deltas(pack_filestat_rows))
+    return tuple(
+        Snapshot(
+            dbid=row.dbid, instance_number=row.instance_number, snap_id=row.snap_id,
+            begin_at=row.begin_at, end_at=row.end_at, startup_at=row.startup_at,
+            segment_stats=seg_stats.get((row.instance_number, row.snap_id), ()),
+            sysstats=sysstats.get((row.instance_number, row.snap_id), ()),
+            tablespace_io=tablespace_io.get((row.instance_number, row.snap_id), ()),
+            top_n_only=True,
+        )
+        for row in sorted(snapshot_rows, key=lambda r: (r.instance_number, r.snap_id))
+    )
 
 
 def is_rac(parameters: dict[str, str | None], instances: Iterable[InstanceListRow]) -> bool:
