@@ -8,6 +8,7 @@ from apps.dashboard.selectors import DEFAULT_SORT, SORTS, FilterChoices, Recomme
 from apps.tiering.models import Tier
 
 PAGE_SIZES = (25, 50, 100, 200)
+DEFAULT_PAGE_SIZE = 50
 
 
 def _choices(values: list[str], empty: str) -> list[tuple[str, str]]:
@@ -25,11 +26,14 @@ class RecommendationFilterForm(forms.Form):
     min_intensity = forms.FloatField(required=False, min_value=0, label="Min IO/s/GB",
                                      widget=forms.NumberInput(attrs={"step": "any", "placeholder": "0"}))
     sort = forms.ChoiceField(required=False, choices=[(s, s) for k in SORTS for s in (k, f"-{k}")])
-    per_page = forms.TypedChoiceField(required=False, coerce=int, empty_value=50,
+    per_page = forms.TypedChoiceField(required=False, coerce=int, empty_value=DEFAULT_PAGE_SIZE,
                                       choices=[(str(n), str(n)) for n in PAGE_SIZES], label="Rows")
 
     def __init__(self, data: object, *, choices: FilterChoices, with_action: bool = True) -> None:
-        super().__init__(data)  # type: ignore[arg-type]
+        data = data.copy() if hasattr(data, "copy") else dict(data or {})  # type: ignore[attr-defined]
+        if not data.get("per_page"):
+            data["per_page"] = str(DEFAULT_PAGE_SIZE)  # so the drop-down shows the size in use
+        super().__init__(data)
         self.fields["owner"].choices = _choices(choices.owners, "all owners")
         self.fields["object_type"].choices = _choices(choices.object_types, "all types")
         self.fields["tablespace"].choices = _choices(choices.tablespaces, "all tablespaces")
@@ -54,7 +58,7 @@ class RecommendationFilterForm(forms.Form):
 
     def page_size(self) -> int:
         self.is_valid()
-        return (self.cleaned_data.get("per_page") if "per_page" not in self.errors else None) or 50
+        return (self.cleaned_data.get("per_page") if "per_page" not in self.errors else None) or DEFAULT_PAGE_SIZE
 
 
 class TierForm(forms.ModelForm):

@@ -294,6 +294,11 @@ def segment_recommendation_history(*, segment_id: int, limit: int = 60) -> list[
 # ---------------------------------------------------------------- runs, tiers
 
 
+def live_targets() -> list[Target]:
+    """Enabled targets that can be collected now (not report-only)."""
+    return [t for t in Target.objects.enabled() if t.is_live]
+
+
 def run_list(*, limit: int = 200) -> list[CollectionRun]:
     return list(CollectionRun.objects.select_related("target").order_by("-queued_at")[:limit])
 

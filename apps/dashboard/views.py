@@ -133,8 +133,8 @@ def _csv_response(target: Target, recs: Any) -> HttpResponse:
 
 @require_GET
 def runs(request: HttpRequest) -> HttpResponse:
-    live = [t for t in Target.objects.enabled() if t.is_live]
-    return render(request, "dashboard/runs.html", {"runs": selectors.run_list(), "live_targets": live})
+    context = {"runs": selectors.run_list(), "live_targets": selectors.live_targets()}
+    return render(request, "dashboard/runs.html", context)
 
 
 @require_GET

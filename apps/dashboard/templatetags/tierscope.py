@@ -40,14 +40,15 @@ def sort_header(context: template.Context, key: str, label: str, numeric: bool =
 
     current = context.get("sort", "")
     if current == f"-{key}":
-        new, arrow, aria = key, " ▼", "descending"
+        new, aria = key, "descending"
     elif current == key:
-        new, arrow, aria = f"-{key}", " ▲", "ascending"
+        new, aria = f"-{key}", "ascending"
     else:
-        new, arrow, aria = f"-{key}", "", "none"
+        new, aria = f"-{key}", "none"
     href = query_with(context, sort=new)
-    return format_html('<th class="{}" aria-sort="{}"><a href="{}">{}{}</a></th>',
-                       "num" if numeric else "", aria, href, label, arrow)
+    # The arrow comes from CSS on aria-sort.
+    return format_html('<th class="{}" aria-sort="{}"><a href="{}">{}</a></th>',
+                       "num" if numeric else "", aria, href, label)
 
 
 @register.filter

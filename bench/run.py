@@ -1,0 +1,304 @@
+"""`make bench`: speed as ratios against the physical limit, measured in one run.
+
+* ingest: our collection path (segment upsert, one transaction per snapshot, COPY)
+  against a raw COPY of the same segment-stat rows into the same table;
+* recommendations: 100k segments x 7 days of hourly data (16.8M rows): the
+  window aggregate in PostgreSQL, then the cost model + rules + DDL + COPY of
+  the results;
+* pages: p95 server time of every dashboard page (Django test client, no
+  network) against a trivial page (the login form), on the 100k-segment target.
+
+Runs against its own database (``<DATABASE_URL's name>_bench``), created and
+migrated here; the 100k-segment data set is loaded once and reused.
+Figures are printed and written to bench/results/latest.json. Never a test:
+timings depend on the machine; the README quotes a run with its command.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def _setup_django() -> None:
+    from config.dotenv import load_dotenv_file
+
+    load_dotenv_file()
+    url = os.environ["DATABASE_URL"]
+    base, _, name = url.rpartition("/")
+    os.environ["DATABASE_URL"] = f"{base}/{name.split('?')[0]}_bench"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+    _create_database(url, f"{name.split('?')[0]}_bench")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def _create_database(url: str, name: str) -> None:
+    import psycopg
+
+    admin_url = url.rpartition("/")[0] + "/postgres"
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def _timed(fn):
+    start = time.perf_counter()
+    result = fn()
+    return result, time.perf_counter() - start
+
+
+def _fleet_collection(n_segments: int, n_hours: int, seed: int):
+    from apps.targets.demo.schema import snap_end_at
+    from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey, Snapshot
+    from bench.fleet_data import fleet_segment_stats, fleet_segments, to_segment_stat
+
+    by_snap = defaultdict(list)
+    for row in fleet_segment_stats(n_segments, n_hours, seed):
+        snap_id, stat = to_segment_stat(row)
+        by_snap[snap_id].append(stat)
+    startup = snap_end_at(min(by_snap)) - dt.timedelta(days=30)
+    snapshots = tuple(
+        Snapshot(dbid=99, instance_number=1, snap_id=snap_id, begin_at=snap_end_at(snap_id) - dt.timedelta(hours=1),
+                 end_at=snap_end_at(snap_id), startup_at=startup, segment_stats=tuple(stats), top_n_only=False)
+        for snap_id, stats in sorted(by_snap.items())
+    )
+    segments = tuple(
+        SegmentInfo(key=SegmentKey(o, n, s, t), tablespace_name=ts, bytes=b, blocks=bl, obj_number=obj,
+                    dataobj_number=dobj)
+        for o, n, s, t, ts, b, bl, obj, dobj in fleet_segments(n_segments, seed)
+    )
+    database = DatabaseInfo(dbid=99, db_name="BENCH", release="19.0.0.0.0", is_rac=False, instances=(1,))
+    return Collection(database=database, snapshots=snapshots, segments=segments, collected_at=snapshots[-1].end_at)
+
+
+def _fresh_target(name: str):
+    from apps.targets.models import TablespaceTier, Target
+    from apps.tiering.models import Tier
+
+    Target.objects.filter(name=name).delete()
+    target = Target.objects.create(name=name, mode=Target.Mode.DEMO, enabled=False, tier_set="seed-2009")
+    tiers = {t.name: t for t in Tier.objects.filter(tier_set="seed-2009")}
+    for tablespace, tier in (("DATA01", "fast disk"), ("DATA02", "fast disk"), ("DATA03", "hi-cap disk"),
+                             ("DATA04", "fast disk"), ("INDX01", "fast disk"), ("INDX02", "fast disk"),
+                             ("HIST01", "hi-cap disk"), ("FLASH01", "flash")):
+        TablespaceTier.objects.create(target=target, tablespace_name=tablespace, tier=tiers[tier])
+    return target
+
+
+def bench_ingest(n_segments: int = 2_000, n_hours: int = 168) -> dict:
+    """Our ingest path vs raw COPY of the same rows into the same table."""
+    from django.db import connection
+
+    from apps.snapshots.services import collection_store
+    from apps.targets.base import CollectState
+
+    collection = _fleet_collection(n_segments, n_hours, seed=7)
+    target = _fresh_target("bench-ingest")
+    now = collection.collected_at
+    state = CollectState(now=now, history_start_at=now - dt.timedelta(days=8))
+    result, ingest_s = _timed(lambda: collection_store(target=target, collection=collection, kind="demo", state=state))
+    columns = [f.column for f in target.snapshots.model._meta.get_field("segment_stats").related_model._meta.fields
+               if f.column != "id"]
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {', '.join(columns)} FROM snapshots_segmentstat st "
+                       "JOIN snapshots_snapshot sn ON sn.id = st.snapshot_id WHERE sn.target_id = %s", [target.id])
+        rows = cursor.fetchall()
+        cursor.execute("DELETE FROM snapshots_segmentstat st USING snapshots_snapshot sn "
+                       "WHERE sn.id = st.snapshot_id AND sn.target_id = %s", [target.id])
+        connection.commit() if not connection.get_autocommit() else None
+
+        def raw_copy() -> None:
+            with cursor.cursor.copy(f"COPY snapshots_segmentstat ({', '.join(columns)}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+
+        _, copy_s = _timed(raw_copy)
+    return {
+        "rows": len(rows), "snapshots": result.snapshots_added, "ingest_s": round(ingest_s, 3),
+        "raw_copy_s": round(copy_s, 3), "ratio_vs_raw_copy": round(copy_s / ingest_s, 3),
+        "ingest_rows_per_s": round(len(rows) / ingest_s),
+    }
+
+
+def _load_large(target, n_segments: int, n_hours: int) -> None:
+    """Bulk-load the 100k-segment data set with raw COPY (the ingest path is measured separately)."""
+    from django.db import connection
+
+    from apps.snapshots.models import Segment, SegmentStat, Snapshot
+    from apps.snapshots.store import segments_upsert
+    from apps.targets.demo.schema import snap_end_at
+    from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey
+    from bench.fleet_data import fleet_segment_stats, fleet_segments
+
+    infos = tuple(
+        SegmentInfo(key=SegmentKey(o, n, s, t), tablespace_name=ts, bytes=b, blocks=bl, obj_number=obj,
+                    dataobj_number=dobj)
+        for o, n, s, t, ts, b, bl, obj, dobj in fleet_segments(n_segments, 11)
+    )
+    database = DatabaseInfo(dbid=98, db_name="BIG", release="19.0.0.0.0", is_rac=False, instances=(1,))
+    first = None
+    ids = segments_upsert(target_id=target.id, collection=Collection(database=database, segments=infos),
+                          seen_at=dt.datetime.now(dt.timezone.utc))
+    snap_ids: dict[int, int] = {}
+    columns = ["snapshot_id", "segment_id", "end_at", "interval_s", "physical_read_requests",
+               "physical_write_requests", "physical_reads_blocks", "physical_writes_blocks",
+               "physical_reads_direct_blocks", "physical_writes_direct_blocks", "optimized_physical_reads",
+               "logical_reads", "db_block_changes", "table_scans", "space_allocated_bytes"]
+    with connection.cursor() as cursor, cursor.cursor.copy(
+        f"COPY snapshots_segmentstat ({', '.join(columns)}) FROM STDIN"
+    ) as copy:
+        for row in fleet_segment_stats(n_segments, n_hours, 11):
+            snap_id = row[0]
+            if snap_id not in snap_ids:
+                end = snap_end_at(snap_id)
+                first = first or end
+                snap_ids[snap_id] = Snapshot.objects.create(
+                    target=target, kind="demo", dbid=98, instance_number=1, snap_id=snap_id,
+                    begin_at=end - dt.timedelta(hours=1), end_at=end, startup_at=end - dt.timedelta(days=60),
+                    top_n_only=False).id
+            key = SegmentKey(row[1], row[2], row[3], row[4])
+            copy.write_row((snap_ids[snap_id], ids[key], snap_end_at(snap_id), 3600.0, *row[8:]))
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE snapshots_segmentstat")
+    assert SegmentStat.objects.filter(snapshot__target=target).count() == n_segments * n_hours
+    assert Segment.objects.filter(target=target).count() == n_segments
+
+
+def large_target(n_segments: int = 100_000, n_hours: int = 168):
+    from apps.snapshots.models import Snapshot
+    from apps.targets.models import Target
+
+    existing = Target.objects.filter(name="bench-100k").first()
+    if existing and Snapshot.objects.filter(target=existing).count() == n_hours \
+            and existing.segments.count() == n_segments:
+        return existing
+    target = _fresh_target("bench-100k")
+    print(f"loading {n_segments:,} segments x {n_hours} hours (once; reused by later runs) ...", flush=True)
+    _, load_s = _timed(lambda: _load_large(target, n_segments, n_hours))
+    print(f"  loaded in {load_s:.0f} s", flush=True)
+    return target
+
+
+def bench_recommendations(target) -> dict:
+    from django.db.models import Max
+
+    from apps.snapshots.models import Residency, Segment
+    from apps.targets.models import TablespaceTier
+    from apps.tiering import services
+    from apps.tiering.models import Tier
+    from apps.tiering.selectors import segment_window_figures, tablespace_read_latency_ms
+
+    now = target.snapshots.aggregate(m=Max("end_at"))["m"]
+    since = now - dt.timedelta(days=7)
+    figures, window_s = _timed(lambda: segment_window_figures(target_id=target.id, since=since, until=now))
+    segments = list(Segment.objects.filter(target=target))
+    tiers = list(Tier.objects.filter(tier_set=target.tier_set))
+    mappings = list(TablespaceTier.objects.filter(target=target).select_related("tier"))
+    latency = tablespace_read_latency_ms(target_id=target.id, since=since, until=now)
+    assert not Residency.objects.filter(target=target).exists()
+
+    def compute():
+        return services.build_recommendations(
+            target=target, tiers=tiers, segments=segments, figures=figures,
+            tier_of_tablespace={m.tablespace_name: m.tier_id for m in mappings},
+            tablespace_for_tier=services._tablespace_for_tier(mappings), latency_ms=latency, residency={},
+            now=now, window_days=7, statistic="p95")
+
+    rows, compute_s = _timed(compute)
+    _, store_s = _timed(lambda: services.recommendation_store(target_id=target.id, rows=rows, now=now))
+    return {
+        "segments": len(segments), "segment_stat_rows": len(segments) * 168,
+        "window_aggregate_s": round(window_s, 3), "model_rules_ddl_s": round(compute_s, 3),
+        "store_s": round(store_s, 3), "recommendations_s": round(compute_s + store_s, 3),
+    }
+
+
+def bench_pages(target, requests: int = 30) -> dict:
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from apps.snapshots.models import Segment
+
+    user, _ = get_user_model().objects.get_or_create(username="bench-viewer")
+    client = Client()
+    client.force_login(user)
+    segment = Segment.objects.filter(target=target).order_by("-size_bytes").first()
+    pages = {
+        "trivial (login form)": "/accounts/login/",
+        "fleet": "/",
+        "target": f"/targets/{target.name}/",
+        "segment": f"/targets/{target.name}/segments/{segment.id}/",
+        "recommendations": f"/targets/{target.name}/recommendations/",
+        "recommendations csv (100k rows)": f"/targets/{target.name}/recommendations/?format=csv",
+        "runs": "/runs/",
+        "tiers": "/tiers/",
+    }
+    results = {}
+    for label, url in pages.items():
+        anonymous = Client() if url == "/accounts/login/" else client
+        times = []
+        count = 3 if "csv" in label else requests
+        for _ in range(count):
+            start = time.perf_counter()
+            response = anonymous.get(url)
+            times.append((time.perf_counter() - start) * 1000)
+            if response.status_code != 200:
+                raise SystemExit(f"bench: {url} answered {response.status_code}")
+        times.sort()
+        results[label] = {"p95_ms": round(times[max(0, int(len(times) * 0.95) - 1)], 1),
+                          "median_ms": round(statistics.median(times), 1)}
+    trivial = results["trivial (login form)"]["p95_ms"]
+    for figures in results.values():
+        figures["ratio_vs_trivial"] = round(figures["p95_ms"] / trivial, 1)
+    return results
+
+
+def bench_optimizer() -> list:
+    from bench.bench_optimizer import bench_row
+
+    return [bench_row("seed-2009", 1_000, 42, 30.0), bench_row("seed-2009", 10_000, 42, 30.0)]
+
+
+def main() -> None:
+    _setup_django()
+    from apps.tiering.services import tier_presets_install
+
+    tier_presets_install()
+    report = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+              "run_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
+    print("ingest ...", flush=True)
+    report["ingest"] = bench_ingest()
+    print(json.dumps(report["ingest"], indent=2), flush=True)
+    target = large_target()
+    print("recommendations ...", flush=True)
+    report["recommendations_100k"] = bench_recommendations(target)
+    print(json.dumps(report["recommendations_100k"], indent=2), flush=True)
+    print("pages ...", flush=True)
+    report["pages"] = bench_pages(target)
+    print(json.dumps(report["pages"], indent=2), flush=True)
+    print("optimizer ...", flush=True)
+    report["optimizer"] = bench_optimizer()
+    print(json.dumps(report["optimizer"], indent=2, default=str), flush=True)
+    out = ROOT / "bench" / "results" / "latest.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(report, indent=2, default=str) + "\n")
+    print(f"written to {out.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+/* Segment page charts: requests per snapshot, size over time, residency over time. */
+(function () {
+  "use strict";
+  const fmt = TS.fmt;
+  const timeAxis = { ticks: { maxTicksLimit: 6, maxRotation: 0, autoSkipPadding: 12 } };
+
+  const io = TS.data("data-io");
+  if (io && io.labels.length) {
+    TS.make("chart-io", {
+      type: "line",
+      data: {
+        labels: io.labels,
+        datasets: [
+          { label: "Read requests", data: io.reads, borderColor: "#2563eb", backgroundColor: "#2563eb22", fill: true, pointRadius: 0, borderWidth: 1.5 },
+          { label: "Write requests", data: io.writes, borderColor: "#dc2626", pointRadius: 0, borderWidth: 1.5 },
+        ],
+      },
+      options: {
+        interaction: { mode: "index", intersect: false },
+        scales: { x: timeAxis, y: { beginAtZero: true, title: { display: true, text: "requests per snapshot" }, ticks: { callback: function (v) { return fmt.sig(v); } } } },
+        plugins: { legend: { position: "bottom" } },
+      },
+    });
+  }
+
+  const size = TS.data("data-size");
+  if (size && size.labels.length) {
+    TS.make("chart-size", {
+      type: "line",
+      data: { labels: size.labels, datasets: [{ label: size.measured ? "Allocated (GB)" : "Current size (GB)", data: size.sizeGb, borderColor: "#0891b2", backgroundColor: "#0891b222", fill: true, pointRadius: 0, borderWidth: 2, stepped: true }] },
+      options: {
+        scales: { x: timeAxis, y: { beginAtZero: true, title: { display: true, text: "GB" }, ticks: { callback: function (v) { return fmt.gb(v); } } } },
+        plugins: { legend: { position: "bottom" }, tooltip: { callbacks: { label: function (i) { return fmt.gb(i.raw); } } } },
+      },
+    });
+  }
+
+  const res = TS.data("data-residency-series");
+  if (res && res.labels.length) {
+    TS.make("chart-residency", {
+      type: "bar",
+      data: {
+        labels: res.labels,
+        datasets: [
+          { label: "Flash cache", data: res.flashMb, backgroundColor: "#7c3aed" },
+          { label: "Buffer cache", data: res.cacheMb, backgroundColor: "#0891b2" },
+        ],
+      },
+      options: {
+        scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, title: { display: true, text: "MB cached" }, ticks: { callback: function (v) { return fmt.sig(v) + " MB"; } } } },
+        plugins: { legend: { position: "bottom" }, tooltip: { callbacks: { label: function (i) { return i.dataset.label + ": " + fmt.mb(i.raw); } } } },
+      },
+    });
+  }
+})();

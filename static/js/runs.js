@@ -1,0 +1,62 @@
+/* /runs/: "collect now" without a page reload, and live status of queued/running rows (polls every second). */
+(function () {
+  "use strict";
+  const DONE = ["succeeded", "failed", "skipped"];
+  const table = document.getElementById("runs-table");
+  if (!table) return;
+
+  function csrfToken(form) {
+    return form.querySelector("input[name=csrfmiddlewaretoken]").value;
+  }
+
+  function update(row, run) {
+    row.dataset.status = run.status;
+    const badge = row.querySelector("[data-role=status]");
+    badge.textContent = run.status;
+    badge.className = "status " + run.status;
+    row.querySelector("[data-role=duration]").textContent = run.duration;
+    row.querySelector("[data-role=snapshots]").textContent = run.snapshots_added;
+    row.querySelector("[data-role=rows]").textContent = run.rows_added.toLocaleString("en-US");
+    row.querySelector("[data-role=error]").textContent = run.error;
+  }
+
+  function poll(row) {
+    if (row.dataset.polling) return;
+    row.dataset.polling = "1";
+    const tick = function () {
+      fetch(row.dataset.statusUrl, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+        .then(function (r) { return r.json(); })
+        .then(function (run) {
+          update(row, run);
+          if (run.done) { delete row.dataset.polling; } else { setTimeout(tick, 1000); }
+        })
+        .catch(function () { setTimeout(tick, 3000); });
+    };
+    setTimeout(tick, 1000);
+  }
+
+  table.querySelectorAll("tbody tr[data-run-id]").forEach(function (row) {
+    if (DONE.indexOf(row.dataset.status) < 0) poll(row);
+  });
+
+  document.querySelectorAll("form.collect-form").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      const button = form.querySelector("button");
+      button.disabled = true;
+      fetch(form.action, {
+        method: "POST", credentials: "same-origin",
+        headers: { Accept: "application/json", "X-CSRFToken": csrfToken(form) },
+      })
+        .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+        .then(function (run) {
+          const empty = table.querySelector("tr.empty-row");
+          if (empty) empty.remove();
+          table.tBodies[0].insertAdjacentHTML("afterbegin", run.row_html);
+          poll(table.tBodies[0].rows[0]);
+        })
+        .catch(function (err) { alert("Could not queue the collection (" + err.message + ")."); })
+        .finally(function () { button.disabled = false; });
+    });
+  });
+})();
