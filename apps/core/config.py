@@ -21,6 +21,8 @@ CONFIG_DEFAULTS: dict[str, Any] = {
     "COLLECT_RETRY_BACKOFF_S": 30,
     # Oracle round-trip limit.
     "ORACLE_CALL_TIMEOUT_MS": 120_000,
+    # Whole snapshots per ingest transaction, up to this many segment-stat rows (bench/run.py).
+    "COLLECT_BATCH_ROWS": 50_000,
     # Upload bound for AWR reports and extracts.
     "MAX_UPLOAD_BYTES": 50 * 1024 * 1024,
 }

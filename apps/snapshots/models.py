@@ -88,10 +88,22 @@ class Snapshot(models.Model):
 
 
 class SegmentStat(models.Model):
-    """One segment's deltas over one snapshot (loaded with COPY)."""
+    """One segment's deltas over one snapshot (loaded with COPY).
 
-    snapshot = models.ForeignKey(Snapshot, on_delete=models.CASCADE, related_name="segment_stats")
-    segment = models.ForeignKey(Segment, on_delete=models.CASCADE, related_name="stats")
+    The biggest table: its key is (snapshot, segment) itself (no surrogate id),
+    and the only other index is the per-segment time series, so each row
+    costs two index insertions.
+    """
+
+    pk = models.CompositePrimaryKey("snapshot", "segment")
+    # Indexed by the primary key (snapshot first) and segment_stat_series_idx (segment first).
+    # No database-level foreign keys: their deferred per-row checks more than doubled the cost
+    # of COPY (bench/run.py). Rows are written only by apps.snapshots.store, with ids it has just
+    # written in the same transaction; deletes cascade through the ORM (Snapshot/Segment delete).
+    snapshot = models.ForeignKey(Snapshot, on_delete=models.CASCADE, related_name="segment_stats",
+                                 db_index=False, db_constraint=False)
+    segment = models.ForeignKey(Segment, on_delete=models.CASCADE, related_name="stats", db_index=False,
+                                db_constraint=False)
     end_at = models.DateTimeField()  # copy of snapshot.end_at: time-range scans without a join
     interval_s = models.FloatField()
     physical_read_requests = models.BigIntegerField(null=True)
@@ -107,9 +119,6 @@ class SegmentStat(models.Model):
     space_allocated_bytes = models.BigIntegerField(null=True)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["snapshot", "segment"], name="segment_stat_unique"),
-        ]
         indexes = [
             # segment page and window rollups: one segment's series by time.
             models.Index(fields=["segment", "end_at"], name="segment_stat_series_idx"),

@@ -117,23 +117,19 @@ def collection_store(*, target: Target, collection: Collection, kind: str, state
     from apps.targets.deltas import sample_interval
 
     now = collection.collected_at or state.now
-    result = store.StoreResult()
     segment_ids = store.segments_upsert(target_id=target.id, collection=collection, seen_at=now)
-    for snap in sorted(collection.snapshots, key=lambda s: (s.end_at, s.instance_number)):
-        written = store.snapshot_store(target_id=target.id, kind=kind, snap=snap, segment_ids=segment_ids)
-        if written is not None:
-            result.snapshots_added += 1
-            result.rows_added += written
+    ordered = sorted(collection.snapshots, key=lambda s: (s.end_at, s.instance_number))
+    result = store.snapshots_store(target_id=target.id, kind=kind, snapshots=ordered, segment_ids=segment_ids)
     for sample in collection.samples:
         interval = sample_interval(
             state.previous_samples.get(sample.instance_number), sample, dbid=collection.database.dbid
         )
         with transaction.atomic():
             if interval is not None:
-                written = store.snapshot_store(target_id=target.id, kind="sample", snap=interval, segment_ids=segment_ids)
-                if written is not None:
-                    result.snapshots_added += 1
-                    result.rows_added += written
+                added = store.snapshots_store(target_id=target.id, kind="sample", snapshots=[interval],
+                                              segment_ids=segment_ids)
+                result.snapshots_added += added.snapshots_added
+                result.rows_added += added.rows_added
             store.sample_state_save(
                 target_id=target.id, instance_number=sample.instance_number, startup_at=sample.startup_at,
                 sampled_at=sample.sampled_at, payload=sample_to_json(sample),

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 #: Per-segment statistics carried by SegmentStat, in storage order. Every name
 #: is a non-negative integer (or None when the source does not have it).
@@ -43,9 +44,12 @@ SEGMENT_STAT_FIELDS: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class SegmentKey:
+class SegmentKey(NamedTuple):
     """Stable identity of a segment: survives MOVE / TRUNCATE / REBUILD.
+
+    A NamedTuple rather than a dataclass: it is the dict key of every stored
+    row, and tuple hashing/equality run in C (a collection hashes it once per
+    segment-stat row).
 
     ``object_type`` uses DBA_SEGMENTS.SEGMENT_TYPE spelling: TABLE,
     TABLE PARTITION, TABLE SUBPARTITION, INDEX, INDEX PARTITION,

@@ -107,7 +107,9 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 TIERSCOPE_FERNET_KEY = env_secret("TIERSCOPE_FERNET_KEY")
 
 # App tunables in one dict, read through apps.core.config.get_config().
-TIERSCOPE: dict[str, object] = {}
+TIERSCOPE: dict[str, object] = {
+    "COLLECT_BATCH_ROWS": env_int("TIERSCOPE_COLLECT_BATCH_ROWS", 50_000),
+}
 
 LOGGING = {
     "version": 1,

@@ -18,16 +18,24 @@ def _per_snapshot(target: Target) -> dict[int, tuple[int, int, int]]:
     rows = (
         SegmentStat.objects.filter(snapshot__target=target)
         .values("snapshot__snap_id")
-        .annotate(n=Count("id"), reads=Sum("physical_read_requests"), writes=Sum("physical_write_requests"))
+        .annotate(n=Count("segment_id"), reads=Sum("physical_read_requests"), writes=Sum("physical_write_requests"))
         .order_by()
     )
     return {r["snapshot__snap_id"]: (r["n"], r["reads"], r["writes"]) for r in rows}
 
 
+@pytest.fixture
+def one_snapshot_per_transaction(monkeypatch):
+    """The worker commits each snapshot on its own, so a kill lands between two of them."""
+    monkeypatch.setenv("TIERSCOPE_COLLECT_BATCH_ROWS", "1")
+
+
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 class WorkerKilledTests:
-    def test_a_killed_worker_leaves_whole_snapshots_and_a_rerun_completes(self, demo_target, celery_worker):
+    def test_a_killed_worker_leaves_whole_snapshots_and_a_rerun_completes(
+        self, demo_target, one_snapshot_per_transaction, celery_worker
+    ):
         from django.db import transaction
 
         from apps.snapshots.services import run_enqueue
