@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 
 from apps.targets.models import TablespaceTier, Target
 
@@ -48,11 +48,22 @@ class TablespaceTierInline(admin.TabularInline):
 @admin.register(Target)
 class TargetAdmin(admin.ModelAdmin):
     form = TargetForm
-    list_display = ["name", "mode", "dsn", "interval_minutes", "enabled", "next_collect_at"]
+    list_display = ["name", "mode", "dsn", "interval_minutes", "tier_set", "enabled", "next_collect_at"]
     list_filter = ["mode", "enabled"]
     search_fields = ["name", "dsn"]
     inlines = [TablespaceTierInline]
     readonly_fields = ["next_collect_at", "capabilities"]
+    actions = ["test_connection"]
+
+    @admin.action(description="Test connection (release, grants, Diagnostics Pack switch)")
+    def test_connection(self, request: Any, queryset: Any) -> None:
+        from apps.targets.services import target_check
+
+        for target in queryset:
+            findings = target_check(target=target)
+            level = messages.WARNING if findings else messages.SUCCESS
+            self.message_user(request, f"{target.name}: " + ("; ".join(findings) or "connected, all checks passed"),
+                              level)
 
 
 @admin.register(TablespaceTier)

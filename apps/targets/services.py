@@ -23,6 +23,13 @@ def source_for(target: Target) -> Source:
     raise ValueError(f"Target {target.name!r} is {target.mode}: it is fed by imports, not collected.")
 
 
+def target_check(*, target: Target) -> list[str]:
+    """What a DBA must fix before this target can be collected (empty = ready)."""
+    if not target.is_live:
+        return ["report-only target: fed by imports, nothing to connect to"]
+    return source_for(target).check()
+
+
 def target_create(
     *, name: str, mode: str, dsn: str = "", username: str = "", password: str = "", interval_minutes: int = 60
 ) -> Target:

@@ -54,3 +54,23 @@ class TargetAdminTests:
     def test_a_viewer_cannot_open_the_admin(self, viewer_client):
         response = viewer_client.get("/admin/targets/target/")
         assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+@pytest.mark.django_db
+class TargetCheckTests:
+    def test_the_admin_action_reports_an_unreachable_listener(self, admin_client):
+        target = Target(name="sales", mode="nopack", dsn="127.0.0.1:9/SALES", username="U")
+        target.set_password("pw")
+        target.save()
+
+        response = admin_client.post("/admin/targets/target/", {"action": "test_connection", "index": "0",
+                                                                  "_selected_action": [target.id]}, follow=True)
+
+        shown = [str(message) for message in response.context["messages"]]
+        assert len(shown) == 1
+        assert shown[0].startswith("sales: DPY-6005") and "127.0.0.1:9/SALES" in shown[0]
+
+    def test_the_demo_target_checks_clean(self, demo_target):
+        from apps.targets.services import target_check
+
+        assert target_check(target=demo_target) == []
