@@ -84,7 +84,7 @@ cmd_setup() {
     echo "$req_sum" > "$VENV/.tierscope-requirements"
   fi
   local npm_sum; npm_sum="$(sha256sum package-lock.json | cut -d' ' -f1)"
-  if ! stamp_ok node_modules/.tierscope-lock "$npm_sum" || [ ! -f static/vendor/chart.umd.min.js ]; then
+  if ! stamp_ok node_modules/.tierscope-lock "$npm_sum" || [ ! -f static/vendor/chart.umd.min.js.map ]; then
     say "installing front-end packages (npm ci)"
     npm ci --no-audit --no-fund --loglevel=error >/dev/null
     npm run -s build
@@ -208,8 +208,9 @@ cmd_stop() {
 
 cmd_test() {
   load_env
-  export DJANGO_SETTINGS_MODULE=config.settings.test
+  # collectstatic with the manifest storage make run uses: a broken static reference fails here.
   "$PY" manage.py collectstatic --noinput >/dev/null
+  export DJANGO_SETTINGS_MODULE=config.settings.test
   "$PY" -m pytest "$@"
 }
 
