@@ -17,6 +17,7 @@ Pure: standard library only.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -121,6 +122,7 @@ class DdlScript:
 # --------------------------------------------------------------------------- releases
 
 
+@functools.lru_cache(maxsize=64)
 def parse_release(release: ReleaseLike) -> tuple[int, int]:
     """Return (major, minor) from "19.0.0.0.0", "12.2.0.1", "23ai" or a tuple.
 

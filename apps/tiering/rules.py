@@ -29,6 +29,7 @@ import statistics
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
+from types import MappingProxyType
 
 #: Every tunable of the rules, with why it has its default. Values are numbers.
 DEFAULT_THRESHOLDS: dict[str, float] = {
@@ -293,8 +294,14 @@ class _Mix:
 # --------------------------------------------------------------------------- thresholds
 
 
-def merge_thresholds(overrides: Mapping[str, float] | None = None) -> dict[str, float]:
-    """DEFAULT_THRESHOLDS updated with ``overrides``; unknown keys and bad values raise."""
+def merge_thresholds(overrides: Mapping[str, float] | None = None) -> Mapping[str, float]:
+    """DEFAULT_THRESHOLDS updated with ``overrides``; unknown keys and bad values raise.
+
+    The defaults themselves come back as a shared read-only mapping: advise() runs once
+    per segment (100k per refresh) and need not copy and re-validate them each time.
+    """
+    if overrides is None or overrides is DEFAULT_THRESHOLDS:
+        return _DEFAULTS_VIEW
     merged = dict(DEFAULT_THRESHOLDS)
     for key, number in (overrides or {}).items():
         if key not in DEFAULT_THRESHOLDS:
@@ -305,6 +312,9 @@ def merge_thresholds(overrides: Mapping[str, float] | None = None) -> dict[str, 
             raise RulesError(f"threshold {key!r} is out of range: {number!r}")
         merged[key] = number
     return merged
+
+
+_DEFAULTS_VIEW: Mapping[str, float] = MappingProxyType(dict(DEFAULT_THRESHOLDS))
 
 
 # --------------------------------------------------------------------------- partition skew

@@ -11,11 +11,15 @@ RUN="$DATA/run"
 LOG="$DATA/log"
 VENV="$ROOT/.venv"
 PY="$VENV/bin/python"
-PG_PORT="${TIERSCOPE_PG_PORT:-55432}"
-REDIS_PORT="${TIERSCOPE_REDIS_PORT:-56379}"
-WEB_BIND="${TIERSCOPE_WEB_BIND:-127.0.0.1:8000}"
-LOCAL_DATABASE_URL="postgres://tierscope:tierscope@127.0.0.1:${PG_PORT}/tierscope"
-LOCAL_REDIS_URL="redis://127.0.0.1:${REDIS_PORT}/0"
+
+local_urls() {
+  # Ports of the project-local servers: from the environment, else .env, else the defaults.
+  PG_PORT="${TIERSCOPE_PG_PORT:-55432}"
+  REDIS_PORT="${TIERSCOPE_REDIS_PORT:-56379}"
+  WEB_BIND="${TIERSCOPE_WEB_BIND:-127.0.0.1:8000}"
+  LOCAL_DATABASE_URL="postgres://tierscope:tierscope@127.0.0.1:${PG_PORT}/tierscope"
+  LOCAL_REDIS_URL="redis://127.0.0.1:${REDIS_PORT}/0"
+}
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -34,6 +38,7 @@ as_root_apt() {
 
 load_env() {
   # .env holds the development defaults and generated secrets; the real environment wins.
+  local_urls
   if [ ! -f .env ]; then
     say "writing .env (development settings, generated secrets)"
     local secret fernet
@@ -42,7 +47,9 @@ load_env() {
     sed -e "s|^SECRET_KEY=.*|SECRET_KEY=${secret}|" \
         -e "s|^TIERSCOPE_FERNET_KEY=.*|TIERSCOPE_FERNET_KEY=${fernet}|" \
         -e "s|^DATABASE_URL=.*|DATABASE_URL=${LOCAL_DATABASE_URL}|" \
-        -e "s|^REDIS_URL=.*|REDIS_URL=${LOCAL_REDIS_URL}|" .env.example > .env
+        -e "s|^REDIS_URL=.*|REDIS_URL=${LOCAL_REDIS_URL}|" \
+        -e "s|^TIERSCOPE_PG_PORT=.*|TIERSCOPE_PG_PORT=${PG_PORT}|" \
+        -e "s|^TIERSCOPE_REDIS_PORT=.*|TIERSCOPE_REDIS_PORT=${REDIS_PORT}|" .env.example > .env
     chmod 600 .env
   fi
   local line key
@@ -51,6 +58,7 @@ load_env() {
     key="${line%%=*}"
     if [ -z "${!key+x}" ]; then export "$line"; fi
   done < .env
+  local_urls
 }
 
 uses_local_pg() { [ "${DATABASE_URL}" = "${LOCAL_DATABASE_URL}" ]; }
