@@ -74,8 +74,14 @@ def fmt_duration(seconds: float | None) -> str:
     """
     >>> fmt_duration(8.24), fmt_duration(184), fmt_duration(7300)
     ('8.2 s', '3 min 4 s', '2 h 1 min')
+
+    A missing attribute reaches a template filter as "" (e.g. the duration of
+    a run that does not exist yet): that is no value, not an error.
+
+    >>> fmt_duration(""), fmt_duration(None)
+    ('—', '—')
     """
-    if seconds is None:
+    if seconds is None or seconds == "":
         return DASH
     if seconds < 60:
         return f"{seconds:.1f} s"

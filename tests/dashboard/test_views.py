@@ -179,3 +179,16 @@ class QueryCountTests:
         for url, budget in budgets.items():
             with django_assert_max_num_queries(budget):
                 admin_client.get(url)
+
+
+@pytest.mark.django_db
+class NeverCollectedTests:
+    def test_every_page_renders_for_a_target_that_was_never_collected(self, viewer_client, seed_tiers):
+        from apps.targets.models import Target
+
+        Target.objects.create(name="fresh", mode=Target.Mode.DEMO)
+
+        for url in ("/", "/targets/fresh/", "/targets/fresh/recommendations/", "/runs/", "/tiers/"):
+            response = viewer_client.get(url)
+            assert response.status_code == 200, url
+        assert "never" in viewer_client.get("/").content.decode()

@@ -2,20 +2,33 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Any
+
 from django import template
 
 from apps.dashboard import formatting
 
 register = template.Library()
 
-register.filter("gb", formatting.fmt_gb)
-register.filter("bytes_h", formatting.fmt_bytes)
-register.filter("iops", formatting.fmt_iops)
-register.filter("intensity", formatting.fmt_intensity)
-register.filter("usd", formatting.fmt_usd)
-register.filter("price", formatting.fmt_price)
-register.filter("pct", formatting.fmt_pct)
-register.filter("duration", formatting.fmt_duration)
+
+def _missing_is_none(fmt: Callable[[Any], str]) -> Callable[[Any], str]:
+    """A missing attribute reaches a filter as "" (string_if_invalid): format it as no value."""
+
+    @functools.wraps(fmt)
+    def wrapper(value: Any) -> str:
+        return fmt(None if value == "" else value)
+
+    return wrapper
+
+
+for _name, _fmt in (
+    ("gb", formatting.fmt_gb), ("bytes_h", formatting.fmt_bytes), ("iops", formatting.fmt_iops),
+    ("intensity", formatting.fmt_intensity), ("usd", formatting.fmt_usd), ("price", formatting.fmt_price),
+    ("pct", formatting.fmt_pct), ("duration", formatting.fmt_duration),
+):
+    register.filter(_name, _missing_is_none(_fmt))
 
 
 @register.simple_tag(takes_context=True)
