@@ -66,10 +66,22 @@ def _timed(fn):
     return result, time.perf_counter() - start
 
 
+def _fleet_infos(n_segments: int, seed: int) -> tuple:
+    """The generator's segments as DBA_SEGMENTS rows (SegmentInfo)."""
+    from apps.targets.rows import SegmentInfo, SegmentKey
+    from bench.fleet_data import fleet_segments
+
+    return tuple(
+        SegmentInfo(key=SegmentKey(o, n, s, t), tablespace_name=ts, bytes=b, blocks=bl, obj_number=obj,
+                    dataobj_number=dobj)
+        for o, n, s, t, ts, b, bl, obj, dobj in fleet_segments(n_segments, seed)
+    )
+
+
 def _fleet_collection(n_segments: int, n_hours: int, seed: int):
     from apps.targets.demo.schema import snap_end_at
-    from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey, Snapshot
-    from bench.fleet_data import fleet_segment_stats, fleet_segments, to_segment_stat
+    from apps.targets.rows import Collection, DatabaseInfo, Snapshot
+    from bench.fleet_data import fleet_segment_stats, to_segment_stat
 
     by_snap = defaultdict(list)
     for row in fleet_segment_stats(n_segments, n_hours, seed):
@@ -81,11 +93,7 @@ def _fleet_collection(n_segments: int, n_hours: int, seed: int):
                  end_at=snap_end_at(snap_id), startup_at=startup, segment_stats=tuple(stats), top_n_only=False)
         for snap_id, stats in sorted(by_snap.items())
     )
-    segments = tuple(
-        SegmentInfo(key=SegmentKey(o, n, s, t), tablespace_name=ts, bytes=b, blocks=bl, obj_number=obj,
-                    dataobj_number=dobj)
-        for o, n, s, t, ts, b, bl, obj, dobj in fleet_segments(n_segments, seed)
-    )
+    segments = _fleet_infos(n_segments, seed)
     database = DatabaseInfo(dbid=99, db_name="BENCH", release="19.0.0.0.0", is_rac=False, instances=(1,))
     return Collection(database=database, snapshots=snapshots, segments=segments, collected_at=snapshots[-1].end_at)
 
@@ -163,16 +171,11 @@ def _load_large(target, n_segments: int, n_hours: int) -> None:
     from apps.snapshots.models import Segment, SegmentStat, Snapshot
     from apps.snapshots.store import segments_upsert
     from apps.targets.demo.schema import snap_end_at
-    from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey
-    from bench.fleet_data import fleet_segment_stats, fleet_segments
+    from apps.targets.rows import Collection, DatabaseInfo, SegmentKey
+    from bench.fleet_data import fleet_segment_stats
 
-    infos = tuple(
-        SegmentInfo(key=SegmentKey(o, n, s, t), tablespace_name=ts, bytes=b, blocks=bl, obj_number=obj,
-                    dataobj_number=dobj)
-        for o, n, s, t, ts, b, bl, obj, dobj in fleet_segments(n_segments, 11)
-    )
+    infos = _fleet_infos(n_segments, 11)
     database = DatabaseInfo(dbid=98, db_name="BIG", release="19.0.0.0.0", is_rac=False, instances=(1,))
-    first = None
     ids = segments_upsert(target_id=target.id, collection=Collection(database=database, segments=infos),
                           seen_at=dt.datetime.now(dt.timezone.utc))
     snap_ids: dict[int, int] = {}
@@ -188,7 +191,6 @@ def _load_large(target, n_segments: int, n_hours: int) -> None:
             snap_id = row[0]
             if snap_id not in snap_ids:
                 end = ends[snap_id] = snap_end_at(snap_id)
-                first = first or end
                 snap_ids[snap_id] = Snapshot.objects.create(
                     target=target, kind="demo", dbid=98, instance_number=1, snap_id=snap_id,
                     begin_at=end - dt.timedelta(hours=1), end_at=end, startup_at=end - dt.timedelta(days=60),
@@ -260,18 +262,13 @@ def recommendations_target(n_segments: int = 100_000):
     """100k tracked segments (rows of snapshots_segment); their window figures are synthesized."""
     from apps.snapshots.store import segments_upsert
     from apps.targets.models import Target
-    from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey
-    from bench.fleet_data import fleet_segments
+    from apps.targets.rows import Collection, DatabaseInfo
 
     existing = Target.objects.filter(name="bench-reco-100k").first()
     if existing and existing.segments.count() == n_segments:
         return existing
     target = _fresh_target("bench-reco-100k")
-    infos = tuple(
-        SegmentInfo(key=SegmentKey(o, n, s, t), tablespace_name=ts, bytes=b, blocks=bl, obj_number=obj,
-                    dataobj_number=dobj)
-        for o, n, s, t, ts, b, bl, obj, dobj in fleet_segments(n_segments, 13)
-    )
+    infos = _fleet_infos(n_segments, 13)
     database = DatabaseInfo(dbid=97, db_name="REC", release="19.0.0.0.0", is_rac=False, instances=(1,))
     segments_upsert(target_id=target.id, collection=Collection(database=database, segments=infos),
                     seen_at=dt.datetime.now(dt.timezone.utc))

@@ -12,6 +12,7 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.db import connection, transaction
 
@@ -23,7 +24,6 @@ from apps.tiering.models import Tier
 from apps.tiering.selectors import WindowFigures, segment_window_figures, tablespace_read_latency_ms
 from apps.tiering.tiers import tier_to_model
 
-PARTITION_TYPES = {"TABLE PARTITION", "TABLE SUBPARTITION", "INDEX PARTITION", "INDEX SUBPARTITION"}
 RECOMMENDATION_COLUMNS = (
     "target_id", "segment_id", "computed_at", "is_current", "window_days", "statistic", "iops", "read_iops",
     "write_iops", "size_gb", "intensity", "read_requests_per_day", "current_tier_id", "recommended_tier_id",
@@ -65,7 +65,7 @@ def _latest_residency(target_id: int) -> dict[int, tuple[int, int]]:
 def _partition_intensities(segments: Sequence[Segment], intensities: dict[int, float | None]) -> dict[tuple, tuple]:
     groups: dict[tuple, list[tuple[str, float | None]]] = defaultdict(list)
     for seg in segments:
-        if seg.object_type in PARTITION_TYPES:
+        if seg.object_type in rules.PARTITION_TYPES:
             groups[(seg.owner, seg.object_name, seg.object_type)].append((seg.subobject_name, intensities.get(seg.id)))
     return {key: tuple(values) for key, values in groups.items()}
 
@@ -77,7 +77,7 @@ def _tablespace_for_tier(mappings: Sequence[TablespaceTier]) -> dict[int, str]:
     return chosen
 
 
-def _flash_cache_enabled(target: Target, residency: dict[int, tuple[int, int]]) -> bool:
+def _flash_cache_enabled(residency: dict[int, tuple[int, int]]) -> bool:
     return any(flash for flash, _ in residency.values())
 
 
@@ -133,11 +133,14 @@ def build_recommendations(
     tier_by_name = {t.name: t for t in tiers}
     release = target.capabilities.get("release") or "19.0.0.0.0"
     block_size = int(target.capabilities.get("block_size_bytes") or 8192)
+    mapped_tiers = {t.id: t for t in tiers} | extra_tiers
+    # Ties keep the current tier only when it belongs to the compared set.
+    set_names = {t.id: t.name for t in tiers}
     sized = [s for s in segments if s.size_bytes]
     objects = [
         costmodel.StorageObject(
             name=str(s.id), iops=figures[s.id].iops if s.id in figures else 0.0, gb=s.size_bytes / 1024**3,
-            current_tier=_tier_name(tiers, tier_of_tablespace.get(s.tablespace_name)),
+            current_tier=set_names.get(tier_of_tablespace.get(s.tablespace_name)),
             read_iops=figures[s.id].read_iops if s.id in figures else 0.0,
         )
         for s in sized
@@ -145,33 +148,25 @@ def build_recommendations(
     choices = {int(c.obj.name): c for c in costmodel.choose_tiers(objects, model_tiers)} if objects else {}
     intensities = {sid: c.obj.intensity for sid, c in choices.items()}
     partitions = _partition_intensities(segments, intensities)
-    flash_enabled = _flash_cache_enabled(target, residency)
-    mapped_tiers = {t.id: t for t in tiers} | extra_tiers
+    flash_enabled = _flash_cache_enabled(residency)
+    top_n_source = target.mode in (Target.Mode.AWR, Target.Mode.NOPACK, Target.Mode.REPORT)
     rows = []
     for seg in segments:
         rows.append(
             _one_recommendation(
                 mapped=mapped_tiers,
-                seg=seg, choice=choices.get(seg.id), fig=figures.get(seg.id), tiers=tiers, model_tiers=model_tiers,
+                seg=seg, choice=choices.get(seg.id), fig=figures.get(seg.id), model_tiers=model_tiers,
                 tier_by_name=tier_by_name, tier_of_tablespace=tier_of_tablespace,
                 tablespace_for_tier=tablespace_for_tier, latency_ms=latency_ms, residency=residency.get(seg.id),
                 partitions=partitions.get((seg.owner, seg.object_name, seg.object_type), ()),
                 release=release, block_size=block_size, flash_enabled=flash_enabled, now=now,
-                window_days=window_days, statistic=statistic, target_id=target.id,
-                top_n_source=target.mode in (Target.Mode.AWR, Target.Mode.NOPACK, Target.Mode.REPORT),
+                window_days=window_days, statistic=statistic, target_id=target.id, top_n_source=top_n_source,
             )
         )
     return rows
 
 
-def _tier_name(tiers: list[Tier], tier_id: int | None) -> str | None:
-    for t in tiers:
-        if t.id == tier_id:
-            return t.name
-    return None
-
-
-def _one_recommendation(*, mapped: dict[int, Tier], seg: Segment, choice, fig: WindowFigures | None, tiers, model_tiers, tier_by_name,
+def _one_recommendation(*, mapped: dict[int, Tier], seg: Segment, choice, fig: WindowFigures | None, model_tiers, tier_by_name,
                         tier_of_tablespace, tablespace_for_tier, latency_ms, residency, partitions, release,
                         block_size, flash_enabled, now, window_days, statistic, target_id, top_n_source) -> tuple:
     current_id = tier_of_tablespace.get(seg.tablespace_name)
@@ -179,6 +174,7 @@ def _one_recommendation(*, mapped: dict[int, Tier], seg: Segment, choice, fig: W
     gb = seg.size_bytes / 1024**3 if seg.size_bytes else None
     iops = fig.iops if fig else 0.0
     cost_now = cost_after = None
+    costs: dict[str, Decimal] = {}
     recommended_name = current.name if current else ""
     if choice is not None:
         costs = choice.costs_by_tier(model_tiers)
@@ -208,7 +204,7 @@ def _one_recommendation(*, mapped: dict[int, Tier], seg: Segment, choice, fig: W
     advice = rules.advise(figures)
     final_tier = tier_by_name.get(advice.recommended_tier) or current
     if choice is not None and final_tier is not None and final_tier.name != recommended_name:
-        cost_after = choice.costs_by_tier(model_tiers).get(final_tier.name, cost_after)
+        cost_after = costs.get(final_tier.name, cost_after)
     savings = (cost_now - cost_after) if (cost_now is not None and cost_after is not None) else None
     covered_days = (fig.covered_s / 86400) if fig and fig.covered_s else None
     reads_per_day = (fig.read_requests / covered_days) if covered_days else 0.0

@@ -8,18 +8,13 @@ errors are real python-oracledb exception objects raised by a fake connection.
 from __future__ import annotations
 
 import pytest
-from oracledb import errors as oracledb_errors
 
 from apps.snapshots.models import CollectionRun, Snapshot
 from apps.snapshots.tasks import snapshot_collect as snapshot_collect_task
 from apps.targets.models import Target
 from apps.targets.oracle.source import OracleSource
 from tests.targets.oracle.fakes import FakeConnect, load_recording
-
-
-def ora(code: int, text: str) -> Exception:
-    error = oracledb_errors._Error(f"ORA-{code:05d}: {text}", code=code)
-    return error.exc_type(error)
+from tests.targets.oracle.test_errors import ora
 
 
 @pytest.fixture
