@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 
 
@@ -123,6 +124,101 @@ class SegmentStat(models.Model):
             # segment page and window rollups: one segment's series by time.
             models.Index(fields=["segment", "end_at"], name="segment_stat_series_idx"),
         ]
+
+
+#: Per-day and per-window count of the largest per-snapshot IOPS values kept (SegmentDay.top_iops,
+#: WindowBaseRow.top_iops). A p95 over n snapshots is the k-th largest value, k = n - ceil(0.95 n) + 1,
+#: so 40 keeps p95 exact for windows of up to ~780 snapshots: 7 days of 15-minute AWR snapshots (672),
+#: 30 days of hourly ones (720). Longer windows fall back to the raw statistics.
+TOP_IOPS = 40
+
+
+class SegmentDay(models.Model):
+    """One segment's activity over one UTC day: the daily rollup recommendations read.
+
+    Maintained by apps.snapshots.store in the transaction that stores the
+    snapshots (never rebuilt from scratch on the hot path). Values are per
+    snapshot first (the instances of one snap_id summed, as on RAC), then per
+    day: counters are sums, ``covered_s`` the summed intervals, ``intervals``
+    the number of per-snapshot values, ``iops_sum`` their sum (for the mean)
+    and ``top_iops`` the largest TOP_IOPS of them, highest first (for p95 and
+    max). V$ samples (``from_samples``) and AWR/demo/report snapshots measure
+    the same time, so they are kept apart and a day uses one of them.
+    """
+
+    pk = models.CompositePrimaryKey("segment", "day", "from_samples")
+    # No database-level foreign keys, as for SegmentStat: written only by apps.snapshots.store.
+    target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="+", db_index=False,
+                               db_constraint=False)
+    segment = models.ForeignKey(Segment, on_delete=models.CASCADE, related_name="days", db_index=False,
+                                db_constraint=False)
+    day = models.DateField()
+    from_samples = models.BooleanField()
+    read_requests = models.BigIntegerField()
+    write_requests = models.BigIntegerField()
+    physical_reads_blocks = models.BigIntegerField()
+    physical_reads_direct_blocks = models.BigIntegerField()
+    optimized_physical_reads = models.BigIntegerField()
+    table_scans = models.BigIntegerField()
+    db_block_changes = models.BigIntegerField()
+    logical_reads = models.BigIntegerField()
+    covered_s = models.FloatField()
+    intervals = models.IntegerField()
+    iops_sum = models.FloatField()
+    top_iops = ArrayField(models.FloatField())
+
+    class Meta:
+        indexes = [models.Index(fields=["target", "day"], name="segment_day_target_idx")]
+
+
+class RollupDay(models.Model):
+    """When a target's rollups of one day last changed: ``version`` grows with every change.
+
+    A cached WindowBase is valid while no day it covers has a version above the
+    one it was built from.
+    """
+
+    pk = models.CompositePrimaryKey("target", "day")
+    target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    version = models.BigIntegerField()
+
+
+class WindowBase(models.Model):
+    """A target's rollups summed over the complete days of a window (all but its last day).
+
+    A window's last day still grows with each collection; its earlier days do
+    not, so refreshes during a day read this (one row per segment) and the last
+    day's rollups instead of every day of the window. One per target.
+    """
+
+    target = models.OneToOneField("targets.Target", on_delete=models.CASCADE, related_name="+")
+    first_day = models.DateField()
+    last_day = models.DateField()
+    version = models.BigIntegerField(help_text="the highest RollupDay.version of its days when it was built")
+    built_at = models.DateTimeField()
+
+
+class WindowBaseRow(models.Model):
+    """One segment's figures in a WindowBase (as SegmentDay, summed over the base's days)."""
+
+    pk = models.CompositePrimaryKey("base", "segment")
+    base = models.ForeignKey(WindowBase, on_delete=models.CASCADE, related_name="rows", db_index=False)
+    segment = models.ForeignKey(Segment, on_delete=models.CASCADE, related_name="+", db_index=False,
+                                db_constraint=False)
+    only_samples = models.BooleanField()
+    read_requests = models.BigIntegerField()
+    write_requests = models.BigIntegerField()
+    physical_reads_blocks = models.BigIntegerField()
+    physical_reads_direct_blocks = models.BigIntegerField()
+    optimized_physical_reads = models.BigIntegerField()
+    table_scans = models.BigIntegerField()
+    db_block_changes = models.BigIntegerField()
+    logical_reads = models.BigIntegerField()
+    covered_s = models.FloatField()
+    intervals = models.IntegerField()
+    iops_sum = models.FloatField()
+    top_iops = ArrayField(models.FloatField())
 
 
 class SysStat(models.Model):

@@ -18,7 +18,7 @@ from django.utils import timezone
 from apps.core.config import get_config
 from apps.snapshots import store
 from apps.snapshots.codec import sample_from_json, sample_to_json
-from apps.snapshots.models import CollectionRun, SampleState, Snapshot
+from apps.snapshots.models import CollectionRun, RollupDay, SampleState, SegmentDay, Snapshot
 from apps.targets.base import CollectState, SourceError
 from apps.targets.models import Target
 from apps.targets.rows import Collection
@@ -245,6 +245,10 @@ def snapshot_prune(*, now: dt.datetime) -> int:
         horizon = min(row["latest"], now) - keep
         count, _ = Snapshot.objects.filter(target_id=row["target_id"], end_at__lt=horizon).delete()
         deleted += count
+        # Daily rollups of days wholly before the horizon go with their raw rows.
+        day = horizon.astimezone(dt.timezone.utc).date()
+        SegmentDay.objects.filter(target_id=row["target_id"], day__lt=day).delete()
+        RollupDay.objects.filter(target_id=row["target_id"], day__lt=day).delete()
     return deleted
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from django.db import connection, transaction
 
-from apps.snapshots.models import Residency, SampleState, Segment, Snapshot, SysStat, TablespaceIO
+from apps.snapshots.models import TOP_IOPS, Residency, SampleState, Segment, Snapshot, SysStat, TablespaceIO
 from apps.targets.rows import SEGMENT_STAT_FIELDS, Collection, SegmentKey
 from apps.targets.rows import Residency as ResidencyRow
 from apps.targets.rows import Snapshot as SnapshotRow
@@ -176,6 +176,7 @@ def snapshots_store(
             if not new:
                 continue
             rows = _copy_segment_stats(new, segment_ids)
+            segment_days_add([snap_pk for snap_pk, _ in new])
             sysstats = [SysStat(snapshot_id=snap_pk, name=s.name, value=s.value)
                         for snap_pk, snap in new for s in snap.sysstats]
             SysStat.objects.bulk_create(sysstats)
@@ -223,6 +224,74 @@ def _copy_segment_stats(new: Sequence[tuple[int, SnapshotRow]], segment_ids: dic
                 write(head + (segment_ids[stat.key],) + tail + _STAT_VALUES(stat))
             count += len(snap.segment_stats)
     return count
+
+
+# Per snapshot (the instances of one snap_id summed: RAC), then per (segment, UTC day, samples or not),
+# merged into what the day already holds: sums add, the top values are merged and cut to TOP_IOPS.
+_SEGMENT_DAYS_SQL = """
+WITH per_snap AS (
+  SELECT st.segment_id, sn.target_id, (sn.end_at AT TIME ZONE 'UTC')::date AS day, sn.kind = 'sample' AS from_samples,
+         max(st.interval_s) AS interval_s,
+         sum(coalesce(st.physical_read_requests, 0)) AS rr, sum(coalesce(st.physical_write_requests, 0)) AS wr,
+         sum(coalesce(st.physical_reads_blocks, 0)) AS rb, sum(coalesce(st.physical_reads_direct_blocks, 0)) AS drb,
+         sum(coalesce(st.optimized_physical_reads, 0)) AS opt, sum(coalesce(st.table_scans, 0)) AS ts,
+         sum(coalesce(st.db_block_changes, 0)) AS bc, sum(coalesce(st.logical_reads, 0)) AS lr
+  FROM snapshots_segmentstat st JOIN snapshots_snapshot sn ON sn.id = st.snapshot_id
+  WHERE {where} AND st.interval_s > 0
+  GROUP BY st.segment_id, sn.target_id, 3, sn.kind, sn.snap_id
+), per_day AS (
+  SELECT segment_id, target_id, day, from_samples, sum(rr) AS rr, sum(wr) AS wr, sum(rb) AS rb, sum(drb) AS drb,
+         sum(opt) AS opt, sum(ts) AS ts, sum(bc) AS bc, sum(lr) AS lr, sum(interval_s) AS covered_s,
+         count(*) AS intervals, sum((rr + wr) / interval_s) AS iops_sum,
+         (array_agg((rr + wr) / interval_s ORDER BY (rr + wr) / interval_s DESC))[1:{top}] AS top_iops
+  FROM per_snap GROUP BY segment_id, target_id, day, from_samples
+), merged AS (
+  INSERT INTO snapshots_segmentday AS d (segment_id, target_id, day, from_samples, read_requests, write_requests,
+         physical_reads_blocks, physical_reads_direct_blocks, optimized_physical_reads, table_scans,
+         db_block_changes, logical_reads, covered_s, intervals, iops_sum, top_iops)
+  SELECT * FROM per_day
+  ON CONFLICT (segment_id, day, from_samples) DO UPDATE SET
+    read_requests = d.read_requests + excluded.read_requests,
+    write_requests = d.write_requests + excluded.write_requests,
+    physical_reads_blocks = d.physical_reads_blocks + excluded.physical_reads_blocks,
+    physical_reads_direct_blocks = d.physical_reads_direct_blocks + excluded.physical_reads_direct_blocks,
+    optimized_physical_reads = d.optimized_physical_reads + excluded.optimized_physical_reads,
+    table_scans = d.table_scans + excluded.table_scans,
+    db_block_changes = d.db_block_changes + excluded.db_block_changes,
+    logical_reads = d.logical_reads + excluded.logical_reads,
+    covered_s = d.covered_s + excluded.covered_s,
+    intervals = d.intervals + excluded.intervals,
+    iops_sum = d.iops_sum + excluded.iops_sum,
+    top_iops = ARRAY(SELECT v FROM unnest(d.top_iops || excluded.top_iops) AS v ORDER BY v DESC LIMIT {top})
+  RETURNING d.target_id, d.day
+)
+INSERT INTO snapshots_rollupday (target_id, day, version)
+SELECT target_id, day, nextval('snapshots_rollup_version') FROM (SELECT DISTINCT target_id, day FROM merged) AS days
+ON CONFLICT (target_id, day) DO UPDATE SET version = excluded.version
+"""
+
+
+def segment_days_add(snapshot_ids: Sequence[int]) -> None:
+    """Add these just-stored snapshots' statistics to the daily rollups (SegmentDay), in the caller's transaction.
+
+    Call exactly once per snapshot, in the transaction that inserts it: the
+    merge adds, so a snapshot added twice would count twice.
+    """
+    if snapshot_ids:
+        with connection.cursor() as cursor:
+            cursor.execute(_SEGMENT_DAYS_SQL.format(where="st.snapshot_id = ANY(%s)", top=TOP_IOPS),
+                           [list(snapshot_ids)])
+
+
+def segment_days_rebuild(*, target_id: int | None = None) -> None:
+    """Recompute the daily rollups from the stored statistics (all targets, or one)."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        if target_id is None:
+            cursor.execute("DELETE FROM snapshots_segmentday")
+            cursor.execute(_SEGMENT_DAYS_SQL.format(where="true", top=TOP_IOPS))
+        else:
+            cursor.execute("DELETE FROM snapshots_segmentday WHERE target_id = %s", [target_id])
+            cursor.execute(_SEGMENT_DAYS_SQL.format(where="sn.target_id = %s", top=TOP_IOPS), [target_id])
 
 
 def residency_store(

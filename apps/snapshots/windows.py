@@ -1,0 +1,278 @@
+"""Per-segment activity over a window of whole UTC days, read from the daily rollups.
+
+A window is the ``days`` UTC days ending with ``last_day`` (the day of the
+target's latest snapshot). Per segment and day, AWR/demo/report snapshots are
+used when the segment has any that day, else the V$ samples (never both: they
+measure the same time). Per snapshot, IOPS = (read + write requests) /
+interval; the figure of the window is their p95 (percentile_disc: the k-th
+largest of n values, k = n - ceil(0.95 n) + 1), mean or max.
+
+Speed: a refresh after every collection must not re-read a week of hourly
+statistics (16.8M rows for 100k segments). The window's complete days are
+summed once into a WindowBase (rebuilt when a day it covers changes); a
+refresh reads that and the last day's rollups: two rows per segment, through
+a binary COPY into numpy. The rollups keep the TOP_IOPS largest values per
+day, so the p95 is exact whenever k <= TOP_IOPS; beyond that (a long window
+of frequent snapshots) :func:`raw_window_figures` computes it from the raw
+statistics, which is also the reference the rollup path is tested against.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+import numpy as np
+from django.db import connection, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from apps.core.pgcopy import copy_to_arrays
+from apps.snapshots.models import TOP_IOPS, RollupDay, WindowBase
+
+STATISTICS = ("p95", "avg", "max")
+
+COUNTERS = ("read_requests", "write_requests", "physical_reads_blocks", "physical_reads_direct_blocks",
+            "optimized_physical_reads", "table_scans", "db_block_changes", "logical_reads")
+
+# pg_advisory_xact_lock(namespace, target id): one WindowBase builder per target at a time.
+_BASE_LOCK_NAMESPACE = 7_316_002
+
+
+@dataclass(frozen=True)
+class WindowArrays:
+    """The segments active in a window, one numpy array per figure, all in the same order.
+
+    ``iops`` is the chosen statistic of per-snapshot IOPS; ``read_iops`` and
+    ``write_iops`` split it by the window's read/write request mix. Counters
+    are sums over the window; ``covered_s`` the seconds measured;
+    ``intervals`` the per-snapshot values; ``from_samples`` says only V$
+    samples measured the segment.
+    """
+
+    first_day: dt.date
+    last_day: dt.date
+    statistic: str
+    segment_id: np.ndarray
+    iops: np.ndarray
+    read_iops: np.ndarray
+    write_iops: np.ndarray
+    read_requests: np.ndarray
+    write_requests: np.ndarray
+    physical_reads_blocks: np.ndarray
+    physical_reads_direct_blocks: np.ndarray
+    optimized_physical_reads: np.ndarray
+    table_scans: np.ndarray
+    db_block_changes: np.ndarray
+    logical_reads: np.ndarray
+    covered_s: np.ndarray
+    intervals: np.ndarray
+    from_samples: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.segment_id.size)
+
+    def row(self, segment_id: int) -> dict[str, object] | None:
+        """One segment's figures as plain Python values (tests, single-segment pages)."""
+        hits = np.flatnonzero(self.segment_id == segment_id)
+        if not hits.size:
+            return None
+        i = int(hits[0])
+        names = ("iops", "read_iops", "write_iops", *COUNTERS, "covered_s", "intervals", "from_samples")
+        return {name: getattr(self, name)[i].item() for name in names}
+
+
+def window_days(*, last_day: dt.date, days: int) -> tuple[dt.date, dt.date]:
+    """(first day, last day) of a window of ``days`` whole days ending with ``last_day``."""
+    if days < 1:
+        raise ValueError(f"a window has at least one day, not {days}")
+    return last_day - dt.timedelta(days=days - 1), last_day
+
+
+def p95_rank(n: np.ndarray) -> np.ndarray:
+    """k such that the p95 of n values is the k-th largest (percentile_disc(0.95)); 0 for n = 0."""
+    n = np.asarray(n, dtype=np.int64)
+    return np.where(n > 0, n - (95 * n + 99) // 100 + 1, 0)
+
+
+def window_figures(*, target_id: int, last_day: dt.date, days: int, statistic: str = "p95") -> WindowArrays:
+    """Every active segment's figures over the window, from the rollups (see the module docstring)."""
+    if statistic not in STATISTICS:
+        raise ValueError(f"statistic must be one of {', '.join(STATISTICS)}, not {statistic!r}")
+    first_day, last_day = window_days(last_day=last_day, days=days)
+    ranks = 1
+    if statistic == "p95":
+        ranks = int(p95_rank(np.array([_snapshots_in(target_id, first_day, last_day)]))[0])
+        if ranks > TOP_IOPS:
+            return raw_window_figures(target_id=target_id, last_day=last_day, days=days, statistic=statistic)
+    base_id = window_base_ensure(target_id=target_id, first_day=first_day, last_day=last_day - dt.timedelta(days=1))
+    columns = [("segment_id", "int8"), ("from_samples", "bool"), *((name, "int8") for name in COUNTERS),
+               ("covered_s", "float8"), ("intervals", "int8"), ("iops_sum", "float8")]
+    columns += [(f"top_{i}", "float8") for i in range(2 * max(ranks, 1))]
+    with connection.cursor() as cursor:
+        data = copy_to_arrays(cursor.cursor, _window_sql(max(ranks, 1)),
+                              {"target": target_id, "day": last_day, "base": base_id or -1}, columns)
+    tops = np.column_stack([data[f"top_{i}"] for i in range(2 * max(ranks, 1))]) if data["segment_id"].size \
+        else np.empty((0, 2 * max(ranks, 1)))
+    n = data["intervals"]
+    if statistic == "avg":
+        iops = np.divide(data["iops_sum"], n, out=np.zeros(n.size), where=n > 0)
+    elif statistic == "max":
+        iops = np.maximum(tops.max(axis=1, initial=0.0), 0.0)
+    else:
+        iops = _kth_largest(tops, p95_rank(n))
+    return _arrays(first_day, last_day, statistic, data, iops)
+
+
+def _kth_largest(values: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Row-wise k-th largest (1-based) of values padded with -1; 0 where k is 0."""
+    if not values.size:
+        return np.zeros(0)
+    ordered = -np.sort(-values, axis=1)
+    picked = ordered[np.arange(values.shape[0]), np.clip(k - 1, 0, values.shape[1] - 1)]
+    return np.where(k > 0, np.maximum(picked, 0.0), 0.0)
+
+
+def _arrays(first_day, last_day, statistic, data: dict[str, np.ndarray], iops: np.ndarray) -> WindowArrays:
+    reads = data["read_requests"].astype(np.float64)
+    requests = reads + data["write_requests"]
+    read_share = np.divide(reads, requests, out=np.zeros(reads.size), where=requests > 0)
+    return WindowArrays(
+        first_day=first_day, last_day=last_day, statistic=statistic, segment_id=data["segment_id"], iops=iops,
+        read_iops=iops * read_share, write_iops=iops * (1 - read_share),
+        **{name: data[name] for name in COUNTERS}, covered_s=data["covered_s"], intervals=data["intervals"],
+        from_samples=data["from_samples"],
+    )
+
+
+def _window_sql(ranks: int) -> str:
+    sums = ", ".join(f"(coalesce(t.{c}, 0) + coalesce(b.{c}, 0))::int8" for c in COUNTERS)
+    tops = ", ".join([f"coalesce(b.top_iops[{i}], -1)::float8" for i in range(1, ranks + 1)]
+                     + [f"coalesce(t.top_iops[{i}], -1)::float8" for i in range(1, ranks + 1)])
+    return f"""
+    WITH today AS (
+      SELECT DISTINCT ON (segment_id) * FROM snapshots_segmentday
+      WHERE target_id = %(target)s AND day = %(day)s ORDER BY segment_id, from_samples
+    ), base AS (
+      SELECT * FROM snapshots_windowbaserow WHERE base_id = %(base)s
+    )
+    SELECT coalesce(t.segment_id, b.segment_id)::int8,
+           coalesce(t.from_samples, true) AND coalesce(b.only_samples, true),
+           {sums},
+           coalesce(t.covered_s, 0) + coalesce(b.covered_s, 0),
+           (coalesce(t.intervals, 0) + coalesce(b.intervals, 0))::int8,
+           coalesce(t.iops_sum, 0) + coalesce(b.iops_sum, 0),
+           {tops}
+    FROM today t FULL JOIN base b ON b.segment_id = t.segment_id
+    """
+
+
+def _snapshots_in(target_id: int, first_day: dt.date, last_day: dt.date) -> int:
+    """An upper bound of any segment's per-snapshot values in the window: its distinct (kind, snap_id)."""
+    start, end = _day_bounds(first_day, last_day)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(DISTINCT (kind, snap_id)) FROM snapshots_snapshot "
+            "WHERE target_id = %s AND end_at >= %s AND end_at < %s", [target_id, start, end])
+        return int(cursor.fetchone()[0])
+
+
+def _day_bounds(first_day: dt.date, last_day: dt.date) -> tuple[dt.datetime, dt.datetime]:
+    start = dt.datetime.combine(first_day, dt.time(), tzinfo=dt.timezone.utc)
+    end = dt.datetime.combine(last_day + dt.timedelta(days=1), dt.time(), tzinfo=dt.timezone.utc)
+    return start, end
+
+
+# --------------------------------------------------------------------------- the cached base
+
+
+_BASE_SQL = """
+WITH chosen AS (
+  SELECT DISTINCT ON (segment_id, day) * FROM snapshots_segmentday
+  WHERE target_id = %(target)s AND day BETWEEN %(first)s AND %(last)s
+  ORDER BY segment_id, day, from_samples
+), sums AS (
+  SELECT segment_id, bool_and(from_samples) AS only_samples, {sums}, sum(covered_s) AS covered_s,
+         sum(intervals) AS intervals, sum(iops_sum) AS iops_sum
+  FROM chosen GROUP BY segment_id
+), tops AS (
+  SELECT segment_id, (array_agg(v ORDER BY v DESC))[1:%(top)s] AS top_iops
+  FROM chosen, unnest(chosen.top_iops[1:%(top)s]) AS v GROUP BY segment_id
+)
+INSERT INTO snapshots_windowbaserow (base_id, segment_id, only_samples, {columns}, covered_s, intervals, iops_sum,
+                                     top_iops)
+SELECT %(base)s, sums.*, coalesce(tops.top_iops, '{{}}') FROM sums LEFT JOIN tops USING (segment_id)
+"""
+
+
+def window_base_ensure(*, target_id: int, first_day: dt.date, last_day: dt.date) -> int | None:
+    """The id of a current WindowBase over [first_day, last_day], built if missing or stale; None if empty range."""
+    if last_day < first_day:
+        return None
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_BASE_LOCK_NAMESPACE, target_id])
+        # The version is read before the rows: a change committed in between makes the base look
+        # stale (rebuilt next time), never current while missing that change.
+        version = RollupDay.objects.filter(target_id=target_id, day__range=(first_day, last_day)).aggregate(
+            v=Max("version"))["v"] or 0
+        base = WindowBase.objects.filter(target_id=target_id).first()
+        if base and (base.first_day, base.last_day, base.version) == (first_day, last_day, version):
+            return base.id
+        with connection.cursor() as cursor:
+            if base:
+                cursor.execute("DELETE FROM snapshots_windowbaserow WHERE base_id = %s", [base.id])
+                base.first_day, base.last_day, base.version, base.built_at = (
+                    first_day, last_day, version, timezone.now())
+                base.save()
+            else:
+                base = WindowBase.objects.create(target_id=target_id, first_day=first_day, last_day=last_day,
+                                                 version=version, built_at=timezone.now())
+            cursor.execute(
+                _BASE_SQL.format(sums=", ".join(f"sum({c})" for c in COUNTERS), columns=", ".join(COUNTERS)),
+                {"target": target_id, "first": first_day, "last": last_day, "top": TOP_IOPS, "base": base.id})
+        return base.id
+
+
+# --------------------------------------------------------------------------- the reference: raw statistics
+
+
+_AGG = {"p95": "percentile_disc(0.95) WITHIN GROUP (ORDER BY iops)", "avg": "avg(iops)", "max": "max(iops)"}
+
+_RAW_SQL = """
+WITH per_snap AS (
+  SELECT st.segment_id, (sn.end_at AT TIME ZONE 'UTC')::date AS day, sn.kind = 'sample' AS from_samples,
+         max(st.interval_s) AS interval_s,
+         {sums}
+  FROM snapshots_segmentstat st JOIN snapshots_snapshot sn ON sn.id = st.snapshot_id
+  WHERE sn.target_id = %(target)s AND sn.end_at >= %(start)s AND sn.end_at < %(end)s AND st.interval_s > 0
+  GROUP BY st.segment_id, 2, sn.kind, sn.snap_id
+), chosen AS (
+  SELECT *, (read_requests + write_requests) / interval_s AS iops,
+         bool_and(from_samples) OVER (PARTITION BY segment_id, day) AS only_samples
+  FROM per_snap
+)
+SELECT segment_id::int8, bool_and(from_samples), {totals}, sum(interval_s)::float8, count(*)::int8,
+       sum(iops)::float8, ({agg})::float8
+FROM chosen WHERE from_samples = only_samples GROUP BY segment_id
+"""
+
+
+def raw_window_figures(*, target_id: int, last_day: dt.date, days: int, statistic: str = "p95") -> WindowArrays:
+    """The same figures as :func:`window_figures`, computed from every raw statistic of the window (slow, exact)."""
+    first_day, last_day = window_days(last_day=last_day, days=days)
+    start, end = _day_bounds(first_day, last_day)
+    sql = _RAW_SQL.format(
+        sums=", ".join(f"sum(coalesce(st.{_RAW[c]}, 0)) AS {c}" for c in COUNTERS),
+        totals=", ".join(f"sum({c})::int8" for c in COUNTERS), agg=_AGG[statistic])
+    columns = [("segment_id", "int8"), ("from_samples", "bool"), *((name, "int8") for name in COUNTERS),
+               ("covered_s", "float8"), ("intervals", "int8"), ("iops_sum", "float8"), ("iops", "float8")]
+    with connection.cursor() as cursor:
+        data = copy_to_arrays(cursor.cursor, sql, {"target": target_id, "start": start, "end": end}, columns)
+    return _arrays(first_day, last_day, statistic, data, data["iops"])
+
+
+_RAW = {"read_requests": "physical_read_requests", "write_requests": "physical_write_requests",
+        "physical_reads_blocks": "physical_reads_blocks", "physical_reads_direct_blocks": "physical_reads_direct_blocks",
+        "optimized_physical_reads": "optimized_physical_reads", "table_scans": "table_scans",
+        "db_block_changes": "db_block_changes", "logical_reads": "logical_reads"}
