@@ -1,4 +1,4 @@
-"""The seed rules, applied to one segment's figures over a window.
+"""The seed rules, applied to the figures of many segments at once over a window.
 
 The cost model (``costmodel.py``) picks the cheapest tier from IOPS and GB
 alone. These rules add what the seeds say money does not show, and explain
@@ -16,20 +16,37 @@ Seeds quoted below: "Oracle" = seeds/database-on-flash-oracle-development.txt,
 "Harrison" = seeds/flash-tablespace-vs-db-flash-cache-2010.txt, "Flash over
 disk" = seeds/flash-over-disk-2012.txt.
 
-Entry points: :func:`advise` and :func:`partition_skew`. Every threshold is in
-:data:`DEFAULT_THRESHOLDS`; callers pass overrides as a mapping.
+Two halves: :func:`decide` takes the decisions (which findings fire, the flash
+veto, the hint, the action) with numpy over a :class:`Columns` batch, a refresh
+of 100k segments in one go; ``rules_wording`` then words one segment's share of
+them. :func:`advise_many` does both for a list of :class:`SegmentFigures`,
+:func:`advise` for one. :func:`partition_skew` finds hot partitions. Every
+threshold is in :data:`DEFAULT_THRESHOLDS`; callers pass overrides as a mapping.
 
-Pure: standard library only, no clock, no settings.
+Pure: standard library and numpy only, no clock, no settings.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields
 from decimal import Decimal
+from operator import attrgetter
 from types import MappingProxyType
+from typing import NamedTuple
+
+import numpy as np
+
+from apps.tiering.rules_wording import (
+    FINDING_CODES,
+    WASTE_CAUSES,
+    Mix,
+    Reason,
+    RowDecision,
+    reasons,
+)
 
 #: Every tunable of the rules, with why it has its default. Values are numbers.
 DEFAULT_THRESHOLDS: dict[str, float] = {
@@ -100,7 +117,23 @@ ACTION_MOVE_PARTITIONS = "move_partitions"
 ACTION_FLASH_CACHE_KEEP = "flash_cache_keep"
 ACTION_FLASH_CACHE_NONE = "flash_cache_none"
 
-_BYTES_PER_GIB = 1024**3
+#: Codes in the batch arrays: Columns.flash_cache, Decisions.action and Decisions.hint
+#: index these. "" = no FLASH_CACHE hint known (SegmentFigures.flash_cache None).
+FLASH_CACHE_CODES: tuple[str, ...] = ("", "DEFAULT", "KEEP", "NONE")
+ACTIONS: tuple[str, ...] = (
+    ACTION_KEEP,
+    ACTION_MOVE,
+    ACTION_MOVE_PARTITIONS,
+    ACTION_FLASH_CACHE_KEEP,
+    ACTION_FLASH_CACHE_NONE,
+)
+HINTS: tuple[str | None, ...] = (None, "KEEP", "NONE")
+_ACTION_KEEP, _ACTION_MOVE = ACTIONS.index(ACTION_KEEP), ACTIONS.index(ACTION_MOVE)
+_ACTION_MOVE_PARTITIONS = ACTIONS.index(ACTION_MOVE_PARTITIONS)
+_ACTION_FLASH_CACHE_KEEP = ACTIONS.index(ACTION_FLASH_CACHE_KEEP)
+_ACTION_FLASH_CACHE_NONE = ACTIONS.index(ACTION_FLASH_CACHE_NONE)
+_HINT_KEEP, _HINT_NONE = HINTS.index("KEEP"), HINTS.index("NONE")
+_FLASH_CACHE_KEEP, _FLASH_CACHE_NONE = FLASH_CACHE_CODES.index("KEEP"), FLASH_CACHE_CODES.index("NONE")
 
 #: Merged thresholds, as merge_thresholds returns them.
 Limits = Mapping[str, float]
@@ -217,13 +250,6 @@ class SegmentFigures:
         raise RulesError(f"SegmentFigures.{name} {rule}, got {number!r} ({self.label})")
 
 
-@dataclass(frozen=True)
-class Reason:
-    """One finding: a stable ``code`` for filters and a sentence for the DBA."""
-
-    code: str
-    text: str
-
 
 @dataclass(frozen=True)
 class Advice:
@@ -272,24 +298,6 @@ class PartitionSkew:
         return self.max_intensity / self.median_intensity
 
 
-@dataclass(frozen=True)
-class _Finding:
-    reason: Reason
-    veto_flash: bool = False  # cost alone must not put this segment on flash
-    hint: str | None = None  # flash cache hint this finding asks for
-
-
-@dataclass(frozen=True)
-class _Mix:
-    """Ratios derived once from the figures; None when not measurable."""
-
-    write_fraction: float | None
-    blocks_per_read: float | None
-    direct_fraction: float | None
-    flash_fraction: float | None  # share of the segment's blocks in flash cache
-    optimized_fraction: float | None  # share of read requests served by flash cache
-    flash_bytes: int | None
-
 
 # --------------------------------------------------------------------------- thresholds
 
@@ -300,7 +308,7 @@ def merge_thresholds(overrides: Mapping[str, float] | None = None) -> Mapping[st
     The defaults themselves come back as a shared read-only mapping: advise() runs once
     per segment (100k per refresh) and need not copy and re-validate them each time.
     """
-    if overrides is None or overrides is DEFAULT_THRESHOLDS:
+    if overrides is None or overrides is DEFAULT_THRESHOLDS or overrides is _DEFAULTS_VIEW:
         return _DEFAULTS_VIEW
     merged = dict(DEFAULT_THRESHOLDS)
     for key, number in (overrides or {}).items():
@@ -359,468 +367,459 @@ def partition_skew(
     )
 
 
-# --------------------------------------------------------------------------- advise
+
+# --------------------------------------------------------------------------- the batch
 
 
-def advise(
-    figures: SegmentFigures, *, thresholds: Mapping[str, float] = DEFAULT_THRESHOLDS
-) -> Advice:
-    """Apply the seed rules to ``figures`` and say what to do, and why.
+_FLOAT_COLUMNS = frozenset(
+    {
+        "size_bytes",
+        "read_requests",
+        "write_requests",
+        "physical_reads_blocks",
+        "physical_reads_direct_blocks",
+        "optimized_physical_reads",
+        "table_scans",
+        "iops",
+        "intensity",
+        "flash_blocks",
+        "block_size_bytes",
+    }
+)
+_FINDING_BITS = np.array([1 << bit for bit in range(len(FINDING_CODES))], dtype=np.uint16)
+_FLASH_CACHE_CODE: dict[str | None, int] = {code or None: index for index, code in enumerate(FLASH_CACHE_CODES)}
 
-    Actions: "move" (to ``Advice.recommended_tier``), "move_partitions" (a
-    skewed partitioned table: move ``hot_partitions``), "flash_cache_keep",
-    "flash_cache_none", "keep". The cost model's tier is overridden (kept on
-    the current tier) when the size is unknown, or when the segment would go
-    to flash although the seeds call it a poor flash candidate (undo, large
-    scans).
+
+@dataclass(frozen=True)
+class Columns:
+    """n segments' figures as numpy arrays, one element per segment: the batch twin of SegmentFigures.
+
+    Build it with :meth:`from_figures`, or straight from arrays (a service reading
+    rollups in bulk). Booleans stand in for ``SegmentFigures.kind``; NaN stands for
+    None in ``size_bytes``, ``intensity`` and ``flash_blocks``; ``flash_cache`` is an
+    index into FLASH_CACHE_CODES; ``cost_moves`` says the cost model's tier is not
+    the current one; ``skewed`` says partition_skew() found skew in the segment's
+    partition group (for a whole partitioned table or index: its partitions).
+    Arrays are converted to their dtype on construction (bool, float64, int8);
+    the figures in them are trusted, as SegmentFigures has validated them.
+    """
+
+    is_undo: np.ndarray
+    is_temp: np.ndarray
+    is_lob: np.ndarray
+    is_partition: np.ndarray
+    size_bytes: np.ndarray
+    read_requests: np.ndarray
+    write_requests: np.ndarray
+    physical_reads_blocks: np.ndarray
+    physical_reads_direct_blocks: np.ndarray
+    optimized_physical_reads: np.ndarray
+    table_scans: np.ndarray
+    iops: np.ndarray
+    intensity: np.ndarray
+    current_is_flash: np.ndarray
+    recommended_is_flash: np.ndarray
+    cost_moves: np.ndarray
+    flash_blocks: np.ndarray
+    block_size_bytes: np.ndarray
+    flash_cache: np.ndarray
+    flash_cache_enabled: np.ndarray
+    below_awr_capture: np.ndarray
+    skewed: np.ndarray
+
+    def __post_init__(self) -> None:
+        codes = np.asarray(self.flash_cache)
+        if codes.size and (codes.min() < 0 or codes.max() >= len(FLASH_CACHE_CODES)):
+            raise RulesError(f"Columns.flash_cache must index FLASH_CACHE_CODES, got {codes.min()}..{codes.max()}")
+        rows: int | None = None
+        for field in fields(self):
+            dtype = np.float64 if field.name in _FLOAT_COLUMNS else np.int8 if field.name == "flash_cache" else bool
+            column = np.asarray(getattr(self, field.name), dtype=dtype)
+            if column.ndim != 1:
+                raise RulesError(f"Columns.{field.name} must be one-dimensional, got shape {column.shape}")
+            if rows is None:
+                rows = len(column)
+            elif len(column) != rows:
+                raise RulesError(f"Columns.{field.name} has {len(column)} rows, Columns.is_undo has {rows}")
+            object.__setattr__(self, field.name, column)
+
+    def __len__(self) -> int:
+        return len(self.is_undo)
+
+    @classmethod
+    def from_figures(
+        cls,
+        figures: Sequence[SegmentFigures],
+        skews: Sequence[PartitionSkew | None] | None = None,
+        *,
+        thresholds: Mapping[str, float] = DEFAULT_THRESHOLDS,
+    ) -> Columns:
+        """Columns of ``figures``; ``skews`` default to partition_skew() of each one's partitions."""
+        if skews is None:
+            skews = _partition_skews(figures, merge_thresholds(thresholds))
+        elif len(skews) != len(figures):
+            raise RulesError(f"{len(skews)} partition skews for {len(figures)} segments")
+        rows = len(figures)
+        kinds = [f.kind for f in figures]
+
+        def kind_in(types: frozenset[str]) -> np.ndarray:
+            return np.fromiter((kind in types for kind in kinds), bool, rows)
+
+        def column(name: str, dtype: type = np.float64) -> np.ndarray:
+            return np.fromiter(map(attrgetter(name), figures), dtype, rows)
+
+        def unknown_as_nan(name: str) -> np.ndarray:
+            values = map(attrgetter(name), figures)
+            return np.fromiter((math.nan if value is None else value for value in values), np.float64, rows)
+
+        return cls(
+            is_undo=kind_in(UNDO_TYPES),
+            is_temp=kind_in(TEMP_TYPES),
+            is_lob=kind_in(LOB_TYPES),
+            is_partition=kind_in(PARTITION_TYPES),
+            size_bytes=unknown_as_nan("size_bytes"),
+            read_requests=column("read_requests"),
+            write_requests=column("write_requests"),
+            physical_reads_blocks=column("physical_reads_blocks"),
+            physical_reads_direct_blocks=column("physical_reads_direct_blocks"),
+            optimized_physical_reads=column("optimized_physical_reads"),
+            table_scans=column("table_scans"),
+            iops=column("iops"),
+            intensity=unknown_as_nan("intensity"),
+            current_is_flash=column("current_is_flash", bool),
+            recommended_is_flash=column("recommended_is_flash", bool),
+            cost_moves=np.fromiter((f.recommended_tier != f.current_tier for f in figures), bool, rows),
+            flash_blocks=unknown_as_nan("flash_blocks"),
+            block_size_bytes=column("block_size_bytes"),
+            flash_cache=np.fromiter((_FLASH_CACHE_CODE[f.flash_cache] for f in figures), np.int8, rows),
+            flash_cache_enabled=column("flash_cache_enabled", bool),
+            below_awr_capture=column("below_awr_capture", bool),
+            skewed=np.fromiter((skew is not None for skew in skews), bool, rows),
+        )
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """What the rules decided for each row of a Columns, one element per segment.
+
+    ``action`` indexes ACTIONS, ``hint`` HINTS; bit i of ``findings`` is set when
+    FINDING_CODES[i] fired. ``keep_current_tier``: the segment stays on its tier
+    although the cost model's differs (size unknown, flash veto, or a whole
+    skewed table/index). The ratios are NaN where not measurable. The last three
+    fields choose the words: ``scan_by_blocks``/``scan_by_direct`` say which scan
+    sign reached its threshold, ``waste_cause`` (an index into WASTE_CAUSES) why
+    the flash cache holds waste.
+    """
+
+    action: np.ndarray
+    keep_current_tier: np.ndarray
+    hint: np.ndarray
+    findings: np.ndarray
+    write_fraction: np.ndarray
+    blocks_per_read: np.ndarray
+    direct_fraction: np.ndarray
+    flash_fraction: np.ndarray  # share of the segment's blocks in flash cache, 0..1
+    optimized_fraction: np.ndarray  # share of read requests served by flash cache, 0..1
+    flash_bytes: np.ndarray
+    scan_by_blocks: np.ndarray
+    scan_by_direct: np.ndarray
+    waste_cause: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.action)
+
+
+class _MixColumns(NamedTuple):
+    """Ratios derived once from the figures; NaN when not measurable."""
+
+    write_fraction: np.ndarray
+    blocks_per_read: np.ndarray
+    direct_fraction: np.ndarray
+    flash_fraction: np.ndarray
+    optimized_fraction: np.ndarray
+    flash_bytes: np.ndarray
+
+
+class _Signs(NamedTuple):
+    """The predicates more than one rule reads."""
+
+    write_heavy: np.ndarray
+    scan_by_blocks: np.ndarray
+    scan_by_direct: np.ndarray
+    scan_heavy: np.ndarray
+    resident: np.ndarray
+
+
+# --------------------------------------------------------------------------- decide
+
+
+def decide(columns: Columns, *, thresholds: Mapping[str, float] = DEFAULT_THRESHOLDS) -> Decisions:
+    """Apply the seed rules to every segment of ``columns`` at once: findings, hint, action.
+
+    The one implementation of the rules; :func:`advise_many` words its result.
+    Actions: "move" (to the cost model's tier), "move_partitions" (a skewed
+    partitioned table or index: move its hot partitions), "flash_cache_keep",
+    "flash_cache_none", "keep". The cost model's tier is overridden (kept on the
+    current tier) when the size is unknown, or when the segment would go to flash
+    although the seeds call it a poor flash candidate (undo, large scans).
     """
     limits = merge_thresholds(thresholds)
-    mix = _mix(figures, limits)
-    skew = partition_skew(figures.partition_intensities, thresholds=limits)
-    findings = [
-        finding
-        for rule in _RULES
-        if (finding := rule(figures, mix, limits)) is not None
-    ]
-    skew_finding = _partition_skew_rule(figures, skew)
-    if skew_finding is not None:
-        findings.append(skew_finding)
-    hint = _hint(findings)
-    tier = _decide_tier(figures, findings)
-    whole_skewed = skew is not None and figures.kind not in PARTITION_TYPES
-    if whole_skewed:
-        tier = figures.current_tier  # move partitions, not the table
-    action = _decide_action(figures, tier, hint, whole_skewed)
-    verdict = _verdict(figures, tier)
-    return Advice(
+    mix = _mix(columns, limits)
+    signs = _signs(columns, mix, limits)
+    wants_keep = _wants_keep(columns, mix, signs, limits)
+    waste_cause = _waste_cause(columns, mix, signs, limits)
+    fired = {
+        "size_unknown": np.isnan(columns.size_bytes),
+        "below_awr_capture": columns.below_awr_capture,
+        "undo_redo": columns.is_undo,
+        "temp_ok": columns.is_temp,
+        "write_heavy": signs.write_heavy,
+        "full_scan": signs.scan_heavy,
+        "already_resident": ~columns.current_is_flash & signs.resident,
+        "flash_cache_keep": wants_keep,
+        "flash_cache_none": waste_cause != 0,
+        "partition_skew": columns.skewed,
+    }
+    # Distinct bits: their sum is their OR.
+    findings = (np.stack([fired[code] for code in FINDING_CODES], axis=-1) * _FINDING_BITS).sum(
+        axis=-1, dtype=np.uint16
+    )
+    # The first hint in rule order wins: KEEP (keep rule) before NONE (waste rule).
+    hint = _first([(wants_keep, _HINT_KEEP), (fired["flash_cache_none"], _HINT_NONE)], 0, len(columns))
+    action, keep_current_tier = _decide_action(columns, signs, hint)
+    return Decisions(
         action=action,
-        recommended_tier=tier,
-        cost_recommended_tier=figures.recommended_tier,
-        reasons=(*verdict, *(finding.reason for finding in findings)),
-        flash_cache_hint=hint,
-        hot_partitions=skew.hot_partitions if skew is not None else (),
+        keep_current_tier=keep_current_tier,
+        hint=hint,
+        findings=findings,
+        **mix._asdict(),
+        scan_by_blocks=signs.scan_by_blocks,
+        scan_by_direct=signs.scan_by_direct,
+        waste_cause=waste_cause,
     )
 
 
-def _decide_tier(figures: SegmentFigures, findings: list[_Finding]) -> str:
-    if figures.size_bytes is None:
-        return figures.current_tier
-    onto_flash = figures.recommended_is_flash and not figures.current_is_flash
-    if onto_flash and any(finding.veto_flash for finding in findings):
-        return figures.current_tier
-    return figures.recommended_tier
-
-
-def _decide_action(figures: SegmentFigures, tier: str, hint: str | None, whole_skewed: bool) -> str:
-    if whole_skewed:
-        return ACTION_MOVE_PARTITIONS
-    if tier != figures.current_tier:
-        return ACTION_MOVE
-    if hint == "KEEP":
-        return ACTION_FLASH_CACHE_KEEP
-    if hint == "NONE":
-        return ACTION_FLASH_CACHE_NONE
-    return ACTION_KEEP
-
-
-def _hint(findings: list[_Finding]) -> str | None:
-    hints = [finding.hint for finding in findings if finding.hint is not None]
-    return hints[0] if hints else None
-
-
-def _verdict(figures: SegmentFigures, tier: str) -> tuple[Reason, ...]:
-    """The cost model's view: cheaper tier, or already on the cheapest."""
-    if figures.size_bytes is None:
-        return ()
-    load = (
-        f"{_rate(figures.iops)} IO requests/s at {figures.iops_statistic} over "
-        f"{_size(figures.size_bytes)}, an intensity of {_intensity(figures.intensity)}"
+def _decide_action(columns: Columns, signs: _Signs, hint: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(action code, whether the segment stays on its tier although cost would move it)."""
+    onto_flash = columns.recommended_is_flash & ~columns.current_is_flash
+    # The undo_redo and full_scan findings veto flash: cost alone must not put these on it.
+    vetoed = onto_flash & (columns.is_undo | signs.scan_heavy)
+    whole_skewed = columns.skewed & ~columns.is_partition  # move partitions, not the table
+    keep_current_tier = columns.cost_moves & (np.isnan(columns.size_bytes) | vetoed | whole_skewed)
+    action = _first(
+        [
+            (whole_skewed, _ACTION_MOVE_PARTITIONS),
+            (columns.cost_moves & ~keep_current_tier, _ACTION_MOVE),
+            (hint == _HINT_KEEP, _ACTION_FLASH_CACHE_KEEP),
+            (hint == _HINT_NONE, _ACTION_FLASH_CACHE_NONE),
+        ],
+        _ACTION_KEEP,
+        len(columns),
     )
-    if figures.recommended_tier == figures.current_tier:
-        return (
-            Reason(
-                "keep_current",
-                f"{figures.current_tier} is already the cheapest tier for it ({load}).",
-            ),
-        )
-    costs = ""
-    if figures.current_cost is not None and figures.recommended_cost is not None:
-        costs = (
-            f" It would cost {_money(figures.recommended_cost)} there instead of "
-            f"{_money(figures.current_cost)} on {figures.current_tier}."
-        )
-    lead = "By cost alone, " if tier != figures.recommended_tier else ""
-    return (
-        Reason(
-            "cheaper_tier",
-            f"{lead}{figures.recommended_tier} is the cheapest tier for it ({load}).{costs}",
-        ),
-    )
+    return action, keep_current_tier
 
 
-# --------------------------------------------------------------------------- the rules
-
-
-def _size_unknown_rule(figures: SegmentFigures, mix: _Mix, limits: Limits) -> _Finding | None:
-    if figures.size_bytes is not None:
-        return None
-    return _Finding(
-        Reason(
-            "size_unknown",
-            "Its size is unknown (it was not in DBA_SEGMENTS at the last collection), so "
-            f"neither its intensity nor its cost can be worked out; it stays on {figures.current_tier}.",
-        )
-    )
-
-
-def _below_capture_rule(figures: SegmentFigures, mix: _Mix, limits: Limits) -> _Finding | None:
-    # AWR keeps only its top segments per snapshot (DBA_HIST_SEG_STAT): an
-    # absent snapshot is "not captured", not zero IO.
-    if not figures.below_awr_capture:
-        return None
-    return _Finding(
-        Reason(
-            "below_awr_capture",
-            "AWR kept this segment's statistics for only some snapshots of the window (it "
-            "captures the top segments only), so its IO figures are a lower bound; check "
-            "V$SEGMENT_STATISTICS before acting on them.",
-        )
-    )
-
-
-def _undo_rule(figures: SegmentFigures, mix: _Mix, limits: Limits) -> _Finding | None:
-    # Oracle, "Not as Cost Effective on Flash": redo is sequential and its commit
-    # latency is already absorbed by controller NVRAM; undo is "sequentially
-    # written, randomly read by FlashBack. But reads are for recently written
-    # data which is likely to still be in the buffer cache".
-    if figures.kind not in UNDO_TYPES:
-        return None
-    return _Finding(
-        Reason(
-            "undo_redo",
-            "Undo is written sequentially and read back mostly for recent changes that are "
-            "still in the buffer cache; Oracle's own flash study lists undo, redo and large "
-            f"table scans as poor value on flash.{_veto_suffix(figures)}",
-        ),
-        veto_flash=True,
-    )
-
-
-def _temp_rule(figures: SegmentFigures, mix: _Mix, limits: Limits) -> _Finding | None:
-    # Oracle, "Flash Friendly DB Workloads": TEMP sort areas and intermediate
-    # tables are sequential "BUT IO done in 1MB units: not enough to amortize
-    # seeks"; an external sort ran 2.5x faster with TEMP on flash.
-    if figures.kind not in TEMP_TYPES:
-        return None
-    return _Finding(
-        Reason(
-            "temp_ok",
-            "TEMP (sorts, hash joins, intermediate results) does 1 MB reads and writes, too "
-            "small to amortise disk seeks, so it can gain from flash: Oracle measured a sort "
-            "2.5x faster with TEMP on flash. The flash cache does not serve TEMP; only a "
-            "temporary tablespace on flash does.",
-        )
-    )
-
-
-def _write_heavy_rule(figures: SegmentFigures, mix: _Mix, limits: Limits) -> _Finding | None:
-    # Harrison: the flash cache speeds up reads only; "if it's very much easier
-    # to put blocks into the buffer cache than to write them out ... the buffer
-    # cache will fill up with dirty blocks and free buffer waits will result",
-    # and in his tests a flash tablespace beat the flash cache for updates.
-    if not _is_write_heavy(figures, mix, limits):
-        return None
-    assert mix.write_fraction is not None
-    writes_per_s = figures.iops * mix.write_fraction
-    if figures.current_is_flash:
-        advice = "a flash tablespace is the right place for it, not FLASH_CACHE KEEP."
-    elif figures.recommended_is_flash and figures.size_bytes is not None:
-        advice = (
-            f"move it to a flash tablespace on {figures.recommended_tier} "
-            "rather than rely on FLASH_CACHE KEEP."
-        )
-    else:
-        advice = "if it needs flash, give it a flash tablespace, not FLASH_CACHE KEEP."
-    return _Finding(
-        Reason(
-            "write_heavy",
-            f"{_pct(mix.write_fraction)} of its IO requests are writes (about "
-            f"{_rate(writes_per_s)}/s at {figures.iops_statistic}); the flash cache only serves "
-            "reads, and a buffer cache that fills with dirty blocks waiting for slow writes "
-            f"gives free buffer waits, so {advice}",
-        )
-    )
-
-
-def _full_scan_rule(figures: SegmentFigures, mix: _Mix, limits: Limits) -> _Finding | None:
-    # Oracle: "Large Table Scans" are not cost effective on flash; sequential
-    # bandwidth on flash was 5x one disk, an "improvement [that] can be matched
-    # by using 5 disks".
-    if not _is_scan_heavy(figures, mix, limits):
-        return None
-    measured = []
-    if mix.blocks_per_read is not None and mix.blocks_per_read >= limits["scan_blocks_per_read"]:
-        measured.append(f"{mix.blocks_per_read:.0f} blocks per read request on average")
-    if mix.direct_fraction is not None and mix.direct_fraction >= limits["direct_read_fraction"]:
-        measured.append(
-            f"{_pct(mix.direct_fraction)} of blocks read by direct path, which bypasses the flash cache"
-        )
-    if figures.table_scans:
-        measured.append(f"{figures.table_scans:,} scans in the window")
-    return _Finding(
-        Reason(
-            "full_scan",
-            f"Its reads are mostly large scans ({'; '.join(measured)}). Scans gain little from "
-            "flash per dollar: Oracle measured 5x the bandwidth of one disk, which five disks "
-            f"also give.{_veto_suffix(figures)}",
-        ),
-        veto_flash=True,
-    )
-
-
-def _already_resident_rule(figures: SegmentFigures, mix: _Mix, limits: Limits) -> _Finding | None:
-    # Flash over disk: V$BH rows with STATUS 'flash%' show what the flash cache
-    # already holds for a segment.
-    if figures.current_is_flash or not _is_resident(mix, limits):
-        return None
-    return _Finding(
-        Reason(
-            "already_resident",
-            f"The flash cache already serves it ({_residency(mix)}), so most of its reads are "
-            "fast already; moving it to flash would mainly speed up its writes.",
-        )
-    )
-
-
-def _flash_cache_keep_rule(figures: SegmentFigures, mix: _Mix, limits: Limits) -> _Finding | None:
-    # Harrison: "If you can't afford top end flash drives for all your data, then
-    # the 11GR2 database flash cache can give you a pretty substantial
-    # performance boost" — for reads; KEEP asks it to hold this segment.
-    if not _wants_keep(figures, mix, limits):
-        return None
-    assert mix.write_fraction is not None
-    if figures.recommended_is_flash:
-        why = f"a cheap alternative to moving it to {figures.recommended_tier}"
-    else:
-        why = "a cheap way to serve its reads from flash"
-    residency = _residency(mix) or "little of it is there"
-    return _Finding(
-        Reason(
-            "flash_cache_keep",
-            f"It is read-mostly ({_pct(1 - mix.write_fraction)} of IO requests are reads) and hot "
-            f"({_intensity(figures.intensity)}) but the flash cache holds little of it "
-            f"({residency}): a FLASH_CACHE KEEP hint is {why}, using flash cache already paid for.",
-        ),
-        hint="KEEP",
-    )
-
-
-def _flash_cache_none_rule(figures: SegmentFigures, mix: _Mix, limits: Limits) -> _Finding | None:
-    # The flash cache is shared: blocks of a segment it cannot help push out
-    # blocks of segments it can.
-    cause = _waste_cause(figures, mix, limits)
-    if cause is None:
-        return None
-    assert mix.flash_bytes is not None
-    return _Finding(
-        Reason(
-            "flash_cache_none",
-            f"It holds {_size(mix.flash_bytes)} of the flash cache, but {cause}; a FLASH_CACHE "
-            "NONE hint gives that space to segments the flash cache can help.",
-        ),
-        hint="NONE",
-    )
-
-
-def _partition_skew_rule(figures: SegmentFigures, skew: PartitionSkew | None) -> _Finding | None:
-    # Oracle, "Introducing Intensity Skew": store partitions with different
-    # intensities in different tablespaces.
-    if skew is None:
-        return None
-    spread = (
-        f"The {skew.partition_count} partitions of {figures.owner}.{figures.object_name} differ widely "
-        f"in intensity (hottest {_intensity(skew.max_intensity)}, median "
-        f"{_intensity(skew.median_intensity)})"
-    )
-    hot = _name_list(skew.hot_partitions)
-    whole = "index" if figures.kind.startswith("INDEX") else "table"
-    if figures.kind not in PARTITION_TYPES:
-        text = f"{spread}: move the hot partitions ({hot}), not the whole {whole}."
-    elif figures.subobject_name in skew.hot_partitions:
-        text = (
-            f"{spread}; this one is among the hot ones ({hot}): move the hot partitions, "
-            f"not the whole {whole}."
-        )
-    else:
-        text = (
-            f"{spread}; this one is cold: only the hot partitions ({hot}) are worth moving "
-            "to a faster tier."
-        )
-    return _Finding(Reason("partition_skew", text))
-
-
-_RULES = (
-    _size_unknown_rule,
-    _below_capture_rule,
-    _undo_rule,
-    _temp_rule,
-    _write_heavy_rule,
-    _full_scan_rule,
-    _already_resident_rule,
-    _flash_cache_keep_rule,
-    _flash_cache_none_rule,
-)
+def _first(choices: list[tuple[np.ndarray, int]], default: int, rows: int) -> np.ndarray:
+    """Per row, the code of the first condition that holds, else ``default`` (np.select, lighter)."""
+    picked = np.full(rows, default, dtype=np.int8)
+    for condition, code in reversed(choices):
+        picked[condition] = code
+    return picked
 
 
 # --------------------------------------------------------------------------- predicates
 
 
-def _mix(figures: SegmentFigures, limits: Limits) -> _Mix:
-    requests = figures.read_requests + figures.write_requests
+def _mix(columns: Columns, limits: Limits) -> _MixColumns:
+    # Fewer than min_requests requests over the window: a mix is noise.
+    requests = columns.read_requests + columns.write_requests
     enough = requests >= limits["min_requests"]
-    enough_reads = figures.read_requests >= limits["min_requests"]
-    flash_bytes = (
-        figures.flash_blocks * figures.block_size_bytes if figures.flash_blocks is not None else None
-    )
-    flash_fraction = None
-    if flash_bytes is not None and figures.size_bytes:
-        flash_fraction = min(1.0, flash_bytes / figures.size_bytes)
-    return _Mix(
-        write_fraction=figures.write_requests / requests if enough else None,
-        blocks_per_read=figures.physical_reads_blocks / figures.read_requests if enough_reads else None,
-        direct_fraction=(
-            figures.physical_reads_direct_blocks / figures.physical_reads_blocks
-            if enough_reads and figures.physical_reads_blocks
-            else None
-        ),
-        flash_fraction=flash_fraction,
-        optimized_fraction=(
-            min(1.0, figures.optimized_physical_reads / figures.read_requests) if enough_reads else None
+    enough_reads = columns.read_requests >= limits["min_requests"]
+    flash_bytes = columns.flash_blocks * columns.block_size_bytes  # NaN: not collected
+    known_flash = ~np.isnan(flash_bytes) & ~np.isnan(columns.size_bytes)
+    return _MixColumns(
+        write_fraction=_ratio(columns.write_requests, requests, enough),
+        blocks_per_read=_ratio(columns.physical_reads_blocks, columns.read_requests, enough_reads),
+        direct_fraction=_ratio(columns.physical_reads_direct_blocks, columns.physical_reads_blocks, enough_reads),
+        flash_fraction=np.minimum(1.0, _ratio(flash_bytes, columns.size_bytes, known_flash)),
+        optimized_fraction=np.minimum(
+            1.0, _ratio(columns.optimized_physical_reads, columns.read_requests, enough_reads)
         ),
         flash_bytes=flash_bytes,
     )
 
 
-def _is_write_heavy(figures: SegmentFigures, mix: _Mix, limits: Limits) -> bool:
-    if figures.kind in UNDO_TYPES or figures.kind in TEMP_TYPES:
-        return False  # their own rules say more
-    return mix.write_fraction is not None and mix.write_fraction >= limits["write_heavy_fraction"]
+def _ratio(numerator: np.ndarray, denominator: np.ndarray, measurable: np.ndarray) -> np.ndarray:
+    """numerator / denominator where measurable and the denominator is not 0, else NaN."""
+    quotient = np.full(len(numerator), math.nan)
+    np.divide(numerator, denominator, out=quotient, where=measurable & (denominator != 0))
+    return quotient
 
 
-def _is_scan_heavy(figures: SegmentFigures, mix: _Mix, limits: Limits) -> bool:
-    if figures.kind in UNDO_TYPES or figures.kind in TEMP_TYPES:
-        return False
-    if mix.blocks_per_read is not None and mix.blocks_per_read >= limits["scan_blocks_per_read"]:
-        return True
-    # NOCACHE LOBs are read by direct path one chunk at a time: random reads the
-    # seed calls flash friendly ("Access to out of line LOB"), not scans.
-    if figures.kind in LOB_TYPES:
-        return False
-    return mix.direct_fraction is not None and mix.direct_fraction >= limits["direct_read_fraction"]
-
-
-def _is_resident(mix: _Mix, limits: Limits) -> bool:
+def _signs(columns: Columns, mix: _MixColumns, limits: Limits) -> _Signs:
+    own_rule = columns.is_undo | columns.is_temp  # undo and TEMP: their own rules say more
+    scan_by_blocks = mix.blocks_per_read >= limits["scan_blocks_per_read"]
+    scan_by_direct = mix.direct_fraction >= limits["direct_read_fraction"]
     share = limits["resident_fraction"]
-    return (mix.flash_fraction is not None and mix.flash_fraction >= share) or (
-        mix.optimized_fraction is not None and mix.optimized_fraction >= share
+    return _Signs(
+        # Harrison: the flash cache speeds up reads only; "if it's very much easier
+        # to put blocks into the buffer cache than to write them out ... the buffer
+        # cache will fill up with dirty blocks and free buffer waits will result",
+        # and in his tests a flash tablespace beat the flash cache for updates.
+        write_heavy=~own_rule & (mix.write_fraction >= limits["write_heavy_fraction"]),
+        scan_by_blocks=scan_by_blocks,
+        scan_by_direct=scan_by_direct,
+        # Oracle: "Large Table Scans" are not cost effective on flash; sequential
+        # bandwidth on flash was 5x one disk, an "improvement [that] can be matched
+        # by using 5 disks". NOCACHE LOBs are read by direct path one chunk at a
+        # time: random reads the seed calls flash friendly ("Access to out of line
+        # LOB"), not scans.
+        scan_heavy=~own_rule & (scan_by_blocks | (~columns.is_lob & scan_by_direct)),
+        # Flash over disk: V$BH rows with STATUS 'flash%' show what the flash cache
+        # already holds for a segment.
+        resident=(mix.flash_fraction >= share) | (mix.optimized_fraction >= share),
     )
 
 
-def _is_hot(figures: SegmentFigures, limits: Limits) -> bool:
-    if figures.recommended_is_flash:
-        return True
-    return figures.intensity is not None and figures.intensity >= limits["keep_min_intensity"]
-
-
-def _wants_keep(figures: SegmentFigures, mix: _Mix, limits: Limits) -> bool:
-    residency_known = mix.flash_fraction is not None or mix.optimized_fraction is not None
+def _wants_keep(columns: Columns, mix: _MixColumns, signs: _Signs, limits: Limits) -> np.ndarray:
+    # Harrison: "If you can't afford top end flash drives for all your data, then
+    # the 11GR2 database flash cache can give you a pretty substantial
+    # performance boost" — for reads; KEEP asks it to hold this segment.
+    residency_known = ~np.isnan(mix.flash_fraction) | ~np.isnan(mix.optimized_fraction)
+    hot = columns.recommended_is_flash | (columns.intensity >= limits["keep_min_intensity"])
     return (
-        figures.flash_cache_enabled
-        and figures.flash_cache != "KEEP"
-        and not figures.current_is_flash
-        and figures.kind not in UNDO_TYPES
-        and figures.kind not in TEMP_TYPES
-        and mix.write_fraction is not None
-        and not _is_write_heavy(figures, mix, limits)
-        and not _is_scan_heavy(figures, mix, limits)
-        and residency_known
-        and not _is_resident(mix, limits)
-        and _is_hot(figures, limits)
+        columns.flash_cache_enabled
+        & (columns.flash_cache != _FLASH_CACHE_KEEP)
+        & ~columns.current_is_flash
+        & ~columns.is_undo
+        & ~columns.is_temp
+        & ~np.isnan(mix.write_fraction)
+        & ~signs.write_heavy
+        & ~signs.scan_heavy
+        & residency_known
+        & ~signs.resident
+        & hot
     )
 
 
-def _waste_cause(figures: SegmentFigures, mix: _Mix, limits: Limits) -> str | None:
-    """Why this segment's blocks in the flash cache are waste, or None."""
-    if (
-        figures.flash_cache == "NONE"
-        or mix.flash_bytes is None
-        or mix.flash_bytes < limits["flash_waste_min_bytes"]
-    ):
-        return None
-    if figures.current_is_flash and figures.recommended_is_flash:
-        return f"it is stored on flash ({figures.current_tier}) already"
-    if figures.intensity is not None and figures.intensity < limits["cold_intensity"]:
-        kept = " despite its FLASH_CACHE KEEP hint" if figures.flash_cache == "KEEP" else ""
-        return f"it is cold ({_intensity(figures.intensity)}){kept}"
-    if _is_write_heavy(figures, mix, limits):
-        return "it is write-heavy and the flash cache only helps its reads"
-    if _is_scan_heavy(figures, mix, limits):
-        return "its reads are large scans that gain little from flash"
-    return None
+def _waste_cause(columns: Columns, mix: _MixColumns, signs: _Signs, limits: Limits) -> np.ndarray:
+    """Why a segment's blocks in the flash cache are waste: index into WASTE_CAUSES, 0 = they are not."""
+    # The flash cache is shared: blocks of a segment it cannot help push out
+    # blocks of segments it can.
+    holds_waste = (columns.flash_cache != _FLASH_CACHE_NONE) & (mix.flash_bytes >= limits["flash_waste_min_bytes"])
+    cause = _first(
+        [
+            (columns.current_is_flash & columns.recommended_is_flash, WASTE_CAUSES.index("on_flash")),
+            (columns.intensity < limits["cold_intensity"], WASTE_CAUSES.index("cold")),
+            (signs.write_heavy, WASTE_CAUSES.index("write_heavy")),
+            (signs.scan_heavy, WASTE_CAUSES.index("scan_heavy")),
+        ],
+        0,
+        len(columns),
+    )
+    cause[~holds_waste] = 0
+    return cause
 
 
-# --------------------------------------------------------------------------- wording
+# --------------------------------------------------------------------------- advise
 
 
-def _veto_suffix(figures: SegmentFigures) -> str:
-    if figures.recommended_is_flash and not figures.current_is_flash:
-        return (
-            f" It stays on {figures.current_tier} rather than moving to "
-            f"{figures.recommended_tier} for cost alone."
+def advise_many(
+    figures: Sequence[SegmentFigures], *, thresholds: Mapping[str, float] = DEFAULT_THRESHOLDS
+) -> list[Advice]:
+    """:func:`advise` for many segments: one :func:`decide` for all of them, then words per segment."""
+    limits = merge_thresholds(thresholds)
+    skews = _partition_skews(figures, limits)
+    columns = Columns.from_figures(figures, skews)
+    decisions = decide(columns, thresholds=limits)
+    return _word(figures, skews, columns, decisions)
+
+
+def advise(figures: SegmentFigures, *, thresholds: Mapping[str, float] = DEFAULT_THRESHOLDS) -> Advice:
+    """Apply the seed rules to ``figures`` and say what to do, and why.
+
+    :func:`decide` on a one-row batch, put in words; see there for the actions.
+    A one-row batch pays numpy's per-call overhead (a few hundred microseconds):
+    for many segments call :func:`advise_many` once.
+    """
+    return advise_many([figures], thresholds=thresholds)[0]
+
+
+def finding_codes(mask: int) -> tuple[str, ...]:
+    """The codes of a findings bitmask (Decisions.findings), in FINDING_CODES order.
+
+    >>> finding_codes(0b10001)
+    ('size_unknown', 'write_heavy')
+    """
+    mask = int(mask)
+    if not 0 <= mask < len(_CODES_BY_MASK):
+        raise RulesError(f"findings mask out of range: {mask}")
+    return _CODES_BY_MASK[mask]
+
+
+_CODES_BY_MASK: tuple[tuple[str, ...], ...] = tuple(
+    tuple(code for bit, code in enumerate(FINDING_CODES) if mask >> bit & 1)
+    for mask in range(1 << len(FINDING_CODES))
+)
+
+
+def _partition_skews(figures: Sequence[SegmentFigures], limits: Limits) -> list[PartitionSkew | None]:
+    # Most segments have no partitions; skip the call for them unless a
+    # threshold of 0 partitions makes an empty list worth asking about.
+    skip_empty = limits["partition_skew_min_partitions"] > 0
+    return [
+        None
+        if skip_empty and not f.partition_intensities
+        else partition_skew(f.partition_intensities, thresholds=limits)
+        for f in figures
+    ]
+
+
+def _word(
+    figures: Sequence[SegmentFigures], skews: Sequence[PartitionSkew | None], columns: Columns, decisions: Decisions
+) -> list[Advice]:
+    """One Advice per segment from its row of ``decisions``; the arrays become Python lists once."""
+    rows = map(
+        RowDecision._make,
+        zip(
+            decisions.findings.tolist(),
+            columns.cost_moves.tolist(),
+            decisions.keep_current_tier.tolist(),
+            (decisions.action == _ACTION_MOVE_PARTITIONS).tolist(),
+            decisions.scan_by_blocks.tolist(),
+            decisions.scan_by_direct.tolist(),
+            _names(WASTE_CAUSES, decisions.waste_cause),
+            _mixes(decisions),
+        ),
+    )
+    return [
+        Advice(
+            action=action,
+            recommended_tier=f.current_tier if row.keep_current_tier else f.recommended_tier,
+            cost_recommended_tier=f.recommended_tier,
+            reasons=reasons(f, skew, row),
+            flash_cache_hint=hint,
+            hot_partitions=skew.hot_partitions if skew is not None else (),
         )
-    return ""
+        for f, skew, row, action, hint in zip(
+            figures, skews, rows, _names(ACTIONS, decisions.action), _names(HINTS, decisions.hint)
+        )
+    ]
 
 
-def _residency(mix: _Mix) -> str:
-    parts = []
-    if mix.flash_fraction is not None and mix.flash_bytes is not None:
-        parts.append(f"{_pct(mix.flash_fraction)} of its blocks, {_size(mix.flash_bytes)}, are in it")
-    if mix.optimized_fraction is not None:
-        parts.append(f"it served {_pct(mix.optimized_fraction)} of its reads")
-    return "; ".join(parts)
+def _names(names: tuple[str | None, ...], codes: np.ndarray) -> list[str | None]:
+    return np.array(names, dtype=object)[codes].tolist()
 
 
-def _name_list(names: tuple[str, ...], limit: int = 5) -> str:
-    shown = ", ".join(names[:limit])
-    more = len(names) - limit
-    return f"{shown} and {more} more" if more > 0 else shown
-
-
-def _pct(share: float) -> str:
-    return f"{share * 100:.0f}%"
-
-
-def _rate(per_s: float) -> str:
-    if per_s >= 100:
-        return f"{per_s:,.0f}"
-    if per_s >= 1:
-        return f"{per_s:.1f}".removesuffix(".0")
-    return f"{per_s:.2g}"
-
-
-def _intensity(per_gb: float | None) -> str:
-    if per_gb is None:
-        return "unknown IO/s per GB"
-    return f"{_rate(per_gb)} IO/s per GB"
-
-
-def _size(size_bytes: int) -> str:
-    if size_bytes >= _BYTES_PER_GIB:
-        return f"{size_bytes / _BYTES_PER_GIB:,.1f} GB".replace(".0 GB", " GB")
-    if size_bytes >= 1024**2:
-        return f"{size_bytes / 1024**2:,.0f} MB"
-    return f"{size_bytes / 1024:,.0f} KB"
-
-
-def _money(amount: Decimal) -> str:
-    return f"{amount:,.2f}"
+def _mixes(decisions: Decisions) -> Iterator[Mix]:
+    """Each row's Mix, NaN back to None and flash bytes back to int."""
+    ratios = []
+    for name in Mix._fields[:-1]:
+        column = getattr(decisions, name)
+        ratio = column.astype(object)
+        ratio[np.isnan(column)] = None
+        ratios.append(ratio.tolist())
+    known = ~np.isnan(decisions.flash_bytes)
+    flash_bytes = np.full(len(decisions), None, dtype=object)
+    flash_bytes[known] = decisions.flash_bytes[known].astype(np.int64)
+    return map(Mix._make, zip(*ratios, flash_bytes.tolist()))

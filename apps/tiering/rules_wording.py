@@ -1,0 +1,388 @@
+"""The words of the seed rules: one segment's Reasons, from decisions already taken.
+
+``rules.decide`` works out, for many segments at once, which findings fire and
+what to do. This module turns one segment's share of that into the sentences a
+DBA reads in the UI, with the numbers. It decides nothing: every "whether"
+comes in through :class:`RowDecision`; the figures only fill in names and
+numbers, and choose between phrasings.
+
+Pure: standard library only. It imports nothing from ``rules`` (``rules``
+imports it), so it reads the figures through :class:`Figures`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import lru_cache
+from typing import NamedTuple, Protocol
+
+#: The Reason codes of the findings, in the order their Reasons are listed.
+#: Bit i of a findings mask is set when FINDING_CODES[i] fired.
+FINDING_CODES: tuple[str, ...] = (
+    "size_unknown",
+    "below_awr_capture",
+    "undo_redo",
+    "temp_ok",
+    "write_heavy",
+    "full_scan",
+    "already_resident",
+    "flash_cache_keep",
+    "flash_cache_none",
+    "partition_skew",
+)
+SIZE_UNKNOWN = 1 << FINDING_CODES.index("size_unknown")
+
+#: Why a segment's blocks in the flash cache are waste ("" = they are not).
+WASTE_CAUSES: tuple[str, ...] = ("", "on_flash", "cold", "write_heavy", "scan_heavy")
+
+_BYTES_PER_GIB = 1024**3
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One finding: a stable ``code`` for filters and a sentence for the DBA."""
+
+    code: str
+    text: str
+
+
+class Figures(Protocol):
+    """What the wording reads of ``rules.SegmentFigures``."""
+
+    @property
+    def owner(self) -> str: ...
+    @property
+    def object_name(self) -> str: ...
+    @property
+    def subobject_name(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def size_bytes(self) -> int | None: ...
+    @property
+    def table_scans(self) -> int: ...
+    @property
+    def iops(self) -> float: ...
+    @property
+    def iops_statistic(self) -> str: ...
+    @property
+    def intensity(self) -> float | None: ...
+    @property
+    def current_tier(self) -> str: ...
+    @property
+    def recommended_tier(self) -> str: ...
+    @property
+    def current_is_flash(self) -> bool: ...
+    @property
+    def recommended_is_flash(self) -> bool: ...
+    @property
+    def flash_cache(self) -> str | None: ...
+    @property
+    def current_cost(self) -> Decimal | None: ...
+    @property
+    def recommended_cost(self) -> Decimal | None: ...
+
+
+class Skew(Protocol):
+    """What the wording reads of ``rules.PartitionSkew``."""
+
+    @property
+    def hot_partitions(self) -> tuple[str, ...]: ...
+    @property
+    def max_intensity(self) -> float: ...
+    @property
+    def median_intensity(self) -> float: ...
+    @property
+    def partition_count(self) -> int: ...
+
+
+class Mix(NamedTuple):
+    """One segment's ratios from ``rules.Decisions``; None where not measurable."""
+
+    write_fraction: float | None
+    blocks_per_read: float | None
+    direct_fraction: float | None
+    flash_fraction: float | None  # share of the segment's blocks in flash cache
+    optimized_fraction: float | None  # share of read requests served by flash cache
+    flash_bytes: int | None
+
+
+class RowDecision(NamedTuple):
+    """One segment's row of ``rules.Decisions``, as the wording needs it."""
+
+    findings: int  # bitmask over FINDING_CODES
+    cost_moves: bool  # the cost model's tier is not the current one
+    keep_current_tier: bool  # ... but the segment stays on the current tier
+    whole_skewed: bool  # a whole partitioned table/index: move its hot partitions
+    scan_by_blocks: bool  # blocks per read reach scan_blocks_per_read
+    scan_by_direct: bool  # direct-path share reaches direct_read_fraction
+    waste_cause: str  # one of WASTE_CAUSES
+    mix: Mix
+
+
+def reasons(figures: Figures, skew: Skew | None, row: RowDecision) -> tuple[Reason, ...]:
+    """The cost model's verdict (unless the size is unknown), then one Reason per finding."""
+    found = row.findings
+    if not found:
+        return (_verdict(figures, row),)
+    said = [word(figures, skew, row) for word in _WORDING_BY_MASK[found]]
+    if not found & SIZE_UNKNOWN:
+        said.insert(0, _verdict(figures, row))
+    return tuple(said)
+
+
+def _verdict(figures: Figures, row: RowDecision) -> Reason:
+    """The cost model's view: cheaper tier, or already on the cheapest."""
+    assert figures.size_bytes is not None
+    load = (
+        f"{_rate(figures.iops)} IO requests/s at {figures.iops_statistic} over "
+        f"{_size(figures.size_bytes)}, an intensity of {_intensity(figures.intensity)}"
+    )
+    if not row.cost_moves:
+        return Reason("keep_current", f"{figures.current_tier} is already the cheapest tier for it ({load}).")
+    costs = ""
+    if figures.current_cost is not None and figures.recommended_cost is not None:
+        costs = (
+            f" It would cost {_money(figures.recommended_cost)} there instead of "
+            f"{_money(figures.current_cost)} on {figures.current_tier}."
+        )
+    lead = "By cost alone, " if row.keep_current_tier else ""
+    return Reason("cheaper_tier", f"{lead}{figures.recommended_tier} is the cheapest tier for it ({load}).{costs}")
+
+
+# --------------------------------------------------------------------------- one sentence per finding
+
+
+def _size_unknown(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+    return _size_unknown_on(figures.current_tier)
+
+
+@lru_cache(maxsize=64)  # one Reason per tier name, shared: a refresh may have many unsized segments
+def _size_unknown_on(current_tier: str) -> Reason:
+    return Reason(
+        "size_unknown",
+        "Its size is unknown (it was not in DBA_SEGMENTS at the last collection), so "
+        f"neither its intensity nor its cost can be worked out; it stays on {current_tier}.",
+    )
+
+
+_BELOW_AWR_CAPTURE = Reason(
+    "below_awr_capture",
+    "AWR kept this segment's statistics for only some snapshots of the window (it "
+    "captures the top segments only), so its IO figures are a lower bound; check "
+    "V$SEGMENT_STATISTICS before acting on them.",
+)
+
+
+def _below_capture(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+    return _BELOW_AWR_CAPTURE
+
+
+def _undo(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+    return Reason(
+        "undo_redo",
+        "Undo is written sequentially and read back mostly for recent changes that are "
+        "still in the buffer cache; Oracle's own flash study lists undo, redo and large "
+        f"table scans as poor value on flash.{_veto_suffix(figures)}",
+    )
+
+
+_TEMP_OK = Reason(
+    "temp_ok",
+    "TEMP (sorts, hash joins, intermediate results) does 1 MB reads and writes, too "
+    "small to amortise disk seeks, so it can gain from flash: Oracle measured a sort "
+    "2.5x faster with TEMP on flash. The flash cache does not serve TEMP; only a "
+    "temporary tablespace on flash does.",
+)
+
+
+def _temp(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+    return _TEMP_OK
+
+
+def _write_heavy(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+    assert row.mix.write_fraction is not None
+    write_fraction = row.mix.write_fraction
+    if figures.current_is_flash:
+        advice = "a flash tablespace is the right place for it, not FLASH_CACHE KEEP."
+    elif figures.recommended_is_flash and not row.findings & SIZE_UNKNOWN:
+        advice = (
+            f"move it to a flash tablespace on {figures.recommended_tier} "
+            "rather than rely on FLASH_CACHE KEEP."
+        )
+    else:
+        advice = "if it needs flash, give it a flash tablespace, not FLASH_CACHE KEEP."
+    return Reason(
+        "write_heavy",
+        f"{_pct(write_fraction)} of its IO requests are writes (about "
+        f"{_rate(figures.iops * write_fraction)}/s at {figures.iops_statistic}); the flash cache only "
+        "serves reads, and a buffer cache that fills with dirty blocks waiting for slow writes "
+        f"gives free buffer waits, so {advice}",
+    )
+
+
+def _full_scan(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+    measured = []
+    if row.scan_by_blocks:
+        measured.append(f"{row.mix.blocks_per_read:.0f} blocks per read request on average")
+    if row.scan_by_direct:
+        assert row.mix.direct_fraction is not None
+        measured.append(
+            f"{_pct(row.mix.direct_fraction)} of blocks read by direct path, which bypasses the flash cache"
+        )
+    if figures.table_scans:
+        measured.append(f"{figures.table_scans:,} scans in the window")
+    return Reason(
+        "full_scan",
+        f"Its reads are mostly large scans ({'; '.join(measured)}). Scans gain little from "
+        "flash per dollar: Oracle measured 5x the bandwidth of one disk, which five disks "
+        f"also give.{_veto_suffix(figures)}",
+    )
+
+
+def _already_resident(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+    return Reason(
+        "already_resident",
+        f"The flash cache already serves it ({_residency(row.mix)}), so most of its reads are "
+        "fast already; moving it to flash would mainly speed up its writes.",
+    )
+
+
+def _flash_cache_keep(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+    assert row.mix.write_fraction is not None
+    if figures.recommended_is_flash:
+        why = f"a cheap alternative to moving it to {figures.recommended_tier}"
+    else:
+        why = "a cheap way to serve its reads from flash"
+    residency = _residency(row.mix) or "little of it is there"
+    return Reason(
+        "flash_cache_keep",
+        f"It is read-mostly ({_pct(1 - row.mix.write_fraction)} of IO requests are reads) and hot "
+        f"({_intensity(figures.intensity)}) but the flash cache holds little of it "
+        f"({residency}): a FLASH_CACHE KEEP hint is {why}, using flash cache already paid for.",
+    )
+
+
+def _flash_cache_none(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+    assert row.mix.flash_bytes is not None
+    return Reason(
+        "flash_cache_none",
+        f"It holds {_size(row.mix.flash_bytes)} of the flash cache, but {_waste_cause(figures, row)}; "
+        "a FLASH_CACHE NONE hint gives that space to segments the flash cache can help.",
+    )
+
+
+def _waste_cause(figures: Figures, row: RowDecision) -> str:
+    cause = row.waste_cause
+    if cause == "on_flash":
+        return f"it is stored on flash ({figures.current_tier}) already"
+    if cause == "cold":
+        kept = " despite its FLASH_CACHE KEEP hint" if figures.flash_cache == "KEEP" else ""
+        return f"it is cold ({_intensity(figures.intensity)}){kept}"
+    if cause == "write_heavy":
+        return "it is write-heavy and the flash cache only helps its reads"
+    assert cause == "scan_heavy", cause
+    return "its reads are large scans that gain little from flash"
+
+
+def _partition_skew(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+    assert skew is not None
+    spread = (
+        f"The {skew.partition_count} partitions of {figures.owner}.{figures.object_name} differ widely "
+        f"in intensity (hottest {_intensity(skew.max_intensity)}, median "
+        f"{_intensity(skew.median_intensity)})"
+    )
+    hot = _name_list(skew.hot_partitions)
+    whole = "index" if figures.kind.startswith("INDEX") else "table"
+    if row.whole_skewed:
+        text = f"{spread}: move the hot partitions ({hot}), not the whole {whole}."
+    elif figures.subobject_name in skew.hot_partitions:
+        text = (
+            f"{spread}; this one is among the hot ones ({hot}): move the hot partitions, "
+            f"not the whole {whole}."
+        )
+    else:
+        text = (
+            f"{spread}; this one is cold: only the hot partitions ({hot}) are worth moving "
+            "to a faster tier."
+        )
+    return Reason("partition_skew", text)
+
+
+_Wording = Callable[[Figures, "Skew | None", RowDecision], Reason]
+_WORDING_BY_CODE: dict[str, _Wording] = {
+    "size_unknown": _size_unknown,
+    "below_awr_capture": _below_capture,
+    "undo_redo": _undo,
+    "temp_ok": _temp,
+    "write_heavy": _write_heavy,
+    "full_scan": _full_scan,
+    "already_resident": _already_resident,
+    "flash_cache_keep": _flash_cache_keep,
+    "flash_cache_none": _flash_cache_none,
+    "partition_skew": _partition_skew,
+}
+#: The wording of each finding of a findings mask, in FINDING_CODES order (the order of the Reasons).
+_WORDING_BY_MASK: tuple[tuple[_Wording, ...], ...] = tuple(
+    tuple(_WORDING_BY_CODE[code] for bit, code in enumerate(FINDING_CODES) if mask >> bit & 1)
+    for mask in range(1 << len(FINDING_CODES))
+)
+
+
+# --------------------------------------------------------------------------- figures in words
+
+
+def _veto_suffix(figures: Figures) -> str:
+    if figures.recommended_is_flash and not figures.current_is_flash:
+        return (
+            f" It stays on {figures.current_tier} rather than moving to "
+            f"{figures.recommended_tier} for cost alone."
+        )
+    return ""
+
+
+def _residency(mix: Mix) -> str:
+    parts = []
+    if mix.flash_fraction is not None and mix.flash_bytes is not None:
+        parts.append(f"{_pct(mix.flash_fraction)} of its blocks, {_size(mix.flash_bytes)}, are in it")
+    if mix.optimized_fraction is not None:
+        parts.append(f"it served {_pct(mix.optimized_fraction)} of its reads")
+    return "; ".join(parts)
+
+
+def _name_list(names: tuple[str, ...], limit: int = 5) -> str:
+    shown = ", ".join(names[:limit])
+    more = len(names) - limit
+    return f"{shown} and {more} more" if more > 0 else shown
+
+
+def _pct(share: float) -> str:
+    return f"{share * 100:.0f}%"
+
+
+def _rate(per_s: float) -> str:
+    if per_s >= 100:
+        return f"{per_s:,.0f}"
+    if per_s >= 1:
+        return f"{per_s:.1f}".removesuffix(".0")
+    return f"{per_s:.2g}"
+
+
+def _intensity(per_gb: float | None) -> str:
+    if per_gb is None:
+        return "unknown IO/s per GB"
+    return f"{_rate(per_gb)} IO/s per GB"
+
+
+def _size(size_bytes: int) -> str:
+    if size_bytes >= _BYTES_PER_GIB:
+        return f"{size_bytes / _BYTES_PER_GIB:,.1f} GB".replace(".0 GB", " GB")
+    if size_bytes >= 1024**2:
+        return f"{size_bytes / 1024**2:,.0f} MB"
+    return f"{size_bytes / 1024:,.0f} KB"
+
+
+def _money(amount: Decimal) -> str:
+    return f"{amount:,.2f}"
