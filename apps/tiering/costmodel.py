@@ -1,7 +1,7 @@
 """The IO-intensity cost model: what an object costs on a storage tier.
 
-Pure: standard library only (no Django, no settings, no clock), so the
-recommendation service, the ``whatif`` command and the benchmarks share it.
+Pure: standard library and numpy only (no Django, no settings, no clock), so
+the recommendation service, the ``whatif`` command and the benchmarks share it.
 
 The model is the one of "This is your Database on Flash" (Oracle Development,
 2009), slides "Matching IO Intensity to Storage Tier" and "Tier Intensity Cut
@@ -17,10 +17,11 @@ Four tier kinds exist (all frozen dataclasses deriving from :class:`Tier`):
 :class:`DeviceTier` (the seed's form), :class:`LinearTier`,
 :class:`ProvisionedIopsTier` (AWS EBS gp3/io2/st1 style) and
 :class:`PerformanceLevelTier` (OCI Block Volume style). Money is
-``Decimal`` at the edges; the hot per-object loop runs in float and the totals
-of a placement are recomputed in ``Decimal`` so that device counts and totals
-are exact. Prices are in whatever period the caller uses (device tiers: a
-purchase price; cloud tiers: per month) — do not mix periods in one tier set.
+``Decimal`` at the edges; the per-object costs run in float over numpy arrays
+(:func:`cost_matrix`, :func:`cheapest`) and the totals of a placement are
+recomputed in ``Decimal`` so that device counts and totals are exact. Prices
+are in whatever period the caller uses (device tiers: a purchase price; cloud
+tiers: per month) — do not mix periods in one tier set.
 """
 
 from __future__ import annotations
@@ -28,10 +29,13 @@ from __future__ import annotations
 import functools
 import gc
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
+from operator import attrgetter
 from typing import NamedTuple
+
+import numpy as np
 
 CENT = Decimal("0.01")
 # Two float costs closer than this (relative) are a tie: the seed's break-even
@@ -497,18 +501,226 @@ def _max_formula_prices(tier: Tier) -> tuple[float, float] | None:
     return None
 
 
+def cost_matrix(tiers: Sequence[Tier], iops: np.ndarray, gb: np.ndarray) -> np.ndarray:
+    """Each object's cost alone on each tier, float USD, shape (objects, tiers).
+
+    Row i is ``tier.object_cost_float(gb[i], iops[i])`` for every tier, to
+    float rounding (device and linear tiers multiply by a per-unit price, as
+    :func:`choose_tiers` always has; the volume kinds repeat their scalar
+    arithmetic operation for operation). The array is Fortran-ordered: one
+    tier's column is contiguous, which is how :func:`cheapest` reads it.
+    ``gb`` may be 0 here (an object with neither GB nor IOPS costs nothing
+    on a volume tier); negative or non-finite figures raise.
+
+    >>> flash = DeviceTier(name="flash", device_cost_usd=Decimal(9600), device_gb=320, device_iops=30000)
+    >>> cost_matrix([flash], np.array([10000.0]), np.array([300.0])).tolist()
+    [[9000.0]]
+    """
+    iops = np.asarray(iops, dtype=np.float64)
+    gb = np.asarray(gb, dtype=np.float64)
+    if iops.ndim != 1 or iops.shape != gb.shape:
+        raise CostModelError(f"iops and gb must be 1-d arrays of one length, got {iops.shape} and {gb.shape}")
+    if iops.size and not (0 <= iops.min() and iops.max() < math.inf and 0 <= gb.min() and gb.max() < math.inf):
+        raise CostModelError("iops and gb must be finite and >= 0")
+    costs = np.empty((len(tiers), iops.size)).T
+    empty = np.flatnonzero((gb == 0) & (iops == 0)) if iops.size and gb.min() == 0 else None
+    for column, tier in enumerate(tiers):
+        _fill_cost_column(tier, iops, gb, empty, costs[:, column])
+    return costs
+
+
+def _fill_cost_column(tier: Tier, iops: np.ndarray, gb: np.ndarray, empty: np.ndarray | None, out: np.ndarray) -> None:
+    prices = _max_formula_prices(tier)
+    if prices is not None:
+        np.multiply(iops, prices[0], out=out)
+        np.maximum(out, gb * prices[1], out=out)
+        return
+    # Exact types only: a subclass may price differently, so it takes the scalar path below.
+    if type(tier) is ProvisionedIopsTier:
+        _provisioned_iops_costs(tier, iops, gb, out)
+    elif type(tier) is PerformanceLevelTier:
+        _performance_level_costs(tier, iops, gb, out)
+    else:
+        cost_fn = tier.object_cost_float
+        out[:] = [cost_fn(one_gb, one_iops) for one_iops, one_gb in zip(iops.tolist(), gb.tolist())]
+        return
+    if empty is not None:
+        out[empty] = 0.0  # _volume_count's zero volumes
+
+
+# The volume kinds below repeat pool_cost_float's float operations, in place
+# where they can (out=): a fresh temporary per step made them 2.5x slower.
+
+
+def _provisioned_iops_costs(tier: ProvisionedIopsTier, iops: np.ndarray, gb: np.ndarray, out: np.ndarray) -> None:
+    volumes = _volume_counts(tier, iops, gb, spare=out)
+    billed = np.multiply(volumes, tier.volume_min_gb)
+    np.maximum(billed, gb, out=billed)
+    if tier.max_iops_per_gb:
+        np.maximum(billed, np.divide(iops, tier.max_iops_per_gb, out=out), out=billed)
+    iops_price = float(tier.usd_per_iops_price or 0)
+    np.multiply(billed, float(tier.usd_per_gb_price), out=out)
+    if iops_price:  # st1-style tiers sell no IOPS: the scalar path adds 0.0
+        extra = np.multiply(volumes, tier.included_iops_per_volume, out=volumes)
+        np.subtract(iops, extra, out=extra)
+        np.maximum(extra, 0.0, out=extra)
+        extra *= iops_price
+        out += extra
+
+
+def _performance_level_costs(tier: PerformanceLevelTier, iops: np.ndarray, gb: np.ndarray, out: np.ndarray) -> None:
+    volumes = _volume_counts(tier, iops, gb, spare=out)
+    billed = np.multiply(volumes, tier.volume_min_gb, out=volumes)
+    np.maximum(billed, gb, out=billed)
+    np.maximum(billed, np.divide(iops, tier.iops_per_gb, out=out), out=billed)
+    np.multiply(billed, float(tier.usd_per_gb_price), out=out)
+
+
+def _volume_counts(tier: VolumeTier, iops: np.ndarray, gb: np.ndarray, spare: np.ndarray) -> np.ndarray:
+    """:func:`_volume_count` per object, as floats, ignoring the no-GB-no-IOPS case.
+
+    max(ceil(a - eps), ceil(b - eps)) is ceil(max(a, b) - eps): one ceil, same
+    ulp tolerance as :func:`_ceil_float`. ``spare`` is scratch space.
+    """
+    quotient = np.divide(gb, tier.volume_max_gb)
+    if tier.volume_max_iops:
+        np.maximum(quotient, np.divide(iops, tier.volume_max_iops, out=spare), out=quotient)
+    quotient -= 1e-9
+    np.ceil(quotient, out=quotient)
+    return np.maximum(quotient, 1.0, out=quotient)
+
+
+def cheapest(costs: np.ndarray, tiers: Sequence[Tier], current: np.ndarray) -> np.ndarray:
+    """Index of each row's cheapest tier (intp), with the tie rule of :func:`choose_tiers`.
+
+    ``costs`` is (objects, tiers) as :func:`cost_matrix` returns it;
+    ``current[i]`` is the index in ``tiers`` of object i's current tier, or
+    -1 when it sits on none of them.
+
+    >>> dear_gb = LinearTier(name="ssd", usd_per_gb_price=Decimal(2), usd_per_iops_price=Decimal(1))
+    >>> cheap_gb = LinearTier(name="hdd", usd_per_gb_price=Decimal(1), usd_per_iops_price=Decimal(2))
+    >>> cheapest(np.array([[1.0, 1.0], [1.0, 1.0], [3.0, 2.0]]), [dear_gb, cheap_gb], np.array([0, -1, 0])).tolist()
+    [0, 1, 1]
+    """
+    current = np.asarray(current)
+    rows = np.shape(costs)[0] if np.ndim(costs) else 0
+    if current.shape != (rows,) or not np.issubdtype(current.dtype, np.integer):
+        raise CostModelError(f"current must be {rows} integer tier indexes, got {current.dtype} {current.shape}")
+    if rows and not (-1 <= current.min() and current.max() < len(tiers)):
+        raise CostModelError(f"current tier indexes must be -1 .. {len(tiers) - 1}")
+
+    def is_current(tied: np.ndarray) -> np.ndarray:
+        mask = np.zeros((len(tied), len(tiers)), dtype=bool)
+        on_one = np.flatnonzero(current[tied] >= 0)
+        mask[on_one, current[tied][on_one]] = True
+        return mask
+
+    return _cheapest(costs, tiers, is_current)
+
+
+def _cheapest(costs: np.ndarray, tiers: Sequence[Tier], is_current: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """:func:`cheapest`; ``is_current(rows)`` gives, for the tied rows only, a bool (rows, tiers) current-tier mask."""
+    costs = np.asfortranarray(costs, dtype=np.float64)
+    if not tiers or costs.ndim != 2 or costs.shape[1] != len(tiers):
+        raise CostModelError(f"costs must have one column per tier ({len(tiers)}), got shape {costs.shape}")
+    rows, columns = costs.shape
+    best = costs.min(axis=1)
+    limits = best + np.abs(best) * _TIE_REL + 1e-12
+    if np.isnan(limits).any():
+        raise CostModelError("costs must not be NaN or -inf")
+    # Column passes, not a row-wise argmin (3-10x slower on few columns):
+    # count the columns within the tie limit and sum their indexes; where one
+    # column alone is within it, that sum is the cheapest column. Adds of
+    # 0/1 x column, because a masked np.add is 8x slower on mixed rows.
+    small = np.min_scalar_type(columns)
+    near_count = np.zeros(rows, small)
+    index = np.zeros(rows, small)
+    for column in range(columns):
+        near = (costs[:, column] <= limits).view(np.uint8)
+        near_count += near
+        if column:
+            index += near * small.type(column)
+    index = index.astype(np.intp)
+    tied = np.flatnonzero(near_count > 1)
+    if tied.size:
+        index[tied] = _break_ties(costs[tied], limits[tied], tiers, is_current(tied))
+    return index
+
+
+def _break_ties(costs: np.ndarray, limits: np.ndarray, tiers: Sequence[Tier], is_current: np.ndarray) -> np.ndarray:
+    """The first tied current tier if any, else the tied tier of lowest (float $/GB, index)."""
+    near = costs <= limits[:, None]
+    gb_prices = [float(tier.usd_per_gb) for tier in tiers]
+    order = sorted(range(len(tiers)), key=lambda index: (gb_prices[index], index))
+    rank = np.empty(len(tiers), np.intp)
+    rank[order] = np.arange(len(tiers))
+    by_price = np.where(near, rank, len(tiers)).argmin(axis=1)
+    tied_current = near & is_current
+    return np.where(tied_current.any(axis=1), tied_current.argmax(axis=1), by_price)
+
+
+def iops_bound(tiers: Sequence[Tier], iops: np.ndarray, gb: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """Whether IOPS, not GB, set each object's cost on tier ``tiers[index[i]]``.
+
+    True when the object's intensity is above the tier's intensity
+    (IOPS > GB x tier intensity), as :attr:`ObjectChoice.iops_bound`.
+    """
+    intensities = np.array([tier.intensity for tier in tiers], dtype=np.float64)
+    return np.asarray(iops, dtype=np.float64) > np.asarray(gb, dtype=np.float64) * intensities[index]
+
+
+# Below this many USD a half cent has at most 15 significant digits, which is
+# what makes the comparison in to_cents_array agree with the shortest repr.
+_CENTS_EXACT_BELOW_USD = 1e11
+# From 2**53 on every float is a whole number: rounding to the cent keeps it.
+_WHOLE_FROM_USD = 2.0**53
+
+
+def to_cents_array(costs: np.ndarray) -> np.ndarray:
+    """USD amounts rounded half away from zero to the cent, as float64.
+
+    Elementwise ``float(float_to_cents(x))``: the half is judged on the
+    amount's shortest repr, so 2.675 (stored as 2.67499999...) gives 2.68.
+    For |x| < 1e11 USD that is one vectorised comparison with the float
+    nearest the half cent: the repr equals the half cent exactly when the
+    float does, and lies on the same side of it otherwise. Larger amounts go
+    through :func:`float_to_cents` one by one (from 2**53 on they are whole
+    already and come back unchanged, where the default decimal context of
+    ``float_to_cents`` would give up past 1e26). NaN and inf pass through.
+
+    >>> to_cents_array(np.array([0.005, 2.675, -2.675, 1.004])).tolist()
+    [0.01, 2.68, -2.68, 1.0]
+    """
+    usd = np.asarray(costs, dtype=np.float64)
+    magnitude = np.abs(usd)
+    whole_cents = np.floor(magnitude * 100.0)
+    cents = whole_cents + (magnitude >= (whole_cents + 0.5) / 100.0)
+    rounded = np.empty_like(usd)  # an array even for 0-d input, so the assignment below works
+    np.copysign(cents, usd, out=rounded)
+    rounded /= 100.0
+    large = magnitude >= _CENTS_EXACT_BELOW_USD
+    if large.any():
+        rounded[large] = [
+            amount if abs(amount) >= _WHOLE_FROM_USD else float(float_to_cents(amount))
+            for amount in usd[large].tolist()
+        ]
+    return rounded
+
+
 def choose_tiers(objects: Iterable[StorageObject], tiers: Sequence[Tier]) -> list[ObjectChoice]:
     """Each object's cost on each tier and its cheapest tier (per object, no pooling).
 
     Ties (within 1e-9 relative) keep ``current_tier`` when it is among the
     tied, else take the tier with the lower $/GB, then the earlier tier.
-    Runs in float, one tier column at a time (100k objects x 3 tiers in
-    about 0.2 s): costs are exact to the cent only after rounding.
+    Runs in float over numpy arrays (:func:`cost_matrix`, :func:`cheapest`,
+    :func:`iops_bound`): 100k objects x 3 tiers in about 0.1 s, nearly all of
+    it reading the objects and building the ObjectChoice tuples (the arrays
+    alone take a few ms). Costs are exact to the cent only after rounding.
     """
     if not tiers:
         raise CostModelError("no tiers given")
     # The result is 2 x N acyclic tuples; letting the cyclic GC rescan every
-    # live object while they are built costs ~40% of the run at 100k objects.
+    # live object while they are built costs ~25% of the run at 100k objects.
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -519,53 +731,26 @@ def choose_tiers(objects: Iterable[StorageObject], tiers: Sequence[Tier]) -> lis
 
 
 def _choose_tiers(objects: list[StorageObject], tiers: Sequence[Tier]) -> list[ObjectChoice]:
-    iops_list = [obj.iops for obj in objects]
-    gb_list = [obj.gb for obj in objects]
-    columns = [_cost_column(tier, iops_list, gb_list) for tier in tiers]
-    rows = list(zip(*columns))
-    # Column-wise C-level passes (map over builtins): a Python loop per object
-    # doubles the run time at 100k objects.
-    bests = list(map(min, rows))
-    indexes = list(map(tuple.index, rows, bests))
-    if len(tiers) > 1:
-        limits = [best + abs(best) * _TIE_REL + 1e-12 for best in bests]
-        near_best = [0] * len(rows)
-        for column in columns:
-            near_best = [count + (cost <= limit) for count, cost, limit in zip(near_best, column, limits)]
-        tied_rows = [row for row, count in enumerate(near_best) if count > 1]
-        gb_prices = [float(tier.usd_per_gb) for tier in tiers]
-        names = [tier.name for tier in tiers]
-        for row in tied_rows:
-            indexes[row] = _break_tie(rows[row], bests[row], gb_prices, names, objects[row].current_tier)
-    intensities = [tier.intensity for tier in tiers]
-    bound = [iops > gb * intensities[index] for iops, gb, index in zip(iops_list, gb_list, indexes)]
-    chosen_names = list(map([tier.name for tier in tiers].__getitem__, indexes))
+    count = len(objects)
+    iops = np.fromiter(map(attrgetter("iops"), objects), np.float64, count)
+    gb = np.fromiter(map(attrgetter("gb"), objects), np.float64, count)
+    tier_names = np.array([tier.name for tier in tiers], dtype=object)
+
+    def is_current(rows: np.ndarray) -> np.ndarray:
+        # Only tied rows need their current tier (mapping every name would cost
+        # ~10% of the run); compared by name, as tier names are what objects hold.
+        names = map(attrgetter("current_tier"), map(objects.__getitem__, rows.tolist()))
+        return np.fromiter(names, dtype=object, count=len(rows))[:, None] == tier_names
+
+    costs = cost_matrix(tiers, iops, gb)
+    chosen = _cheapest(costs, tiers, is_current)
+    bound = iops_bound(tiers, iops, gb, chosen).tolist()
+    # Column by column into tuples: ndarray.tolist() on the rows is twice as slow.
+    rows = zip(*(costs[:, column].tolist() for column in range(len(tiers))))
+    indexes = chosen.tolist()
+    chosen_names = map([tier.name for tier in tiers].__getitem__, indexes)
     build = functools.partial(tuple.__new__, ObjectChoice)
     return list(map(build, zip(objects, rows, indexes, chosen_names, bound)))
-
-
-def _cost_column(tier: Tier, iops_list: list[float], gb_list: list[float]) -> list[float]:
-    """One tier's per-object costs; the MAX formula inlined when it applies."""
-    prices = _max_formula_prices(tier)
-    if prices is None:
-        cost_fn = tier.object_cost_float
-        return [cost_fn(gb, iops) for iops, gb in zip(iops_list, gb_list)]
-    per_iops, per_gb = prices
-    return [
-        by_iops if (by_iops := iops * per_iops) > (by_gb := gb * per_gb) else by_gb
-        for iops, gb in zip(iops_list, gb_list)
-    ]
-
-
-def _break_tie(
-    costs: Sequence[float], best: float, gb_prices: Sequence[float], names: Sequence[str], current: str | None
-) -> int:
-    limit = best + abs(best) * _TIE_REL + 1e-12
-    tied = [index for index, cost in enumerate(costs) if cost <= limit]
-    for index in tied:
-        if names[index] == current:
-            return index
-    return min(tied, key=lambda index: (gb_prices[index], index))
 
 
 def cheapest_tier(obj: StorageObject, tiers: Sequence[Tier]) -> ObjectChoice:
