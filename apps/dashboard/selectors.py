@@ -286,7 +286,8 @@ def segment_residency_series(*, segment_id: int) -> list[ResidencySample]:
 
 def segment_recommendation_history(*, segment_id: int, limit: int = 60) -> list[Recommendation]:
     return list(
-        Recommendation.objects.filter(segment_id=segment_id).select_related("current_tier", "recommended_tier")
+        Recommendation.objects.filter(segment_id=segment_id)
+        .select_related("segment", "current_tier", "cost_tier", "recommended_tier")
         .order_by("-computed_at")[:limit]
     )
 

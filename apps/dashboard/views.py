@@ -18,6 +18,7 @@ from apps.dashboard import charts, selectors
 from apps.dashboard.forms import RecommendationFilterForm, TierForm
 from apps.snapshots.models import CollectionRun, Segment
 from apps.targets.models import Target
+from apps.tiering.explain import explain
 from apps.tiering.models import Tier
 
 View = Callable[..., HttpResponse]
@@ -100,9 +101,11 @@ def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResp
     residency = selectors.segment_residency_series(segment_id=segment.id)
     history = selectors.segment_recommendation_history(segment_id=segment.id)
     current = next((r for r in history if r.is_current), None)
+    explanation = explain([current], target=target)[0] if current else None
     context = {
         "target": target, "segment": segment, "series": series, "residency": residency, "history": history,
-        "current": current,
+        "current": current, "reasons": explanation.reasons if explanation else (),
+        "ddl": explanation.ddl if explanation else "",
         "label": selectors.segment_label(segment.owner, segment.object_name, segment.subobject_name),
         "io_payload": charts.segment_io_payload(series),
         "size_payload": charts.segment_size_payload(series, current_size_bytes=segment.size_bytes),
@@ -126,7 +129,7 @@ def _csv_response(target: Target, recs: Any) -> HttpResponse:
     """Exactly `manage.py recommend <target> --format csv`, restricted to the filtered rows."""
     from apps.tiering.export import export_csv, export_rows
 
-    response = HttpResponse(export_csv(export_rows(recs, target.name)), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(export_csv(export_rows(recs, target)), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tierscope-{target.name}-recommendations.csv"'
     return response
 

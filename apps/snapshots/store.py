@@ -139,7 +139,10 @@ _STAT_VALUES = operator.attrgetter(*SEGMENT_STAT_FIELDS, "space_allocated_bytes"
 
 
 def snapshot_batches(snapshots: Sequence[SnapshotRow], *, max_rows: int = BATCH_ROWS) -> list[list[SnapshotRow]]:
-    """Consecutive snapshots grouped so that each group holds at most ``max_rows`` stats (or one snapshot).
+    """Consecutive snapshots grouped so that each group holds at most ``max_rows`` stats (or one snap_id).
+
+    The instances of one snap_id (RAC) stay in one group: the daily rollup sums
+    them into one per-snapshot figure as it adds the group.
 
     >>> import datetime as dt
     >>> t = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
@@ -151,7 +154,8 @@ def snapshot_batches(snapshots: Sequence[SnapshotRow], *, max_rows: int = BATCH_
     rows = 0
     for snap in snapshots:
         size = len(snap.segment_stats)
-        if not batches or rows + size > max_rows:
+        same_snap = bool(batches) and batches[-1][-1].snap_id == snap.snap_id
+        if not batches or (rows + size > max_rows and not same_snap):
             batches.append([])
             rows = 0
         batches[-1].append(snap)

@@ -17,7 +17,9 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
+from apps.targets.models import Target
 from apps.tiering.csvsafe import write_rows
+from apps.tiering.explain import Explanation, explain
 from apps.tiering.models import Recommendation
 
 HEADER = (
@@ -32,7 +34,13 @@ def _round(number: float | None, digits: int) -> float | None:
     return None if number is None else round(number, digits)
 
 
-def export_row(rec: Recommendation, target_name: str) -> tuple[Any, ...]:
+def export_rows(recs: Iterable[Recommendation], target: Target) -> list[tuple[Any, ...]]:
+    """The export rows of ``recs`` (recommendation_list), reasons and DDL worded here (apps.tiering.explain)."""
+    recs = list(recs)
+    return [_row(rec, target.name, explanation) for rec, explanation in zip(recs, explain(recs, target=target))]
+
+
+def _row(rec: Recommendation, target_name: str, explanation: Explanation) -> tuple[Any, ...]:
     seg = rec.segment
     return (
         target_name, seg.owner, seg.object_name, seg.subobject_name, seg.object_type, seg.tablespace_name,
@@ -40,12 +48,8 @@ def export_row(rec: Recommendation, target_name: str) -> tuple[Any, ...]:
         _round(rec.intensity, 4), rec.statistic, rec.window_days,
         rec.current_tier.name if rec.current_tier else "", rec.recommended_tier.name if rec.recommended_tier else "",
         rec.action, rec.cost_now_usd, rec.cost_after_usd, rec.savings_usd, _round(rec.io_time_saved_s_per_day, 1),
-        " ".join(r["text"] for r in rec.reasons), rec.ddl, rec.computed_at.isoformat(),
+        " ".join(reason.text for reason in explanation.reasons), explanation.ddl, rec.computed_at.isoformat(),
     )
-
-
-def export_rows(recs: Iterable[Recommendation], target_name: str) -> list[tuple[Any, ...]]:
-    return [export_row(rec, target_name) for rec in recs]
 
 
 def export_csv(rows: list[tuple[Any, ...]]) -> str:

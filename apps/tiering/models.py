@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from django.db import models
 
+from apps.core.fields import MoneyField
+
 
 class Tier(models.Model):
     """A storage tier and its price.
@@ -58,30 +60,56 @@ class Tier(models.Model):
 class Recommendation(models.Model):
     """Where one segment should live, computed after a collection.
 
-    Older rows stay (is_current=False) as the segment's recommendation history.
+    Older rows stay (is_current=False) as the segment's recommendation history,
+    one per segment and UTC day. A row holds the figures the seed rules read
+    (request counts, flash-cache residency, the cost model's own choice), so
+    its reasons and DDL are worded when shown (apps.tiering.explain) rather
+    than written for 100k segments at every refresh.
     """
 
     target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="recommendations")
-    segment = models.ForeignKey("snapshots.Segment", on_delete=models.CASCADE, related_name="recommendations")
+    # Indexed by reco_segment_hist_idx (segment first); tier foreign keys are never searched by.
+    segment = models.ForeignKey("snapshots.Segment", on_delete=models.CASCADE, related_name="recommendations",
+                                db_index=False)
     computed_at = models.DateTimeField()
     is_current = models.BooleanField(default=True)
     window_days = models.PositiveSmallIntegerField()
+    window_first_day = models.DateField(null=True)
+    window_last_day = models.DateField(null=True)
     statistic = models.CharField(max_length=4)
     iops = models.FloatField()
     read_iops = models.FloatField(default=0)
     write_iops = models.FloatField(default=0)
+    size_bytes = models.BigIntegerField(null=True)
     size_gb = models.FloatField(null=True)
     intensity = models.FloatField(null=True)
     read_requests_per_day = models.FloatField(default=0)
-    current_tier = models.ForeignKey(Tier, null=True, on_delete=models.SET_NULL, related_name="+")
-    recommended_tier = models.ForeignKey(Tier, null=True, on_delete=models.SET_NULL, related_name="+")
-    cost_now_usd = models.DecimalField(max_digits=14, decimal_places=2, null=True)
-    cost_after_usd = models.DecimalField(max_digits=14, decimal_places=2, null=True)
-    savings_usd = models.DecimalField(max_digits=14, decimal_places=2, null=True)
+    # Window totals the rules read (requests; blocks; scans).
+    read_requests = models.BigIntegerField(default=0)
+    write_requests = models.BigIntegerField(default=0)
+    physical_reads_blocks = models.BigIntegerField(default=0)
+    physical_reads_direct_blocks = models.BigIntegerField(default=0)
+    optimized_physical_reads = models.BigIntegerField(default=0)
+    table_scans = models.BigIntegerField(default=0)
+    db_block_changes = models.BigIntegerField(default=0)
+    # V$BH at the last collection (null: not collected), the FLASH_CACHE hint, the instance's flash cache.
+    flash_blocks = models.BigIntegerField(null=True)
+    cache_blocks = models.BigIntegerField(null=True)
+    flash_cache = models.CharField(max_length=10, blank=True, default="")
+    flash_cache_enabled = models.BooleanField(default=False)
+    below_awr_capture = models.BooleanField(default=False)
+    current_tier = models.ForeignKey(Tier, null=True, on_delete=models.SET_NULL, related_name="+", db_index=False)
+    cost_tier = models.ForeignKey(Tier, null=True, on_delete=models.SET_NULL, related_name="+", db_index=False,
+                                  help_text="the cost model's cheapest tier, before the seed rules")
+    recommended_tier = models.ForeignKey(Tier, null=True, on_delete=models.SET_NULL, related_name="+",
+                                         db_index=False)
+    cost_now_usd = MoneyField(null=True)
+    cost_tier_usd = MoneyField(null=True, help_text="cost on the cost model's cheapest tier")
+    cost_after_usd = MoneyField(null=True)
+    savings_usd = MoneyField(null=True)
     io_time_saved_s_per_day = models.FloatField(null=True)
     action = models.CharField(max_length=24)
-    reasons = models.JSONField(default=list)
-    ddl = models.TextField(blank=True)
+    findings = models.IntegerField(default=0, help_text="bitmask of rules.FINDING_CODES that fired")
 
     class Meta:
         indexes = [

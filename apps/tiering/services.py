@@ -1,34 +1,51 @@
-"""Recommendations: collected figures -> the cost model and the seed rules -> stored advice with DDL.
+"""Recommendations: window figures -> the cost model and the seed rules -> stored advice.
 
-Recomputed after every collection (:func:`recommendation_refresh`). The pure
-parts live in costmodel.py (money), rules.py (the seeds' reasoning) and
-ddl.py (statements); this module only gathers their inputs from the database
-and stores their outputs.
+Recomputed after every collection (:func:`recommendation_refresh`) for every
+segment of the target at once: the figures come from the daily rollups
+(apps.snapshots.windows) as numpy arrays, the cost model and the rules decide
+for all segments in array operations (costmodel.cost_matrix, rules.decide),
+and the results go back by binary COPY. The words (reasons) and the DDL are
+produced when a recommendation is shown (apps.tiering.explain), from the
+figures stored with it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 
+import numpy as np
 from django.db import connection, transaction
 
 from apps.core.config import get_config
-from apps.snapshots.models import Residency, Segment
+from apps.core.pgcopy import copy_to_arrays
+from apps.snapshots.models import Residency
+from apps.snapshots.windows import WindowArrays, window_figures
 from apps.targets.models import TablespaceTier, Target
-from apps.tiering import costmodel, ddl, rules
+from apps.tiering import costmodel, rules
 from apps.tiering.models import Tier
-from apps.tiering.selectors import WindowFigures, segment_window_figures, tablespace_read_latency_ms
+from apps.tiering.selectors import tablespace_read_latency_ms
 from apps.tiering.tiers import tier_to_model
 
-RECOMMENDATION_COLUMNS = (
-    "target_id", "segment_id", "computed_at", "is_current", "window_days", "statistic", "iops", "read_iops",
-    "write_iops", "size_gb", "intensity", "read_requests_per_day", "current_tier_id", "recommended_tier_id",
-    "cost_now_usd", "cost_after_usd", "savings_usd", "io_time_saved_s_per_day", "action", "reasons", "ddl",
+RECOMMENDATION_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("target_id", "int8"), ("segment_id", "int8"), ("computed_at", "timestamptz"), ("is_current", "bool"),
+    ("window_days", "int2"), ("window_first_day", "date"), ("window_last_day", "date"), ("statistic", "text"),
+    ("iops", "float8"), ("read_iops", "float8"), ("write_iops", "float8"), ("size_bytes", "int8"),
+    ("size_gb", "float8"), ("intensity", "float8"), ("read_requests_per_day", "float8"),
+    ("read_requests", "int8"), ("write_requests", "int8"), ("physical_reads_blocks", "int8"),
+    ("physical_reads_direct_blocks", "int8"), ("optimized_physical_reads", "int8"), ("table_scans", "int8"),
+    ("db_block_changes", "int8"), ("flash_blocks", "int8"), ("cache_blocks", "int8"), ("flash_cache", "text"),
+    ("flash_cache_enabled", "bool"), ("below_awr_capture", "bool"), ("current_tier_id", "int8"),
+    ("cost_tier_id", "int8"), ("recommended_tier_id", "int8"), ("cost_now_usd", "int8"), ("cost_tier_usd", "int8"),
+    ("cost_after_usd", "int8"), ("savings_usd", "int8"), ("io_time_saved_s_per_day", "float8"), ("action", "text"),
+    ("findings", "int4"),
 )
+
+_UNDO = sorted(rules.UNDO_TYPES)
+_TEMP = sorted(rules.TEMP_TYPES)
+_LOB = sorted(rules.LOB_TYPES)
+_PARTITION = sorted(rules.PARTITION_TYPES)
 
 
 @dataclass(frozen=True)
@@ -49,38 +66,6 @@ def tier_presets_install() -> list[str]:
     return [f"created {len(created)} preset tiers"] if created else []
 
 
-def _latest_residency(target_id: int) -> dict[int, tuple[int, int]]:
-    latest = Residency.objects.filter(target_id=target_id).order_by("-collected_at").values_list("collected_at", flat=True).first()
-    if latest is None:
-        return {}
-    totals: dict[int, tuple[int, int]] = defaultdict(lambda: (0, 0))
-    for segment_id, flash, cache in Residency.objects.filter(target_id=target_id, collected_at=latest).values_list(
-        "segment_id", "flash_blocks", "cache_blocks"
-    ):
-        f, c = totals[segment_id]
-        totals[segment_id] = (f + flash, c + cache)
-    return dict(totals)
-
-
-def _partition_intensities(segments: Sequence[Segment], intensities: dict[int, float | None]) -> dict[tuple, tuple]:
-    groups: dict[tuple, list[tuple[str, float | None]]] = defaultdict(list)
-    for seg in segments:
-        if seg.object_type in rules.PARTITION_TYPES:
-            groups[(seg.owner, seg.object_name, seg.object_type)].append((seg.subobject_name, intensities.get(seg.id)))
-    return {key: tuple(values) for key, values in groups.items()}
-
-
-def _tablespace_for_tier(mappings: Sequence[TablespaceTier]) -> dict[int, str]:
-    chosen: dict[int, str] = {}
-    for mapping in sorted(mappings, key=lambda m: m.tablespace_name):
-        chosen.setdefault(mapping.tier_id, mapping.tablespace_name)
-    return chosen
-
-
-def _flash_cache_enabled(residency: dict[int, tuple[int, int]]) -> bool:
-    return any(flash for flash, _ in residency.values())
-
-
 def window_end(*, target_id: int, now: dt.datetime) -> dt.datetime:
     """The end of a target's recommendation window: its latest snapshot, never later than now."""
     from django.db.models import Max
@@ -93,7 +78,13 @@ def window_end(*, target_id: int, now: dt.datetime) -> dt.datetime:
 
 def recommendation_refresh(*, target_id: int, now: dt.datetime, window_days: int | None = None,
                            statistic: str | None = None) -> RefreshResult:
-    """Recompute every segment's recommendation for one target and store it as current."""
+    """Recompute every segment's recommendation for one target and store them as current.
+
+    The window is ``window_days`` whole UTC days ending with the day of the
+    target's latest snapshot: the same as today for a live target, and the
+    report's own days for an imported report, so an old report still yields
+    figures.
+    """
     config = get_config()
     window_days = window_days or config["WINDOW_DAYS"]
     statistic = statistic or config["STATISTIC"]
@@ -101,159 +92,256 @@ def recommendation_refresh(*, target_id: int, now: dt.datetime, window_days: int
     tiers = list(Tier.objects.filter(tier_set=target.tier_set))
     if not tiers:
         return RefreshResult(0, now)
-    # The window ends at the target's latest snapshot: the same as now for a live target, and the
-    # report's own time for imported reports, so an old report still yields figures.
-    until = window_end(target_id=target_id, now=now)
-    since = until - dt.timedelta(days=window_days)
-    figures = segment_window_figures(target_id=target_id, since=since, until=until, statistic=statistic)
-    segments = list(Segment.objects.filter(target_id=target_id))
+    last_day = window_end(target_id=target_id, now=now).astimezone(dt.timezone.utc).date()
+    figures = window_figures(target_id=target_id, last_day=last_day, days=window_days, statistic=statistic)
+    start = dt.datetime.combine(figures.first_day, dt.time(), tzinfo=dt.timezone.utc)
+    latency = tablespace_read_latency_ms(target_id=target_id, since=start,
+                                         until=start + dt.timedelta(days=window_days))
+    segments = segment_arrays(target_id=target_id, latency_ms=latency)
     mappings = list(TablespaceTier.objects.filter(target_id=target_id).select_related("tier"))
-    tier_of_tablespace = {m.tablespace_name: m.tier_id for m in mappings}
-    extra_tiers = {m.tier_id: m.tier for m in mappings if m.tier.tier_set != target.tier_set}
-    latency = tablespace_read_latency_ms(target_id=target_id, since=since, until=until)
-    residency = _latest_residency(target_id)
-    rows = build_recommendations(
-        target=target, tiers=tiers, segments=segments, figures=figures, tier_of_tablespace=tier_of_tablespace,
-        tablespace_for_tier=_tablespace_for_tier(mappings), latency_ms=latency, residency=residency,
-        extra_tiers=extra_tiers,
-        now=now, window_days=window_days, statistic=statistic,
+    columns = build_recommendations(
+        target=target, tiers=tiers, segments=segments, figures=figures,
+        mapped_tiers={m.tier_id: m.tier for m in mappings},
+        residency=_latest_residency(target_id, segments["segment_id"]), now=now, window_days=window_days,
     )
-    recommendation_store(target_id=target_id, rows=rows, now=now)
-    return RefreshResult(len(rows), now)
+    recommendation_store(target_id=target_id, columns=columns, now=now)
+    return RefreshResult(int(segments["segment_id"].size), now)
+
+
+# --------------------------------------------------------------------------- reads
+
+
+_SEGMENTS_SQL = """
+SELECT s.id::int8, coalesce(s.size_bytes, -1)::int8, s.in_awr,
+       s.object_type = ANY(%(undo)s), s.object_type = ANY(%(temp)s), s.object_type = ANY(%(lob)s),
+       s.object_type = ANY(%(partition)s),
+       coalesce(array_position(%(hints)s::text[], nullif(s.flash_cache, '')), 0)::int2,
+       coalesce(m.tier_id, -1)::int8,
+       coalesce((%(latency)s::float8[])[array_position(%(tablespaces)s::text[], s.tablespace_name::text)],
+                'NaN')::float8,
+       CASE WHEN s.object_type = ANY(%(partition)s)
+            THEN dense_rank() OVER (ORDER BY s.object_type = ANY(%(partition)s), s.owner, s.object_name, s.object_type)
+            ELSE 0 END::int8
+FROM snapshots_segment s
+LEFT JOIN targets_tablespacetier m ON m.target_id = s.target_id AND m.tablespace_name = s.tablespace_name
+WHERE s.target_id = %(target)s
+ORDER BY s.id
+"""
+
+SEGMENT_ARRAY_COLUMNS = (
+    ("segment_id", "int8"), ("size_bytes", "int8"), ("in_awr", "bool"), ("is_undo", "bool"), ("is_temp", "bool"),
+    ("is_lob", "bool"), ("is_partition", "bool"), ("flash_cache", "int2"), ("tier_id", "int8"),
+    ("latency_ms", "float8"), ("partition_group", "int8"),
+)
+
+
+def segment_arrays(*, target_id: int, latency_ms: dict[str, float] | None = None) -> dict[str, np.ndarray]:
+    """Every segment of a target as arrays, ordered by id: size (-1 unknown), kind flags, hint code,
+    current tier id (-1 unmapped), its tablespace's measured read latency (NaN: none) and a
+    partition group number (0: not a partition)."""
+    latency_ms = latency_ms or {}
+    params = {"target": target_id, "undo": _UNDO, "temp": _TEMP, "lob": _LOB, "partition": _PARTITION,
+              "hints": list(rules.FLASH_CACHE_CODES[1:]), "tablespaces": list(latency_ms),
+              "latency": list(latency_ms.values())}
+    with connection.cursor() as cursor:
+        return copy_to_arrays(cursor.cursor, _SEGMENTS_SQL, params, SEGMENT_ARRAY_COLUMNS)
+
+
+def _latest_residency(target_id: int, segment_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(flash blocks, cache blocks) of the latest V$BH collection per segment (NaN: not collected)."""
+    flash = np.full(segment_ids.size, np.nan)
+    cache = np.full(segment_ids.size, np.nan)
+    latest = Residency.objects.filter(target_id=target_id).order_by("-collected_at").values_list(
+        "collected_at", flat=True).first()
+    if latest is None:
+        return flash, cache
+    rows = list(Residency.objects.filter(target_id=target_id, collected_at=latest).values_list(
+        "segment_id", "flash_blocks", "cache_blocks"))
+    if rows and segment_ids.size:
+        ids, flash_blocks, cache_blocks = (np.array(column) for column in zip(*rows))
+        position = np.searchsorted(segment_ids, ids)
+        known = (position < segment_ids.size) & (segment_ids[np.minimum(position, segment_ids.size - 1)] == ids)
+        position = position[known]
+        # Summed over instances (RAC); segments without a row stay unknown.
+        flash[position] = 0.0
+        cache[position] = 0.0
+        np.add.at(flash, position, flash_blocks[known])
+        np.add.at(cache, position, cache_blocks[known])
+    return flash, cache
+
+
+# --------------------------------------------------------------------------- the decision
 
 
 def build_recommendations(
-    *, target: Target, tiers: list[Tier], segments: list[Segment], figures: dict[int, WindowFigures],
-    tier_of_tablespace: dict[str, int], tablespace_for_tier: dict[int, str], latency_ms: dict[str, float],
-    residency: dict[int, tuple[int, int]], now: dt.datetime, window_days: int, statistic: str,
-    extra_tiers: dict[int, Tier] | None = None,
-) -> list[tuple]:
-    extra_tiers = extra_tiers or {}
+    *, target: Target, tiers: list[Tier], segments: dict[str, np.ndarray], figures: WindowArrays,
+    mapped_tiers: dict[int, Tier], residency: tuple[np.ndarray, np.ndarray],
+    now: dt.datetime, window_days: int,
+) -> dict[str, np.ndarray | object]:
+    """Every segment's recommendation as columns (RECOMMENDATION_COLUMNS), for recommendation_store."""
+    ids = segments["segment_id"]
+    n = ids.size
+    window = _aligned(figures, ids)
+    iops = window["iops"]
+    sized = segments["size_bytes"] >= 0
+    size_bytes = np.where(sized, segments["size_bytes"], 0).astype(np.float64)
+    gb = size_bytes / 1024**3
+    with np.errstate(divide="ignore", invalid="ignore"):
+        intensity = np.where(sized & (gb > 0), iops / gb, np.nan)
+
+    # Tiers: the compared set, in order; a current tier of another set is priced on its own.
     model_tiers = [tier_to_model(t) for t in tiers]
-    tier_by_name = {t.name: t for t in tiers}
-    release = target.capabilities.get("release") or "19.0.0.0.0"
-    block_size = int(target.capabilities.get("block_size_bytes") or 8192)
-    mapped_tiers = {t.id: t for t in tiers} | extra_tiers
-    # Ties keep the current tier only when it belongs to the compared set.
-    set_names = {t.id: t.name for t in tiers}
-    sized = [s for s in segments if s.size_bytes]
-    objects = [
-        costmodel.StorageObject(
-            name=str(s.id), iops=figures[s.id].iops if s.id in figures else 0.0, gb=s.size_bytes / 1024**3,
-            current_tier=set_names.get(tier_of_tablespace.get(s.tablespace_name)),
-            read_iops=figures[s.id].read_iops if s.id in figures else 0.0,
-        )
-        for s in sized
-    ]
-    choices = {int(c.obj.name): c for c in costmodel.choose_tiers(objects, model_tiers)} if objects else {}
-    intensities = {sid: c.obj.intensity for sid, c in choices.items()}
-    partitions = _partition_intensities(segments, intensities)
-    flash_enabled = _flash_cache_enabled(residency)
+    set_ids = np.array([t.id for t in tiers], dtype=np.int64)
+    current_id = segments["tier_id"]
+    current_index = _index_of(set_ids, current_id)  # -1: unmapped or another set
+    costs = costmodel.cost_matrix(model_tiers, iops, gb) if n else np.zeros((0, len(tiers)))
+    choice = costmodel.cheapest(costs, model_tiers, current_index) if n else np.zeros(0, dtype=np.int64)
+    chosen_cost = costs[np.arange(n), choice] if n else np.zeros(0)
+    cost_tier_id = np.where(sized, set_ids[choice] if n else choice, current_id)
+    cost_now = _current_costs(costs, current_index, current_id, mapped_tiers, iops, gb)
+    cost_now[~sized] = np.nan
+
+    flash_ids = np.array([tid for tid, tier in {**mapped_tiers, **{t.id: t for t in tiers}}.items() if tier.is_flash],
+                         dtype=np.int64)
+    current_is_flash = np.isin(current_id, flash_ids)
+    cost_is_flash = np.isin(cost_tier_id, flash_ids)
+    flash_blocks, cache_blocks = residency
+    flash_enabled = bool(np.nansum(flash_blocks) > 0) if n else False
     top_n_source = target.mode in (Target.Mode.AWR, Target.Mode.NOPACK, Target.Mode.REPORT)
-    rows = []
-    for seg in segments:
-        rows.append(
-            _one_recommendation(
-                mapped=mapped_tiers,
-                seg=seg, choice=choices.get(seg.id), fig=figures.get(seg.id), model_tiers=model_tiers,
-                tier_by_name=tier_by_name, tier_of_tablespace=tier_of_tablespace,
-                tablespace_for_tier=tablespace_for_tier, latency_ms=latency_ms, residency=residency.get(seg.id),
-                partitions=partitions.get((seg.owner, seg.object_name, seg.object_type), ()),
-                release=release, block_size=block_size, flash_enabled=flash_enabled, now=now,
-                window_days=window_days, statistic=statistic, target_id=target.id, top_n_source=top_n_source,
-            )
-        )
-    return rows
+    block_size = float(target.capabilities.get("block_size_bytes") or 8192)
+
+    decisions = rules.decide(rules.Columns(
+        is_undo=segments["is_undo"], is_temp=segments["is_temp"], is_lob=segments["is_lob"],
+        is_partition=segments["is_partition"], size_bytes=np.where(sized, size_bytes, np.nan),
+        read_requests=window["read_requests"].astype(np.float64),
+        write_requests=window["write_requests"].astype(np.float64),
+        physical_reads_blocks=window["physical_reads_blocks"].astype(np.float64),
+        physical_reads_direct_blocks=window["physical_reads_direct_blocks"].astype(np.float64),
+        optimized_physical_reads=window["optimized_physical_reads"].astype(np.float64),
+        table_scans=window["table_scans"].astype(np.float64), iops=iops, intensity=intensity,
+        current_is_flash=current_is_flash, recommended_is_flash=cost_is_flash,
+        cost_moves=cost_tier_id != current_id, flash_blocks=flash_blocks,
+        block_size_bytes=np.full(n, block_size), flash_cache=segments["flash_cache"].astype(np.int8),
+        flash_cache_enabled=np.full(n, flash_enabled), below_awr_capture=top_n_source & ~segments["in_awr"],
+        skewed=skewed_partitions(segments["partition_group"], intensity),
+    ))
+
+    final_id = np.where(decisions.keep_current_tier, current_id, cost_tier_id)
+    final_index = _index_of(set_ids, final_id)
+    cost_after = np.where(final_index >= 0, costs[np.arange(n), np.maximum(final_index, 0)] if n else 0.0, cost_now)
+    cost_after[~sized] = np.nan
+    chosen_cost[~sized] = np.nan
+    # Whole cents (MoneyField), NaN where unknown.
+    cost_now_c, cost_tier_c, cost_after_c = (np.round(costmodel.to_cents_array(c) * 100)
+                                             for c in (cost_now, chosen_cost, cost_after))
+    covered_days = window["covered_s"] / 86400.0
+    reads_per_day = np.divide(window["read_requests"], covered_days, out=np.zeros(n), where=covered_days > 0)
+    latency_now, latency_after = _latencies(segments, current_id, final_id, mapped_tiers)
+    saved = np.where(current_id == final_id, 0.0, reads_per_day * (latency_now - latency_after) / 1000.0)
+    saved[current_id < 0] = np.nan
+    return {
+        "target_id": target.id, "segment_id": ids, "computed_at": now, "is_current": True,
+        "window_days": window_days, "window_first_day": figures.first_day, "window_last_day": figures.last_day,
+        "statistic": figures.statistic, "iops": iops, "read_iops": window["read_iops"],
+        "write_iops": window["write_iops"], "size_bytes": np.where(sized, segments["size_bytes"], -1),
+        "size_gb": np.where(sized, gb, np.nan), "intensity": intensity, "read_requests_per_day": reads_per_day,
+        "read_requests": window["read_requests"], "write_requests": window["write_requests"],
+        "physical_reads_blocks": window["physical_reads_blocks"],
+        "physical_reads_direct_blocks": window["physical_reads_direct_blocks"],
+        "optimized_physical_reads": window["optimized_physical_reads"], "table_scans": window["table_scans"],
+        "db_block_changes": window["db_block_changes"],
+        "flash_blocks": np.where(np.isnan(flash_blocks), -1, flash_blocks).astype(np.int64),
+        "cache_blocks": np.where(np.isnan(cache_blocks), -1, cache_blocks).astype(np.int64),
+        "flash_cache": np.array(rules.FLASH_CACHE_CODES, dtype=object)[segments["flash_cache"]],
+        "flash_cache_enabled": flash_enabled, "below_awr_capture": top_n_source & ~segments["in_awr"],
+        "current_tier_id": current_id, "cost_tier_id": cost_tier_id, "recommended_tier_id": final_id,
+        "cost_now_usd": cost_now_c, "cost_tier_usd": cost_tier_c, "cost_after_usd": cost_after_c,
+        "savings_usd": cost_now_c - cost_after_c, "io_time_saved_s_per_day": saved,
+        "action": np.array(rules.ACTIONS, dtype=object)[decisions.action], "findings": decisions.findings,
+    }
 
 
-def _one_recommendation(*, mapped: dict[int, Tier], seg: Segment, choice, fig: WindowFigures | None, model_tiers, tier_by_name,
-                        tier_of_tablespace, tablespace_for_tier, latency_ms, residency, partitions, release,
-                        block_size, flash_enabled, now, window_days, statistic, target_id, top_n_source) -> tuple:
-    current_id = tier_of_tablespace.get(seg.tablespace_name)
-    current = mapped.get(current_id) if current_id else None
-    gb = seg.size_bytes / 1024**3 if seg.size_bytes else None
-    iops = fig.iops if fig else 0.0
-    cost_now = cost_after = None
-    costs: dict[str, Decimal] = {}
-    recommended_name = current.name if current else ""
-    if choice is not None:
-        costs = choice.costs_by_tier(model_tiers)
-        recommended_name = choice.tier_name
-        cost_after = costs[recommended_name]
-        cost_now = costs.get(current.name) if current else None
-        if current is not None and cost_now is None:  # current tier belongs to another tier set
-            cost_now = tier_to_model(current).object_cost_usd(choice.obj)
-    figures = rules.SegmentFigures(
-        owner=seg.owner, object_name=seg.object_name, subobject_name=seg.subobject_name,
-        object_type=seg.object_type, tablespace_name=seg.tablespace_name, size_bytes=seg.size_bytes,
-        read_requests=fig.read_requests if fig else 0, write_requests=fig.write_requests if fig else 0,
-        physical_reads_blocks=fig.physical_reads_blocks if fig else 0,
-        physical_reads_direct_blocks=fig.physical_reads_direct_blocks if fig else 0,
-        optimized_physical_reads=fig.optimized_physical_reads if fig else 0,
-        table_scans=fig.table_scans if fig else 0, db_block_changes=fig.db_block_changes if fig else 0,
-        iops=iops, intensity=(iops / gb) if gb else None,
-        current_tier=current.name if current else "(unmapped)", recommended_tier=recommended_name or "(unmapped)",
-        current_is_flash=bool(current and current.is_flash),
-        recommended_is_flash=bool(tier_by_name.get(recommended_name) and tier_by_name[recommended_name].is_flash),
-        iops_statistic=statistic,
-        flash_blocks=residency[0] if residency else None, cache_blocks=residency[1] if residency else None,
-        block_size_bytes=block_size, flash_cache=seg.flash_cache or None, flash_cache_enabled=flash_enabled,
-        below_awr_capture=top_n_source and not seg.in_awr,
-        partition_intensities=partitions, current_cost=cost_now, recommended_cost=cost_after,
-    )
-    advice = rules.advise(figures)
-    final_tier = tier_by_name.get(advice.recommended_tier) or current
-    if choice is not None and final_tier is not None and final_tier.name != recommended_name:
-        cost_after = costs.get(final_tier.name, cost_after)
-    savings = (cost_now - cost_after) if (cost_now is not None and cost_after is not None) else None
-    covered_days = (fig.covered_s / 86400) if fig and fig.covered_s else None
-    reads_per_day = (fig.read_requests / covered_days) if covered_days else 0.0
-    saved = _io_time_saved_s(reads_per_day, seg, current, final_tier, latency_ms)
-    script = _ddl_text(seg, advice, final_tier, tablespace_for_tier, release)
-    return (
-        target_id, seg.id, now, True, window_days, statistic, iops, fig.read_iops if fig else 0.0,
-        fig.write_iops if fig else 0.0, gb, (iops / gb) if gb else None, reads_per_day,
-        current.id if current else None, final_tier.id if final_tier else None,
-        cost_now, cost_after, savings, saved, advice.action,
-        [{"code": r.code, "text": r.text} for r in advice.reasons], script,
-    )
+def _aligned(figures: WindowArrays, ids: np.ndarray) -> dict[str, np.ndarray]:
+    """The window's arrays re-ordered to ``ids`` (sorted); zeros for segments without activity."""
+    names = ("iops", "read_iops", "write_iops", "read_requests", "write_requests", "physical_reads_blocks",
+             "physical_reads_direct_blocks", "optimized_physical_reads", "table_scans", "db_block_changes",
+             "covered_s")
+    out = {name: np.zeros(ids.size, dtype=getattr(figures, name).dtype) for name in names}
+    if len(figures) and ids.size:
+        position = np.searchsorted(ids, figures.segment_id)
+        known = (position < ids.size) & (ids[np.minimum(position, ids.size - 1)] == figures.segment_id)
+        for name in names:
+            out[name][position[known]] = getattr(figures, name)[known]
+    return out
 
 
-def _io_time_saved_s(reads_per_day: float, seg: Segment, current: Tier | None, after: Tier | None,
-                     latency_ms: dict[str, float]) -> float | None:
-    """Read requests per day x (current latency - latency after the move), in seconds per day."""
-    if current is None or after is None or current.id == after.id:
-        return 0.0 if current is not None else None
-    now_ms = latency_ms.get(seg.tablespace_name, current.read_latency_ms)
-    return reads_per_day * (now_ms - after.read_latency_ms) / 1000.0
+def _index_of(ids: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Position of each value in ``ids`` (unsorted, small), -1 when absent."""
+    index = np.full(values.shape, -1, dtype=np.int64)
+    for position, tier_id in enumerate(ids):
+        index[values == tier_id] = position
+    return index
 
 
-def _ddl_text(seg: Segment, advice: rules.Advice, tier: Tier | None, tablespace_for_tier: dict[int, str],
-              release: str) -> str:
-    if advice.action == "keep" or tier is None:
-        return ""
-    tablespace = tablespace_for_tier.get(tier.id)
-    needs_tablespace = advice.action in ("move", "move_partitions")
-    if needs_tablespace and not tablespace:
-        return (f"-- No tablespace of this target is mapped to tier {tier.name!r}: create one on that storage,\n"
-                f"-- map it under Admin > Targets > tablespace tiers, and the DDL will appear here.")
-    request = ddl.DdlRequest(
-        owner=seg.owner, object_name=seg.object_name, object_type=seg.object_type, release=release,
-        subobject_name=seg.subobject_name or None, target_tablespace=tablespace,
-        partitioned_parent=seg.partitioned_parent or None, lob_column=seg.lob_column or None,
-    )
-    try:
-        return ddl.ddl_for_action(request, advice.action, hot_partitions=advice.hot_partitions).text()
-    except ddl.DdlError as exc:
-        return f"-- DDL cannot be generated: {exc}"
+def _current_costs(costs, current_index, current_id, mapped_tiers, iops, gb) -> np.ndarray:
+    """Each segment's cost on its current tier (NaN: unmapped); tiers of another set priced on their own."""
+    n = current_id.size
+    cost_now = np.where(current_index >= 0, costs[np.arange(n), np.maximum(current_index, 0)] if n else 0.0, np.nan)
+    foreign = (current_index < 0) & (current_id >= 0)
+    for tier_id in np.unique(current_id[foreign]):
+        rows = current_id == tier_id
+        cost_now[rows] = costmodel.cost_matrix([tier_to_model(mapped_tiers[int(tier_id)])], iops[rows], gb[rows])[:, 0]
+    return cost_now
 
 
-def recommendation_store(*, target_id: int, rows: list[tuple], now: dt.datetime) -> None:
-    """Replace a target's current recommendations; keep one historical row per segment per UTC day."""
-    import json
+def _latencies(segments, current_id, final_id, mapped_tiers):
+    """Read latency now (measured per tablespace, else the tier's nominal) and after (the tier's nominal)."""
+    tiers = dict(mapped_tiers)
+    for tier in Tier.objects.filter(id__in=[int(i) for i in np.unique(final_id) if i >= 0 and int(i) not in tiers]):
+        tiers[tier.id] = tier
+    nominal = {tid: tier.read_latency_ms for tid, tier in tiers.items()}
+    now = np.array([nominal.get(int(i), np.nan) for i in np.unique(current_id)])
+    latency_now = now[np.searchsorted(np.unique(current_id), current_id)] if current_id.size else np.zeros(0)
+    latency_now = np.where(np.isnan(segments["latency_ms"]), latency_now, segments["latency_ms"])
+    after_ids = np.unique(final_id)
+    after = np.array([nominal.get(int(i), np.nan) for i in after_ids])
+    latency_after = after[np.searchsorted(after_ids, final_id)] if final_id.size else np.zeros(0)
+    return latency_now, latency_after
 
+
+def skewed_partitions(groups: np.ndarray, intensity: np.ndarray) -> np.ndarray:
+    """True for the partitions of groups whose intensities differ widely (rules.partition_skew)."""
+    skewed = np.zeros(groups.size, dtype=bool)
+    partitioned = np.flatnonzero(groups > 0)
+    if not partitioned.size:
+        return skewed
+    order = partitioned[np.argsort(groups[partitioned], kind="stable")]
+    starts = np.flatnonzero(np.diff(groups[order], prepend=-1))
+    ends = np.append(starts[1:], order.size)
+    minimum = rules.merge_thresholds()["partition_skew_min_partitions"]
+    for start, end in zip(starts, ends):
+        if end - start < minimum:
+            continue
+        members = order[start:end]
+        values = intensity[members]
+        pairs = [(str(i), None if np.isnan(v) else float(v)) for i, v in enumerate(values)]
+        if rules.partition_skew(pairs) is not None:
+            skewed[members] = True
+    return skewed
+
+
+# --------------------------------------------------------------------------- store
+
+
+def recommendation_store(*, target_id: int, columns: dict[str, np.ndarray | object], now: dt.datetime) -> None:
+    """Replace a target's current recommendations; keep one historical row per segment per UTC day.
+
+    Binary COPY: -1 in a nullable integer column and NaN in a float column are NULL.
+    """
     day_start = now.replace(hour=0, minute=0, second=0, microsecond=0)
-    columns = ", ".join(RECOMMENDATION_COLUMNS)
+    n = int(np.asarray(columns["segment_id"]).size)
+    names = [name for name, _ in RECOMMENDATION_COLUMNS]
+    data = [_column_values(name, columns[name], n) for name in names]
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(
             "DELETE FROM tiering_recommendation WHERE target_id = %s AND is_current AND computed_at >= %s",
@@ -261,6 +349,26 @@ def recommendation_store(*, target_id: int, rows: list[tuple], now: dt.datetime)
         )
         cursor.execute("UPDATE tiering_recommendation SET is_current = false WHERE target_id = %s AND is_current",
                        [target_id])
-        with cursor.cursor.copy(f"COPY tiering_recommendation ({columns}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row((*row[:-2], json.dumps(row[-2]), row[-1]))
+        with cursor.cursor.copy(f"COPY tiering_recommendation ({', '.join(names)}) FROM STDIN (FORMAT binary)") as copy:
+            copy.set_types([pg_type for _, pg_type in RECOMMENDATION_COLUMNS])
+            for row in zip(*data):
+                copy.write_row(row)
+
+
+_NULLABLE_INTS = frozenset({"size_bytes", "flash_blocks", "cache_blocks", "current_tier_id", "cost_tier_id",
+                            "recommended_tier_id"})
+_MONEY = frozenset({"cost_now_usd", "cost_tier_usd", "cost_after_usd", "savings_usd"})
+
+
+def _column_values(name: str, values, n: int) -> Sequence:
+    """One column as a list of Python values (None for NULL), or a constant repeated."""
+    if not isinstance(values, np.ndarray):
+        return [values] * n
+    if name in _MONEY:
+        return [None if np.isnan(v) else int(v) for v in values.tolist()] if values.dtype.kind == "f" \
+            else values.tolist()
+    if values.dtype.kind == "f":
+        return [None if v != v else v for v in values.tolist()]
+    if name in _NULLABLE_INTS:
+        return [None if v < 0 else v for v in values.tolist()]
+    return values.tolist()

@@ -51,10 +51,10 @@ def build_target(*, name: str, segments: int) -> Target:
             target=target, segment=g, computed_at=now, is_current=True, window_days=7, statistic="p95",
             iops=float(i + 1), size_gb=None if g.size_bytes is None else g.size_bytes / 1024**3,
             intensity=None if g.size_bytes is None else (i + 1) / (g.size_bytes / 1024**3),
-            current_tier=tiers[i % len(tiers)], recommended_tier=tiers[(i + 1) % len(tiers)],
+            current_tier=tiers[i % len(tiers)], cost_tier=tiers[(i + 1) % len(tiers)],
+            recommended_tier=tiers[(i + 1) % len(tiers)],
             cost_now_usd=Decimal("2.00"), cost_after_usd=Decimal("1.50"), savings_usd=Decimal("0.50"),
-            action="move" if i % 2 else "keep", reasons=[{"code": "c", "text": f"reason {i}"}],
-            ddl=f'ALTER TABLE "OWN{i % 3}"."OBJ{i}" MOVE;' if i % 2 else "",
+            action="move" if i % 2 else "keep",
         )
         for i, g in enumerate(segs)
     ])

@@ -62,6 +62,7 @@ class DashboardBrowserTests:
     def test_it_shows_every_page_with_drawn_charts_and_right_numbers(self, page, live_server, admin_user, collected):
         from apps.dashboard.selectors import RecommendationFilter, recommendation_filtered
         from apps.snapshots.models import Segment, SysStat
+        from apps.tiering.explain import explain
         from apps.tiering.export import export_csv, export_rows
         from apps.tiering.models import Recommendation
 
@@ -106,8 +107,9 @@ class DashboardBrowserTests:
             assert_drawn(page, canvas)
         segment = Segment.objects.get(pk=top.segment_id)
         assert page.locator("#history-table tbody tr").count() == Recommendation.objects.filter(segment=segment).count()
-        if top.ddl:
-            assert page.locator("#ddl-text").inner_text().strip() == top.ddl.strip()
+        top_ddl = explain([top], target=target)[0].ddl
+        if top_ddl:
+            assert page.locator("#ddl-text").inner_text().strip() == top_ddl.strip()
             page.click("button.copy")
             page.wait_for_function("document.querySelector('button.copy').textContent !== 'Copy'")
         shot(page, "segment")
@@ -127,7 +129,7 @@ class DashboardBrowserTests:
             page.click("#csv-download")
         download = info.value
         assert download.suggested_filename == "tierscope-demo-recommendations.csv"
-        assert Path(download.path()).read_bytes().decode("utf-8") == export_csv(export_rows(expected, "demo"))
+        assert Path(download.path()).read_bytes().decode("utf-8") == export_csv(export_rows(expected, target))
         page.goto(f"{live_server.url}/targets/demo/recommendations/")
         shot(page, "recommendations")
 

@@ -128,7 +128,7 @@ class CsvTests:
             target_id=big.id, filters=RecommendationFilter(owner="OWN1", action="move", min_intensity=1.0)
         )
         assert 0 < expected.count() < 300
-        assert response.content.decode("utf-8") == export_csv(export_rows(expected, "big"))
+        assert response.content.decode("utf-8") == export_csv(export_rows(expected, big))
 
     def test_it_ignores_unknown_filter_values(self, viewer_client, big):
         response = viewer_client.get("/targets/big/recommendations/?owner=NOPE&min_intensity=abc&sort=bogus&page=99")

@@ -70,7 +70,7 @@ class RecommendCommandTests:
         csv_text = run("recommend", "demo", "--format", "csv")
 
         assert csv_text.splitlines()[0] == ",".join(HEADER)
-        assert csv_text == export_csv(export_rows(recommendation_list(target_id=demo_target.id), "demo"))
+        assert csv_text == export_csv(export_rows(recommendation_list(target_id=demo_target.id), demo_target))
         assert len(csv_text.splitlines()) > 60
 
     def test_json_and_table_carry_the_same_rows(self, demo_target):

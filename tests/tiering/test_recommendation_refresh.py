@@ -12,6 +12,7 @@ from apps.snapshots.services import collection_store
 from apps.targets.base import CollectState
 from apps.targets.models import TablespaceTier, Target
 from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey, SegmentStat, Snapshot, TablespaceIO
+from apps.tiering.explain import explain
 from apps.tiering.models import Recommendation, Tier
 from apps.tiering.services import recommendation_refresh
 
@@ -113,16 +114,16 @@ class RecommendationRefreshTests:
     def test_it_writes_ddl_with_quoted_identifiers_into_a_mapped_tablespace(self, target):
         recommendation_refresh(target_id=target.id, now=NOW)
 
-        ddl = _rec(target, HOT).ddl
+        ddl = explain([_rec(target, HOT)], target=target)[0].ddl
         assert 'ALTER TABLE "APP"."Hot Orders" MOVE' in ddl
         assert '"FLASHY"' in ddl
 
     def test_it_explains_itself(self, target):
         recommendation_refresh(target_id=target.id, now=NOW)
 
-        reasons = _rec(target, HOT).reasons
-        assert reasons and reasons[0]["code"] == "cheaper_tier"
-        assert "flash" in reasons[0]["text"]
+        reasons = explain([_rec(target, HOT)], target=target)[0].reasons
+        assert reasons and reasons[0].code == "cheaper_tier"
+        assert "flash" in reasons[0].text
 
     def test_it_keeps_one_history_row_per_segment_and_day(self, target):
         recommendation_refresh(target_id=target.id, now=NOW)
@@ -132,3 +133,36 @@ class RecommendationRefreshTests:
         segment = Segment.objects.get(target=target, object_name=HOT.object_name)
         assert Recommendation.objects.filter(segment=segment).count() == 2
         assert Recommendation.objects.filter(segment=segment, is_current=True).count() == 1
+
+
+@pytest.mark.django_db
+class RecommendationExplanationTests:
+    def test_the_words_shown_later_come_from_the_same_decision_as_the_stored_action(self, demo_target):
+        from apps.snapshots.services import snapshot_collect
+        from apps.tiering import rules
+        from apps.tiering.selectors import recommendation_list
+
+        snapshot_collect(target_id=demo_target.id, trigger="command")
+        recs = list(recommendation_list(target_id=demo_target.id))
+        explanations = explain(recs, target=demo_target)
+
+        assert len(recs) > 60
+        for rec, explanation in zip(recs, explanations):
+            codes = {reason.code for reason in explanation.reasons}
+            assert set(rules.finding_codes(rec.findings)) <= codes, rec.segment
+            assert bool(explanation.ddl) == (rec.action != "keep"), rec.segment
+        assert {"move", "keep"} <= {rec.action for rec in recs}
+
+    def test_a_skewed_partitioned_table_is_explained_from_its_other_partitions(self, demo_target):
+        from apps.snapshots.services import snapshot_collect
+        from apps.tiering import rules
+
+        snapshot_collect(target_id=demo_target.id, trigger="command")
+        skew = 1 << rules.FINDING_CODES.index("partition_skew")
+        recs = Recommendation.objects.filter(target=demo_target, is_current=True).select_related(
+            "segment", "current_tier", "cost_tier", "recommended_tier")
+        rec = next((rec for rec in recs if rec.findings & skew), None)
+
+        assert rec is not None, "the demo's ORDERS partitions are skewed"
+        reasons = explain([rec], target=demo_target)[0].reasons
+        assert any(r.code == "partition_skew" and rec.segment.object_name in r.text for r in reasons)

@@ -23,6 +23,6 @@ class Command(BaseCommand):
             target = Target.objects.get(name=options["target"])
         except Target.DoesNotExist:
             raise CommandError(f"No target named {options['target']!r}.") from None
-        rows = export_rows(recommendation_list(target_id=target.id), target.name)
+        rows = export_rows(recommendation_list(target_id=target.id), target)
         render = {"table": export_table, "csv": export_csv, "json": export_json}[options["format"]]
         self.stdout.write(render(rows), ending="" if options["format"] == "csv" else "\n")
