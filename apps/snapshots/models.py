@@ -196,6 +196,7 @@ class WindowBase(models.Model):
     first_day = models.DateField()
     last_day = models.DateField()
     version = models.BigIntegerField(help_text="the highest RollupDay.version of its days when it was built")
+    ranks = models.PositiveSmallIntegerField(default=TOP_IOPS, help_text="top IOPS values its rows keep")
     built_at = models.DateTimeField()
 
 
@@ -203,7 +204,10 @@ class WindowBaseRow(models.Model):
     """One segment's figures in a WindowBase (as SegmentDay, summed over the base's days)."""
 
     pk = models.CompositePrimaryKey("base", "segment")
-    base = models.ForeignKey(WindowBase, on_delete=models.CASCADE, related_name="rows", db_index=False)
+    # No database-level foreign keys: checked at commit, they cost a base build 100k lookups. Written and
+    # deleted only by apps.snapshots.windows.
+    base = models.ForeignKey(WindowBase, on_delete=models.CASCADE, related_name="rows", db_index=False,
+                             db_constraint=False)
     segment = models.ForeignKey(Segment, on_delete=models.CASCADE, related_name="+", db_index=False,
                                 db_constraint=False)
     only_samples = models.BooleanField()

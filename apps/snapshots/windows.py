@@ -23,11 +23,12 @@ import datetime as dt
 from dataclasses import dataclass
 
 import numpy as np
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import Max
 from django.utils import timezone
 
-from apps.core.pgcopy import copy_to_arrays
+from apps.core.db import roomy_sorts
+from apps.core.pgcopy import fetch_arrays
 from apps.snapshots.models import TOP_IOPS, RollupDay, WindowBase
 
 STATISTICS = ("p95", "avg", "max")
@@ -100,20 +101,17 @@ def window_figures(*, target_id: int, last_day: dt.date, days: int, statistic: s
     if statistic not in STATISTICS:
         raise ValueError(f"statistic must be one of {', '.join(STATISTICS)}, not {statistic!r}")
     first_day, last_day = window_days(last_day=last_day, days=days)
-    ranks = 1
+    ranks = keep = 1
     if statistic == "p95":
-        ranks = int(p95_rank(np.array([_snapshots_in(target_id, first_day, last_day)]))[0])
+        snapshots = _snapshots_in(target_id, first_day, last_day)
+        ranks = max(1, int(p95_rank(np.array([snapshots]))[0]))
         if ranks > TOP_IOPS:
             return raw_window_figures(target_id=target_id, last_day=last_day, days=days, statistic=statistic)
-    base_id = window_base_ensure(target_id=target_id, first_day=first_day, last_day=last_day - dt.timedelta(days=1))
-    columns = [("segment_id", "int8"), ("from_samples", "bool"), *((name, "int8") for name in COUNTERS),
-               ("covered_s", "float8"), ("intervals", "int8"), ("iops_sum", "float8")]
-    columns += [(f"top_{i}", "float8") for i in range(2 * max(ranks, 1))]
-    with connection.cursor() as cursor:
-        data = copy_to_arrays(cursor.cursor, _window_sql(max(ranks, 1)),
-                              {"target": target_id, "day": last_day, "base": base_id or -1}, columns)
-    tops = np.column_stack([data[f"top_{i}"] for i in range(2 * max(ranks, 1))]) if data["segment_id"].size \
-        else np.empty((0, 2 * max(ranks, 1)))
+        # A base built now serves the rest of the day: room for one more day of snapshots.
+        keep = min(TOP_IOPS, int(p95_rank(np.array([snapshots + snapshots // max(days - 1, 1)]))[0]))
+    base_id = window_base_ensure(target_id=target_id, first_day=first_day, last_day=last_day - dt.timedelta(days=1),
+                                 ranks=ranks, keep=max(keep, ranks))
+    data, tops = _merged(_last_day_rows(target_id, last_day, ranks), _base_rows(base_id, ranks))
     n = data["intervals"]
     if statistic == "avg":
         iops = np.divide(data["iops_sum"], n, out=np.zeros(n.size), where=n > 0)
@@ -122,6 +120,56 @@ def window_figures(*, target_id: int, last_day: dt.date, days: int, statistic: s
     else:
         iops = _kth_largest(tops, p95_rank(n))
     return _arrays(first_day, last_day, statistic, data, iops)
+
+
+def _row_columns(flag: str, ranks: int) -> list[tuple[str, str]]:
+    return [("segment_id", "int8"), (flag, "bool"), *((name, "int8") for name in COUNTERS),
+            ("covered_s", "float8"), ("intervals", "int8"), ("iops_sum", "float8"),
+            *((f"top_{i}", "float8") for i in range(ranks))]
+
+
+def _row_select(flag: str, ranks: int) -> str:
+    tops = ", ".join(f"coalesce(top_iops[{i}], -1)::float8" for i in range(1, ranks + 1))
+    return (f"SELECT segment_id::int8, {flag}, {', '.join(f'{c}::int8' for c in COUNTERS)}, covered_s, "
+            f"intervals::int8, iops_sum, {tops}")
+
+
+def _last_day_rows(target_id: int, day: dt.date, ranks: int) -> dict[str, np.ndarray]:
+    """The last day's rollups, one row per segment: its snapshots' row, else its samples' row."""
+    sql = _row_select("from_samples", ranks) + " FROM snapshots_segmentday WHERE target_id = %s AND day = %s"
+    with connection.cursor() as cursor:
+        rows = fetch_arrays(cursor.cursor, sql, [target_id, day], _row_columns("from_samples", ranks))
+    # Plain scans and a numpy sort: no SQL sort or hash (a third of the time at 100k segments).
+    order = np.lexsort((rows["from_samples"], rows["segment_id"]))
+    ids = rows["segment_id"][order]
+    first = order[np.r_[True, ids[1:] != ids[:-1]]] if ids.size else order
+    return {name: values[first] for name, values in rows.items()}
+
+
+def _base_rows(base_id: int | None, ranks: int) -> dict[str, np.ndarray]:
+    sql = _row_select("only_samples", ranks) + " FROM snapshots_windowbaserow WHERE base_id = %s"
+    with connection.cursor() as cursor:
+        rows = fetch_arrays(cursor.cursor, sql, [base_id or -1], _row_columns("only_samples", ranks))
+    rows["from_samples"] = rows.pop("only_samples")
+    return rows
+
+
+def _merged(last: dict[str, np.ndarray], base: dict[str, np.ndarray]) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Per segment: the sums of both, samples-only when both are, and the top values of both side by side."""
+    ids = np.union1d(last["segment_id"], base["segment_id"])
+    merged: dict[str, np.ndarray] = {"segment_id": ids, "from_samples": np.ones(ids.size, dtype=bool)}
+    for name in (*COUNTERS, "covered_s", "intervals", "iops_sum"):
+        merged[name] = np.zeros(ids.size, dtype=last[name].dtype)
+    top_names = [name for name in last if name.startswith("top_")]
+    tops = np.full((ids.size, 2 * len(top_names)), -1.0)
+    for offset, part in enumerate((base, last)):
+        at = np.searchsorted(ids, part["segment_id"])
+        merged["from_samples"][at] &= part["from_samples"]
+        for name in (*COUNTERS, "covered_s", "intervals", "iops_sum"):
+            merged[name][at] += part[name]
+        for i, name in enumerate(top_names):
+            tops[at, offset * len(top_names) + i] = part[name]
+    return merged, tops
 
 
 def _kth_largest(values: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -143,28 +191,6 @@ def _arrays(first_day, last_day, statistic, data: dict[str, np.ndarray], iops: n
         **{name: data[name] for name in COUNTERS}, covered_s=data["covered_s"], intervals=data["intervals"],
         from_samples=data["from_samples"],
     )
-
-
-def _window_sql(ranks: int) -> str:
-    sums = ", ".join(f"(coalesce(t.{c}, 0) + coalesce(b.{c}, 0))::int8" for c in COUNTERS)
-    tops = ", ".join([f"coalesce(b.top_iops[{i}], -1)::float8" for i in range(1, ranks + 1)]
-                     + [f"coalesce(t.top_iops[{i}], -1)::float8" for i in range(1, ranks + 1)])
-    return f"""
-    WITH today AS (
-      SELECT DISTINCT ON (segment_id) * FROM snapshots_segmentday
-      WHERE target_id = %(target)s AND day = %(day)s ORDER BY segment_id, from_samples
-    ), base AS (
-      SELECT * FROM snapshots_windowbaserow WHERE base_id = %(base)s
-    )
-    SELECT coalesce(t.segment_id, b.segment_id)::int8,
-           coalesce(t.from_samples, true) AND coalesce(b.only_samples, true),
-           {sums},
-           coalesce(t.covered_s, 0) + coalesce(b.covered_s, 0),
-           (coalesce(t.intervals, 0) + coalesce(b.intervals, 0))::int8,
-           coalesce(t.iops_sum, 0) + coalesce(b.iops_sum, 0),
-           {tops}
-    FROM today t FULL JOIN base b ON b.segment_id = t.segment_id
-    """
 
 
 def _snapshots_in(target_id: int, first_day: dt.date, last_day: dt.date) -> int:
@@ -205,11 +231,18 @@ SELECT %(base)s, sums.*, coalesce(tops.top_iops, '{{}}') FROM sums LEFT JOIN top
 """
 
 
-def window_base_ensure(*, target_id: int, first_day: dt.date, last_day: dt.date) -> int | None:
-    """The id of a current WindowBase over [first_day, last_day], built if missing or stale; None if empty range."""
+def window_base_ensure(*, target_id: int, first_day: dt.date, last_day: dt.date, ranks: int = 1,
+                       keep: int | None = None) -> int | None:
+    """The id of a current WindowBase over [first_day, last_day] that keeps at least ``ranks`` top values.
+
+    Built (keeping ``keep`` values, default ``ranks``) when missing, stale or
+    too short; None for an empty range. Keeping only what a p95 can need
+    (9 of 144 hourly values a week) makes the build 3x faster than TOP_IOPS.
+    """
+    keep = max(keep or ranks, ranks)
     if last_day < first_day:
         return None
-    with transaction.atomic():
+    with roomy_sorts():
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_BASE_LOCK_NAMESPACE, target_id])
         # The version is read before the rows: a change committed in between makes the base look
@@ -217,20 +250,21 @@ def window_base_ensure(*, target_id: int, first_day: dt.date, last_day: dt.date)
         version = RollupDay.objects.filter(target_id=target_id, day__range=(first_day, last_day)).aggregate(
             v=Max("version"))["v"] or 0
         base = WindowBase.objects.filter(target_id=target_id).first()
-        if base and (base.first_day, base.last_day, base.version) == (first_day, last_day, version):
+        if base and (base.first_day, base.last_day, base.version) == (first_day, last_day, version) \
+                and base.ranks >= ranks:
             return base.id
         with connection.cursor() as cursor:
             if base:
                 cursor.execute("DELETE FROM snapshots_windowbaserow WHERE base_id = %s", [base.id])
-                base.first_day, base.last_day, base.version, base.built_at = (
-                    first_day, last_day, version, timezone.now())
+                base.first_day, base.last_day, base.version, base.ranks, base.built_at = (
+                    first_day, last_day, version, keep, timezone.now())
                 base.save()
             else:
                 base = WindowBase.objects.create(target_id=target_id, first_day=first_day, last_day=last_day,
-                                                 version=version, built_at=timezone.now())
+                                                 version=version, ranks=keep, built_at=timezone.now())
             cursor.execute(
                 _BASE_SQL.format(sums=", ".join(f"sum({c})" for c in COUNTERS), columns=", ".join(COUNTERS)),
-                {"target": target_id, "first": first_day, "last": last_day, "top": TOP_IOPS, "base": base.id})
+                {"target": target_id, "first": first_day, "last": last_day, "top": keep, "base": base.id})
         return base.id
 
 
@@ -267,8 +301,8 @@ def raw_window_figures(*, target_id: int, last_day: dt.date, days: int, statisti
         totals=", ".join(f"sum({c})::int8" for c in COUNTERS), agg=_AGG[statistic])
     columns = [("segment_id", "int8"), ("from_samples", "bool"), *((name, "int8") for name in COUNTERS),
                ("covered_s", "float8"), ("intervals", "int8"), ("iops_sum", "float8"), ("iops", "float8")]
-    with connection.cursor() as cursor:
-        data = copy_to_arrays(cursor.cursor, sql, {"target": target_id, "start": start, "end": end}, columns)
+    with roomy_sorts(), connection.cursor() as cursor:
+        data = fetch_arrays(cursor.cursor, sql, {"target": target_id, "start": start, "end": end}, columns)
     return _arrays(first_day, last_day, statistic, data, data["iops"])
 
 

@@ -136,6 +136,16 @@ class WindowFiguresTests:
         assert WindowBase.objects.get(target=target).version > built
         _assert_same(rolled, windows.raw_window_figures(target_id=target.id, last_day=END.date(), days=4))
 
+    def test_a_base_kept_for_the_maximum_is_rebuilt_for_a_p95(self, target):
+        _store(target, _series(60, 24 * 5, seed=13))
+        windows.window_figures(target_id=target.id, last_day=END.date(), days=5, statistic="max")
+        assert WindowBase.objects.get(target=target).ranks == 1
+
+        rolled = windows.window_figures(target_id=target.id, last_day=END.date(), days=5)
+
+        assert WindowBase.objects.get(target=target).ranks >= windows.p95_rank(np.array([120]))[0]
+        _assert_same(rolled, windows.raw_window_figures(target_id=target.id, last_day=END.date(), days=5))
+
     def test_storing_the_same_snapshots_again_changes_no_rollup(self, target):
         snaps = _series(60, 48, seed=6)
         _store(target, snaps)
