@@ -70,6 +70,8 @@ class Snapshot(models.Model):
     startup_at = models.DateTimeField()
     top_n_only = models.BooleanField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # Added to the daily rollups (SegmentDay) yet? See apps.snapshots.store.segment_days_roll_up.
+    rolled_up = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         constraints = [
@@ -81,6 +83,8 @@ class Snapshot(models.Model):
         indexes = [
             # window queries: a target's snapshots by time.
             models.Index(fields=["target", "end_at"], name="snapshot_target_end_idx"),
+            # the snapshots still to roll up (few at a time).
+            models.Index(fields=["target"], condition=models.Q(rolled_up=False), name="snapshot_pending_idx"),
         ]
 
     @property
@@ -136,8 +140,9 @@ TOP_IOPS = 40
 class SegmentDay(models.Model):
     """One segment's activity over one UTC day: the daily rollup recommendations read.
 
-    Maintained by apps.snapshots.store in the transaction that stores the
-    snapshots (never rebuilt from scratch on the hot path). Values are per
+    Maintained by apps.snapshots.store.segment_days_roll_up, which adds the
+    snapshots stored since its last run (before every recommendation refresh),
+    so collection itself stays a plain COPY of raw rows. Values are per
     snapshot first (the instances of one snap_id summed, as on RAC), then per
     day: counters are sums, ``covered_s`` the summed intervals, ``intervals``
     the number of per-snapshot values, ``iops_sum`` their sum (for the mean)

@@ -139,10 +139,7 @@ _STAT_VALUES = operator.attrgetter(*SEGMENT_STAT_FIELDS, "space_allocated_bytes"
 
 
 def snapshot_batches(snapshots: Sequence[SnapshotRow], *, max_rows: int = BATCH_ROWS) -> list[list[SnapshotRow]]:
-    """Consecutive snapshots grouped so that each group holds at most ``max_rows`` stats (or one snap_id).
-
-    The instances of one snap_id (RAC) stay in one group: the daily rollup sums
-    them into one per-snapshot figure as it adds the group.
+    """Consecutive snapshots grouped so that each group holds at most ``max_rows`` stats (or one snapshot).
 
     >>> import datetime as dt
     >>> t = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
@@ -154,8 +151,7 @@ def snapshot_batches(snapshots: Sequence[SnapshotRow], *, max_rows: int = BATCH_
     rows = 0
     for snap in snapshots:
         size = len(snap.segment_stats)
-        same_snap = bool(batches) and batches[-1][-1].snap_id == snap.snap_id
-        if not batches or (rows + size > max_rows and not same_snap):
+        if not batches or rows + size > max_rows:
             batches.append([])
             rows = 0
         batches[-1].append(snap)
@@ -180,7 +176,6 @@ def snapshots_store(
             if not new:
                 continue
             rows = _copy_segment_stats(new, segment_ids)
-            segment_days_add([snap_pk for snap_pk, _ in new])
             sysstats = [SysStat(snapshot_id=snap_pk, name=s.name, value=s.value)
                         for snap_pk, snap in new for s in snap.sysstats]
             SysStat.objects.bulk_create(sysstats)
@@ -275,16 +270,21 @@ ON CONFLICT (target_id, day) DO UPDATE SET version = excluded.version
 """
 
 
-def segment_days_add(snapshot_ids: Sequence[int]) -> None:
-    """Add these just-stored snapshots' statistics to the daily rollups (SegmentDay), in the caller's transaction.
+def segment_days_roll_up(*, target_id: int) -> int:
+    """Add the target's snapshots stored since the last roll-up to the daily rollups; returns how many.
 
-    Call exactly once per snapshot, in the transaction that inserts it: the
-    merge adds, so a snapshot added twice would count twice.
+    One transaction: the snapshots are locked, merged into SegmentDay and
+    marked rolled up together, so each is added exactly once (a killed worker
+    leaves them pending for the next run; a concurrent run skips them).
     """
-    if snapshot_ids:
-        with connection.cursor() as cursor:
-            cursor.execute(_SEGMENT_DAYS_SQL.format(where="st.snapshot_id = ANY(%s)", top=TOP_IOPS),
-                           [list(snapshot_ids)])
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT id FROM snapshots_snapshot WHERE target_id = %s AND NOT rolled_up "
+                       "FOR UPDATE SKIP LOCKED", [target_id])
+        ids = [row[0] for row in cursor.fetchall()]
+        if ids:
+            cursor.execute(_SEGMENT_DAYS_SQL.format(where="st.snapshot_id = ANY(%s)", top=TOP_IOPS), [ids])
+            cursor.execute("UPDATE snapshots_snapshot SET rolled_up = true WHERE id = ANY(%s)", [ids])
+    return len(ids)
 
 
 def segment_days_rebuild(*, target_id: int | None = None) -> None:
@@ -293,9 +293,12 @@ def segment_days_rebuild(*, target_id: int | None = None) -> None:
         if target_id is None:
             cursor.execute("DELETE FROM snapshots_segmentday")
             cursor.execute(_SEGMENT_DAYS_SQL.format(where="true", top=TOP_IOPS))
+            cursor.execute("UPDATE snapshots_snapshot SET rolled_up = true WHERE NOT rolled_up")
         else:
             cursor.execute("DELETE FROM snapshots_segmentday WHERE target_id = %s", [target_id])
             cursor.execute(_SEGMENT_DAYS_SQL.format(where="sn.target_id = %s", top=TOP_IOPS), [target_id])
+            cursor.execute("UPDATE snapshots_snapshot SET rolled_up = true WHERE target_id = %s AND NOT rolled_up",
+                           [target_id])
 
 
 def residency_store(

@@ -21,6 +21,7 @@ from apps.core.config import get_config
 from apps.core.db import roomy_sorts
 from apps.core.pgcopy import copy_from_arrays, fetch_arrays
 from apps.snapshots.models import Residency
+from apps.snapshots.store import segment_days_roll_up
 from apps.snapshots.windows import WindowArrays, window_figures
 from apps.targets.models import TablespaceTier, Target
 from apps.tiering import costmodel, rules
@@ -92,6 +93,7 @@ def recommendation_refresh(*, target_id: int, now: dt.datetime, window_days: int
     tiers = list(Tier.objects.filter(tier_set=target.tier_set))
     if not tiers:
         return RefreshResult(0, now)
+    segment_days_roll_up(target_id=target_id)
     last_day = window_end(target_id=target_id, now=now).astimezone(dt.timezone.utc).date()
     figures = window_figures(target_id=target_id, last_day=last_day, days=window_days, statistic=statistic)
     start = dt.datetime.combine(figures.first_day, dt.time(), tzinfo=dt.timezone.utc)

@@ -10,7 +10,7 @@ import pytest
 from apps.snapshots import windows
 from apps.snapshots.models import SegmentDay, WindowBase
 from apps.snapshots.services import collection_store
-from apps.snapshots.store import segment_days_rebuild
+from apps.snapshots.store import segment_days_rebuild, segment_days_roll_up
 from apps.targets.base import CollectState
 from apps.targets.models import Target
 from apps.targets.rows import Collection, DatabaseInfo, SegmentKey, SegmentStat, Snapshot
@@ -57,6 +57,7 @@ def _store(target: Target, snapshots, kind: str = "demo") -> None:
     )
     collection_store(target=target, collection=collection, kind=kind,
                      state=CollectState(now=END, history_start_at=END - dt.timedelta(days=30)))
+    segment_days_roll_up(target_id=target.id)
 
 
 def _assert_same(rolled: windows.WindowArrays, raw: windows.WindowArrays) -> None:

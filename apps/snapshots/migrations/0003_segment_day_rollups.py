@@ -5,13 +5,6 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 
-def build_rollups(apps, schema_editor):
-    """Roll up what earlier versions stored; later snapshots are rolled up as they are stored."""
-    from apps.snapshots.store import segment_days_rebuild
-
-    segment_days_rebuild()
-
-
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -88,5 +81,4 @@ class Migration(migrations.Migration):
         ),
         migrations.RunSQL("CREATE SEQUENCE snapshots_rollup_version",
                           reverse_sql="DROP SEQUENCE snapshots_rollup_version"),
-        migrations.RunPython(build_rollups, migrations.RunPython.noop),
     ]
