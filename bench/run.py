@@ -379,11 +379,16 @@ def main() -> None:
     if only == "ingest":
         # Its own database: the ingest runs TRUNCATE the segment-stat table between measurements.
         _setup_django("_bench_ingest")
+        from apps.tiering.services import tier_presets_install
+
+        tier_presets_install()
         print(json.dumps(bench_ingest()), flush=True)
         return
     import subprocess
 
-    done = subprocess.run([sys.executable, __file__, "--only", "ingest"], capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, __file__, "--only", "ingest"], capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"bench: the ingest run failed:\n{done.stderr}")
     report["ingest"] = json.loads(done.stdout.strip().splitlines()[-1])
     print(json.dumps(report["ingest"], indent=2), flush=True)
     _setup_django()
