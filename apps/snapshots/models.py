@@ -137,7 +137,28 @@ class SegmentStat(models.Model):
 TOP_IOPS = 40
 
 
-class SegmentDay(models.Model):
+class ActivityTotals(models.Model):
+    """One segment's activity summed over some snapshots: counters, seconds covered, and the
+    per-snapshot IOPS figures (how many, their sum, the largest TOP_IOPS of them, highest first)."""
+
+    read_requests = models.BigIntegerField()
+    write_requests = models.BigIntegerField()
+    physical_reads_blocks = models.BigIntegerField()
+    physical_reads_direct_blocks = models.BigIntegerField()
+    optimized_physical_reads = models.BigIntegerField()
+    table_scans = models.BigIntegerField()
+    db_block_changes = models.BigIntegerField()
+    logical_reads = models.BigIntegerField()
+    covered_s = models.FloatField()
+    intervals = models.IntegerField()
+    iops_sum = models.FloatField()
+    top_iops = ArrayField(models.FloatField())
+
+    class Meta:
+        abstract = True
+
+
+class SegmentDay(ActivityTotals):
     """One segment's activity over one UTC day: the daily rollup recommendations read.
 
     Maintained by apps.snapshots.store.segment_days_roll_up, which adds the
@@ -159,20 +180,8 @@ class SegmentDay(models.Model):
                                 db_constraint=False)
     day = models.DateField()
     from_samples = models.BooleanField()
-    read_requests = models.BigIntegerField()
-    write_requests = models.BigIntegerField()
-    physical_reads_blocks = models.BigIntegerField()
-    physical_reads_direct_blocks = models.BigIntegerField()
-    optimized_physical_reads = models.BigIntegerField()
-    table_scans = models.BigIntegerField()
-    db_block_changes = models.BigIntegerField()
-    logical_reads = models.BigIntegerField()
-    covered_s = models.FloatField()
-    intervals = models.IntegerField()
-    iops_sum = models.FloatField()
-    top_iops = ArrayField(models.FloatField())
 
-    class Meta:
+    class Meta(ActivityTotals.Meta):
         indexes = [models.Index(fields=["target", "day"], name="segment_day_target_idx")]
 
 
@@ -205,7 +214,7 @@ class WindowBase(models.Model):
     built_at = models.DateTimeField()
 
 
-class WindowBaseRow(models.Model):
+class WindowBaseRow(ActivityTotals):
     """One segment's figures in a WindowBase (as SegmentDay, summed over the base's days)."""
 
     pk = models.CompositePrimaryKey("base", "segment")
@@ -216,18 +225,6 @@ class WindowBaseRow(models.Model):
     segment = models.ForeignKey(Segment, on_delete=models.CASCADE, related_name="+", db_index=False,
                                 db_constraint=False)
     only_samples = models.BooleanField()
-    read_requests = models.BigIntegerField()
-    write_requests = models.BigIntegerField()
-    physical_reads_blocks = models.BigIntegerField()
-    physical_reads_direct_blocks = models.BigIntegerField()
-    optimized_physical_reads = models.BigIntegerField()
-    table_scans = models.BigIntegerField()
-    db_block_changes = models.BigIntegerField()
-    logical_reads = models.BigIntegerField()
-    covered_s = models.FloatField()
-    intervals = models.IntegerField()
-    iops_sum = models.FloatField()
-    top_iops = ArrayField(models.FloatField())
 
 
 class SysStat(models.Model):
