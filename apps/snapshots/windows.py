@@ -10,8 +10,8 @@ largest of n values, k = n - ceil(0.95 n) + 1), mean or max.
 Speed: a refresh after every collection must not re-read a week of hourly
 statistics (16.8M rows for 100k segments). The window's complete days are
 summed once into a WindowBase (rebuilt when a day it covers changes); a
-refresh reads that and the last day's rollups: two rows per segment, through
-a binary COPY into numpy. The rollups keep the TOP_IOPS largest values per
+refresh reads that and the last day's rollups: two rows per segment, packed
+by the server and read by numpy (apps.core.pgcopy). The rollups keep the TOP_IOPS largest values per
 day, so the p95 is exact whenever k <= TOP_IOPS; beyond that (a long window
 of frequent snapshots) :func:`raw_window_figures` computes it from the raw
 statistics, which is also the reference the rollup path is tested against.
