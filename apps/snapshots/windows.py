@@ -73,15 +73,6 @@ class WindowArrays:
     def __len__(self) -> int:
         return int(self.segment_id.size)
 
-    def row(self, segment_id: int) -> dict[str, object] | None:
-        """One segment's figures as plain Python values (tests, single-segment pages)."""
-        hits = np.flatnonzero(self.segment_id == segment_id)
-        if not hits.size:
-            return None
-        i = int(hits[0])
-        names = ("iops", "read_iops", "write_iops", *COUNTERS, "covered_s", "intervals", "from_samples")
-        return {name: getattr(self, name)[i].item() for name in names}
-
 
 def window_days(*, last_day: dt.date, days: int) -> tuple[dt.date, dt.date]:
     """(first day, last day) of a window of ``days`` whole days ending with ``last_day``."""
