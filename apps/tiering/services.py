@@ -162,8 +162,7 @@ def _latest_residency(target_id: int, segment_ids: np.ndarray) -> tuple[np.ndarr
         "segment_id", "flash_blocks", "cache_blocks"))
     if rows and segment_ids.size:
         ids, flash_blocks, cache_blocks = (np.array(column) for column in zip(*rows))
-        position = np.searchsorted(segment_ids, ids)
-        known = (position < segment_ids.size) & (segment_ids[np.minimum(position, segment_ids.size - 1)] == ids)
+        position, known = _positions(segment_ids, ids)
         position = position[known]
         # Summed over instances (RAC); segments without a row stay unknown.
         flash[position] = 0.0
@@ -204,8 +203,8 @@ def build_recommendations(
     cost_now = _current_costs(costs, current_index, current_id, mapped_tiers, iops, gb)
     cost_now[~sized] = np.nan
 
-    flash_ids = np.array([tid for tid, tier in {**mapped_tiers, **{t.id: t for t in tiers}}.items() if tier.is_flash],
-                         dtype=np.int64)
+    known_tiers = {**mapped_tiers, **{t.id: t for t in tiers}}  # every current, cheapest and final tier
+    flash_ids = np.array([tid for tid, tier in known_tiers.items() if tier.is_flash], dtype=np.int64)
     current_is_flash = np.isin(current_id, flash_ids)
     cost_is_flash = np.isin(cost_tier_id, flash_ids)
     flash_blocks, cache_blocks = residency
@@ -239,7 +238,10 @@ def build_recommendations(
                                              for c in (cost_now, chosen_cost, cost_after))
     covered_days = window["covered_s"] / 86400.0
     reads_per_day = np.divide(window["read_requests"], covered_days, out=np.zeros(n), where=covered_days > 0)
-    latency_now, latency_after = _latencies(segments, current_id, final_id, mapped_tiers)
+    nominal = {tid: tier.read_latency_ms for tid, tier in known_tiers.items()}
+    # Read latency now: measured per tablespace, else the tier's nominal one; after: the tier's nominal one.
+    latency_now = np.where(np.isnan(segments["latency_ms"]), _lookup(current_id, nominal), segments["latency_ms"])
+    latency_after = _lookup(final_id, nominal)
     saved = np.where(current_id == final_id, 0.0, reads_per_day * (latency_now - latency_after) / 1000.0)
     saved[current_id < 0] = np.nan
     return {
@@ -271,11 +273,17 @@ def _aligned(figures: WindowArrays, ids: np.ndarray) -> dict[str, np.ndarray]:
              "covered_s")
     out = {name: np.zeros(ids.size, dtype=getattr(figures, name).dtype) for name in names}
     if len(figures) and ids.size:
-        position = np.searchsorted(ids, figures.segment_id)
-        known = (position < ids.size) & (ids[np.minimum(position, ids.size - 1)] == figures.segment_id)
+        position, known = _positions(ids, figures.segment_id)
         for name in names:
             out[name][position[known]] = getattr(figures, name)[known]
     return out
+
+
+def _positions(ids: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each value stands in the sorted, non-empty ``ids``, and whether it is there at all."""
+    position = np.searchsorted(ids, values)
+    known = (position < ids.size) & (ids[np.minimum(position, ids.size - 1)] == values)
+    return position, known
 
 
 def _index_of(ids: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -297,19 +305,10 @@ def _current_costs(costs, current_index, current_id, mapped_tiers, iops, gb) -> 
     return cost_now
 
 
-def _latencies(segments, current_id, final_id, mapped_tiers):
-    """Read latency now (measured per tablespace, else the tier's nominal) and after (the tier's nominal)."""
-    tiers = dict(mapped_tiers)
-    for tier in Tier.objects.filter(id__in=[int(i) for i in np.unique(final_id) if i >= 0 and int(i) not in tiers]):
-        tiers[tier.id] = tier
-    nominal = {tid: tier.read_latency_ms for tid, tier in tiers.items()}
-    now = np.array([nominal.get(int(i), np.nan) for i in np.unique(current_id)])
-    latency_now = now[np.searchsorted(np.unique(current_id), current_id)] if current_id.size else np.zeros(0)
-    latency_now = np.where(np.isnan(segments["latency_ms"]), latency_now, segments["latency_ms"])
-    after_ids = np.unique(final_id)
-    after = np.array([nominal.get(int(i), np.nan) for i in after_ids])
-    latency_after = after[np.searchsorted(after_ids, final_id)] if final_id.size else np.zeros(0)
-    return latency_now, latency_after
+def _lookup(keys: np.ndarray, values: dict[int, float]) -> np.ndarray:
+    """``values[key]`` for each of ``keys`` (a few distinct ones), NaN when missing."""
+    distinct, inverse = np.unique(keys, return_inverse=True)
+    return np.array([values.get(int(key), np.nan) for key in distinct], dtype=np.float64)[inverse.reshape(-1)]
 
 
 def skewed_partitions(groups: np.ndarray, is_partition: np.ndarray, intensity: np.ndarray) -> np.ndarray:
