@@ -232,13 +232,14 @@ def _drop_target(target) -> None:
     """Delete a bench target's rows in bulk (the ORM cascade would walk millions of rows)."""
     from django.db import connection
 
+    from apps.snapshots.windows import window_base_drop
+
     with connection.cursor() as cursor:
         cursor.execute("DELETE FROM snapshots_segmentstat st USING snapshots_snapshot sn "
                        "WHERE sn.id = st.snapshot_id AND sn.target_id = %s", [target.id])
         for table in ("snapshots_segmentday", "tiering_recommendation"):
             cursor.execute(f"DELETE FROM {table} WHERE target_id = %s", [target.id])
-        cursor.execute("DELETE FROM snapshots_windowbaserow r USING snapshots_windowbase b "
-                       "WHERE b.id = r.base_id AND b.target_id = %s", [target.id])
+    window_base_drop(target_id=target.id)
     target.delete()
 
 
@@ -249,23 +250,18 @@ def bench_recommendations(target) -> dict:
     refresh after it rolls that snapshot up before it computes (the cycle of a
     collection); "steady" is a refresh with nothing new (best of three);
     "first of the day" also rebuilds the window base (the window's complete
-    days). The raw
-    aggregate is what the window figures cost without rollups: p95 over every
-    hourly row, in PostgreSQL.
+    days). The raw aggregate is what the window figures cost without rollups:
+    p95 over every hourly row, in PostgreSQL.
     """
-    from django.db import connection
     from django.db.models import Max
 
     from apps.snapshots.models import Snapshot
-    from apps.snapshots.windows import raw_window_figures, window_figures
+    from apps.snapshots.windows import raw_window_figures, window_base_drop, window_figures
     from apps.tiering import services
 
     now = Snapshot.objects.filter(target=target).aggregate(m=Max("end_at"))["m"]
     last_day = now.date()
-    with connection.cursor() as cursor:
-        cursor.execute("DELETE FROM snapshots_windowbaserow r USING snapshots_windowbase b "
-                       "WHERE b.id = r.base_id AND b.target_id = %s", [target.id])
-        cursor.execute("DELETE FROM snapshots_windowbase WHERE target_id = %s", [target.id])
+    window_base_drop(target_id=target.id)
     _, first_s = _timed(lambda: services.recommendation_refresh(target_id=target.id, now=now))
     steady = min(_timed(lambda: services.recommendation_refresh(target_id=target.id, now=now))[1] for _ in range(3))
     # The parts of one steady refresh.

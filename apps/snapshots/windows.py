@@ -259,6 +259,14 @@ def window_base_ensure(*, target_id: int, first_day: dt.date, last_day: dt.date,
         return base.id
 
 
+def window_base_drop(*, target_id: int) -> None:
+    """Forget a target's WindowBase and its rows (in bulk, not row by row through the ORM)."""
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM snapshots_windowbaserow r USING snapshots_windowbase b "
+                       "WHERE b.id = r.base_id AND b.target_id = %s", [target_id])
+        cursor.execute("DELETE FROM snapshots_windowbase WHERE target_id = %s", [target_id])
+
+
 # --------------------------------------------------------------------------- the reference: raw statistics
 
 
