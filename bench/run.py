@@ -203,21 +203,24 @@ def _load_large(target, n_segments: int, n_hours: int) -> None:
     segment_days_rebuild(target_id=target.id)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE snapshots_segmentstat")
-        cursor.execute("ANALYZE snapshots_segmentday")
     assert SegmentStat.objects.filter(snapshot__target=target).count() == n_segments * n_hours
     assert Segment.objects.filter(target=target).count() == n_segments
 
 
 def large_target(n_segments: int = 100_000, n_hours: int = 168):
     """The recommendations target: n_segments x n_hours of hourly statistics with their rollups (loaded once)."""
-    from apps.snapshots.models import SegmentDay, SegmentStat, Snapshot
+    from apps.snapshots.models import RollupDay, SegmentStat, Snapshot
+    from apps.snapshots.store import segment_days_rebuild
     from apps.targets.models import Target
 
     name = f"bench-{n_segments // 1000}k"
     existing = Target.objects.filter(name=name).first()
     if existing and Snapshot.objects.filter(target=existing).count() == n_hours \
-            and existing.segments.count() == n_segments and SegmentDay.objects.filter(target=existing).exists() \
+            and existing.segments.count() == n_segments \
             and SegmentStat.objects.filter(snapshot__target=existing).exists():
+        if not RollupDay.objects.filter(target=existing).exists():  # after a change of the rollups' form
+            print("rebuilding the daily rollups of the loaded data set ...", flush=True)
+            segment_days_rebuild(target_id=existing.id)
         return existing
     if existing:
         _drop_target(existing)
@@ -237,7 +240,7 @@ def _drop_target(target) -> None:
     with connection.cursor() as cursor:
         cursor.execute("DELETE FROM snapshots_segmentstat st USING snapshots_snapshot sn "
                        "WHERE sn.id = st.snapshot_id AND sn.target_id = %s", [target.id])
-        for table in ("snapshots_segmentday", "tiering_recommendation"):
+        for table in ("snapshots_rollupday", "tiering_recommendation"):
             cursor.execute(f"DELETE FROM {table} WHERE target_id = %s", [target.id])
     window_base_drop(target_id=target.id)
     target.delete()

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-from django.contrib.postgres.fields import ArrayField
 from django.db import models
 
 
@@ -70,7 +69,7 @@ class Snapshot(models.Model):
     startup_at = models.DateTimeField()
     top_n_only = models.BooleanField()
     created_at = models.DateTimeField(auto_now_add=True)
-    # Added to the daily rollups (SegmentDay) yet? See apps.snapshots.store.segment_days_roll_up.
+    # Added to the daily rollups (RollupDay) yet? See apps.snapshots.store.segment_days_roll_up.
     rolled_up = models.BooleanField(default=False, db_default=False)
 
     class Meta:
@@ -130,80 +129,43 @@ class SegmentStat(models.Model):
         ]
 
 
-#: Per-day and per-window count of the largest per-snapshot IOPS values kept (SegmentDay.top_iops,
-#: WindowBaseRow.top_iops). A p95 over n snapshots is the k-th largest value, k = n - ceil(0.95 n) + 1,
-#: so 40 keeps p95 exact for windows of up to ~780 snapshots: 7 days of 15-minute AWR snapshots (672),
-#: 30 days of hourly ones (720). Longer windows fall back to the raw statistics.
+#: Per-day and per-window count of the largest per-snapshot IOPS values kept (apps.snapshots.activity).
+#: A p95 over n snapshots is the k-th largest value, k = n - ceil(0.95 n) + 1, so 40 keeps p95 exact
+#: for windows of up to ~780 snapshots: 7 days of 15-minute AWR snapshots (672), 30 days of hourly
+#: ones (720). Longer windows fall back to the raw statistics.
 TOP_IOPS = 40
 
 
-class ActivityTotals(models.Model):
-    """One segment's activity summed over some snapshots: counters, seconds covered, and the
-    per-snapshot IOPS figures (how many, their sum, the largest TOP_IOPS of them, highest first)."""
-
-    read_requests = models.BigIntegerField()
-    write_requests = models.BigIntegerField()
-    physical_reads_blocks = models.BigIntegerField()
-    physical_reads_direct_blocks = models.BigIntegerField()
-    optimized_physical_reads = models.BigIntegerField()
-    table_scans = models.BigIntegerField()
-    db_block_changes = models.BigIntegerField()
-    logical_reads = models.BigIntegerField()
-    covered_s = models.FloatField()
-    intervals = models.IntegerField()
-    iops_sum = models.FloatField()
-    top_iops = ArrayField(models.FloatField())
-
-    class Meta:
-        abstract = True
-
-
-class SegmentDay(ActivityTotals):
-    """One segment's activity over one UTC day: the daily rollup recommendations read.
+class RollupDay(models.Model):
+    """A target's activity over one UTC day, per segment and source: the daily rollup recommendations read.
 
     Maintained by apps.snapshots.store.segment_days_roll_up, which adds the
     snapshots stored since its last run (before every recommendation refresh),
-    so collection itself stays a plain COPY of raw rows. Values are per
-    snapshot first (the instances of one snap_id summed, as on RAC), then per
-    day: counters are sums, ``covered_s`` the summed intervals, ``intervals``
-    the number of per-snapshot values, ``iops_sum`` their sum (for the mean)
-    and ``top_iops`` the largest TOP_IOPS of them, highest first (for p95 and
-    max). V$ samples (``from_samples``) and AWR/demo/report snapshots measure
-    the same time, so they are kept apart and a day uses one of them.
-    """
-
-    pk = models.CompositePrimaryKey("segment", "day", "from_samples")
-    # No database-level foreign keys, as for SegmentStat: written only by apps.snapshots.store.
-    target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="+", db_index=False,
-                               db_constraint=False)
-    segment = models.ForeignKey(Segment, on_delete=models.CASCADE, related_name="days", db_index=False,
-                                db_constraint=False)
-    day = models.DateField()
-    from_samples = models.BooleanField()
-
-    class Meta(ActivityTotals.Meta):
-        indexes = [models.Index(fields=["target", "day"], name="segment_day_target_idx")]
-
-
-class RollupDay(models.Model):
-    """When a target's rollups of one day last changed: ``version`` grows with every change.
-
-    A cached WindowBase is valid while no day it covers has a version above the
-    one it was built from.
+    so collection itself stays a plain COPY of raw rows. ``data`` is an
+    apps.snapshots.activity.Activity of ``rows`` rows keeping ``width`` top
+    IOPS values each (Activity.to_bytes): per snapshot first (the instances of
+    one snap_id summed, as on RAC), then per segment and source (V$ samples or
+    AWR/demo/report snapshots, which measure the same time: a day uses one).
+    ``version`` grows with every change; a cached WindowBase is valid while no
+    day it covers has a version above the one it was built from.
     """
 
     pk = models.CompositePrimaryKey("target", "day")
     target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="+")
     day = models.DateField()
     version = models.BigIntegerField()
+    rows = models.IntegerField(default=0)
+    width = models.PositiveSmallIntegerField(default=0)
+    data = models.BinaryField(default=b"")
 
 
 class WindowBase(models.Model):
-    """A target's rollups summed over the complete days of a window (all but its last day).
+    """A target's rollups merged over the complete days of a window (all but its last day).
 
     A window's last day still grows with each collection; its earlier days do
-    not, so refreshes during a day read this (one row per segment) and the last
-    day's rollups instead of every day of the window. One per target.
+    not, so refreshes during a day read this and the last day's rollup instead
+    of every day of the window. One per target; ``data`` as RollupDay's, one
+    row per segment (``from_samples``: only V$ samples measured it).
     """
 
     target = models.OneToOneField("targets.Target", on_delete=models.CASCADE, related_name="+")
@@ -212,19 +174,9 @@ class WindowBase(models.Model):
     version = models.BigIntegerField(help_text="the highest RollupDay.version of its days when it was built")
     ranks = models.PositiveSmallIntegerField(default=TOP_IOPS, help_text="top IOPS values its rows keep")
     built_at = models.DateTimeField()
-
-
-class WindowBaseRow(ActivityTotals):
-    """One segment's figures in a WindowBase (as SegmentDay, summed over the base's days)."""
-
-    pk = models.CompositePrimaryKey("base", "segment")
-    # No database-level foreign keys: checked at commit, they cost a base build 100k lookups. Written and
-    # deleted only by apps.snapshots.windows.
-    base = models.ForeignKey(WindowBase, on_delete=models.CASCADE, related_name="rows", db_index=False,
-                             db_constraint=False)
-    segment = models.ForeignKey(Segment, on_delete=models.CASCADE, related_name="+", db_index=False,
-                                db_constraint=False)
-    only_samples = models.BooleanField()
+    rows = models.IntegerField(default=0)
+    width = models.PositiveSmallIntegerField(default=0)
+    data = models.BinaryField(default=b"")
 
 
 class SysStat(models.Model):

@@ -18,7 +18,7 @@ from django.utils import timezone
 from apps.core.config import get_config
 from apps.snapshots import store
 from apps.snapshots.codec import sample_from_json, sample_to_json
-from apps.snapshots.models import CollectionRun, RollupDay, SampleState, SegmentDay, Snapshot
+from apps.snapshots.models import CollectionRun, RollupDay, SampleState, Snapshot
 from apps.targets.base import CollectState, SourceError
 from apps.targets.models import Target
 from apps.targets.rows import Collection
@@ -247,7 +247,6 @@ def snapshot_prune(*, now: dt.datetime) -> int:
         deleted += count
         # Daily rollups of days wholly before the horizon go with their raw rows.
         day = horizon.astimezone(dt.timezone.utc).date()
-        SegmentDay.objects.filter(target_id=row["target_id"], day__lt=day).delete()
         RollupDay.objects.filter(target_id=row["target_id"], day__lt=day).delete()
     return deleted
 

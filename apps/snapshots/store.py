@@ -10,12 +10,17 @@ from __future__ import annotations
 
 import datetime as dt
 import operator
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from django.db import connection, transaction
 
-from apps.snapshots.models import TOP_IOPS, Residency, SampleState, Segment, Snapshot, SysStat, TablespaceIO
+from apps.core.pgcopy import fetch_arrays
+from apps.snapshots import activity
+from apps.snapshots.activity import COUNTERS, RAW_COLUMNS, Activity
+from apps.snapshots.models import TOP_IOPS, Residency, RollupDay, SampleState, Segment, Snapshot, SysStat, TablespaceIO
 from apps.targets.rows import SEGMENT_STAT_FIELDS, Collection, SegmentKey
 from apps.targets.rows import Residency as ResidencyRow
 from apps.targets.rows import Snapshot as SnapshotRow
@@ -225,80 +230,79 @@ def _copy_segment_stats(new: Sequence[tuple[int, SnapshotRow]], segment_ids: dic
     return count
 
 
-# Per snapshot (the instances of one snap_id summed: RAC), then per (segment, UTC day, samples or not),
-# merged into what the day already holds: sums add, the top values are merged and cut to TOP_IOPS.
-_SEGMENT_DAYS_SQL = """
-WITH per_snap AS (
-  SELECT st.segment_id, sn.target_id, (sn.end_at AT TIME ZONE 'UTC')::date AS day, sn.kind = 'sample' AS from_samples,
-         max(st.interval_s) AS interval_s,
-         sum(coalesce(st.physical_read_requests, 0)) AS rr, sum(coalesce(st.physical_write_requests, 0)) AS wr,
-         sum(coalesce(st.physical_reads_blocks, 0)) AS rb, sum(coalesce(st.physical_reads_direct_blocks, 0)) AS drb,
-         sum(coalesce(st.optimized_physical_reads, 0)) AS opt, sum(coalesce(st.table_scans, 0)) AS ts,
-         sum(coalesce(st.db_block_changes, 0)) AS bc, sum(coalesce(st.logical_reads, 0)) AS lr
-  FROM snapshots_segmentstat st JOIN snapshots_snapshot sn ON sn.id = st.snapshot_id
-  WHERE {where} AND st.interval_s > 0
-  GROUP BY st.segment_id, sn.target_id, 3, sn.kind, sn.snap_id
-), per_day AS (
-  SELECT segment_id, target_id, day, from_samples, sum(rr) AS rr, sum(wr) AS wr, sum(rb) AS rb, sum(drb) AS drb,
-         sum(opt) AS opt, sum(ts) AS ts, sum(bc) AS bc, sum(lr) AS lr, sum(interval_s) AS covered_s,
-         count(*) AS intervals, sum((rr + wr) / interval_s) AS iops_sum,
-         (array_agg((rr + wr) / interval_s ORDER BY (rr + wr) / interval_s DESC))[1:{top}] AS top_iops
-  FROM per_snap GROUP BY segment_id, target_id, day, from_samples
-), merged AS (
-  INSERT INTO snapshots_segmentday AS d (segment_id, target_id, day, from_samples, read_requests, write_requests,
-         physical_reads_blocks, physical_reads_direct_blocks, optimized_physical_reads, table_scans,
-         db_block_changes, logical_reads, covered_s, intervals, iops_sum, top_iops)
-  SELECT * FROM per_day
-  ON CONFLICT (segment_id, day, from_samples) DO UPDATE SET
-    read_requests = d.read_requests + excluded.read_requests,
-    write_requests = d.write_requests + excluded.write_requests,
-    physical_reads_blocks = d.physical_reads_blocks + excluded.physical_reads_blocks,
-    physical_reads_direct_blocks = d.physical_reads_direct_blocks + excluded.physical_reads_direct_blocks,
-    optimized_physical_reads = d.optimized_physical_reads + excluded.optimized_physical_reads,
-    table_scans = d.table_scans + excluded.table_scans,
-    db_block_changes = d.db_block_changes + excluded.db_block_changes,
-    logical_reads = d.logical_reads + excluded.logical_reads,
-    covered_s = d.covered_s + excluded.covered_s,
-    intervals = d.intervals + excluded.intervals,
-    iops_sum = d.iops_sum + excluded.iops_sum,
-    top_iops = ARRAY(SELECT v FROM unnest(d.top_iops || excluded.top_iops) AS v ORDER BY v DESC LIMIT {top})
-  RETURNING d.target_id, d.day
-)
-INSERT INTO snapshots_rollupday (target_id, day, version)
-SELECT target_id, day, nextval('snapshots_rollup_version') FROM (SELECT DISTINCT target_id, day FROM merged) AS days
-ON CONFLICT (target_id, day) DO UPDATE SET version = excluded.version
-"""
+# One row per segment and snapshot: the instances of one snap_id summed (RAC), the longest interval.
+_PER_SNAPSHOT_SQL = """
+SELECT st.segment_id::int8, sn.kind = 'sample', {sums}, max(st.interval_s)::float8
+FROM snapshots_segmentstat st JOIN snapshots_snapshot sn ON sn.id = st.snapshot_id
+WHERE st.snapshot_id = ANY(%s) AND st.interval_s > 0
+GROUP BY st.segment_id, sn.kind, sn.snap_id
+""".format(sums=", ".join(f"sum(coalesce(st.{RAW_COLUMNS[name]}, 0))::int8" for name in COUNTERS))
+
+_PER_SNAPSHOT_COLUMNS = (("segment_id", "int8"), ("from_samples", "bool"), *((name, "int8") for name in COUNTERS),
+                         ("interval_s", "float8"))
+
+# pg_advisory_xact_lock(namespace, target id): one roll-up per target at a time (a day's rollup is
+# read, merged and written back).
+_ROLL_UP_LOCK_NAMESPACE = 7_316_003
+
+#: Snapshots (snap_ids, with their RAC instances) read at once: bounds the memory of a roll-up of a
+#: long history (8 x 100k segments x 13 values).
+_SNAPSHOTS_PER_READ = 8
 
 
 def segment_days_roll_up(*, target_id: int) -> int:
-    """Add the target's snapshots stored since the last roll-up to the daily rollups; returns how many.
+    """Add the target's snapshots stored since the last roll-up to its daily rollups; returns how many.
 
-    One transaction: the snapshots are locked, merged into SegmentDay and
-    marked rolled up together, so each is added exactly once (a killed worker
-    leaves them pending for the next run; a concurrent run skips them).
+    One transaction: the snapshots are locked, merged into their days'
+    RollupDay and marked rolled up together, so each is added exactly once (a
+    killed worker leaves them pending for the next run; a concurrent run waits).
     """
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SELECT id FROM snapshots_snapshot WHERE target_id = %s AND NOT rolled_up "
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_ROLL_UP_LOCK_NAMESPACE, target_id])
+        cursor.execute("SELECT id, kind, snap_id, end_at FROM snapshots_snapshot WHERE target_id = %s AND NOT rolled_up "
                        "FOR UPDATE SKIP LOCKED", [target_id])
-        ids = [row[0] for row in cursor.fetchall()]
-        if ids:
-            cursor.execute(_SEGMENT_DAYS_SQL.format(where="st.snapshot_id = ANY(%s)", top=TOP_IOPS), [ids])
-            cursor.execute("UPDATE snapshots_snapshot SET rolled_up = true WHERE id = ANY(%s)", [ids])
-    return len(ids)
+        pending = cursor.fetchall()
+        days: dict[dt.date, dict[tuple[str, int], list[int]]] = defaultdict(lambda: defaultdict(list))
+        for pk, kind, snap_id, end_at in pending:
+            days[end_at.astimezone(dt.timezone.utc).date()][(kind, snap_id)].append(pk)
+        for day, snapshots in sorted(days.items()):
+            _day_add(cursor, target_id, day, list(snapshots.values()))
+        if pending:
+            cursor.execute("UPDATE snapshots_snapshot SET rolled_up = true WHERE id = ANY(%s)",
+                           [[row[0] for row in pending]])
+    return len(pending)
+
+
+def _day_add(cursor, target_id: int, day: dt.date, snapshots: list[list[int]]) -> None:
+    """Merge snapshots (each a snap_id's instances) into the day's rollup and give the day a new version."""
+    stored = RollupDay.objects.filter(target_id=target_id, day=day).first()
+    merged = Activity.from_bytes(stored.data, rows=stored.rows, width=stored.width) if stored else Activity.empty()
+    for first in range(0, len(snapshots), _SNAPSHOTS_PER_READ):
+        ids = [pk for instances in snapshots[first:first + _SNAPSHOTS_PER_READ] for pk in instances]
+        rows = fetch_arrays(cursor.cursor, _PER_SNAPSHOT_SQL, [ids], _PER_SNAPSHOT_COLUMNS)
+        part = activity.from_snapshots(
+            segment_id=rows["segment_id"], from_samples=rows["from_samples"],
+            counters=np.column_stack([rows[name] for name in COUNTERS]), interval_s=rows["interval_s"],
+            keep=TOP_IOPS)
+        merged = activity.merge(merged, part, keep=TOP_IOPS)
+    cursor.execute(
+        "INSERT INTO snapshots_rollupday (target_id, day, version, rows, width, data) "
+        "VALUES (%s, %s, nextval('snapshots_rollup_version'), %s, %s, %s) "
+        "ON CONFLICT (target_id, day) DO UPDATE SET version = excluded.version, rows = excluded.rows, "
+        "width = excluded.width, data = excluded.data",
+        [target_id, day, len(merged), merged.width, merged.to_bytes()])
 
 
 def segment_days_rebuild(*, target_id: int | None = None) -> None:
     """Recompute the daily rollups from the stored statistics (all targets, or one)."""
-    with transaction.atomic(), connection.cursor() as cursor:
-        if target_id is None:
-            cursor.execute("DELETE FROM snapshots_segmentday")
-            cursor.execute(_SEGMENT_DAYS_SQL.format(where="true", top=TOP_IOPS))
-            cursor.execute("UPDATE snapshots_snapshot SET rolled_up = true WHERE NOT rolled_up")
-        else:
-            cursor.execute("DELETE FROM snapshots_segmentday WHERE target_id = %s", [target_id])
-            cursor.execute(_SEGMENT_DAYS_SQL.format(where="sn.target_id = %s", top=TOP_IOPS), [target_id])
-            cursor.execute("UPDATE snapshots_snapshot SET rolled_up = true WHERE target_id = %s AND NOT rolled_up",
-                           [target_id])
+    snapshots = Snapshot.objects.all() if target_id is None else Snapshot.objects.filter(target_id=target_id)
+    days = RollupDay.objects.all() if target_id is None else RollupDay.objects.filter(target_id=target_id)
+    with transaction.atomic():
+        target_ids = list(snapshots.order_by("target_id").values_list("target_id", flat=True).distinct())
+        days.delete()
+        snapshots.filter(rolled_up=True).update(rolled_up=False)
+        for pk in target_ids:
+            segment_days_roll_up(target_id=pk)
 
 
 def residency_store(

@@ -3,12 +3,6 @@
 from django.db import migrations, models
 
 
-def build_rollups(apps, schema_editor):
-    from apps.snapshots.store import segment_days_rebuild
-
-    segment_days_rebuild()
-
-
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -26,6 +20,4 @@ class Migration(migrations.Migration):
             model_name='snapshot',
             index=models.Index(condition=models.Q(('rolled_up', False)), fields=['target'], name='snapshot_pending_idx'),
         ),
-        # Roll up what earlier versions stored (new snapshots are rolled up before each refresh).
-        migrations.RunPython(build_rollups, migrations.RunPython.noop),
     ]
