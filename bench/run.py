@@ -240,8 +240,9 @@ def _drop_target(target) -> None:
     with connection.cursor() as cursor:
         cursor.execute("DELETE FROM snapshots_segmentstat st USING snapshots_snapshot sn "
                        "WHERE sn.id = st.snapshot_id AND sn.target_id = %s", [target.id])
-        for table in ("snapshots_rollupday", "tiering_recommendation"):
-            cursor.execute(f"DELETE FROM {table} WHERE target_id = %s", [target.id])
+        cursor.execute("DELETE FROM snapshots_rollupday WHERE target_id = %s", [target.id])
+        cursor.execute("DELETE FROM tiering_recommendation r USING tiering_recommendationrun run "
+                       "WHERE run.id = r.run_id AND run.target_id = %s", [target.id])
     window_base_drop(target_id=target.id)
     target.delete()
 

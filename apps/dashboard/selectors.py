@@ -15,7 +15,7 @@ from apps.dashboard.rows import FlashSample, ResidencyRow, ResidencySample, Segm
 from apps.snapshots.models import CollectionRun, Residency, Segment, SegmentStat, SysStat
 from apps.targets.models import Target
 from apps.tiering import costmodel
-from apps.tiering.models import Recommendation, Tier
+from apps.tiering.models import Recommendation, RecommendationRun, Tier
 from apps.tiering.selectors import recommendation_list
 from apps.tiering.tiers import tier_to_model
 
@@ -55,8 +55,8 @@ def fleet_overview() -> list[FleetRow]:
     targets = list(Target.objects.annotate(segment_count=Count("segments"), last_run_id=Subquery(last_run_id)))
     runs = CollectionRun.objects.in_bulk([t.last_run_id for t in targets if t.last_run_id])
     costs = {
-        r["target_id"]: r
-        for r in Recommendation.objects.filter(is_current=True).values("target_id").annotate(
+        r["run__target_id"]: r
+        for r in Recommendation.objects.current().values("run__target_id").annotate(
             now=Sum("cost_now_usd"), after=Sum("cost_after_usd"), savings=Sum("savings_usd")
         ).order_by()
     }
@@ -96,7 +96,7 @@ def target_last_run(*, target_id: int) -> CollectionRun | None:
 
 def segment_points(*, target_id: int) -> list[SegmentPoint]:
     """Every segment's current figures, for the scatter and the skew curve (one query, no model instances)."""
-    rows = Recommendation.objects.filter(target_id=target_id, is_current=True).values_list(
+    rows = Recommendation.objects.current(target_id=target_id).values_list(
         "segment_id", "segment__owner", "segment__object_name", "segment__subobject_name", "size_gb", "iops",
         "intensity", "recommended_tier__name",
     )
@@ -109,7 +109,7 @@ def segment_points(*, target_id: int) -> list[SegmentPoint]:
 
 def tier_costs(*, target_id: int) -> list[TierCost]:
     """Cost on each tier now (by current tier) and after (by recommended tier): two grouped queries."""
-    base = Recommendation.objects.filter(target_id=target_id, is_current=True)
+    base = Recommendation.objects.current(target_id=target_id)
     now = dict(base.values_list("current_tier__name").annotate(s=Sum("cost_now_usd")).order_by())
     after = dict(base.values_list("recommended_tier__name").annotate(s=Sum("cost_after_usd")).order_by())
     names = sorted({*now, *after}, key=lambda n: (n is None, n or ""))
@@ -230,8 +230,8 @@ def recommendation_sorted(qs: QuerySet[Recommendation], *, sort: str) -> QuerySe
 def recommendation_totals(qs: QuerySet[Recommendation]) -> dict[str, Decimal | int | None]:
     """Sums of cost now / after / savings and the row count over a filtered list (one query)."""
     return qs.order_by().aggregate(
-        now=Sum("cost_now_usd"), after=Sum("cost_after_usd"), savings=Sum("savings_usd"), count=Count("id"),
-        moves=Count("id", filter=Q(action__in=("move", "move_partitions"))),
+        now=Sum("cost_now_usd"), after=Sum("cost_after_usd"), savings=Sum("savings_usd"), count=Count("segment_id"),
+        moves=Count("segment_id", filter=Q(action__in=("move", "move_partitions"))),
     )
 
 
@@ -247,7 +247,7 @@ class FilterChoices:
 def recommendation_filter_choices(*, target_id: int) -> FilterChoices:
     """Distinct values for the filter drop-downs (three queries)."""
     segs = Segment.objects.filter(target_id=target_id).order_by()
-    recs = Recommendation.objects.filter(target_id=target_id, is_current=True).order_by()
+    recs = Recommendation.objects.current(target_id=target_id).order_by()
     triples = set(segs.values_list("owner", "object_type", "tablespace_name").distinct())
     pairs = set(recs.values_list("recommended_tier__name", "action").distinct())
     return FilterChoices(
@@ -284,11 +284,14 @@ def segment_residency_series(*, segment_id: int) -> list[ResidencySample]:
     return [ResidencySample(collected_at=r["collected_at"], flash_blocks=r["flash"], cache_blocks=r["cache"]) for r in rows]
 
 
-def segment_recommendation_history(*, segment_id: int, limit: int = 60) -> list[Recommendation]:
+def segment_recommendation_history(*, segment: Segment, limit: int = 60) -> list[Recommendation]:
+    """The segment's row in each of its target's latest ``limit`` runs (one probe of the key per run)."""
+    runs = RecommendationRun.objects.filter(target_id=segment.target_id).exclude(
+        state=RecommendationRun.State.WRITING).order_by("-computed_at").values("pk")[:limit]
     return list(
-        Recommendation.objects.filter(segment_id=segment_id)
-        .select_related("segment", "current_tier", "cost_tier", "recommended_tier")
-        .order_by("-computed_at")[:limit]
+        Recommendation.objects.filter(run__in=runs, segment=segment)
+        .select_related("run", "segment", "current_tier", "cost_tier", "recommended_tier")
+        .order_by("-run__computed_at")
     )
 
 

@@ -99,7 +99,7 @@ def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResp
     segment = get_object_or_404(Segment, pk=segment_id, target=target)
     series = selectors.segment_series(segment_id=segment.id)
     residency = selectors.segment_residency_series(segment_id=segment.id)
-    history = selectors.segment_recommendation_history(segment_id=segment.id)
+    history = selectors.segment_recommendation_history(segment=segment)
     current = next((r for r in history if r.is_current), None)
     explanation = explain([current], target=target)[0] if current else None
     context = {

@@ -29,7 +29,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from apps.core.db import roomy_sorts
-from apps.core.pgcopy import fetch_arrays
+from apps.core.pgcopy import fetch_arrays, fetch_bytes
 from apps.snapshots import activity
 from apps.snapshots.activity import COUNTERS, RAW_COLUMNS, Activity
 from apps.snapshots.models import TOP_IOPS, RollupDay, WindowBase
@@ -119,8 +119,16 @@ def window_figures(*, target_id: int, last_day: dt.date, days: int, statistic: s
 
 def _day(target_id: int, day: dt.date) -> Activity:
     """A day's rollup (empty when nothing was collected that day)."""
-    stored = RollupDay.objects.filter(target_id=target_id, day=day).first()
-    return Activity.from_bytes(stored.data, rows=stored.rows, width=stored.width) if stored else Activity.empty()
+    stored = RollupDay.objects.filter(target_id=target_id, day=day).defer("data").first()
+    if stored is None:
+        return Activity.empty()
+    return _blob("snapshots_rollupday", "target_id = %s AND day = %s", [target_id, day], stored.rows, stored.width)
+
+
+def _blob(table: str, where: str, params: list, rows: int, width: int) -> Activity:
+    with connection.cursor() as cursor:
+        data = fetch_bytes(cursor.cursor, f"SELECT data FROM {table} WHERE {where}", params)
+    return Activity.from_bytes(data or b"", rows=rows, width=width)
 
 
 def _arrays(first_day, last_day, statistic, data: dict[str, np.ndarray], iops: np.ndarray) -> WindowArrays:
@@ -176,8 +184,7 @@ def window_base_ensure(*, target_id: int, first_day: dt.date, last_day: dt.date,
         base = WindowBase.objects.filter(target_id=target_id).defer("data").first()
         if base and (base.first_day, base.last_day, base.version) == (first_day, last_day, version) \
                 and base.ranks >= ranks:
-            stored = WindowBase.objects.filter(pk=base.pk).values_list("data", flat=True).get()
-            return Activity.from_bytes(stored, rows=base.rows, width=base.width)
+            return _blob("snapshots_windowbase", "id = %s", [base.pk], base.rows, base.width)
         merged = Activity.empty()
         days = RollupDay.objects.filter(target_id=target_id, day__range=(first_day, last_day)).order_by("day")
         for day in days.values_list("day", flat=True):

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from apps.tiering.models import Recommendation, Tier
+from apps.tiering.models import RecommendationRun, Tier
 
 
 @admin.register(Tier)
@@ -10,11 +10,17 @@ class TierAdmin(admin.ModelAdmin):
     list_filter = ["tier_set", "kind", "billing"]
 
 
-@admin.register(Recommendation)
-class RecommendationAdmin(admin.ModelAdmin):
-    list_display = ["target", "segment", "current_tier", "recommended_tier", "savings_usd", "action", "computed_at"]
-    list_filter = ["target", "action", "is_current"]
-    raw_id_fields = ["segment"]
+@admin.register(RecommendationRun)
+class RecommendationRunAdmin(admin.ModelAdmin):
+    """The refreshes (the recommendations themselves are on the dashboard, with filters and CSV)."""
+
+    list_display = ["target", "computed_at", "state", "recommendations", "window_first_day", "window_last_day",
+                    "statistic"]
+    list_filter = ["target", "state"]
+    readonly_fields = [field.name for field in RecommendationRun._meta.fields]
 
     def has_add_permission(self, request):  # computed, never typed in
+        return False
+
+    def has_change_permission(self, request, obj=None):
         return False

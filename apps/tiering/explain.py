@@ -57,7 +57,7 @@ def _figures(rec: Recommendation, siblings: dict[tuple, tuple], block_size: int)
         iops_statistic=rec.statistic, flash_blocks=rec.flash_blocks, cache_blocks=rec.cache_blocks,
         block_size_bytes=block_size, flash_cache=rec.flash_cache or None, flash_cache_enabled=rec.flash_cache_enabled,
         below_awr_capture=rec.below_awr_capture,
-        partition_intensities=siblings.get((rec.computed_at, *_group(seg)), ()),
+        partition_intensities=siblings.get((rec.run_id, *_group(seg)), ()),
         current_cost=rec.cost_now_usd, recommended_cost=rec.cost_tier_usd,
     )
 
@@ -67,23 +67,23 @@ def _group(seg: Segment) -> tuple[str, str, str]:
 
 
 def _partition_intensities(recs: Sequence[Recommendation], *, target_id: int) -> dict[tuple, tuple]:
-    """(computed_at, owner, name, type) -> ((partition, intensity), ...) for the partitions among ``recs``."""
-    wanted = {(rec.computed_at, *_group(rec.segment)) for rec in recs
+    """(run, owner, name, type) -> ((partition, intensity), ...) for the partitions among ``recs``."""
+    wanted = {(rec.run_id, *_group(rec.segment)) for rec in recs
               if rec.segment.object_type in rules.PARTITION_TYPES}
     if not wanted:
         return {}
     rows = Recommendation.objects.filter(
-        target_id=target_id, computed_at__in={key[0] for key in wanted},
+        run__in={key[0] for key in wanted}, run__target_id=target_id,
         segment__object_type__in=rules.PARTITION_TYPES,
     )
     if len(wanted) <= 50:  # a few groups (a page): only their partitions
         rows = rows.filter(segment__object_name__in={key[2] for key in wanted})
     groups: dict[tuple, list] = defaultdict(list)
-    for computed_at, owner, name, kind, subobject, intensity in rows.values_list(
-        "computed_at", "segment__owner", "segment__object_name", "segment__object_type", "segment__subobject_name",
+    for run_id, owner, name, kind, subobject, intensity in rows.values_list(
+        "run_id", "segment__owner", "segment__object_name", "segment__object_type", "segment__subobject_name",
         "intensity",
     ).order_by():
-        key = (computed_at, owner, name, kind)
+        key = (run_id, owner, name, kind)
         if key in wanted:
             groups[key].append((subobject, intensity))
     return {key: tuple(values) for key, values in groups.items()}

@@ -57,31 +57,70 @@ class Tier(models.Model):
         return self.name
 
 
-class Recommendation(models.Model):
-    """Where one segment should live, computed after a collection.
+class RecommendationRun(models.Model):
+    """One refresh of a target's recommendations: its window, and whether its rows are the current ones.
 
-    Older rows stay (is_current=False) as the segment's recommendation history,
-    one per segment and UTC day. A row holds the figures the seed rules read
-    (request counts, flash-cache residency, the cost model's own choice), so
-    its reasons and DDL are worded when shown (apps.tiering.explain) rather
-    than written for 100k segments at every refresh.
+    A refresh writes a new run beside the current one (``writing``: no page
+    reads it, so its rows may be written on several connections at once), then
+    makes it current in one small transaction. The run it replaces stays as
+    history when it is the last of an earlier UTC day, and is deleted when it
+    is from the same day; a ``writing`` run a refresh left behind is deleted
+    by the target's next refresh.
     """
 
-    # No database-level foreign keys (as for SegmentStat): PostgreSQL checks deferred ones at commit,
-    # 5 x 100k lookups that took 4.7 of a refresh's seconds. Rows are written only by
-    # tiering.services with ids it has just read; deletes cascade (and tiers set NULL) through the ORM.
-    # Indexed by reco_current_idx (current rows) and reco_segment_hist_idx (segment first); tiers are
-    # never searched by. Each index costs every refresh 100k insertions at fleet scale.
-    target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="recommendations",
-                               db_index=False, db_constraint=False)
-    segment = models.ForeignKey("snapshots.Segment", on_delete=models.CASCADE, related_name="recommendations",
-                                db_index=False, db_constraint=False)
+    class State(models.TextChoices):
+        WRITING = "writing"
+        CURRENT = "current"
+        HISTORY = "history"
+
+    target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="recommendation_runs")
     computed_at = models.DateTimeField()
-    is_current = models.BooleanField(default=True)
+    state = models.CharField(max_length=8, choices=State.choices, default=State.WRITING)
     window_days = models.PositiveSmallIntegerField()
     window_first_day = models.DateField(null=True)
     window_last_day = models.DateField(null=True)
     statistic = models.CharField(max_length=4)
+    flash_cache_enabled = models.BooleanField(default=False, help_text="the instance's flash cache holds blocks")
+    recommendations = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["target"], condition=models.Q(state="current"),
+                                               name="reco_run_one_current")]
+        indexes = [models.Index(fields=["target", "-computed_at"], name="reco_run_target_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.target_id} @ {self.computed_at:%Y-%m-%d %H:%M} ({self.state})"
+
+
+class RecommendationQuerySet(models.QuerySet):
+    def current(self, *, target_id: int | None = None) -> RecommendationQuerySet:
+        """The rows of the current run of one target (or of every target)."""
+        runs = RecommendationRun.objects.filter(state=RecommendationRun.State.CURRENT)
+        if target_id is not None:
+            runs = runs.filter(target_id=target_id)
+        return self.filter(run__in=runs.values("pk"))
+
+
+class Recommendation(models.Model):
+    """Where one segment should live, as one refresh (its run) computed it.
+
+    The runs that ended earlier UTC days stay as the segment's recommendation
+    history. A row holds the figures the seed rules read (request counts,
+    flash-cache residency, the cost model's own choice), so its reasons and
+    DDL are worded when shown (apps.tiering.explain) rather than written for
+    100k segments at every refresh.
+    """
+
+    # One index, the primary key (run, segment): a run's rows, and one segment's row in each run
+    # (its history: the target's runs, then one probe each). Every index costs a refresh 100k
+    # insertions at fleet scale. No database-level foreign keys (as for SegmentStat): PostgreSQL
+    # checks them row by row; rows are written only by tiering.services with ids it has just read,
+    # and deletes cascade (tiers set NULL) through the ORM.
+    pk = models.CompositePrimaryKey("run", "segment")
+    run = models.ForeignKey(RecommendationRun, on_delete=models.CASCADE, related_name="rows", db_index=False,
+                            db_constraint=False)
+    segment = models.ForeignKey("snapshots.Segment", on_delete=models.CASCADE, related_name="recommendations",
+                                db_index=False, db_constraint=False)
     iops = models.FloatField()
     read_iops = models.FloatField(default=0)
     write_iops = models.FloatField(default=0)
@@ -97,11 +136,10 @@ class Recommendation(models.Model):
     optimized_physical_reads = models.BigIntegerField(default=0)
     table_scans = models.BigIntegerField(default=0)
     db_block_changes = models.BigIntegerField(default=0)
-    # V$BH at the last collection (null: not collected), the FLASH_CACHE hint, the instance's flash cache.
+    # V$BH at the last collection (null: not collected), the FLASH_CACHE hint.
     flash_blocks = models.BigIntegerField(null=True)
     cache_blocks = models.BigIntegerField(null=True)
     flash_cache = models.CharField(max_length=10, blank=True, default="")
-    flash_cache_enabled = models.BooleanField(default=False)
     below_awr_capture = models.BooleanField(default=False)
     current_tier = models.ForeignKey(Tier, null=True, on_delete=models.SET_NULL, related_name="+", db_index=False,
                                      db_constraint=False)
@@ -117,11 +155,25 @@ class Recommendation(models.Model):
     action = models.CharField(max_length=24)
     findings = models.IntegerField(default=0, help_text="bitmask of rules.FINDING_CODES that fired")
 
-    class Meta:
-        indexes = [
-            # The current rows of one target (every page and the refresh). Not ordered by savings: rows
-            # arrive in segment order, and a savings-ordered index tripled the refresh's insert time.
-            models.Index(fields=["target"], condition=models.Q(is_current=True), name="reco_current_idx"),
-            # segment page: history of one segment.
-            models.Index(fields=["segment", "-computed_at"], name="reco_segment_hist_idx"),
-        ]
+    objects = RecommendationQuerySet.as_manager()
+
+    # The run's facts, read through the row (select_related("run") where many rows are shown).
+    @property
+    def computed_at(self):
+        return self.run.computed_at
+
+    @property
+    def is_current(self) -> bool:
+        return self.run.state == RecommendationRun.State.CURRENT
+
+    @property
+    def window_days(self) -> int:
+        return self.run.window_days
+
+    @property
+    def statistic(self) -> str:
+        return self.run.statistic
+
+    @property
+    def flash_cache_enabled(self) -> bool:
+        return self.run.flash_cache_enabled

@@ -27,7 +27,7 @@ def tablespace_read_latency_ms(*, target_id: int, since: dt.datetime, until: dt.
 def recommendation_list(*, target_id: int):
     """Current recommendations of a target with their segment and tiers (one query)."""
     return (
-        Recommendation.objects.filter(target_id=target_id, is_current=True)
-        .select_related("segment", "current_tier", "cost_tier", "recommended_tier")
+        Recommendation.objects.current(target_id=target_id)
+        .select_related("run", "segment", "current_tier", "cost_tier", "recommended_tier")
         .order_by("-savings_usd", "segment__owner", "segment__object_name", "segment__subobject_name")
     )

@@ -12,32 +12,34 @@ figures stored with it.
 from __future__ import annotations
 
 import datetime as dt
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 from django.db import connection, transaction
 
 from apps.core.config import get_config
-from apps.core.db import roomy_sorts
+from apps.core.db import advisory_lock, roomy_sorts
 from apps.core.pgcopy import copy_from_arrays, fetch_arrays
 from apps.snapshots.models import Residency
 from apps.snapshots.store import segment_days_roll_up
 from apps.snapshots.windows import WindowArrays, window_figures
 from apps.targets.models import TablespaceTier, Target
 from apps.tiering import costmodel, rules
-from apps.tiering.models import Tier
+from apps.tiering.models import RecommendationRun, Tier
 from apps.tiering.selectors import tablespace_read_latency_ms
 from apps.tiering.tiers import tier_to_model
 
+#: The facts of a whole refresh (RecommendationRun), as build_recommendations returns them.
+RUN_FIELDS = ("computed_at", "window_days", "window_first_day", "window_last_day", "statistic", "flash_cache_enabled")
+
 RECOMMENDATION_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("target_id", "int8"), ("segment_id", "int8"), ("computed_at", "timestamptz"), ("is_current", "bool"),
-    ("window_days", "int2"), ("window_first_day", "date"), ("window_last_day", "date"), ("statistic", "text"),
-    ("iops", "float8"), ("read_iops", "float8"), ("write_iops", "float8"), ("size_bytes", "int8"),
+    ("run_id", "int8"), ("segment_id", "int8"), ("iops", "float8"), ("read_iops", "float8"), ("write_iops", "float8"), ("size_bytes", "int8"),
     ("size_gb", "float8"), ("intensity", "float8"), ("read_requests_per_day", "float8"),
     ("read_requests", "int8"), ("write_requests", "int8"), ("physical_reads_blocks", "int8"),
     ("physical_reads_direct_blocks", "int8"), ("optimized_physical_reads", "int8"), ("table_scans", "int8"),
     ("db_block_changes", "int8"), ("flash_blocks", "int8"), ("cache_blocks", "int8"), ("flash_cache", "text"),
-    ("flash_cache_enabled", "bool"), ("below_awr_capture", "bool"), ("current_tier_id", "int8"),
+    ("below_awr_capture", "bool"), ("current_tier_id", "int8"),
     ("cost_tier_id", "int8"), ("recommended_tier_id", "int8"), ("cost_now_usd", "int8"), ("cost_tier_usd", "int8"),
     ("cost_after_usd", "int8"), ("savings_usd", "int8"), ("io_time_saved_s_per_day", "float8"), ("action", "text"),
     ("findings", "int4"),
@@ -245,8 +247,7 @@ def build_recommendations(
     saved = np.where(current_id == final_id, 0.0, reads_per_day * (latency_now - latency_after) / 1000.0)
     saved[current_id < 0] = np.nan
     return {
-        "target_id": target.id, "segment_id": ids, "computed_at": now, "is_current": True,
-        "window_days": window_days, "window_first_day": figures.first_day, "window_last_day": figures.last_day,
+        "segment_id": ids, "computed_at": now, "window_days": window_days, "window_first_day": figures.first_day, "window_last_day": figures.last_day,
         "statistic": figures.statistic, "iops": iops, "read_iops": window["read_iops"],
         "write_iops": window["write_iops"], "size_bytes": np.where(sized, segments["size_bytes"], -1),
         "size_gb": np.where(sized, gb, np.nan), "intensity": intensity, "read_requests_per_day": reads_per_day,
@@ -336,26 +337,84 @@ def skewed_partitions(groups: np.ndarray, is_partition: np.ndarray, intensity: n
 # --------------------------------------------------------------------------- store
 
 
-def recommendation_store(*, target_id: int, columns: dict[str, np.ndarray | object], now: dt.datetime) -> None:
-    """Replace a target's current recommendations; keep one historical row per segment per UTC day.
+def recommendation_store(*, target_id: int, columns: dict[str, np.ndarray | object],
+                         now: dt.datetime) -> RecommendationRun:
+    """Store a refresh as a new run and make it the target's current one.
 
     ``columns`` as build_recommendations returns them: -1 in a nullable integer
-    column and NaN in a float column stand for NULL.
+    column and NaN in a float column stand for NULL. The rows are written while
+    the run is not current (on parallel connections when there are many), then
+    one small transaction switches the current run, so a page sees the old run
+    or the new one, never half of one. The run replaced stays as history if it
+    is from an earlier UTC day, else it is deleted.
     """
-    day_start = now.replace(hour=0, minute=0, second=0, microsecond=0)
     n = int(np.asarray(columns["segment_id"]).size)
-    data = [(name, pg_type, *_column(name, pg_type, columns[name], n)) for name, pg_type in RECOMMENDATION_COLUMNS]
+    with advisory_lock(_STORE_LOCK_NAMESPACE, target_id):
+        _runs_delete(RecommendationRun.objects.filter(target_id=target_id, state=RecommendationRun.State.WRITING))
+        run = RecommendationRun.objects.create(target_id=target_id, recommendations=n,
+                                               **{name: columns[name] for name in RUN_FIELDS})
+        columns = {**columns, "run_id": run.id}
+        data = [(name, pg_type, *_column(name, pg_type, columns[name], n)) for name, pg_type in RECOMMENDATION_COLUMNS]
+        _rows_write(data, n)
+        day_start = now.astimezone(dt.timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
+        with transaction.atomic():
+            replaced = list(RecommendationRun.objects.select_for_update().filter(
+                target_id=target_id, state=RecommendationRun.State.CURRENT))
+            RecommendationRun.objects.filter(pk__in=[r.pk for r in replaced]).update(
+                state=RecommendationRun.State.HISTORY)
+            RecommendationRun.objects.filter(pk=run.pk).update(state=RecommendationRun.State.CURRENT)
+        _runs_delete(RecommendationRun.objects.filter(pk__in=[r.pk for r in replaced if r.computed_at >= day_start]))
+    run.state = RecommendationRun.State.CURRENT
+    return run
+
+
+# pg_advisory_lock(namespace, target id): one store per target at a time, so a run still being
+# written is always one a failed refresh left behind.
+_STORE_LOCK_NAMESPACE = 7_316_004
+
+#: Rows from which a run is written on PARALLEL_WRITERS connections at once (each COPY keeps one
+#: PostgreSQL backend busy: two halve the time of 100k rows on two cores).
+PARALLEL_ROWS = 20_000
+PARALLEL_WRITERS = 2
+
+
+def _rows_write(data: list, n: int) -> None:
+    """COPY the rows; in parallel parts when there are many and no caller's transaction must hold them."""
+    if n < PARALLEL_ROWS or connection.in_atomic_block:
+        _rows_copy(data)
+        return
+    bounds = np.linspace(0, n, PARALLEL_WRITERS + 1).astype(int)
+    parts = [[(name, pg_type, *_rows_slice(values, nulls, lo, hi)) for name, pg_type, values, nulls in data]
+             for lo, hi in zip(bounds[:-1], bounds[1:])]
+    with ThreadPoolExecutor(max_workers=len(parts)) as pool:
+        for done in [pool.submit(_rows_copy_on_own_connection, part) for part in parts]:
+            done.result()  # raises the first writer's error
+
+
+def _rows_copy(data: list) -> None:
     with transaction.atomic(), connection.cursor() as cursor:
         # Derived data, recomputed after every collection: a crash may lose the last refresh (never
-        # half of one), so the commit need not wait for the 40 MB of WAL to reach the disk.
+        # half of one: it is not current yet), so the commit need not wait for its WAL to reach the disk.
         cursor.execute("SET LOCAL synchronous_commit = off")
-        cursor.execute(
-            "DELETE FROM tiering_recommendation WHERE target_id = %s AND is_current AND computed_at >= %s",
-            [target_id, day_start],
-        )
-        cursor.execute("UPDATE tiering_recommendation SET is_current = false WHERE target_id = %s AND is_current",
-                       [target_id])
         copy_from_arrays(cursor.cursor, "tiering_recommendation", data)
+
+
+def _rows_copy_on_own_connection(data: list) -> None:
+    try:
+        _rows_copy(data)
+    finally:
+        connection.close()  # this thread's connection
+
+
+def _rows_slice(values, nulls, lo: int, hi: int) -> tuple:
+    if isinstance(values, tuple):  # text as (codes, labels)
+        return (values[0][lo:hi], values[1]), None if nulls is None else nulls[lo:hi]
+    return values[lo:hi], None if nulls is None else nulls[lo:hi]
+
+
+def _runs_delete(runs) -> None:
+    """Delete runs with their rows (one DELETE by the rows' key prefix: nothing refers to a row)."""
+    runs.delete()
 
 
 _NULLABLE_INTS = frozenset({"size_bytes", "flash_blocks", "cache_blocks", "current_tier_id", "cost_tier_id",

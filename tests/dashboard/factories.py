@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from apps.snapshots.models import CollectionRun, Residency, Segment, SegmentStat, Snapshot, SysStat
 from apps.targets.models import Target
-from apps.tiering.models import Recommendation, Tier
+from apps.tiering.models import Recommendation, RecommendationRun, Tier
 
 SNAPSHOTS = 6
 
@@ -46,10 +46,11 @@ def build_target(*, name: str, segments: int) -> Target:
         Residency(target=target, segment=g, collected_at=now, instance_number=1, flash_blocks=10 * i, cache_blocks=i)
         for i, g in enumerate(segs)
     ])
+    run = RecommendationRun.objects.create(target=target, computed_at=now, state=RecommendationRun.State.CURRENT,
+                                           window_days=7, statistic="p95", recommendations=len(segs))
     Recommendation.objects.bulk_create([
         Recommendation(
-            target=target, segment=g, computed_at=now, is_current=True, window_days=7, statistic="p95",
-            iops=float(i + 1), size_gb=None if g.size_bytes is None else g.size_bytes / 1024**3,
+            run=run, segment=g, iops=float(i + 1), size_gb=None if g.size_bytes is None else g.size_bytes / 1024**3,
             intensity=None if g.size_bytes is None else (i + 1) / (g.size_bytes / 1024**3),
             current_tier=tiers[i % len(tiers)], cost_tier=tiers[(i + 1) % len(tiers)],
             recommended_tier=tiers[(i + 1) % len(tiers)],

@@ -67,7 +67,7 @@ class DashboardBrowserTests:
         from apps.tiering.models import Recommendation
 
         target = collected
-        current = Recommendation.objects.filter(target=target, is_current=True)
+        current = Recommendation.objects.current(target_id=target.id)
         sums = current.aggregate(now=Sum("cost_now_usd"), after=Sum("cost_after_usd"), savings=Sum("savings_usd"))
 
         # Login page, then through the form.

@@ -10,6 +10,7 @@ from django.db import connection, connections
 from apps.snapshots.models import CollectionRun, Residency, Segment, SegmentStat, Snapshot, SysStat
 from apps.snapshots.services import _LOCK_NAMESPACE, snapshot_collect
 from apps.targets.models import Target
+from apps.tiering.models import Recommendation
 
 
 def _counts(target: Target) -> dict[str, int]:
@@ -55,7 +56,7 @@ class SnapshotCollectTests:
     def test_it_writes_recommendations_after_collecting(self, demo_target):
         snapshot_collect(target_id=demo_target.id, trigger="command")
 
-        recs = demo_target.recommendations.filter(is_current=True)
+        recs = Recommendation.objects.current(target_id=demo_target.id)
         assert recs.count() == Segment.objects.filter(target=demo_target).count()
         assert recs.exclude(recommended_tier=None).exists()
 

@@ -221,7 +221,7 @@ class ReportImportTests:
         with time_machine.travel(dt.datetime(2023, 12, 12, 19, 0, tzinfo=UTC), tick=False):
             report_import(target=report_target, data=_sample(HTML_11G), filename=HTML_11G, sizes=sizes)
 
-        current = Recommendation.objects.filter(target=report_target, is_current=True)
+        current = Recommendation.objects.current(target_id=report_target.id)
         assert current.filter(segment__object_name="T_ONLINE_USER").exists()
 
 

@@ -64,7 +64,7 @@ def target(db, seed_tiers) -> Target:
 
 def _rec(target: Target, key: SegmentKey) -> Recommendation:
     segment = Segment.objects.get(target=target, object_name=key.object_name)
-    return Recommendation.objects.get(segment=segment, is_current=True)
+    return Recommendation.objects.current().select_related("run").get(segment=segment)
 
 
 @pytest.mark.django_db
@@ -132,7 +132,7 @@ class RecommendationRefreshTests:
 
         segment = Segment.objects.get(target=target, object_name=HOT.object_name)
         assert Recommendation.objects.filter(segment=segment).count() == 2
-        assert Recommendation.objects.filter(segment=segment, is_current=True).count() == 1
+        assert Recommendation.objects.current().filter(segment=segment).count() == 1
 
 
 @pytest.mark.django_db
@@ -159,8 +159,8 @@ class RecommendationExplanationTests:
 
         snapshot_collect(target_id=demo_target.id, trigger="command")
         skew = 1 << rules.FINDING_CODES.index("partition_skew")
-        recs = Recommendation.objects.filter(target=demo_target, is_current=True).select_related(
-            "segment", "current_tier", "cost_tier", "recommended_tier")
+        recs = Recommendation.objects.current(target_id=demo_target.id).select_related(
+            "run", "segment", "current_tier", "cost_tier", "recommended_tier")
         rec = next((rec for rec in recs if rec.findings & skew), None)
 
         assert rec is not None, "the demo's ORDERS partitions are skewed"

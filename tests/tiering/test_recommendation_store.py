@@ -1,0 +1,131 @@
+"""Storing a refresh: a new run written beside the current one (in parallel when large), then switched to."""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+
+from apps.snapshots.services import snapshot_collect
+from apps.tiering import services
+from apps.tiering.models import Recommendation, RecommendationRun
+
+FIGURES = ("segment_id", "iops", "read_iops", "write_iops", "size_bytes", "intensity", "read_requests",
+           "write_requests", "current_tier_id", "recommended_tier_id", "cost_now_usd", "cost_after_usd", "savings_usd",
+           "io_time_saved_s_per_day", "action", "findings", "flash_blocks", "flash_cache")
+
+
+def _current(target_id: int) -> list[tuple]:
+    return list(Recommendation.objects.current(target_id=target_id).order_by("segment_id").values_list(*FIGURES))
+
+
+def _current_run(target_id: int) -> RecommendationRun:
+    return RecommendationRun.objects.get(target_id=target_id, state=RecommendationRun.State.CURRENT)
+
+
+def test_rows_written_by_parallel_connections_are_those_written_by_one(transactional_db, demo_target, monkeypatch):
+    snapshot_collect(target_id=demo_target.id, trigger="command")
+    first = _current_run(demo_target.id)
+    on_one_connection = _current(demo_target.id)
+    monkeypatch.setattr(services, "PARALLEL_ROWS", 1)
+
+    services.recommendation_refresh(target_id=demo_target.id, now=first.computed_at)
+
+    run = _current_run(demo_target.id)
+    assert run.pk != first.pk and run.recommendations == len(on_one_connection) > 100
+    assert _current(demo_target.id) == on_one_connection
+    # The run it replaced was of the same day: gone, with its rows.
+    assert list(RecommendationRun.objects.filter(target=demo_target)) == [run]
+    assert Recommendation.objects.filter(run=first).count() == 0
+
+
+def test_a_failed_writer_leaves_the_current_run_shown_and_the_next_refresh_clears_its_rows(
+        transactional_db, demo_target, monkeypatch):
+    snapshot_collect(target_id=demo_target.id, trigger="command")
+    before = _current(demo_target.id)
+    now = _current_run(demo_target.id).computed_at
+    monkeypatch.setattr(services, "PARALLEL_ROWS", 1)
+    copy = services.copy_from_arrays
+    calls = []
+
+    def second_writer_fails(cursor, table, data):
+        calls.append(table)
+        if len(calls) == 2:
+            raise OSError("connection reset by peer")
+        return copy(cursor, table, data)
+
+    monkeypatch.setattr(services, "copy_from_arrays", second_writer_fails)
+    with pytest.raises(OSError, match="connection reset"):
+        services.recommendation_refresh(target_id=demo_target.id, now=now + dt.timedelta(hours=1))
+
+    assert _current(demo_target.id) == before
+    left = RecommendationRun.objects.get(target=demo_target, state=RecommendationRun.State.WRITING)
+    assert 0 < Recommendation.objects.filter(run=left).count() < len(before)
+
+    monkeypatch.setattr(services, "copy_from_arrays", copy)
+    services.recommendation_refresh(target_id=demo_target.id, now=now + dt.timedelta(hours=2))
+
+    assert not RecommendationRun.objects.filter(pk=left.pk).exists()
+    assert not Recommendation.objects.filter(run_id=left.pk).exists()
+    assert _current(demo_target.id) == before
+
+
+@pytest.mark.django_db
+def test_a_segments_history_is_its_row_in_the_last_run_of_each_day(demo_target):
+    from apps.dashboard.selectors import segment_recommendation_history
+    from apps.snapshots.models import Segment
+
+    snapshot_collect(target_id=demo_target.id, trigger="command")
+    now = _current_run(demo_target.id).computed_at
+    for hours in (1, 2, 25, 49):
+        services.recommendation_refresh(target_id=demo_target.id, now=now + dt.timedelta(hours=hours))
+    segment = Segment.objects.filter(target=demo_target).order_by("id").first()
+
+    history = segment_recommendation_history(segment=segment)
+
+    assert [r.computed_at for r in history] == [now + dt.timedelta(hours=h) for h in (49, 25, 2)]
+    assert [r.is_current for r in history] == [True, False, False]
+
+
+@pytest.mark.django_db
+def test_the_upgrade_carries_old_rows_over_as_runs(demo_target):
+    """Migration tiering 0004: rows of the old one-table form become runs, current where they were current."""
+    migration = importlib.import_module("apps.tiering.migrations.0004_recommendation_runs")
+    from apps.snapshots.models import Segment
+
+    old = dt.datetime(2026, 11, 19, tzinfo=dt.timezone.utc)
+    segments = [Segment.objects.create(target=demo_target, owner="APP", object_name=f"T{i}", object_type="TABLE",
+                                       first_seen_at=old, last_seen_at=old).id for i in range(3)]
+    new = old + dt.timedelta(days=1)
+    zeros = ("read_iops", "write_iops", "read_requests_per_day", "read_requests", "write_requests",
+             "physical_reads_blocks", "physical_reads_direct_blocks", "optimized_physical_reads", "table_scans",
+             "db_block_changes", "findings")
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TEMP TABLE tiering_recommendation_before_runs "
+                       "(LIKE tiering_recommendation INCLUDING DEFAULTS)")
+        cursor.execute("ALTER TABLE tiering_recommendation_before_runs DROP COLUMN run_id, "
+                       "ADD COLUMN target_id bigint, ADD COLUMN computed_at timestamptz, ADD COLUMN is_current bool, "
+                       "ADD COLUMN window_days smallint, ADD COLUMN window_first_day date, "
+                       "ADD COLUMN window_last_day date, ADD COLUMN statistic varchar(4), "
+                       "ADD COLUMN flash_cache_enabled bool")
+        for computed_at, current, iops in ((old, False, 1.5), (new, True, 2.5)):
+            for segment_id in segments:
+                cursor.execute(
+                    "INSERT INTO tiering_recommendation_before_runs (target_id, segment_id, computed_at, is_current, "
+                    "window_days, window_first_day, window_last_day, statistic, flash_cache_enabled, iops, action, "
+                    f"savings_usd, flash_cache, below_awr_capture, {', '.join(zeros)}) "
+                    f"VALUES (%s, %s, %s, %s, 7, %s, %s, 'p95', true, %s, 'move', 1234, '', false{', 0' * len(zeros)})",
+                    [demo_target.id, segment_id, computed_at, current, computed_at.date() - dt.timedelta(days=6),
+                     computed_at.date(), iops])
+        cursor.execute(migration.CARRY_OVER_SQL)
+
+    runs = list(RecommendationRun.objects.filter(target=demo_target).order_by("computed_at"))
+    assert [(r.computed_at, r.state, r.recommendations, r.statistic) for r in runs] == [
+        (old, "history", 3, "p95"), (new, "current", 3, "p95")]
+    current = Recommendation.objects.current(target_id=demo_target.id).select_related("run")
+    assert sorted(r.segment_id for r in current) == segments
+    assert {(r.iops, r.savings_usd, r.window_days, r.flash_cache_enabled) for r in current} == {
+        (2.5, Decimal("12.34"), 7, True)}
