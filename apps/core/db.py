@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from typing import Any
 
 from django.db import connection, transaction
 
@@ -32,3 +34,25 @@ def advisory_lock(namespace: int, key: int) -> Iterator[None]:
     finally:
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [namespace, key])
+
+
+def in_parallel(*calls: Callable[[], Any]) -> list[Any]:
+    """Run ``calls`` at once, each but the first on a connection of its own; their results in order.
+
+    Inside a transaction they run one after the other on this connection
+    instead: another connection would neither see what the transaction has
+    written nor be undone with it. The first error is raised once all ended.
+    """
+    if len(calls) < 2 or connection.in_atomic_block:
+        return [call() for call in calls]
+    with ThreadPoolExecutor(max_workers=len(calls) - 1) as pool:
+        others = [pool.submit(_on_own_connection, call) for call in calls[1:]]
+        first = calls[0]()
+        return [first, *(future.result() for future in others)]
+
+
+def _on_own_connection(call: Callable[[], Any]) -> Any:
+    try:
+        return call()
+    finally:
+        connection.close()  # the thread's own connection

@@ -77,6 +77,13 @@ def fetch_bytes(cursor, sql: str, params: Sequence | Mapping | None) -> bytes | 
     return None if row is None else row[0]
 
 
+def execute_binary(cursor, sql: str, params: Sequence | Mapping | None) -> None:
+    """Execute with the parameters bound on the server, so bytes travel as binary bytea, not as an
+    escaped literal twice their size that the server parses back."""
+    with psycopg.Cursor(cursor.connection) as binary:
+        binary.execute(sql, params)
+
+
 def _fetch_binary(cursor, sql: str, params: Sequence | Mapping | None) -> tuple | None:
     # Django's cursors bind parameters on the client, which rules binary results out; a plain
     # psycopg cursor on the same connection (and transaction) binds them on the server.

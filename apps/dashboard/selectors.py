@@ -286,8 +286,9 @@ def segment_residency_series(*, segment_id: int) -> list[ResidencySample]:
 
 def segment_recommendation_history(*, segment: Segment, limit: int = 60) -> list[Recommendation]:
     """The segment's row in each of its target's latest ``limit`` runs (one probe of the key per run)."""
-    runs = RecommendationRun.objects.filter(target_id=segment.target_id).exclude(
-        state=RecommendationRun.State.WRITING).order_by("-computed_at").values("pk")[:limit]
+    runs = RecommendationRun.objects.filter(
+        target_id=segment.target_id, state__in=(RecommendationRun.State.CURRENT, RecommendationRun.State.HISTORY),
+    ).order_by("-computed_at").values("pk")[:limit]
     return list(
         Recommendation.objects.filter(run__in=runs, segment=segment)
         .select_related("run", "segment", "current_tier", "cost_tier", "recommended_tier")

@@ -93,17 +93,28 @@ class Activity:
                    np.zeros(0), np.zeros(0, np.int64), np.zeros(0), np.zeros((0, 0)))
 
 
-def from_snapshots(*, segment_id: np.ndarray, from_samples: np.ndarray, counters: np.ndarray,
-                   interval_s: np.ndarray, keep: int) -> Activity:
-    """Per (segment, source): the rows of single snapshots (one IOPS value each) summed up.
+def from_snapshots(*, segment_id: np.ndarray, from_samples: np.ndarray, snapshot: np.ndarray,
+                   counters: np.ndarray, interval_s: np.ndarray, keep: int) -> Activity:
+    """Per (segment, source): the rows of snapshots summed up, one IOPS value per snapshot.
 
-    Each input row is one segment in one snapshot (RAC instances already
-    summed); its IOPS is (read + write requests) / interval.
+    Each input row is one segment in one instance's snapshot; the instances
+    of one ``snapshot`` (snap_id, as on RAC) are summed first, over the
+    longest of their intervals. A snapshot's IOPS is (read + write requests)
+    / interval.
     """
     segment_id = np.asarray(segment_id, dtype=np.int64)
     from_samples = np.asarray(from_samples, dtype=bool)
+    snapshot = np.asarray(snapshot, dtype=np.int64)
     counters = np.asarray(counters, dtype=np.int64).reshape(segment_id.size, len(COUNTERS))
     interval_s = np.asarray(interval_s, dtype=np.float64)
+    order = np.lexsort((snapshot, from_samples, segment_id))
+    segment_id, from_samples, snapshot = segment_id[order], from_samples[order], snapshot[order]
+    counters, interval_s = counters[order], interval_s[order]
+    starts = _group_starts(segment_id, from_samples, snapshot)
+    if starts.size < segment_id.size:  # instances to sum
+        counters = np.add.reduceat(counters, starts, axis=0)
+        interval_s = np.maximum.reduceat(interval_s, starts)
+        segment_id, from_samples = segment_id[starts], from_samples[starts]
     iops = (counters[:, READS] + counters[:, WRITES]) / interval_s
     # Sorted by key, then by IOPS highest first: each key's values lie together, in rank order.
     order = np.lexsort((-iops, from_samples, segment_id))
@@ -193,8 +204,11 @@ def _keys(activity: Activity, by_source: bool) -> np.ndarray:
     return activity.segment_id * 2 + activity.from_samples if by_source else activity.segment_id
 
 
-def _group_starts(segment_id: np.ndarray, from_samples: np.ndarray) -> np.ndarray:
-    if not segment_id.size:
+def _group_starts(*keys: np.ndarray) -> np.ndarray:
+    """Where each run of equal key tuples begins in rows sorted by them."""
+    if not keys[0].size:
         return np.zeros(0, dtype=np.int64)
-    change = (segment_id[1:] != segment_id[:-1]) | (from_samples[1:] != from_samples[:-1])
+    change = np.zeros(keys[0].size - 1, dtype=bool)
+    for key in keys:
+        change |= key[1:] != key[:-1]
     return np.flatnonzero(np.r_[True, change])

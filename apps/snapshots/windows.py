@@ -29,10 +29,11 @@ from django.db.models import Max
 from django.utils import timezone
 
 from apps.core.db import roomy_sorts
-from apps.core.pgcopy import fetch_arrays, fetch_bytes
+from apps.core.pgcopy import execute_binary, fetch_arrays
 from apps.snapshots import activity
 from apps.snapshots.activity import COUNTERS, RAW_COLUMNS, Activity
 from apps.snapshots.models import TOP_IOPS, RollupDay, WindowBase
+from apps.snapshots.store import day_rollup, rollup_read
 
 STATISTICS = ("p95", "avg", "max")
 
@@ -102,7 +103,7 @@ def window_figures(*, target_id: int, last_day: dt.date, days: int, statistic: s
         keep = min(TOP_IOPS, int(p95_rank(np.array([snapshots + snapshots // max(days - 1, 1)]))[0]))
     base = window_base_ensure(target_id=target_id, first_day=first_day, last_day=last_day - dt.timedelta(days=1),
                               ranks=ranks, keep=max(keep, ranks))
-    last = activity.prefer_snapshots(_day(target_id, last_day))
+    last = activity.prefer_snapshots(day_rollup(target_id=target_id, day=last_day))
     merged = activity.merge(base, last, keep=ranks, by_source=False)
     n = merged.intervals
     if statistic == "avg":
@@ -115,20 +116,6 @@ def window_figures(*, target_id: int, last_day: dt.date, days: int, statistic: s
         "segment_id": merged.segment_id, "from_samples": merged.from_samples,
         **{name: merged.counter(name) for name in COUNTERS}, "covered_s": merged.covered_s,
         "intervals": merged.intervals}, iops)
-
-
-def _day(target_id: int, day: dt.date) -> Activity:
-    """A day's rollup (empty when nothing was collected that day)."""
-    stored = RollupDay.objects.filter(target_id=target_id, day=day).defer("data").first()
-    if stored is None:
-        return Activity.empty()
-    return _blob("snapshots_rollupday", "target_id = %s AND day = %s", [target_id, day], stored.rows, stored.width)
-
-
-def _blob(table: str, where: str, params: list, rows: int, width: int) -> Activity:
-    with connection.cursor() as cursor:
-        data = fetch_bytes(cursor.cursor, f"SELECT data FROM {table} WHERE {where}", params)
-    return Activity.from_bytes(data or b"", rows=rows, width=width)
 
 
 def _arrays(first_day, last_day, statistic, data: dict[str, np.ndarray], iops: np.ndarray) -> WindowArrays:
@@ -184,15 +171,22 @@ def window_base_ensure(*, target_id: int, first_day: dt.date, last_day: dt.date,
         base = WindowBase.objects.filter(target_id=target_id).defer("data").first()
         if base and (base.first_day, base.last_day, base.version) == (first_day, last_day, version) \
                 and base.ranks >= ranks:
-            return _blob("snapshots_windowbase", "id = %s", [base.pk], base.rows, base.width)
+            return rollup_read("snapshots_windowbase", "id = %s", [base.pk], rows=base.rows, width=base.width)
         merged = Activity.empty()
         days = RollupDay.objects.filter(target_id=target_id, day__range=(first_day, last_day)).order_by("day")
         for day in days.values_list("day", flat=True):
-            merged = activity.merge(merged, activity.prefer_snapshots(_day(target_id, day)), keep=keep,
+            merged = activity.merge(merged, activity.prefer_snapshots(day_rollup(target_id=target_id, day=day)), keep=keep,
                                     by_source=False)
-        WindowBase.objects.update_or_create(target_id=target_id, defaults={
-            "first_day": first_day, "last_day": last_day, "version": version, "ranks": keep,
-            "built_at": timezone.now(), "rows": len(merged), "width": merged.width, "data": merged.to_bytes()})
+        with connection.cursor() as cursor:
+            execute_binary(
+                cursor.cursor,
+                "INSERT INTO snapshots_windowbase (target_id, first_day, last_day, version, ranks, built_at, rows, "
+                "width, data) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (target_id) DO UPDATE SET "
+                "first_day = excluded.first_day, last_day = excluded.last_day, version = excluded.version, "
+                "ranks = excluded.ranks, built_at = excluded.built_at, rows = excluded.rows, width = excluded.width, "
+                "data = excluded.data",
+                [target_id, first_day, last_day, version, keep, timezone.now(), len(merged), merged.width,
+                 merged.to_bytes()])
         return merged
 
 

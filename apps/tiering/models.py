@@ -63,15 +63,16 @@ class RecommendationRun(models.Model):
     A refresh writes a new run beside the current one (``writing``: no page
     reads it, so its rows may be written on several connections at once), then
     makes it current in one small transaction. The run it replaces stays as
-    history when it is the last of an earlier UTC day, and is deleted when it
-    is from the same day; a ``writing`` run a refresh left behind is deleted
-    by the target's next refresh.
+    ``history`` when it is the last of an earlier UTC day; one of the same day
+    is ``replaced``, shown nowhere, and deleted by the target's next refresh
+    while that one writes, as is a ``writing`` run a failed refresh left.
     """
 
     class State(models.TextChoices):
         WRITING = "writing"
         CURRENT = "current"
         HISTORY = "history"
+        REPLACED = "replaced"
 
     target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="recommendation_runs")
     computed_at = models.DateTimeField()

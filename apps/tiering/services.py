@@ -12,15 +12,16 @@ figures stored with it.
 from __future__ import annotations
 
 import datetime as dt
-from concurrent.futures import ThreadPoolExecutor
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 from django.db import connection, transaction
 
 from apps.core.config import get_config
-from apps.core.db import advisory_lock, roomy_sorts
+from apps.core.db import advisory_lock, in_parallel, roomy_sorts
 from apps.core.pgcopy import copy_from_arrays, fetch_arrays
+from apps.snapshots import windows
 from apps.snapshots.models import Residency
 from apps.snapshots.store import segment_days_roll_up
 from apps.snapshots.windows import WindowArrays, window_figures
@@ -95,13 +96,18 @@ def recommendation_refresh(*, target_id: int, now: dt.datetime, window_days: int
     tiers = list(Tier.objects.filter(tier_set=target.tier_set))
     if not tiers:
         return RefreshResult(0, now)
-    segment_days_roll_up(target_id=target_id)
     last_day = window_end(target_id=target_id, now=now).astimezone(dt.timezone.utc).date()
-    figures = window_figures(target_id=target_id, last_day=last_day, days=window_days, statistic=statistic)
-    start = dt.datetime.combine(figures.first_day, dt.time(), tzinfo=dt.timezone.utc)
+    first_day, _ = windows.window_days(last_day=last_day, days=window_days)
+    start = dt.datetime.combine(first_day, dt.time(), tzinfo=dt.timezone.utc)
     latency = tablespace_read_latency_ms(target_id=target_id, since=start,
                                          until=start + dt.timedelta(days=window_days))
-    segments = segment_arrays(target_id=target_id, latency_ms=latency)
+
+    def rolled_up_figures() -> WindowArrays:
+        segment_days_roll_up(target_id=target_id)  # the snapshots stored since the last refresh
+        return window_figures(target_id=target_id, last_day=last_day, days=window_days, statistic=statistic)
+
+    # The segments are read meanwhile: PostgreSQL works on one while numpy merges the other.
+    figures, segments = in_parallel(rolled_up_figures, lambda: segment_arrays(target_id=target_id, latency_ms=latency))
     mappings = list(TablespaceTier.objects.filter(target_id=target_id).select_related("tier"))
     columns = build_recommendations(
         target=target, tiers=tiers, segments=segments, figures=figures,
@@ -349,22 +355,27 @@ def recommendation_store(*, target_id: int, columns: dict[str, np.ndarray | obje
     is from an earlier UTC day, else it is deleted.
     """
     n = int(np.asarray(columns["segment_id"]).size)
+    State = RecommendationRun.State
     with advisory_lock(_STORE_LOCK_NAMESPACE, target_id):
-        _runs_delete(RecommendationRun.objects.filter(target_id=target_id, state=RecommendationRun.State.WRITING))
+        # Runs a failed refresh left, and the run the last refresh replaced: deleted while the rows are
+        # written, off the refresh's critical path.
+        obsolete = RecommendationRun.objects.filter(target_id=target_id, state__in=(State.WRITING, State.REPLACED))
+        obsolete_ids = list(obsolete.values_list("pk", flat=True))
         run = RecommendationRun.objects.create(target_id=target_id, recommendations=n,
                                                **{name: columns[name] for name in RUN_FIELDS})
         columns = {**columns, "run_id": run.id}
         data = [(name, pg_type, *_column(name, pg_type, columns[name], n)) for name, pg_type in RECOMMENDATION_COLUMNS]
-        _rows_write(data, n)
+        _rows_write(data, n, also=functools.partial(_runs_delete, obsolete_ids))
         day_start = now.astimezone(dt.timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
         with transaction.atomic():
-            replaced = list(RecommendationRun.objects.select_for_update().filter(
-                target_id=target_id, state=RecommendationRun.State.CURRENT))
-            RecommendationRun.objects.filter(pk__in=[r.pk for r in replaced]).update(
-                state=RecommendationRun.State.HISTORY)
-            RecommendationRun.objects.filter(pk=run.pk).update(state=RecommendationRun.State.CURRENT)
-        _runs_delete(RecommendationRun.objects.filter(pk__in=[r.pk for r in replaced if r.computed_at >= day_start]))
-    run.state = RecommendationRun.State.CURRENT
+            replaced = list(RecommendationRun.objects.select_for_update().filter(target_id=target_id,
+                                                                                 state=State.CURRENT))
+            for earlier_day in (True, False):
+                RecommendationRun.objects.filter(
+                    pk__in=[r.pk for r in replaced if (r.computed_at < day_start) == earlier_day]).update(
+                    state=State.HISTORY if earlier_day else State.REPLACED)
+            RecommendationRun.objects.filter(pk=run.pk).update(state=State.CURRENT)
+    run.state = State.CURRENT
     return run
 
 
@@ -378,17 +389,16 @@ PARALLEL_ROWS = 20_000
 PARALLEL_WRITERS = 2
 
 
-def _rows_write(data: list, n: int) -> None:
-    """COPY the rows; in parallel parts when there are many and no caller's transaction must hold them."""
-    if n < PARALLEL_ROWS or connection.in_atomic_block:
-        _rows_copy(data)
+def _rows_write(data: list, n: int, *, also) -> None:
+    """COPY the rows, and run ``also`` meanwhile; the rows in parallel parts when there are many (see
+    apps.core.db.in_parallel)."""
+    if n < PARALLEL_ROWS:
+        in_parallel(functools.partial(_rows_copy, data), also)
         return
     bounds = np.linspace(0, n, PARALLEL_WRITERS + 1).astype(int)
     parts = [[(name, pg_type, *_rows_slice(values, nulls, lo, hi)) for name, pg_type, values, nulls in data]
              for lo, hi in zip(bounds[:-1], bounds[1:])]
-    with ThreadPoolExecutor(max_workers=len(parts)) as pool:
-        for done in [pool.submit(_rows_copy_on_own_connection, part) for part in parts]:
-            done.result()  # raises the first writer's error
+    in_parallel(*(functools.partial(_rows_copy, part) for part in parts), also)
 
 
 def _rows_copy(data: list) -> None:
@@ -399,22 +409,16 @@ def _rows_copy(data: list) -> None:
         copy_from_arrays(cursor.cursor, "tiering_recommendation", data)
 
 
-def _rows_copy_on_own_connection(data: list) -> None:
-    try:
-        _rows_copy(data)
-    finally:
-        connection.close()  # this thread's connection
-
-
 def _rows_slice(values, nulls, lo: int, hi: int) -> tuple:
     if isinstance(values, tuple):  # text as (codes, labels)
         return (values[0][lo:hi], values[1]), None if nulls is None else nulls[lo:hi]
     return values[lo:hi], None if nulls is None else nulls[lo:hi]
 
 
-def _runs_delete(runs) -> None:
+def _runs_delete(ids: list[int]) -> None:
     """Delete runs with their rows (one DELETE by the rows' key prefix: nothing refers to a row)."""
-    runs.delete()
+    if ids:
+        RecommendationRun.objects.filter(pk__in=ids).delete()
 
 
 _NULLABLE_INTS = frozenset({"size_bytes", "flash_blocks", "cache_blocks", "current_tier_id", "cost_tier_id",

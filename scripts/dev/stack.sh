@@ -132,8 +132,11 @@ start_pg() {
   else
     say "starting PostgreSQL on 127.0.0.1:$PG_PORT"
     [ "$(id -u)" -eq 0 ] && touch "$LOG/postgres.log" && chown postgres "$LOG/postgres.log"
+    # Beyond PostgreSQL's defaults (sized for a tiny machine): a refresh at fleet scale rewrites tens
+    # of MB per target, which 128 MB of buffers and checkpoints every 1 GB of WAL turn into disk waits.
     pg_run "$bin/pg_ctl" -D "$pgdata" -l "$LOG/postgres.log" -w -t 60 \
-      -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -k $DATA/pg-run -c fsync=${TIERSCOPE_PG_FSYNC:-on}" start >/dev/null \
+      -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -k $DATA/pg-run -c fsync=${TIERSCOPE_PG_FSYNC:-on} \
+          -c shared_buffers=${TIERSCOPE_PG_SHARED_BUFFERS:-1GB} -c max_wal_size=4GB" start >/dev/null \
       || die "PostgreSQL did not start, see $LOG/postgres.log"
   fi
   # The application database (the cluster's superuser is tierscope; tests create test_tierscope).

@@ -15,14 +15,17 @@ from apps.snapshots.activity import COUNTERS, Activity
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _snapshots(rows: list[tuple[int, bool, int, int, float]], keep: int = 40) -> Activity:
-    """Rows of (segment, from samples, read requests, write requests, interval seconds)."""
+def _snapshots(rows: list[tuple], keep: int = 40) -> Activity:
+    """Rows of (segment, from samples, read requests, write requests, interval seconds[, snap_id]);
+    without a snap_id each row is a snapshot of its own."""
     counters = np.zeros((len(rows), len(COUNTERS)), dtype=np.int64)
     counters[:, activity.READS] = [r[2] for r in rows]
     counters[:, activity.WRITES] = [r[3] for r in rows]
     counters[:, COUNTERS.index("table_scans")] = 1
-    return activity.from_snapshots(segment_id=np.array([r[0] for r in rows]), from_samples=np.array([r[1] for r in rows]),
-                                   counters=counters, interval_s=np.array([r[4] for r in rows]), keep=keep)
+    return activity.from_snapshots(
+        segment_id=np.array([r[0] for r in rows], dtype=np.int64), from_samples=np.array([r[1] for r in rows], bool),
+        snapshot=np.array([r[5] if len(r) > 5 else i for i, r in enumerate(rows)], dtype=np.int64),
+        counters=counters, interval_s=np.array([r[4] for r in rows], dtype=np.float64), keep=keep)
 
 
 def _brute_force(values_by_key: dict, keep: int) -> dict:
@@ -47,6 +50,16 @@ class FromSnapshotsTests:
         assert rollup.covered_s.tolist() == [10, 9000, 60]
         assert np.allclose(rollup.iops_sum, [1.0, 2.1, 1.0])
         assert _tops(rollup) == {(3, False): [1.0], (7, False): [2.0, 0.1, 0.0], (7, True): [1.0]}
+
+    def test_the_instances_of_one_snapshot_make_one_value_over_their_longest_interval(self) -> None:
+        # RAC: instances 1 and 2 of snap 10, then snap 11 of instance 1 alone.
+        rollup = _snapshots([(4, False, 300, 0, 60, 10), (4, False, 100, 20, 59, 10), (4, False, 60, 0, 60, 11)])
+
+        assert rollup.intervals.tolist() == [2]
+        assert rollup.covered_s.tolist() == [120]
+        assert rollup.counter("read_requests").tolist() == [460]
+        assert rollup.counter("table_scans").tolist() == [3]
+        assert _tops(rollup) == {(4, False): [7.0, 1.0]}
 
     def test_only_the_largest_keep_values_are_kept(self) -> None:
         rollup = _snapshots([(1, False, n, 0, 1) for n in (5, 9, 1, 7)], keep=2)

@@ -37,9 +37,12 @@ def test_rows_written_by_parallel_connections_are_those_written_by_one(transacti
     run = _current_run(demo_target.id)
     assert run.pk != first.pk and run.recommendations == len(on_one_connection) > 100
     assert _current(demo_target.id) == on_one_connection
-    # The run it replaced was of the same day: gone, with its rows.
-    assert list(RecommendationRun.objects.filter(target=demo_target)) == [run]
-    assert Recommendation.objects.filter(run=first).count() == 0
+    # The run it replaced was of the same day: shown nowhere, and deleted with its rows by the next refresh.
+    assert RecommendationRun.objects.get(pk=first.pk).state == RecommendationRun.State.REPLACED
+    services.recommendation_refresh(target_id=demo_target.id, now=first.computed_at)
+    assert RecommendationRun.objects.filter(target=demo_target).count() == 2
+    assert not RecommendationRun.objects.filter(pk=first.pk).exists()
+    assert Recommendation.objects.filter(run_id=first.pk).count() == 0
 
 
 def test_a_failed_writer_leaves_the_current_run_shown_and_the_next_refresh_clears_its_rows(

@@ -51,7 +51,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('computed_at', models.DateTimeField()),
-                ('state', models.CharField(choices=[('writing', 'Writing'), ('current', 'Current'), ('history', 'History')], default='writing', max_length=8)),
+                ('state', models.CharField(choices=[('writing', 'Writing'), ('current', 'Current'), ('history', 'History'), ('replaced', 'Replaced')], default='writing', max_length=8)),
                 ('window_days', models.PositiveSmallIntegerField()),
                 ('window_first_day', models.DateField(null=True)),
                 ('window_last_day', models.DateField(null=True)),
