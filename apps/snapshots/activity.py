@@ -149,8 +149,12 @@ def merge(a: Activity, b: Activity, *, keep: int, by_source: bool = True) -> Act
     if not len(a):
         return b.cut(keep)
     key_a, key_b = _keys(a, by_source), _keys(b, by_source)
-    keys = np.union1d(key_a, key_b)
-    at_a, at_b = np.searchsorted(keys, key_a), np.searchsorted(keys, key_b)
+    if np.array_equal(key_a, key_b):  # the usual case: the same segments in both
+        keys = key_a
+        at_a = at_b = np.arange(keys.size)
+    else:
+        keys = np.union1d(key_a, key_b)
+        at_a, at_b = np.searchsorted(keys, key_a), np.searchsorted(keys, key_b)
     n = keys.size
     counters = np.zeros((n, len(COUNTERS)), dtype=np.int64)
     covered, intervals, iops_sum = np.zeros(n), np.zeros(n, dtype=np.int64), np.zeros(n)

@@ -91,6 +91,15 @@ class MergeTests:
             values.setdefault((segment, samples), []).append((reads + writes) / seconds)
         assert _tops(whole) == _brute_force(values, 9)
 
+    def test_two_parts_of_the_same_segments_add_up_row_by_row(self) -> None:
+        hour = _snapshots([(1, False, 10, 0, 1), (2, True, 20, 0, 1)])
+
+        twice = activity.merge(hour, hour, keep=3)
+
+        assert twice.segment_id.tolist() == [1, 2] and twice.from_samples.tolist() == [False, True]
+        assert twice.intervals.tolist() == [2, 2] and twice.counter("read_requests").tolist() == [20, 40]
+        assert _tops(twice) == {(1, False): [10.0, 10.0], (2, True): [20.0, 20.0]}
+
     def test_a_window_merge_keys_by_segment_and_is_from_samples_only_when_every_part_is(self) -> None:
         day1 = activity.prefer_snapshots(_snapshots([(1, True, 10, 0, 1), (2, False, 20, 0, 1)]))
         day2 = activity.prefer_snapshots(_snapshots([(1, True, 30, 0, 1), (2, True, 40, 0, 1), (3, True, 5, 0, 1)]))
