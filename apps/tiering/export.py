@@ -17,10 +17,13 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
+from django.db.models import QuerySet
+
+from apps.snapshots.models import Segment
 from apps.targets.models import Target
 from apps.tiering.csvsafe import write_rows
 from apps.tiering.explain import Explanation, explain
-from apps.tiering.models import Recommendation
+from apps.tiering.models import Recommendation, RecommendationRun, Tier
 
 HEADER = (
     "target", "owner", "object_name", "subobject_name", "object_type", "tablespace_name", "size_gb", "iops",
@@ -36,8 +39,31 @@ def _round(number: float | None, digits: int) -> float | None:
 
 def export_rows(recs: Iterable[Recommendation], target: Target) -> list[tuple[Any, ...]]:
     """The export rows of ``recs`` (recommendation_list), reasons and DDL worded here (apps.tiering.explain)."""
-    recs = list(recs)
+    recs = _lean(recs) if isinstance(recs, QuerySet) else list(recs)
     return [_row(rec, target.name, explanation) for rec, explanation in zip(recs, explain(recs, target=target))]
+
+
+#: The segment fields the export and the DDL read.
+_SEGMENT_FIELDS = ("owner", "object_name", "subobject_name", "object_type", "tablespace_name", "partitioned_parent",
+                   "lob_column")
+
+
+def _lean(recs: QuerySet[Recommendation]) -> list[Recommendation]:
+    """The rows with only the segment fields used, and the few tiers and runs they share attached from one
+    read each: at 100k rows, a tier and run object built per row was half the export's time."""
+    unused = [f"segment__{field.name}" for field in Segment._meta.concrete_fields
+              if field.name not in (*_SEGMENT_FIELDS, "id", "target")]
+    rows = list(recs.select_related(None).select_related("segment").defer(*unused))
+    tiers = Tier.objects.in_bulk({tier_id for rec in rows
+                                  for tier_id in (rec.current_tier_id, rec.cost_tier_id, rec.recommended_tier_id)
+                                  if tier_id is not None})
+    runs = RecommendationRun.objects.in_bulk({rec.run_id for rec in rows})
+    for rec in rows:
+        rec.run = runs[rec.run_id]
+        rec.current_tier = tiers.get(rec.current_tier_id)
+        rec.cost_tier = tiers.get(rec.cost_tier_id)
+        rec.recommended_tier = tiers.get(rec.recommended_tier_id)
+    return rows
 
 
 def _row(rec: Recommendation, target_name: str, explanation: Explanation) -> tuple[Any, ...]:
