@@ -7,6 +7,7 @@ Times become short UTC labels here because the pages use category axes.
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -15,6 +16,7 @@ from typing import Any
 from apps.dashboard.rows import FlashSample, ResidencyRow, ResidencySample, SegmentPoint, SegmentSample, TierCost
 
 SKEW_MAX_POINTS = 400  # enough for a smooth curve; the page stays small with 100k segments
+SCATTER_MAX_POINTS = 4000
 SKEW_IO_SHARES = (0.5, 0.8, 0.9, 0.95, 0.99)
 MB = 1024**2
 
@@ -28,29 +30,54 @@ def time_label(moment: dt.datetime) -> str:
 
 
 def scatter_payload(
-    points: Sequence[SegmentPoint], *, tier_order: Sequence[str], break_evens: Sequence[tuple[str, str, float | None]]
+    points: Sequence[SegmentPoint], *, tier_order: Sequence[str], break_evens: Sequence[tuple[str, str, float | None]],
+    max_points: int = SCATTER_MAX_POINTS,
 ) -> dict[str, Any]:
     """Intensity (y) against size (x), one series per recommended tier, plus break-even lines.
 
-    Points without a size or with no IO cannot sit on log axes; they are counted in ``omitted``.
+    Points without a size or with no IO cannot sit on log axes; they are counted in ``omitted``. Of the
+    ``plotted`` others at most ``max_points`` are ``shown`` (see _thinned): a browser draws 100k points
+    slowly, and the page would weigh 12 MB.
     """
     by_tier: dict[str, list[dict[str, Any]]] = {name: [] for name in tier_order}
-    omitted = 0
-    for p in points:
-        if not p.size_gb or not p.intensity or p.size_gb <= 0 or p.intensity <= 0:
-            omitted += 1
-            continue
+    plottable = [p for p in points if p.size_gb and p.intensity and p.size_gb > 0 and p.intensity > 0]
+    shown = _thinned(plottable, max_points)
+    for p in shown:
         by_tier.setdefault(p.tier or "no recommendation", []).append(
             {"x": p.size_gb, "y": p.intensity, "name": p.label, "iops": p.iops, "id": p.segment_id}
         )
     return {
         "series": [{"tier": name, "points": pts} for name, pts in by_tier.items()],
+        "plotted": len(plottable), "shown": len(shown), "omitted": len(points) - len(plottable),
         "breakEvens": [
             {"label": f"{lower} / {upper}", "intensity": intensity}
             for lower, upper, intensity in break_evens if intensity is not None
         ],
-        "omitted": omitted,
     }
+
+
+def _thinned(points: Sequence[SegmentPoint], limit: int) -> list[SegmentPoint]:
+    """At most ``limit`` points laid out like all of them: per tier, the busiest segment of each cell of a
+    log-log grid, the grid coarsened until few enough cells are taken. Outliers keep a cell of their own.
+
+    >>> many = [SegmentPoint(i, "s", 1.0 + i / 1000, 5.0, 5.0 / (1.0 + i / 1000), "t") for i in range(100)]
+    >>> len(_thinned(many, 10)) <= 10, len(_thinned(many, 1000))
+    (True, 100)
+    """
+    if len(points) <= limit:
+        return list(points)
+    cells_per_decade = 32
+    while True:
+        busiest: dict[tuple[str, int, int], SegmentPoint] = {}
+        for p in points:
+            cell = (p.tier, math.floor(math.log10(p.size_gb) * cells_per_decade),  # type: ignore[arg-type]
+                    math.floor(math.log10(p.intensity) * cells_per_decade))  # type: ignore[arg-type]
+            kept = busiest.get(cell)
+            if kept is None or p.iops > kept.iops:
+                busiest[cell] = p
+        if len(busiest) <= limit or cells_per_decade == 1:
+            return sorted(busiest.values(), key=lambda p: p.segment_id)
+        cells_per_decade //= 2
 
 
 @dataclass(frozen=True)

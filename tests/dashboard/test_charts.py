@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import doctest
+import random
 from decimal import Decimal
 from unittest import TestCase
 
@@ -35,7 +36,26 @@ class ScatterTests(TestCase):
         self.assertEqual([s["tier"] for s in payload["series"]], ["hi-cap", "flash"])
         self.assertEqual(payload["series"][0]["points"], [{"x": 4.0, "y": 0.25, "name": "S.4", "iops": 1.0, "id": 4}])
         self.assertEqual(payload["omitted"], 2)
+        self.assertEqual((payload["plotted"], payload["shown"]), (2, 2))
         self.assertEqual(payload["breakEvens"], [{"label": "hi-cap / flash", "intensity": 15.0}])
+
+    def test_a_large_target_shows_a_bounded_sample_that_keeps_every_tier_and_the_outliers(self):
+        rng = random.Random(5)
+        crowd = [point(i, rng.uniform(1.0, 2.0), rng.uniform(1.0, 2.0), "hi-cap") for i in range(20_000)]
+        outlier = point(99_999, 0.01, 500.0, "flash")  # tiny and hot, alone in its corner
+
+        payload = charts.scatter_payload(crowd + [outlier], tier_order=["hi-cap", "flash"], break_evens=[],
+                                         max_points=300)
+
+        shown = {s["tier"]: s["points"] for s in payload["series"]}
+        self.assertEqual((payload["plotted"], payload["omitted"]), (20_001, 0))
+        self.assertLessEqual(payload["shown"], 300)
+        self.assertEqual(payload["shown"], sum(len(p) for p in shown.values()))
+        self.assertEqual([p["id"] for p in shown["flash"]], [99_999])
+        # The crowd is still spread over its whole range, not cut at one edge.
+        xs = [p["x"] for p in shown["hi-cap"]]
+        self.assertLess(min(xs), 1.1)
+        self.assertGreater(max(xs), 1.9)
 
 
 class SkewTests(TestCase):
