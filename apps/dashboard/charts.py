@@ -7,11 +7,12 @@ Times become short UTC labels here because the pages use category axes.
 from __future__ import annotations
 
 import datetime as dt
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
+
+import numpy as np
 
 from apps.dashboard.rows import FlashSample, ResidencyRow, ResidencySample, SegmentPoint, SegmentSample, TierCost
 
@@ -66,17 +67,20 @@ def _thinned(points: Sequence[SegmentPoint], limit: int) -> list[SegmentPoint]:
     """
     if len(points) <= limit:
         return list(points)
+    tiers = {name: code for code, name in enumerate(sorted({p.tier for p in points}))}
+    tier = np.array([tiers[p.tier] for p in points])
+    log_x = np.log10(np.array([p.size_gb for p in points], dtype=float))
+    log_y = np.log10(np.array([p.intensity for p in points], dtype=float))
+    iops = np.array([p.iops for p in points], dtype=float)
     cells_per_decade = 32
     while True:
-        busiest: dict[tuple[str, int, int], SegmentPoint] = {}
-        for p in points:
-            cell = (p.tier, math.floor(math.log10(p.size_gb) * cells_per_decade),  # type: ignore[arg-type]
-                    math.floor(math.log10(p.intensity) * cells_per_decade))  # type: ignore[arg-type]
-            kept = busiest.get(cell)
-            if kept is None or p.iops > kept.iops:
-                busiest[cell] = p
-        if len(busiest) <= limit or cells_per_decade == 1:
-            return sorted(busiest.values(), key=lambda p: p.segment_id)
+        cell_x, cell_y = np.floor(log_x * cells_per_decade), np.floor(log_y * cells_per_decade)
+        order = np.lexsort((-iops, cell_y, cell_x, tier))  # per cell, the busiest first
+        first = np.r_[True, (np.diff(tier[order]) != 0) | (np.diff(cell_x[order]) != 0)
+                      | (np.diff(cell_y[order]) != 0)]
+        chosen = order[first]
+        if chosen.size <= limit or cells_per_decade == 1:
+            return [points[i] for i in sorted(chosen)]
         cells_per_decade //= 2
 
 
