@@ -132,3 +132,16 @@ def test_the_upgrade_carries_old_rows_over_as_runs(demo_target):
     assert sorted(r.segment_id for r in current) == segments
     assert {(r.iops, r.savings_usd, r.window_days, r.flash_cache_enabled) for r in current} == {
         (2.5, Decimal("12.34"), 7, True)}
+
+
+@pytest.mark.django_db
+def test_the_admin_lists_the_runs_read_only(admin_client, demo_target):
+    snapshot_collect(target_id=demo_target.id, trigger="command")
+    run = _current_run(demo_target.id)
+
+    listing = admin_client.get("/admin/tiering/recommendationrun/")
+    page = admin_client.get(f"/admin/tiering/recommendationrun/{run.pk}/change/")
+
+    assert listing.status_code == 200 and b"current" in listing.content
+    assert page.status_code == 200 and b'name="_save"' not in page.content
+    assert admin_client.get("/admin/tiering/recommendationrun/add/").status_code == 403
