@@ -7,14 +7,14 @@ Times become short UTC labels here because the pages use category axes.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 import numpy as np
 
-from apps.dashboard.rows import FlashSample, ResidencyRow, ResidencySample, SegmentPoint, SegmentSample, TierCost
+from apps.dashboard.rows import FlashSample, ResidencyRow, ResidencySample, SegmentPoints, SegmentSample, TierCost
 
 SKEW_MAX_POINTS = 400  # enough for a smooth curve; the page stays small with 100k segments
 SCATTER_MAX_POINTS = 4000
@@ -31,25 +31,29 @@ def time_label(moment: dt.datetime) -> str:
 
 
 def scatter_payload(
-    points: Sequence[SegmentPoint], *, tier_order: Sequence[str], break_evens: Sequence[tuple[str, str, float | None]],
-    max_points: int = SCATTER_MAX_POINTS,
+    points: SegmentPoints, *, labels: Callable[[list[int]], Mapping[int, str]], tier_order: Sequence[str],
+    break_evens: Sequence[tuple[str, str, float | None]], max_points: int = SCATTER_MAX_POINTS,
 ) -> dict[str, Any]:
     """Intensity (y) against size (x), one series per recommended tier, plus break-even lines.
 
     Points without a size or with no IO cannot sit on log axes; they are counted in ``omitted``. Of the
     ``plotted`` others at most ``max_points`` are ``shown`` (see _thinned): a browser draws 100k points
-    slowly, and the page would weigh 12 MB.
+    slowly, and the page would weigh 12 MB. ``labels`` names the shown segments (segment id -> label).
     """
     by_tier: dict[str, list[dict[str, Any]]] = {name: [] for name in tier_order}
-    plottable = [p for p in points if p.size_gb and p.intensity and p.size_gb > 0 and p.intensity > 0]
-    shown = _thinned(plottable, max_points)
-    for p in shown:
-        by_tier.setdefault(p.tier or "no recommendation", []).append(
-            {"x": p.size_gb, "y": p.intensity, "name": p.label, "iops": p.iops, "id": p.segment_id}
+    with np.errstate(invalid="ignore"):
+        plottable = np.flatnonzero((points.size_gb > 0) & (points.intensity > 0))
+    shown = _thinned(points, plottable, max_points)
+    names = labels([int(i) for i in points.segment_id[shown]])
+    for i in shown:
+        segment_id = int(points.segment_id[i])
+        by_tier.setdefault(points.tier[i] or "no recommendation", []).append(
+            {"x": float(points.size_gb[i]), "y": float(points.intensity[i]), "name": names.get(segment_id, ""),
+             "iops": float(points.iops[i]), "id": segment_id}
         )
     return {
         "series": [{"tier": name, "points": pts} for name, pts in by_tier.items()],
-        "plotted": len(plottable), "shown": len(shown), "omitted": len(points) - len(plottable),
+        "plotted": int(plottable.size), "shown": int(shown.size), "omitted": len(points) - int(plottable.size),
         "breakEvens": [
             {"label": f"{lower} / {upper}", "intensity": intensity}
             for lower, upper, intensity in break_evens if intensity is not None
@@ -57,30 +61,28 @@ def scatter_payload(
     }
 
 
-def _thinned(points: Sequence[SegmentPoint], limit: int) -> list[SegmentPoint]:
-    """At most ``limit`` points laid out like all of them: per tier, the busiest segment of each cell of a
-    log-log grid, the grid coarsened until few enough cells are taken. Outliers keep a cell of their own.
+def _thinned(points: SegmentPoints, rows: np.ndarray, limit: int) -> np.ndarray:
+    """At most ``limit`` of ``rows``, laid out like all of them: per tier, the busiest segment of each cell
+    of a log-log grid, the grid coarsened until few enough cells are taken. Outliers keep a cell of their own.
 
-    >>> many = [SegmentPoint(i, "s", 1.0 + i / 1000, 5.0, 5.0 / (1.0 + i / 1000), "t") for i in range(100)]
-    >>> len(_thinned(many, 10)) <= 10, len(_thinned(many, 1000))
+    >>> many = SegmentPoints.of([(i, 1.0 + i / 1000, 5.0, "t") for i in range(100)])
+    >>> len(_thinned(many, np.arange(100), 10)) <= 10, len(_thinned(many, np.arange(100), 1000))
     (True, 100)
     """
-    if len(points) <= limit:
-        return list(points)
-    tiers = {name: code for code, name in enumerate(sorted({p.tier for p in points}))}
-    tier = np.array([tiers[p.tier] for p in points])
-    log_x = np.log10(np.array([p.size_gb for p in points], dtype=float))
-    log_y = np.log10(np.array([p.intensity for p in points], dtype=float))
-    iops = np.array([p.iops for p in points], dtype=float)
+    if rows.size <= limit:
+        return rows
+    _, tier = np.unique(points.tier[rows].astype(str), return_inverse=True)
+    log_x, log_y = np.log10(points.size_gb[rows]), np.log10(points.intensity[rows])
+    iops = points.iops[rows]
     cells_per_decade = 32
     while True:
         cell_x, cell_y = np.floor(log_x * cells_per_decade), np.floor(log_y * cells_per_decade)
         order = np.lexsort((-iops, cell_y, cell_x, tier))  # per cell, the busiest first
         first = np.r_[True, (np.diff(tier[order]) != 0) | (np.diff(cell_x[order]) != 0)
                       | (np.diff(cell_y[order]) != 0)]
-        chosen = order[first]
+        chosen = np.sort(order[first])
         if chosen.size <= limit or cells_per_decade == 1:
-            return [points[i] for i in sorted(chosen)]
+            return rows[chosen]
         cells_per_decade //= 2
 
 
@@ -93,42 +95,44 @@ class SkewCurve:
     segments: int
 
 
-def skew_curve(points: Sequence[SegmentPoint]) -> SkewCurve:
+def skew_curve(points: SegmentPoints) -> SkewCurve:
     """Cumulative share of IO against cumulative share of capacity, hottest segments first.
 
     Segments without a size are left out (they have no capacity share).
 
-    >>> pts = [SegmentPoint(1, "a", 1.0, 90.0, 90.0, ""), SegmentPoint(2, "b", 9.0, 10.0, 10 / 9, "")]
-    >>> c = skew_curve(pts); c.points
+    >>> c = skew_curve(SegmentPoints.of([(1, 1.0, 90.0, ""), (2, 9.0, 10.0, "")])); c.points
     [{'x': 0.0, 'y': 0.0}, {'x': 10.0, 'y': 90.0}, {'x': 100.0, 'y': 100.0}]
     >>> c.callouts[1]
     {'io_pct': 80.0, 'capacity_pct': 8.89}
     """
-    sized = sorted((p for p in points if p.size_gb and p.size_gb > 0), key=lambda p: p.iops / p.size_gb, reverse=True)
-    total_gb = sum(p.size_gb for p in sized)  # type: ignore[misc]
-    total_iops = sum(p.iops for p in sized)
-    curve = [(0.0, 0.0)]
-    cum_gb = cum_iops = 0.0
-    for p in sized:
-        cum_gb += p.size_gb  # type: ignore[operator]
-        cum_iops += p.iops
-        curve.append((cum_gb / total_gb * 100, cum_iops / total_iops * 100 if total_iops else 0.0))
+    with np.errstate(invalid="ignore"):
+        sized = points.size_gb > 0
+    size, iops = points.size_gb[sized], points.iops[sized]
+    order = np.argsort(-(iops / size), kind="stable")  # hottest first; ties keep their order
+    cum_gb, cum_iops = np.cumsum(size[order]), np.cumsum(iops[order])
+    total_gb = float(cum_gb[-1]) if size.size else 0.0
+    total_iops = float(cum_iops[-1]) if size.size else 0.0
+    x = np.r_[0.0, cum_gb / total_gb * 100] if size.size else np.zeros(1)
+    y = np.r_[0.0, cum_iops / total_iops * 100 if total_iops else np.zeros(size.size)]
+    curve = list(zip(x.tolist(), y.tolist()))
     callouts = [
-        {"io_pct": round(share * 100, 1), "capacity_pct": round(_capacity_at(curve, share * 100), 2)}
+        {"io_pct": round(share * 100, 1), "capacity_pct": round(_capacity_at(x, y, share * 100), 2)}
         for share in SKEW_IO_SHARES
     ] if total_iops else []
     return SkewCurve(
-        points=[{"x": round(x, 3), "y": round(y, 3)} for x, y in _thin(curve, SKEW_MAX_POINTS)],
-        callouts=callouts, total_iops=total_iops, total_gb=total_gb, segments=len(sized),
+        points=[{"x": round(px, 3), "y": round(py, 3)} for px, py in _thin(curve, SKEW_MAX_POINTS)],
+        callouts=callouts, total_iops=total_iops, total_gb=total_gb, segments=int(size.size),
     )
 
 
-def _capacity_at(curve: list[tuple[float, float]], io_pct: float) -> float:
+def _capacity_at(x: np.ndarray, y: np.ndarray, io_pct: float) -> float:
     """Capacity share where the curve first reaches ``io_pct`` (linear between points)."""
-    for (x0, y0), (x1, y1) in zip(curve, curve[1:]):
-        if y1 >= io_pct:
-            return x1 if y1 == y0 else x0 + (x1 - x0) * (io_pct - y0) / (y1 - y0)
-    return 100.0
+    reached = np.flatnonzero(y[1:] >= io_pct)
+    if not reached.size:
+        return 100.0
+    i = int(reached[0]) + 1
+    x0, y0, x1, y1 = x[i - 1], y[i - 1], x[i], y[i]
+    return float(x1 if y1 == y0 else x0 + (x1 - x0) * (io_pct - y0) / (y1 - y0))
 
 
 def _thin(curve: list[tuple[float, float]], limit: int) -> list[tuple[float, float]]:

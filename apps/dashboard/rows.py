@@ -6,17 +6,36 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
+import numpy as np
+
 
 @dataclass(frozen=True)
-class SegmentPoint:
-    """One segment's current recommendation figures (a point on the scatter and the skew curve)."""
+class SegmentPoints:
+    """Every segment's current recommendation figures (the scatter and the skew curve), as arrays in the
+    same order: a target may have 100k segments, too many for an object each."""
 
-    segment_id: int
-    label: str
-    size_gb: float | None
-    iops: float
-    intensity: float | None
-    tier: str  # recommended tier name, "" when none
+    segment_id: np.ndarray  # int64
+    size_gb: np.ndarray  # float64, NaN when unknown
+    iops: np.ndarray  # float64
+    intensity: np.ndarray  # float64, NaN when unknown
+    tier: np.ndarray  # object: recommended tier name, "" when none
+
+    def __len__(self) -> int:
+        return int(self.segment_id.size)
+
+    @property
+    def unsized(self) -> int:
+        return int(np.isnan(self.size_gb).sum())
+
+    @classmethod
+    def of(cls, rows: list[tuple[int, float | None, float, str]]) -> SegmentPoints:
+        """From (segment id, size GB or None, IOPS, tier) rows; the intensity is IOPS per GB."""
+        size = np.array([np.nan if r[1] is None else r[1] for r in rows], dtype=np.float64)
+        iops = np.array([r[2] for r in rows], dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            intensity = np.where(size > 0, iops / size, np.nan)
+        return cls(np.array([r[0] for r in rows], dtype=np.int64), size, iops, intensity,
+                   np.array([r[3] for r in rows], dtype=object))
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,15 @@ from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
+import numpy as np
+from django.db import connection
+from django.db.models import Count, FloatField, Max, OuterRef, Q, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from apps.core.config import get_config
-from apps.dashboard.rows import FlashSample, ResidencyRow, ResidencySample, SegmentPoint, SegmentSample, TierCost
+from apps.core.pgcopy import fetch_arrays
+from apps.dashboard.rows import FlashSample, ResidencyRow, ResidencySample, SegmentPoints, SegmentSample, TierCost
 from apps.snapshots.models import CollectionRun, Residency, Segment, SegmentStat, SysStat
 from apps.targets.models import Target
 from apps.tiering import costmodel
@@ -94,17 +98,29 @@ def target_last_run(*, target_id: int) -> CollectionRun | None:
     return CollectionRun.objects.filter(target_id=target_id).order_by("-queued_at").first()
 
 
-def segment_points(*, target_id: int) -> list[SegmentPoint]:
-    """Every segment's current figures, for the scatter and the skew curve (one query, no model instances)."""
+def segment_points(*, target_id: int) -> SegmentPoints:
+    """Every segment's current figures, for the scatter and the skew curve: read into arrays (one query and
+    the tier names), as 100k model rows or tuples would take a second."""
+    nan = Value(float("nan"), output_field=FloatField())
     rows = Recommendation.objects.current(target_id=target_id).values_list(
-        "segment_id", "segment__owner", "segment__object_name", "segment__subobject_name", "size_gb", "iops",
-        "intensity", "recommended_tier__name",
-    )
-    return [
-        SegmentPoint(segment_id=sid, label=segment_label(owner, name, sub), size_gb=size_gb, iops=iops,
-                     intensity=intensity, tier=tier or "")
-        for sid, owner, name, sub, size_gb, iops, intensity, tier in rows
-    ]
+        "segment_id", Coalesce("size_gb", nan), "iops", Coalesce("intensity", nan),
+        Coalesce("recommended_tier_id", Value(-1)))
+    sql, params = rows.query.sql_with_params()
+    with connection.cursor() as cursor:
+        data = fetch_arrays(cursor.cursor, sql, params, [("segment_id", "int8"), ("size_gb", "float8"),
+                                                         ("iops", "float8"), ("intensity", "float8"),
+                                                         ("tier_id", "int8")])
+    tier_ids, codes = np.unique(data["tier_id"], return_inverse=True)
+    names = dict(Tier.objects.filter(pk__in=[int(t) for t in tier_ids if t >= 0]).values_list("id", "name"))
+    tiers = np.array([names.get(int(t), "") for t in tier_ids], dtype=object)
+    return SegmentPoints(segment_id=data["segment_id"], size_gb=data["size_gb"], iops=data["iops"],
+                         intensity=data["intensity"], tier=tiers[codes.reshape(-1)] if tier_ids.size else tiers)
+
+
+def segment_labels(ids: list[int]) -> dict[int, str]:
+    """owner.name[.subobject] of the given segments."""
+    rows = Segment.objects.filter(pk__in=ids).values_list("id", "owner", "object_name", "subobject_name")
+    return {pk: segment_label(owner, name, sub) for pk, owner, name, sub in rows}
 
 
 def tier_costs(*, target_id: int) -> list[TierCost]:

@@ -97,9 +97,11 @@ class RecommendationQuerySet(models.QuerySet):
     def current(self, *, target_id: int | None = None) -> RecommendationQuerySet:
         """The rows of the current run of one target (or of every target)."""
         runs = RecommendationRun.objects.filter(state=RecommendationRun.State.CURRENT)
-        if target_id is not None:
-            runs = runs.filter(target_id=target_id)
-        return self.filter(run__in=runs.values("pk"))
+        if target_id is None:
+            return self.filter(run__in=runs.values("pk"))
+        # "run_id = (SELECT ...)": PostgreSQL reads the one run's rows by the key, where "IN (SELECT ...)"
+        # led it to scan every run's rows and join before filtering.
+        return self.filter(run_id=models.Subquery(runs.filter(target_id=target_id).values("pk")[:1]))
 
 
 class Recommendation(models.Model):

@@ -9,13 +9,21 @@ from decimal import Decimal
 from unittest import TestCase
 
 from apps.dashboard import charts, formatting
-from apps.dashboard.rows import FlashSample, ResidencyRow, ResidencySample, SegmentPoint, SegmentSample, TierCost
+from apps.dashboard.rows import FlashSample, ResidencyRow, ResidencySample, SegmentPoints, SegmentSample, TierCost
 
 T0 = dt.datetime(2026, 11, 14, 3, 0, tzinfo=dt.timezone.utc)
 
 
-def point(sid: int, size_gb: float | None, iops: float, tier: str = "flash") -> SegmentPoint:
-    return SegmentPoint(sid, f"S.{sid}", size_gb, iops, None if not size_gb else iops / size_gb, tier)
+def point(sid: int, size_gb: float | None, iops: float, tier: str = "flash") -> tuple:
+    return sid, size_gb, iops, tier
+
+
+def points(*rows: tuple) -> SegmentPoints:
+    return SegmentPoints.of(list(rows))
+
+
+def labels(ids: list[int]) -> dict[int, str]:
+    return {i: f"S.{i}" for i in ids}
 
 
 class DoctestTests(TestCase):
@@ -29,9 +37,9 @@ class DoctestTests(TestCase):
 class ScatterTests(TestCase):
     def test_it_groups_points_by_tier_in_tier_order_and_omits_unplottable(self):
         payload = charts.scatter_payload(
-            [point(1, 2.0, 10.0, "flash"), point(2, None, 5.0, "hi-cap"), point(3, 1.0, 0.0, "hi-cap"),
-             point(4, 4.0, 1.0, "hi-cap")],
-            tier_order=["hi-cap", "flash"], break_evens=[("hi-cap", "flash", 15.0), ("a", "b", None)],
+            points(point(1, 2.0, 10.0, "flash"), point(2, None, 5.0, "hi-cap"), point(3, 1.0, 0.0, "hi-cap"),
+                   point(4, 4.0, 1.0, "hi-cap")),
+            labels=labels, tier_order=["hi-cap", "flash"], break_evens=[("hi-cap", "flash", 15.0), ("a", "b", None)],
         )
         self.assertEqual([s["tier"] for s in payload["series"]], ["hi-cap", "flash"])
         self.assertEqual(payload["series"][0]["points"], [{"x": 4.0, "y": 0.25, "name": "S.4", "iops": 1.0, "id": 4}])
@@ -44,8 +52,8 @@ class ScatterTests(TestCase):
         crowd = [point(i, rng.uniform(1.0, 2.0), rng.uniform(1.0, 2.0), "hi-cap") for i in range(20_000)]
         outlier = point(99_999, 0.01, 500.0, "flash")  # tiny and hot, alone in its corner
 
-        payload = charts.scatter_payload(crowd + [outlier], tier_order=["hi-cap", "flash"], break_evens=[],
-                                         max_points=300)
+        payload = charts.scatter_payload(points(*crowd, outlier), labels=labels, tier_order=["hi-cap", "flash"],
+                                         break_evens=[], max_points=300)
 
         shown = {s["tier"]: s["points"] for s in payload["series"]}
         self.assertEqual((payload["plotted"], payload["omitted"]), (20_001, 0))
@@ -60,22 +68,22 @@ class ScatterTests(TestCase):
 
 class SkewTests(TestCase):
     def test_it_orders_by_intensity_and_ends_at_100_percent(self):
-        curve = charts.skew_curve([point(1, 9.0, 10.0), point(2, 1.0, 90.0), point(3, None, 50.0)])
+        curve = charts.skew_curve(points(point(1, 9.0, 10.0), point(2, 1.0, 90.0), point(3, None, 50.0)))
         self.assertEqual(curve.points, [{"x": 0.0, "y": 0.0}, {"x": 10.0, "y": 90.0}, {"x": 100.0, "y": 100.0}])
         self.assertEqual(curve.segments, 2)
         self.assertEqual(curve.total_iops, 100.0)
 
     def test_it_calls_out_the_capacity_serving_80_percent_of_io(self):
-        curve = charts.skew_curve([point(i, 1.0, 1.0) for i in range(10)])  # no skew: 80% IO on 80% capacity
+        curve = charts.skew_curve(points(*(point(i, 1.0, 1.0) for i in range(10))))  # no skew: 80 % IO, 80 % GB
         self.assertEqual({c["io_pct"]: c["capacity_pct"] for c in curve.callouts}[80.0], 80.0)
 
     def test_it_thins_long_curves(self):
-        curve = charts.skew_curve([point(i, 1.0, float(i + 1)) for i in range(5000)])
+        curve = charts.skew_curve(points(*(point(i, 1.0, float(i + 1)) for i in range(5000))))
         self.assertEqual(len(curve.points), charts.SKEW_MAX_POINTS)
         self.assertEqual(curve.points[-1], {"x": 100.0, "y": 100.0})
 
     def test_it_has_no_callouts_without_io(self):
-        self.assertEqual(charts.skew_curve([point(1, 1.0, 0.0)]).callouts, [])
+        self.assertEqual(charts.skew_curve(points(point(1, 1.0, 0.0))).callouts, [])
 
 
 class PayloadTests(TestCase):
