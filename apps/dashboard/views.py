@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
@@ -126,11 +126,11 @@ def recommendations(request: HttpRequest, name: str) -> HttpResponse:
     return render(request, "dashboard/recommendations.html", context)
 
 
-def _csv_response(target: Target, recs: Any) -> HttpResponse:
-    """Exactly `manage.py recommend <target> --format csv`, restricted to the filtered rows."""
-    from apps.tiering.export import export_csv, export_rows
+def _csv_response(target: Target, recs: Any) -> StreamingHttpResponse:
+    """Exactly `manage.py recommend <target> --format csv`, restricted to the filtered rows; streamed."""
+    from apps.tiering.export import export_csv_parts
 
-    response = HttpResponse(export_csv(export_rows(recs, target)), content_type="text/csv; charset=utf-8")
+    response = StreamingHttpResponse(export_csv_parts(recs, target), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tierscope-{target.name}-recommendations.csv"'
     return response
 

@@ -76,13 +76,16 @@ def write_rows(
     fileobj: IO[str],
     header: Sequence[str],
     rows: Iterable[Sequence[object]],
+    *,
+    with_header: bool = True,
 ) -> int:
     """Write ``header`` then ``rows`` to ``fileobj`` as neutralised CSV.
 
     ``fileobj`` is a text file opened with ``newline=""`` (as the csv module
     requires). Every row must have as many cells as the header; a row that
     does not raises ``ValueError`` naming its number (1 = first data row).
-    Returns the number of data rows written.
+    ``with_header=False`` writes the rows alone (a later part of a file
+    written in parts). Returns the number of data rows written.
     """
     if not header:
         raise ValueError("write_rows: the header is empty; a CSV export needs named columns")
@@ -95,6 +98,7 @@ def write_rows(
                 f"{len(header)} ({', '.join(header)})"
             )
     writer = csv.writer(fileobj, dialect="excel")
-    writer.writerow([neutralise(name) for name in header])
+    if with_header:
+        writer.writerow([neutralise(name) for name in header])
     writer.writerows([neutralise(cell) for cell in row] for row in checked)
     return len(checked)

@@ -25,11 +25,17 @@ class Explanation:
     ddl: str
 
 
-def explain(recs: Sequence[Recommendation], *, target: Target) -> list[Explanation]:
-    """Reasons and DDL for each recommendation (select_related segment and the three tiers first)."""
+def explain(recs: Sequence[Recommendation], *, target: Target,
+            siblings: dict[tuple, tuple] | None = None) -> list[Explanation]:
+    """Reasons and DDL for each recommendation (select_related segment and the three tiers first).
+
+    ``siblings``: partition_siblings of the recommendations' runs, when the
+    caller explains many batches of the same runs; else read here.
+    """
     if not recs:
         return []
-    siblings = _partition_intensities(recs, target_id=target.id)
+    if siblings is None:
+        siblings = _partition_intensities(recs, target_id=target.id)
     block_size = int(target.capabilities.get("block_size_bytes") or 8192)
     advices = rules.advise_many([_figures(rec, siblings, block_size) for rec in recs])
     tablespace_for_tier = _tablespace_for_tier(target.id)
@@ -72,20 +78,24 @@ def _partition_intensities(recs: Sequence[Recommendation], *, target_id: int) ->
               if rec.segment.object_type in rules.PARTITION_TYPES}
     if not wanted:
         return {}
-    rows = Recommendation.objects.filter(
-        run__in={key[0] for key in wanted}, run__target_id=target_id,
-        segment__object_type__in=rules.PARTITION_TYPES,
-    )
-    if len(wanted) <= 50:  # a few groups (a page): only their partitions
-        rows = rows.filter(segment__object_name__in={key[2] for key in wanted})
+    names = {key[2] for key in wanted} if len(wanted) <= 50 else None  # a few groups (a page): only theirs
+    found = partition_siblings(run_ids={key[0] for key in wanted}, target_id=target_id, names=names)
+    return {key: values for key, values in found.items() if key in wanted}
+
+
+def partition_siblings(*, run_ids: set[int], target_id: int, names: set[str] | None = None) -> dict[tuple, tuple]:
+    """(run, owner, name, type) -> ((partition, intensity), ...) for every partitioned table or index of the
+    runs (those called ``names`` only, when given)."""
+    rows = Recommendation.objects.filter(run__in=run_ids, run__target_id=target_id,
+                                         segment__object_type__in=rules.PARTITION_TYPES)
+    if names is not None:
+        rows = rows.filter(segment__object_name__in=names)
     groups: dict[tuple, list] = defaultdict(list)
     for run_id, owner, name, kind, subobject, intensity in rows.values_list(
         "run_id", "segment__owner", "segment__object_name", "segment__object_type", "segment__subobject_name",
         "intensity",
     ).order_by():
-        key = (run_id, owner, name, kind)
-        if key in wanted:
-            groups[key].append((subobject, intensity))
+        groups[(run_id, owner, name, kind)].append((subobject, intensity))
     return {key: tuple(values) for key, values in groups.items()}
 
 

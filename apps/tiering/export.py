@@ -12,8 +12,9 @@ io_time_saved_s_per_day, reasons, ddl, computed_at
 from __future__ import annotations
 
 import io
+import itertools
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -22,7 +23,7 @@ from django.db.models import QuerySet
 from apps.snapshots.models import Segment
 from apps.targets.models import Target
 from apps.tiering.csvsafe import write_rows
-from apps.tiering.explain import Explanation, explain
+from apps.tiering.explain import Explanation, explain, partition_siblings
 from apps.tiering.models import Recommendation, RecommendationRun, Tier
 
 HEADER = (
@@ -49,21 +50,31 @@ _SEGMENT_FIELDS = ("owner", "object_name", "subobject_name", "object_type", "tab
 
 
 def _lean(recs: QuerySet[Recommendation]) -> list[Recommendation]:
-    """The rows with only the segment fields used, and the few tiers and runs they share attached from one
-    read each: at 100k rows, a tier and run object built per row was half the export's time."""
+    """The rows, read lean (_lean_query) and completed (_attach)."""
+    rows = list(_lean_query(recs))
+    _attach(rows, {}, {})
+    return rows
+
+
+def _lean_query(recs: QuerySet[Recommendation]) -> QuerySet[Recommendation]:
+    """The rows with only the segment fields the export and the DDL read, and no tier or run joined: at
+    100k rows, a tier and run object built per row was half the export's time (see _attach)."""
     unused = [f"segment__{field.name}" for field in Segment._meta.concrete_fields
               if field.name not in (*_SEGMENT_FIELDS, "id", "target")]
-    rows = list(recs.select_related(None).select_related("segment").defer(*unused))
-    tiers = Tier.objects.in_bulk({tier_id for rec in rows
-                                  for tier_id in (rec.current_tier_id, rec.cost_tier_id, rec.recommended_tier_id)
-                                  if tier_id is not None})
-    runs = RecommendationRun.objects.in_bulk({rec.run_id for rec in rows})
+    return recs.select_related(None).select_related("segment").defer(*unused)
+
+
+def _attach(rows: list[Recommendation], tiers: dict[int, Tier], runs: dict[int, RecommendationRun]) -> None:
+    """Give the rows their tiers and runs, each read once into ``tiers`` and ``runs`` (kept across calls)."""
+    wanted = {tier_id for rec in rows for tier_id in (rec.current_tier_id, rec.cost_tier_id, rec.recommended_tier_id)
+              if tier_id is not None} - tiers.keys()
+    tiers.update(Tier.objects.in_bulk(wanted))
+    runs.update(RecommendationRun.objects.in_bulk({rec.run_id for rec in rows} - runs.keys()))
     for rec in rows:
         rec.run = runs[rec.run_id]
         rec.current_tier = tiers.get(rec.current_tier_id)
         rec.cost_tier = tiers.get(rec.cost_tier_id)
         rec.recommended_tier = tiers.get(rec.recommended_tier_id)
-    return rows
 
 
 def _row(rec: Recommendation, target_name: str, explanation: Explanation) -> tuple[Any, ...]:
@@ -78,10 +89,32 @@ def _row(rec: Recommendation, target_name: str, explanation: Explanation) -> tup
     )
 
 
-def export_csv(rows: list[tuple[Any, ...]]) -> str:
+def export_csv(rows: list[tuple[Any, ...]], *, with_header: bool = True) -> str:
     buffer = io.StringIO()
-    write_rows(buffer, HEADER, rows)
+    write_rows(buffer, HEADER, rows, with_header=with_header)
     return buffer.getvalue()
+
+
+#: Rows worded and written at a time by export_csv_parts.
+CHUNK_ROWS = 5000
+
+
+def export_csv_parts(recs: QuerySet[Recommendation], target: Target) -> Iterator[str]:
+    """export_csv(export_rows(recs, target)) in parts of CHUNK_ROWS rows, for a streamed download: the first
+    bytes leave after one part is worded, and memory holds one part, not 100k rows and their 50 MB of text.
+    The rows come from one query, read through a server-side cursor."""
+    yield export_csv([])
+    rows = _lean_query(recs).iterator(chunk_size=CHUNK_ROWS)
+    tiers: dict[int, Tier] = {}
+    runs: dict[int, RecommendationRun] = {}
+    siblings: dict[tuple, tuple] = {}
+    while part := list(itertools.islice(rows, CHUNK_ROWS)):
+        new_runs = {rec.run_id for rec in part} - runs.keys()
+        if new_runs:  # every partition of the run, once: the partition-skew reason compares them
+            siblings.update(partition_siblings(run_ids=new_runs, target_id=target.id))
+        _attach(part, tiers, runs)
+        explanations = explain(part, target=target, siblings=siblings)
+        yield export_csv([_row(rec, target.name, e) for rec, e in zip(part, explanations)], with_header=False)
 
 
 def export_json(rows: list[tuple[Any, ...]]) -> str:

@@ -117,7 +117,7 @@ class CsvTests:
         out = io.StringIO()
         call_command("recommend", "big", "--format", "csv", stdout=out)
         assert response["Content-Disposition"] == 'attachment; filename="tierscope-big-recommendations.csv"'
-        assert response.content.decode("utf-8") == out.getvalue()
+        assert response.streaming and b"".join(response.streaming_content).decode("utf-8") == out.getvalue()
 
     def test_it_applies_the_filters_to_the_csv(self, viewer_client, big):
         from apps.dashboard.selectors import RecommendationFilter, recommendation_filtered
@@ -128,7 +128,7 @@ class CsvTests:
             target_id=big.id, filters=RecommendationFilter(owner="OWN1", action="move", min_intensity=1.0)
         )
         assert 0 < expected.count() < 300
-        assert response.content.decode("utf-8") == export_csv(export_rows(expected, big))
+        assert b"".join(response.streaming_content).decode("utf-8") == export_csv(export_rows(expected, big))
 
     def test_it_ignores_unknown_filter_values(self, viewer_client, big):
         response = viewer_client.get("/targets/big/recommendations/?owner=NOPE&min_intensity=abc&sort=bogus&page=99")

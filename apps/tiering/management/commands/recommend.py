@@ -16,13 +16,17 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         from apps.targets.models import Target
-        from apps.tiering.export import export_csv, export_json, export_rows, export_table
+        from apps.tiering.export import export_csv_parts, export_json, export_rows, export_table
         from apps.tiering.selectors import recommendation_list
 
         try:
             target = Target.objects.get(name=options["target"])
         except Target.DoesNotExist:
             raise CommandError(f"No target named {options['target']!r}.") from None
-        rows = export_rows(recommendation_list(target_id=target.id), target)
-        render = {"table": export_table, "csv": export_csv, "json": export_json}[options["format"]]
-        self.stdout.write(render(rows), ending="" if options["format"] == "csv" else "\n")
+        recs = recommendation_list(target_id=target.id)
+        if options["format"] == "csv":
+            for part in export_csv_parts(recs, target):
+                self.stdout.write(part, ending="")
+            return
+        render = {"table": export_table, "json": export_json}[options["format"]]
+        self.stdout.write(render(export_rows(recs, target)))
