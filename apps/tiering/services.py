@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,8 +36,8 @@ from apps.tiering.tiers import tier_to_model
 RUN_FIELDS = ("computed_at", "window_days", "window_first_day", "window_last_day", "statistic", "flash_cache_enabled")
 
 RECOMMENDATION_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("run_id", "int8"), ("segment_id", "int8"), ("iops", "float8"), ("read_iops", "float8"), ("write_iops", "float8"), ("size_bytes", "int8"),
-    ("size_gb", "float8"), ("intensity", "float8"), ("read_requests_per_day", "float8"),
+    ("run_id", "int8"), ("segment_id", "int8"), ("iops", "float8"), ("read_iops", "float8"),
+    ("write_iops", "float8"), ("size_bytes", "int8"), ("size_gb", "float8"), ("intensity", "float8"), ("read_requests_per_day", "float8"),
     ("read_requests", "int8"), ("write_requests", "int8"), ("physical_reads_blocks", "int8"),
     ("physical_reads_direct_blocks", "int8"), ("optimized_physical_reads", "int8"), ("table_scans", "int8"),
     ("db_block_changes", "int8"), ("flash_blocks", "int8"), ("cache_blocks", "int8"), ("flash_cache", "text"),
@@ -253,7 +254,8 @@ def build_recommendations(
     saved = np.where(current_id == final_id, 0.0, reads_per_day * (latency_now - latency_after) / 1000.0)
     saved[current_id < 0] = np.nan
     return {
-        "segment_id": ids, "computed_at": now, "window_days": window_days, "window_first_day": figures.first_day, "window_last_day": figures.last_day,
+        "segment_id": ids, "computed_at": now, "window_days": window_days, "window_first_day": figures.first_day,
+        "window_last_day": figures.last_day,
         "statistic": figures.statistic, "iops": iops, "read_iops": window["read_iops"],
         "write_iops": window["write_iops"], "size_bytes": np.where(sized, segments["size_bytes"], -1),
         "size_gb": np.where(sized, gb, np.nan), "intensity": intensity, "read_requests_per_day": reads_per_day,
@@ -352,7 +354,8 @@ def recommendation_store(*, target_id: int, columns: dict[str, np.ndarray | obje
     the run is not current (on parallel connections when there are many), then
     one small transaction switches the current run, so a page sees the old run
     or the new one, never half of one. The run replaced stays as history if it
-    is from an earlier UTC day, else it is deleted.
+    is from an earlier UTC day; else it is hidden (``replaced``) and deleted by
+    the next store, while that one writes.
     """
     n = int(np.asarray(columns["segment_id"]).size)
     State = RecommendationRun.State
@@ -365,7 +368,7 @@ def recommendation_store(*, target_id: int, columns: dict[str, np.ndarray | obje
                                                **{name: columns[name] for name in RUN_FIELDS})
         columns = {**columns, "run_id": run.id}
         data = [(name, pg_type, *_column(name, pg_type, columns[name], n)) for name, pg_type in RECOMMENDATION_COLUMNS]
-        _rows_write(data, n, also=functools.partial(_runs_delete, obsolete_ids))
+        _rows_write(data, n, also=functools.partial(_runs_delete, obsolete_ids) if obsolete_ids else None)
         day_start = now.astimezone(dt.timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
         with transaction.atomic():
             replaced = list(RecommendationRun.objects.select_for_update().filter(target_id=target_id,
@@ -389,16 +392,14 @@ PARALLEL_ROWS = 20_000
 PARALLEL_WRITERS = 2
 
 
-def _rows_write(data: list, n: int, *, also) -> None:
+def _rows_write(data: list, n: int, *, also: Callable[[], None] | None) -> None:
     """COPY the rows, and run ``also`` meanwhile; the rows in parallel parts when there are many (see
     apps.core.db.in_parallel)."""
-    if n < PARALLEL_ROWS:
-        in_parallel(functools.partial(_rows_copy, data), also)
-        return
-    bounds = np.linspace(0, n, PARALLEL_WRITERS + 1).astype(int)
+    writers = PARALLEL_WRITERS if n >= PARALLEL_ROWS else 1
+    bounds = np.linspace(0, n, writers + 1).astype(int)
     parts = [[(name, pg_type, *_rows_slice(values, nulls, lo, hi)) for name, pg_type, values, nulls in data]
-             for lo, hi in zip(bounds[:-1], bounds[1:])]
-    in_parallel(*(functools.partial(_rows_copy, part) for part in parts), also)
+             for lo, hi in zip(bounds[:-1], bounds[1:])] if writers > 1 else [data]
+    in_parallel(*(functools.partial(_rows_copy, part) for part in parts), *([also] if also else []))
 
 
 def _rows_copy(data: list) -> None:
