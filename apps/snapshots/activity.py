@@ -16,6 +16,7 @@ where 100k rows of arrays take most of a second.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -178,8 +179,9 @@ def merge(a: Activity, b: Activity, *, keep: int, by_source: bool = True) -> Act
     return Activity(segment_id, from_samples, counters, covered, intervals, iops_sum, tops[:, :max(used, 0)])
 
 
-def merge_all(parts: list[Activity], *, keep: int, by_source: bool = True) -> Activity:
-    """Every part merged (see :func:`merge`), two at a time so no matrix grows past 2 x keep values a row."""
+def merge_all(parts: Iterable[Activity], *, keep: int, by_source: bool = True) -> Activity:
+    """Every part merged (see :func:`merge`), two at a time so no matrix grows past 2 x keep values a row
+    (and a generator of parts is read one part at a time)."""
     merged = Activity.empty()
     for part in parts:
         merged = merge(merged, part, keep=keep, by_source=by_source)

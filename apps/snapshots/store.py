@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from django.db import connection, transaction
 
+from apps.core.db import advisory_xact_lock
 from apps.core.pgcopy import execute_binary, fetch_arrays, fetch_bytes
 from apps.snapshots import activity
 from apps.snapshots.activity import COUNTERS, RAW_COLUMNS, Activity
@@ -307,7 +308,7 @@ def segment_days_roll_up(*, target_id: int) -> int:
     killed worker leaves them pending for the next run; a concurrent run waits).
     """
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_ROLL_UP_LOCK_NAMESPACE, target_id])
+        advisory_xact_lock(_ROLL_UP_LOCK_NAMESPACE, target_id)
         cursor.execute("SELECT id, kind, snap_id, end_at FROM snapshots_snapshot WHERE target_id = %s AND NOT rolled_up "
                        "FOR UPDATE SKIP LOCKED", [target_id])
         pending = cursor.fetchall()

@@ -28,7 +28,7 @@ from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from apps.core.db import roomy_sorts
+from apps.core.db import advisory_xact_lock, roomy_sorts
 from apps.core.pgcopy import execute_binary, fetch_arrays
 from apps.snapshots import activity
 from apps.snapshots.activity import COUNTERS, RAW_COLUMNS, Activity
@@ -162,8 +162,7 @@ def window_base_ensure(*, target_id: int, first_day: dt.date, last_day: dt.date,
     if last_day < first_day:
         return Activity.empty()
     with transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_BASE_LOCK_NAMESPACE, target_id])
+        advisory_xact_lock(_BASE_LOCK_NAMESPACE, target_id)
         # The version is read before the days: a change committed in between makes the base look
         # stale (rebuilt next time), never current while missing that change.
         version = RollupDay.objects.filter(target_id=target_id, day__range=(first_day, last_day)).aggregate(
@@ -172,11 +171,11 @@ def window_base_ensure(*, target_id: int, first_day: dt.date, last_day: dt.date,
         if base and (base.first_day, base.last_day, base.version) == (first_day, last_day, version) \
                 and base.ranks >= ranks:
             return rollup_read("snapshots_windowbase", "id = %s", [base.pk], rows=base.rows, width=base.width)
-        merged = Activity.empty()
         days = RollupDay.objects.filter(target_id=target_id, day__range=(first_day, last_day)).order_by("day")
-        for day in days.values_list("day", flat=True):
-            merged = activity.merge(merged, activity.prefer_snapshots(day_rollup(target_id=target_id, day=day)), keep=keep,
-                                    by_source=False)
+        merged = activity.merge_all(
+            (activity.prefer_snapshots(day_rollup(target_id=target_id, day=day))
+             for day in days.values_list("day", flat=True)),
+            keep=keep, by_source=False)
         with connection.cursor() as cursor:
             execute_binary(
                 cursor.cursor,
