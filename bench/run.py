@@ -30,6 +30,7 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -316,7 +317,7 @@ def _next_hour(target, now: dt.datetime) -> dict:
     from apps.snapshots.services import collection_store
     from apps.targets.base import CollectState
     from apps.targets.rows import Collection, DatabaseInfo, Snapshot
-    from apps.tiering.services import recommendation_refresh
+    from apps.tiering import services
     from bench.fleet_data import DEFAULT_FIRST_SNAP_ID, fleet_segment_stats, to_segment_stat
 
     n_segments = target.segments.count()
@@ -341,12 +342,9 @@ def _next_hour(target, now: dt.datetime) -> dict:
         _, ingest_s = _timed(lambda: collection_store(
             target=target, collection=collection, kind="demo",
             state=CollectState(now=end, history_start_at=end - dt.timedelta(hours=2))))
-        services_module = sys.modules["apps.tiering.services"]
-        services_module.segment_days_roll_up = timed_roll_up
-        try:
-            _, refresh_s = _timed(lambda: recommendation_refresh(target_id=target.id, now=end))
-        finally:
-            services_module.segment_days_roll_up = roll_up
+        # The refresh's roll-up, timed where the refresh calls it.
+        with mock.patch.object(services, "segment_days_roll_up", timed_roll_up):
+            _, refresh_s = _timed(lambda: services.recommendation_refresh(target_id=target.id, now=end))
     finally:
         SnapshotModel.objects.filter(target=target, end_at=end).delete()
         if saved:
