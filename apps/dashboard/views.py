@@ -45,12 +45,17 @@ def fleet(request: HttpRequest) -> HttpResponse:
     return render(request, "dashboard/fleet.html", {"rows": selectors.fleet_overview()})
 
 
-def _table_page(request: HttpRequest, target: Target, *, with_action: bool) -> dict[str, Any]:
-    """Filter form, filtered+sorted page and totals shared by the target and recommendations pages."""
+def _filtered(request: HttpRequest, target: Target, *, with_action: bool) -> tuple[RecommendationFilterForm, Any]:
+    """The filter form and the current recommendations it selects."""
     form = RecommendationFilterForm(
         request.GET, choices=selectors.recommendation_filter_choices(target_id=target.id), with_action=with_action
     )
-    filtered = selectors.recommendation_filtered(target_id=target.id, filters=form.filters())
+    return form, selectors.recommendation_filtered(target_id=target.id, filters=form.filters())
+
+
+def _table_page(request: HttpRequest, target: Target, *, with_action: bool) -> dict[str, Any]:
+    """Filter form, filtered+sorted page and totals shared by the target and recommendations pages."""
+    form, filtered = _filtered(request, target, with_action=with_action)
     ordered = selectors.recommendation_sorted(filtered, sort=form.sort_key())
     page = Paginator(ordered, form.page_size()).get_page(request.GET.get("page"))
     return {"form": form, "page": page, "sort": form.sort_key(), "filtered": filtered,
@@ -119,9 +124,9 @@ def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResp
 @require_GET
 def recommendations(request: HttpRequest, name: str) -> HttpResponse:
     target = get_object_or_404(Target, name=name)
+    if request.GET.get("format") == "csv":  # the rows alone: no page to count, no totals
+        return _csv_response(target, _filtered(request, target, with_action=True)[1])
     table = _table_page(request, target, with_action=True)
-    if request.GET.get("format") == "csv":
-        return _csv_response(target, table["filtered"])
     context = {"target": target, "last_run": selectors.target_last_run(target_id=target.id), **table}
     return render(request, "dashboard/recommendations.html", context)
 
