@@ -60,8 +60,9 @@ FLEET_SCALE_TARGETS = 200
 FLEET_SCALE_SEGMENTS_PER_TARGET = 1072
 FLEET_SCALE_HOURS = 168
 
-#: First snap_id used by default: the week starting Monday 2026-11-09 00:00 UTC.
-DEFAULT_FIRST_SNAP_ID = int((dt.datetime(2026, 11, 9, 1, tzinfo=dt.timezone.utc) - SNAP_EPOCH_AT)
+#: First snap_id used by default: 168 hourly snapshots ending Sunday 2026-11-15 22:00 UTC, so the bench's
+#: next two hours are the last of a day (its 24th snapshot) and the first of the next day.
+DEFAULT_FIRST_SNAP_ID = int((dt.datetime(2026, 11, 8, 23, tzinfo=dt.timezone.utc) - SNAP_EPOCH_AT)
                             / dt.timedelta(hours=1))
 
 _OWNERS = tuple(f"APP{n:02d}" for n in range(1, 21))

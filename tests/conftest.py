@@ -86,6 +86,7 @@ def celery_worker(settings) -> Iterator[Worker]:
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.local",
         "DATABASE_URL": f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "CELERY_TASK_DEFAULT_QUEUE": queue,  # what the worker enqueues (a window base to prepare) stays with it
     }
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "--concurrency", "1",

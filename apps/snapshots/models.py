@@ -164,11 +164,17 @@ class WindowBase(models.Model):
 
     A window's last day still grows with each collection; its earlier days do
     not, so refreshes during a day read this and the last day's rollup instead
-    of every day of the window. One per target; ``data`` as RollupDay's, one
-    row per segment (``from_samples``: only V$ samples measured it).
+    of every day of the window. ``data`` as RollupDay's, one row per segment
+    (``from_samples``: only V$ samples measured it).
+
+    A target has the base of its current window and, prepared after a refresh
+    (apps.snapshots.windows.window_base_prepare), the days the next day's
+    window shares with it (which the next day's first refresh extends by the
+    day just ended instead of merging every day again) and, at the day's last
+    collection, that extended base itself.
     """
 
-    target = models.OneToOneField("targets.Target", on_delete=models.CASCADE, related_name="+")
+    target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="+", db_index=False)
     first_day = models.DateField()
     last_day = models.DateField()
     version = models.BigIntegerField(help_text="the highest RollupDay.version of its days when it was built")
@@ -177,6 +183,10 @@ class WindowBase(models.Model):
     rows = models.IntegerField(default=0)
     width = models.PositiveSmallIntegerField(default=0)
     data = models.BinaryField(default=b"")
+
+    class Meta:
+        # The upsert's conflict target; a target's bases are read by it too (target_id first).
+        constraints = [models.UniqueConstraint(fields=["target", "first_day", "last_day"], name="window_base_days")]
 
 
 class SysStat(models.Model):

@@ -37,3 +37,15 @@ def snapshot_prune() -> int:
     from apps.snapshots.services import snapshot_prune as prune
 
     return prune(now=timezone.now())
+
+
+@shared_task
+def window_base_prepare(target_id: int, last_day: str, days: int, statistic: str, day_ends: bool) -> list[str]:
+    # Idempotent: a base already current is left as it is.
+    import datetime as dt
+
+    from apps.snapshots.windows import window_base_prepare as prepare
+
+    built = prepare(target_id=target_id, last_day=dt.date.fromisoformat(last_day), days=days, statistic=statistic,
+                    day_ends=day_ends)
+    return [f"{first}..{last}" for first, last in built]

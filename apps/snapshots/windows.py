@@ -12,7 +12,9 @@ statistics (16.8M rows for 100k segments). Each day is rolled up into one
 RollupDay (apps.snapshots.activity: per segment, the sums and the TOP_IOPS
 largest per-snapshot values); the window's complete days are merged once into
 a WindowBase (rebuilt when a day it covers changes), so a refresh reads two
-blobs: the base and the last day. The p95 is exact whenever k <= TOP_IOPS;
+blobs: the base and the last day. When the window moves on to a new day, its
+base is the one prepared the day before (:func:`window_base_prepare`: the
+days both windows share) plus the day just ended. The p95 is exact whenever k <= TOP_IOPS;
 beyond that (a long window of frequent snapshots) :func:`raw_window_figures`
 computes it from the raw statistics, which is also the reference the rollup
 path is tested against.
@@ -21,11 +23,11 @@ path is tested against.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
 from django.db import connection, transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from apps.core.db import advisory_xact_lock, roomy_sorts
@@ -88,22 +90,23 @@ def p95_rank(n: np.ndarray) -> np.ndarray:
     return np.where(n > 0, n - (95 * n + 99) // 100 + 1, 0)
 
 
-def window_figures(*, target_id: int, last_day: dt.date, days: int, statistic: str = "p95") -> WindowArrays:
-    """Every active segment's figures over the window, from the rollups (see the module docstring)."""
+def window_figures(*, target_id: int, last_day: dt.date, days: int, statistic: str = "p95",
+                   last_day_rollup: Activity | None = None) -> WindowArrays:
+    """Every active segment's figures over the window, from the rollups (see the module docstring).
+
+    ``last_day_rollup``: the last day's RollupDay as the roll-up just wrote it, which saves reading it back.
+    """
     if statistic not in STATISTICS:
         raise ValueError(f"statistic must be one of {', '.join(STATISTICS)}, not {statistic!r}")
     first_day, last_day = window_days(last_day=last_day, days=days)
-    ranks = keep = 1
-    if statistic == "p95":
-        snapshots = _snapshots_in(target_id, first_day, last_day)
-        ranks = max(1, int(p95_rank(np.array([snapshots]))[0]))
-        if ranks > TOP_IOPS:
-            return raw_window_figures(target_id=target_id, last_day=last_day, days=days, statistic=statistic)
-        # A base built now serves the rest of the day: room for one more day of snapshots.
-        keep = min(TOP_IOPS, int(p95_rank(np.array([snapshots + snapshots // max(days - 1, 1)]))[0]))
+    ranks, keep = _ranks_to_keep(target_id, first_day, last_day, days, statistic)
+    if ranks > TOP_IOPS:
+        return raw_window_figures(target_id=target_id, last_day=last_day, days=days, statistic=statistic)
     base = window_base_ensure(target_id=target_id, first_day=first_day, last_day=last_day - dt.timedelta(days=1),
-                              ranks=ranks, keep=max(keep, ranks))
-    last = activity.prefer_snapshots(day_rollup(target_id=target_id, day=last_day))
+                              ranks=ranks, keep=keep)
+    if last_day_rollup is None:
+        last_day_rollup = day_rollup(target_id=target_id, day=last_day)
+    last = activity.prefer_snapshots(last_day_rollup)
     merged = activity.merge(base, last, keep=ranks, by_source=False)
     n = merged.intervals
     if statistic == "avg":
@@ -150,43 +153,119 @@ def _day_bounds(first_day: dt.date, last_day: dt.date) -> tuple[dt.datetime, dt.
 
 
 def window_base_ensure(*, target_id: int, first_day: dt.date, last_day: dt.date, ranks: int = 1,
-                       keep: int | None = None) -> Activity:
+                       keep: int | None = None, forget_earlier: bool = True) -> Activity:
     """The rollups of [first_day, last_day] merged per segment, keeping at least ``ranks`` top values.
 
-    Read from the target's WindowBase when it is current; else built (keeping
-    ``keep`` values, default ``ranks``) and stored. Empty for an empty range.
-    Keeping only what a p95 can need (9 of 144 hourly values a week) keeps the
-    base small.
+    Read from the target's WindowBase of that range when it is current; else
+    built (keeping ``keep`` values, default ``ranks``) and stored: from a
+    current base of the same first day that ends earlier (the one
+    :func:`window_base_prepare` left for this window) and the days after it,
+    or else from every day. Empty for an empty range. Keeping only what a p95
+    can need (9 of 144 hourly values a week) keeps the base small.
+    ``forget_earlier``: a base stored here replaces those of earlier first
+    days (windows gone by); not when preparing one for the next day's window.
     """
     keep = max(keep or ranks, ranks)
     if last_day < first_day:
         return Activity.empty()
     with transaction.atomic():
         advisory_xact_lock(_BASE_LOCK_NAMESPACE, target_id)
-        # The version is read before the days: a change committed in between makes the base look
+        # The versions are read before the days: a change committed in between makes a base look
         # stale (rebuilt next time), never current while missing that change.
-        version = RollupDay.objects.filter(target_id=target_id, day__range=(first_day, last_day)).aggregate(
-            v=Max("version"))["v"] or 0
-        base = WindowBase.objects.filter(target_id=target_id).defer("data").first()
-        if base and (base.first_day, base.last_day, base.version) == (first_day, last_day, version) \
-                and base.ranks >= ranks:
-            return rollup_read("snapshots_windowbase", "id = %s", [base.pk], rows=base.rows, width=base.width)
-        days = RollupDay.objects.filter(target_id=target_id, day__range=(first_day, last_day)).order_by("day")
+        versions = dict(RollupDay.objects.filter(target_id=target_id, day__lte=last_day).values_list("day", "version"))
+        bases = [base for base in WindowBase.objects.filter(target_id=target_id, first_day=first_day,
+                                                            last_day__lte=last_day).defer("data")
+                 if base.version == _version(versions, base.first_day, base.last_day) and base.ranks >= ranks]
+        exact = next((base for base in bases if base.last_day == last_day), None)
+        if exact:
+            return _base_read(exact)
+        start = max(bases, key=lambda base: base.last_day, default=None)
+        days = RollupDay.objects.filter(target_id=target_id, day__range=(
+            start.last_day + dt.timedelta(days=1) if start else first_day, last_day)).order_by("day")
         merged = activity.merge_all(
-            (activity.prefer_snapshots(day_rollup(target_id=target_id, day=day))
-             for day in days.values_list("day", flat=True)),
+            itertools.chain([_base_read(start)] if start else [],
+                            (activity.prefer_snapshots(day_rollup(target_id=target_id, day=day))
+                             for day in days.values_list("day", flat=True))),
             keep=keep, by_source=False)
-        with connection.cursor() as cursor:
-            execute_binary(
-                cursor.cursor,
-                "INSERT INTO snapshots_windowbase (target_id, first_day, last_day, version, ranks, built_at, rows, "
-                "width, data) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (target_id) DO UPDATE SET "
-                "first_day = excluded.first_day, last_day = excluded.last_day, version = excluded.version, "
-                "ranks = excluded.ranks, built_at = excluded.built_at, rows = excluded.rows, width = excluded.width, "
-                "data = excluded.data",
-                [target_id, first_day, last_day, version, keep, timezone.now(), len(merged), merged.width,
-                 merged.to_bytes()])
+        if forget_earlier:
+            WindowBase.objects.filter(target_id=target_id, first_day__lt=first_day).delete()
+        _base_store(target_id, first_day, last_day, _version(versions, first_day, last_day),
+                    min(keep, start.ranks) if start else keep, merged)
         return merged
+
+
+def window_base_prepare(*, target_id: int, last_day: dt.date, days: int, statistic: str = "p95",
+                        day_ends: bool = False) -> list[tuple[dt.date, dt.date]]:
+    """Build, ahead of time, the bases the next day's window will read; returns the (first, last day)
+    of those built (none when they are current already).
+
+    The next day's window starts a day later than the one of ``days`` days
+    ending ``last_day``: it shares its complete days, and its base is those
+    and ``last_day`` once that day has ended. The shared days are built once,
+    so the next day's first refresh merges them with the day just ended (two
+    blobs) instead of every day. ``day_ends`` (the next collection falls in
+    the next day) also builds that whole base, which stays current unless
+    ``last_day`` gets another snapshot: the next day's first refresh then
+    reads one blob, as any other refresh. Run after a refresh, off its path
+    (a task).
+    """
+    first_day, last_day = window_days(last_day=last_day, days=days)
+    next_first = first_day + dt.timedelta(days=1)
+    ranges = [(next_first, last_day - dt.timedelta(days=1))] + ([(next_first, last_day)] if day_ends else [])
+    versions = dict(RollupDay.objects.filter(target_id=target_id, day__range=(next_first, last_day))
+                    .values_list("day", "version"))
+    ranges = [(first, last) for first, last in ranges if first <= last and _version(versions, first, last)]
+    if not ranges:  # nothing collected on those days (or the target is gone)
+        return []
+    ranks, keep = _ranks_to_keep(target_id, first_day, last_day, days, statistic)
+    if ranks > TOP_IOPS:  # such a window is read from the raw statistics
+        return []
+    built = []
+    for first, last in ranges:
+        stored = WindowBase.objects.filter(target_id=target_id, first_day=first, last_day=last,
+                                           ranks__gte=ranks).values_list("version", flat=True).first()
+        if stored != _version(versions, first, last):
+            window_base_ensure(target_id=target_id, first_day=first, last_day=last, ranks=ranks, keep=keep,
+                               forget_earlier=False)
+            built.append((first, last))
+    return built
+
+
+def _ranks_to_keep(target_id: int, first_day: dt.date, last_day: dt.date, days: int, statistic: str
+                   ) -> tuple[int, int]:
+    """(ranks the window's statistic needs, ranks a base built now keeps); ranks above TOP_IOPS: the
+    window must be read from the raw statistics."""
+    if statistic != "p95":
+        return 1, 1
+    snapshots = _snapshots_in(target_id, first_day, last_day)
+    ranks = max(1, int(p95_rank(np.array([snapshots]))[0]))
+    # A base built now serves the rest of the day: room for one more day of snapshots.
+    keep = min(TOP_IOPS, int(p95_rank(np.array([snapshots + snapshots // max(days - 1, 1)]))[0]))
+    return ranks, max(keep, ranks)
+
+
+def _version(versions: dict[dt.date, int], first_day: dt.date, last_day: dt.date) -> int:
+    """The highest version of the days of [first_day, last_day] (0: none collected)."""
+    return max((version for day, version in versions.items() if first_day <= day <= last_day), default=0)
+
+
+def _base_read(base: WindowBase) -> Activity:
+    return rollup_read("snapshots_windowbase", "id = %s", [base.pk], rows=base.rows, width=base.width)
+
+
+def _base_store(target_id: int, first_day: dt.date, last_day: dt.date, version: int, ranks: int,
+                merged: Activity) -> None:
+    """Store the base of [first_day, last_day] (replacing the one stored for them)."""
+    with connection.cursor() as cursor:
+        execute_binary(
+            cursor.cursor,
+            "INSERT INTO snapshots_windowbase (target_id, first_day, last_day, version, ranks, built_at, rows, "
+            "width, data) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) "
+            "ON CONFLICT (target_id, first_day, last_day) DO UPDATE SET version = excluded.version, "
+            "ranks = excluded.ranks, "
+            "built_at = excluded.built_at, rows = excluded.rows, width = excluded.width, data = excluded.data",
+            [target_id, first_day, last_day, version, ranks, timezone.now(), len(merged), merged.width,
+             merged.to_bytes()])
 
 
 def window_base_drop(*, target_id: int) -> None:

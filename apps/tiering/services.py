@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,8 +24,10 @@ from apps.core.config import get_config
 from apps.core.db import advisory_lock, in_parallel, roomy_sorts
 from apps.core.pgcopy import copy_from_arrays, fetch_arrays
 from apps.snapshots import windows
+from apps.snapshots.activity import Activity
 from apps.snapshots.models import Residency
 from apps.snapshots.store import segment_days_roll_up
+from apps.snapshots.tasks import window_base_prepare as window_base_prepare_task
 from apps.snapshots.windows import WindowArrays, window_figures
 from apps.targets.models import TablespaceTier, Target
 from apps.tiering import costmodel, rules
@@ -97,18 +100,23 @@ def recommendation_refresh(*, target_id: int, now: dt.datetime, window_days: int
     tiers = list(Tier.objects.filter(tier_set=target.tier_set))
     if not tiers:
         return RefreshResult(0, now)
-    last_day = window_end(target_id=target_id, now=now).astimezone(dt.timezone.utc).date()
+    end = window_end(target_id=target_id, now=now)
+    last_day = end.astimezone(dt.timezone.utc).date()
     first_day, _ = windows.window_days(last_day=last_day, days=window_days)
     start = dt.datetime.combine(first_day, dt.time(), tzinfo=dt.timezone.utc)
     latency = tablespace_read_latency_ms(target_id=target_id, since=start,
                                          until=start + dt.timedelta(days=window_days))
 
-    def rolled_up_figures() -> WindowArrays:
-        segment_days_roll_up(target_id=target_id)  # the snapshots stored since the last refresh
-        return window_figures(target_id=target_id, last_day=last_day, days=window_days, statistic=statistic)
+    roll_up = _RollUp(target_id=target_id, last_day=last_day)
 
-    # The segments are read meanwhile: PostgreSQL works on one while numpy merges the other.
-    figures, segments = in_parallel(rolled_up_figures, lambda: segment_arrays(target_id=target_id, latency_ms=latency))
+    def figures() -> WindowArrays:
+        return window_figures(target_id=target_id, last_day=last_day, days=window_days, statistic=statistic,
+                              last_day_rollup=roll_up.last_day_rollup())
+
+    # Three connections at once: the roll-up writes its days while the window is computed from them,
+    # and the segments are read meanwhile.
+    _, figures, segments = in_parallel(roll_up, figures,
+                                       lambda: segment_arrays(target_id=target_id, latency_ms=latency))
     mappings = list(TablespaceTier.objects.filter(target_id=target_id).select_related("tier"))
     columns = build_recommendations(
         target=target, tiers=tiers, segments=segments, figures=figures,
@@ -116,7 +124,56 @@ def recommendation_refresh(*, target_id: int, now: dt.datetime, window_days: int
         residency=_latest_residency(target_id, segments["segment_id"]), now=now, window_days=window_days,
     )
     recommendation_store(target_id=target_id, columns=columns, now=now)
+    if now - end < dt.timedelta(days=1):
+        # A window that moves on with the next day: its base is prepared meanwhile, off this path; the
+        # whole of it when the next collection falls in the next day.
+        next_day = dt.datetime.combine(last_day + dt.timedelta(days=1), dt.time(), tzinfo=dt.timezone.utc)
+        day_ends = max(now, end) + dt.timedelta(minutes=target.interval_minutes) >= next_day
+        transaction.on_commit(lambda: window_base_prepare_task.delay(target_id, last_day.isoformat(), window_days,
+                                                                     statistic, day_ends))
     return RefreshResult(int(segments["segment_id"].size), now)
+
+
+class _RollUp:
+    """The roll-up before a refresh (the snapshots stored since the last one), called on a thread of its
+    own, and what the window may read of it before it has committed.
+
+    The roll-up hands over the last day's rollup before writing it; the
+    window is computed from that meanwhile. When an earlier day of the
+    window changed too, the window waits for the commit: it reads those days
+    from the database.
+    """
+
+    def __init__(self, *, target_id: int, last_day: dt.date) -> None:
+        self.target_id, self.last_day = target_id, last_day
+        self._handoff: Future = Future()  # (the last day's new rollup or None, whether to wait for the commit)
+        self._done: Future = Future()
+        self._earlier: list[dt.date] = []
+
+    def __call__(self) -> list[dt.date]:
+        try:
+            changed = segment_days_roll_up(target_id=self.target_id, on_merged=self._merged)
+        except BaseException as exc:
+            self._done.set_exception(exc)
+            raise
+        else:
+            self._done.set_result(changed)
+        finally:
+            if not self._handoff.done():  # the last day unchanged: read from the database, now committed
+                self._handoff.set_result((None, False))
+        return changed
+
+    def _merged(self, day: dt.date, rollup: Activity) -> None:
+        if day == self.last_day:
+            self._handoff.set_result((rollup, bool(self._earlier)))
+        self._earlier.append(day)
+
+    def last_day_rollup(self) -> Activity | None:
+        """The last day's rollup when the roll-up changed it (else None); waits as the class says."""
+        rollup, wait = self._handoff.result()
+        if wait:
+            self._done.result()
+        return rollup
 
 
 # --------------------------------------------------------------------------- reads
@@ -370,7 +427,8 @@ def recommendation_store(*, target_id: int, columns: dict[str, np.ndarray | obje
         data = [(name, pg_type, *_column(name, pg_type, columns[name], n)) for name, pg_type in RECOMMENDATION_COLUMNS]
         _rows_write(data, n, also=functools.partial(_runs_delete, obsolete_ids) if obsolete_ids else None)
         day_start = now.astimezone(dt.timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
-        with transaction.atomic():
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit = off")  # derived data: see _rows_copy
             replaced = list(RecommendationRun.objects.select_for_update().filter(target_id=target_id,
                                                                                  state=State.CURRENT))
             for earlier_day in (True, False):

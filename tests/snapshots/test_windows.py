@@ -82,6 +82,19 @@ def _assert_same(rolled: windows.WindowArrays, raw: windows.WindowArrays) -> Non
         assert getattr(rolled, name)[a].tolist() == getattr(raw, name)[b].tolist(), name
 
 
+def _days_read(monkeypatch) -> list[dt.date]:
+    """The days whose rollups are read from now on (windows.day_rollup calls)."""
+    read = []
+    day_rollup = windows.day_rollup
+
+    def recorded(*, target_id: int, day: dt.date):
+        read.append(day)
+        return day_rollup(target_id=target_id, day=day)
+
+    monkeypatch.setattr(windows, "day_rollup", recorded)
+    return read
+
+
 @pytest.fixture
 def target(db) -> Target:
     return Target.objects.create(name="w", mode=Target.Mode.DEMO)
@@ -158,6 +171,61 @@ class WindowFiguresTests:
 
         assert WindowBase.objects.get(target=target).ranks >= windows.p95_rank(np.array([120]))[0]
         _assert_same(rolled, windows.raw_window_figures(target_id=target.id, last_day=END.date(), days=5))
+
+    def test_the_next_days_window_extends_the_base_prepared_the_day_before(self, target, monkeypatch):
+        _store(target, _series(60, 24 * 6, seed=21))
+        today, yesterday = END.date(), END.date() - dt.timedelta(days=1)
+        windows.window_figures(target_id=target.id, last_day=yesterday, days=4)  # yesterday's refresh
+        assert windows.window_base_prepare(target_id=target.id, last_day=yesterday, days=4) == [
+            (yesterday - dt.timedelta(days=2), yesterday - dt.timedelta(days=1))]
+        read = _days_read(monkeypatch)
+
+        rolled = windows.window_figures(target_id=target.id, last_day=today, days=4)
+
+        # Two days' rollups: the one just ended (added to the prepared base) and today's.
+        assert sorted(read) == [yesterday, today]
+        _assert_same(rolled, windows.raw_window_figures(target_id=target.id, last_day=today, days=4))
+        # The base of yesterday's window is gone; today's was built from the one prepared for it.
+        assert sorted(WindowBase.objects.filter(target=target).values_list("first_day", "last_day")) == [
+            (today - dt.timedelta(days=3), yesterday - dt.timedelta(days=1)), (today - dt.timedelta(days=3), yesterday)]
+
+    def test_a_base_prepared_at_the_days_last_collection_serves_the_next_days_first_window(self, target, monkeypatch):
+        _store(target, _series(60, 24 * 6, seed=24))
+        today, yesterday = END.date(), END.date() - dt.timedelta(days=1)
+        windows.window_figures(target_id=target.id, last_day=yesterday, days=4)
+        windows.window_base_prepare(target_id=target.id, last_day=yesterday, days=4, day_ends=True)
+        read = _days_read(monkeypatch)
+
+        rolled = windows.window_figures(target_id=target.id, last_day=today, days=4)
+
+        assert read == [today]
+        _assert_same(rolled, windows.raw_window_figures(target_id=target.id, last_day=today, days=4))
+
+    def test_a_prepared_base_whose_day_changed_is_built_again_from_the_days(self, target, monkeypatch):
+        snaps = _series(60, 24 * 6, seed=22)
+        late = snaps.pop(24 * 3 + 5)  # of a day both windows share, arriving after the base was prepared
+        _store(target, snaps)
+        yesterday = END.date() - dt.timedelta(days=1)
+        windows.window_figures(target_id=target.id, last_day=yesterday, days=4)
+        windows.window_base_prepare(target_id=target.id, last_day=yesterday, days=4)
+        _store(target, [late])
+        read = _days_read(monkeypatch)
+
+        rolled = windows.window_figures(target_id=target.id, last_day=END.date(), days=4)
+
+        assert len(read) == 4  # every day of the window
+        _assert_same(rolled, windows.raw_window_figures(target_id=target.id, last_day=END.date(), days=4))
+
+    def test_a_base_is_prepared_once_and_none_shared_by_windows_of_two_days(self, target):
+        _store(target, _series(60, 24 * 5, seed=23))
+
+        first = windows.window_base_prepare(target_id=target.id, last_day=END.date(), days=4)
+        again = windows.window_base_prepare(target_id=target.id, last_day=END.date(), days=4)
+        short = windows.window_base_prepare(target_id=target.id, last_day=END.date(), days=2)
+
+        shared = (END.date() - dt.timedelta(days=2), END.date() - dt.timedelta(days=1))
+        assert (first, again, short) == ([shared], [], [])
+        assert WindowBase.objects.filter(target=target).count() == 1
 
     def test_storing_the_same_snapshots_again_changes_no_rollup(self, target):
         snaps = _series(60, 48, seed=6)

@@ -136,6 +136,87 @@ class RecommendationRefreshTests:
 
 
 @pytest.mark.django_db
+class RefreshWindowTests:
+    """What a refresh reads of the rollups, and what it leaves prepared for the next day."""
+
+    def test_the_last_day_just_rolled_up_is_not_read_back(self, target, monkeypatch):
+        from apps.snapshots import windows
+
+        read = []
+        day_rollup = windows.day_rollup
+        monkeypatch.setattr(windows, "day_rollup", lambda **kw: read.append(kw["day"]) or day_rollup(**kw))
+
+        recommendation_refresh(target_id=target.id, now=NOW)
+
+        assert read and NOW.date() not in read
+        assert _rec(target, HOT).iops == pytest.approx(100.0)
+
+    @pytest.mark.parametrize("late", [False, True], ids=["last-day-only", "with-a-late-snapshot"])
+    def test_the_refresh_that_rolls_snapshots_up_counts_them_while_their_roll_up_commits(
+            self, transactional_db, target, monkeypatch, late):
+        import time
+
+        from apps.snapshots import store
+
+        recommendation_refresh(target_id=target.id, now=NOW)  # rolls the fixture's 100 hours up
+        later = NOW + dt.timedelta(hours=1)
+        snaps = [_hourly(1, lambda h: 3600, lambda h: 0, HOT, "SLOW", 12.5)[0]]
+        snaps[0] = Snapshot(**{**snaps[0].__dict__, "snap_id": 1100, "begin_at": NOW, "end_at": later})
+        if late:  # a snapshot of two days ago, collected only now: one roll-up changes both days
+            end = NOW - dt.timedelta(days=2, minutes=30)
+            snaps.append(Snapshot(**{**snaps[0].__dict__, "snap_id": 5000, "begin_at": end - dt.timedelta(hours=1),
+                                     "end_at": end, "segment_stats": (
+                                         SegmentStat(key=HOT, tablespace_name="SLOW", obj_number=1, dataobj_number=1,
+                                                     physical_read_requests=7000, physical_write_requests=0),)}))
+        collection_store(target=target, collection=Collection(
+            database=DatabaseInfo(dbid=7, db_name="T1", release="19.0.0.0.0", is_rac=False, instances=(1,)),
+            snapshots=tuple(snaps)), kind="demo", state=CollectState(now=later, history_start_at=NOW))
+        write = store._day_write
+
+        def slow_write(cursor, target_id, day, merged):
+            write(cursor, target_id, day, merged)
+            time.sleep(0.5)  # the roll-up commits well after the window could have read the days
+
+        monkeypatch.setattr(store, "_day_write", slow_write)
+
+        recommendation_refresh(target_id=target.id, now=later)
+
+        # 10 busy hours at 360,000 reads, 90 at 3,600; then the next hour's 3,600 and the late 7,000.
+        assert _rec(target, HOT).read_requests == 10 * 360_000 + 90 * 3600 + 3600 + (7000 if late else 0)
+
+    def test_a_live_window_leaves_the_next_days_base_prepared(self, target, django_capture_on_commit_callbacks):
+        from apps.snapshots.models import WindowBase
+
+        with django_capture_on_commit_callbacks(execute=True) as callbacks:
+            recommendation_refresh(target_id=target.id, now=NOW + dt.timedelta(minutes=10))
+
+        # The window's base (6 days before NOW's) and the 5 of them the next day's window shares; at noon,
+        # with an hourly collection, not yet the next day's whole base.
+        first = NOW.date() - dt.timedelta(days=6)
+        assert len(callbacks) == 1
+        assert sorted(WindowBase.objects.filter(target=target).values_list("first_day", "last_day")) == [
+            (first, NOW.date() - dt.timedelta(days=1)), (first + dt.timedelta(days=1), NOW.date() - dt.timedelta(days=1))]
+
+    def test_the_days_last_collection_prepares_the_next_days_whole_base(self, target,
+                                                                         django_capture_on_commit_callbacks):
+        from apps.snapshots.models import WindowBase
+
+        target.interval_minutes = 12 * 60  # the next collection is after midnight
+        target.save()
+        with django_capture_on_commit_callbacks(execute=True):
+            recommendation_refresh(target_id=target.id, now=NOW + dt.timedelta(minutes=10))
+
+        assert (NOW.date() - dt.timedelta(days=5), NOW.date()) in set(
+            WindowBase.objects.filter(target=target).values_list("first_day", "last_day"))
+
+    def test_a_window_of_an_old_report_prepares_nothing(self, target, django_capture_on_commit_callbacks):
+        with django_capture_on_commit_callbacks(execute=True) as callbacks:
+            recommendation_refresh(target_id=target.id, now=NOW + dt.timedelta(days=3))
+
+        assert callbacks == []
+
+
+@pytest.mark.django_db
 class RecommendationExplanationTests:
     def test_the_words_shown_later_come_from_the_same_decision_as_the_stored_action(self, demo_target):
         from apps.snapshots.services import snapshot_collect
