@@ -297,12 +297,14 @@ def bench_recommendations(target) -> dict:
     last_day = now.date()
     hour = dt.timedelta(hours=1)
     # The refresh would queue the next day's base to a worker; here it is built and timed where wanted.
-    # Each group starts on a quiet database (see _quiet); the waits are reported.
-    with mock.patch.object(services, "window_base_prepare_task"):
+    # Each group starts on a quiet database (see _quiet); the waits are reported. What a refresh leaves
+    # to the worker is done here: the next day's bases where said, the runs replaced after each refresh.
+    with mock.patch.object(services, "window_base_prepare_task"), \
+            mock.patch.object(services, "recommendation_runs_prune_task"):
         window_base_drop(target_id=target.id)
         waited = [_quiet()]
-        _, cold_s = _timed(lambda: services.recommendation_refresh(target_id=target.id, now=now))
-        steady = [_timed(lambda: services.recommendation_refresh(target_id=target.id, now=now))[1] for _ in range(5)]
+        cold_s = _refresh(target, now)
+        steady = [_refresh(target, now) for _ in range(5)]
         waited.append(_quiet())
         late = [_next_hour(target, now + hour) for _ in range(3)]
         # As the worker prepares after the day's last collection: the days shared, then the whole base.
@@ -314,16 +316,17 @@ def bench_recommendations(target) -> dict:
         shared_only = [_next_hour(target, now + 2 * hour, prepared="shared") for _ in range(3)]
         waited.append(_quiet())
         unprepared = [_next_hour(target, now + 2 * hour, prepared="none") for _ in range(2)]
-    waited.append(_quiet())
-    # The parts of one steady refresh.
-    figures, window_s = _timed(lambda: window_figures(target_id=target.id, last_day=last_day, days=7))
-    segments, segments_s = _timed(lambda: services.segment_arrays(target_id=target.id))
-    tiers = list(Tier.objects.filter(tier_set=target.tier_set))
-    mapped = {m.tier_id: m.tier for m in TablespaceTier.objects.filter(target=target).select_related("tier")}
-    columns, build_s = _timed(lambda: services.build_recommendations(
-        target=target, tiers=tiers, segments=segments, figures=figures, mapped_tiers=mapped,
-        residency=services._latest_residency(target.id, segments["segment_id"]), now=now, window_days=7))
-    _, store_s = _timed(lambda: services.recommendation_store(target_id=target.id, columns=columns, now=now))
+        waited.append(_quiet())
+        # The parts of one steady refresh.
+        figures, window_s = _timed(lambda: window_figures(target_id=target.id, last_day=last_day, days=7))
+        segments, segments_s = _timed(lambda: services.segment_arrays(target_id=target.id))
+        tiers = list(Tier.objects.filter(tier_set=target.tier_set))
+        mapped = {m.tier_id: m.tier for m in TablespaceTier.objects.filter(target=target).select_related("tier")}
+        columns, build_s = _timed(lambda: services.build_recommendations(
+            target=target, tiers=tiers, segments=segments, figures=figures, mapped_tiers=mapped,
+            residency=services._latest_residency(target.id, segments["segment_id"]), now=now, window_days=7))
+        _, store_s = _timed(lambda: services.recommendation_store(target_id=target.id, columns=columns, now=now))
+        services.recommendation_runs_prune(target_id=target.id)
     raw, raw_s = _timed(lambda: raw_window_figures(target_id=target.id, last_day=last_day, days=7))
     assert len(raw) == len(figures)
 
@@ -349,6 +352,16 @@ def bench_recommendations(target) -> dict:
         "window_from_raw_statistics_s": round(raw_s, 3),
         "waited_for_autovacuum_s": [round(w, 1) for w in waited],
     }
+
+
+def _refresh(target, now: dt.datetime) -> float:
+    """The seconds of one refresh; then, untimed, the runs it replaced are deleted, as the worker does
+    after it (call with the refresh's tasks patched out)."""
+    from apps.tiering import services
+
+    _, seconds = _timed(lambda: services.recommendation_refresh(target_id=target.id, now=now))
+    services.recommendation_runs_prune(target_id=target.id)
+    return seconds
 
 
 def _next_hour(target, end: dt.datetime, *, prepared: str = "whole") -> dict:
@@ -394,7 +407,7 @@ def _next_hour(target, end: dt.datetime, *, prepared: str = "whole") -> dict:
             state=CollectState(now=end, history_start_at=end - dt.timedelta(hours=2))))
         # The refresh's roll-up, timed where the refresh calls it.
         with mock.patch.object(services, "segment_days_roll_up", timed_roll_up):
-            _, refresh_s = _timed(lambda: services.recommendation_refresh(target_id=target.id, now=end))
+            refresh_s = _refresh(target, end)
     finally:
         SnapshotModel.objects.filter(target=target, end_at=end).delete()
         if saved_day:

@@ -64,8 +64,9 @@ class RecommendationRun(models.Model):
     reads it, so its rows may be written on several connections at once), then
     makes it current in one small transaction. The run it replaces stays as
     ``history`` when it is the last of an earlier UTC day; one of the same day
-    is ``replaced``, shown nowhere, and deleted by the target's next refresh
-    while that one writes, as is a ``writing`` run a failed refresh left.
+    is ``replaced``, shown nowhere, and deleted by a task after the refresh
+    (tiering.services.recommendation_runs_prune), as is a ``writing`` run a
+    failed refresh left.
     """
 
     class State(models.TextChoices):

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 
@@ -33,6 +32,7 @@ from apps.targets.models import TablespaceTier, Target
 from apps.tiering import costmodel, rules
 from apps.tiering.models import RecommendationRun, Tier
 from apps.tiering.selectors import tablespace_read_latency_ms
+from apps.tiering.tasks import recommendation_runs_prune as recommendation_runs_prune_task
 from apps.tiering.tiers import tier_to_model
 
 #: The facts of a whole refresh (RecommendationRun), as build_recommendations returns them.
@@ -411,21 +411,18 @@ def recommendation_store(*, target_id: int, columns: dict[str, np.ndarray | obje
     the run is not current (on parallel connections when there are many), then
     one small transaction switches the current run, so a page sees the old run
     or the new one, never half of one. The run replaced stays as history if it
-    is from an earlier UTC day; else it is hidden (``replaced``) and deleted by
-    the next store, while that one writes.
+    is from an earlier UTC day; else it is hidden (``replaced``) and deleted
+    after the store by a task (:func:`recommendation_runs_prune`), off the
+    refresh's path.
     """
     n = int(np.asarray(columns["segment_id"]).size)
     State = RecommendationRun.State
     with advisory_lock(_STORE_LOCK_NAMESPACE, target_id):
-        # Runs a failed refresh left, and the run the last refresh replaced: deleted while the rows are
-        # written, off the refresh's critical path.
-        obsolete = RecommendationRun.objects.filter(target_id=target_id, state__in=(State.WRITING, State.REPLACED))
-        obsolete_ids = list(obsolete.values_list("pk", flat=True))
         run = RecommendationRun.objects.create(target_id=target_id, recommendations=n,
                                                **{name: columns[name] for name in RUN_FIELDS})
         columns = {**columns, "run_id": run.id}
         data = [(name, pg_type, *_column(name, pg_type, columns[name], n)) for name, pg_type in RECOMMENDATION_COLUMNS]
-        _rows_write(data, n, also=functools.partial(_runs_delete, obsolete_ids) if obsolete_ids else None)
+        _rows_write(data, n)
         day_start = now.astimezone(dt.timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute("SET LOCAL synchronous_commit = off")  # derived data: see _rows_copy
@@ -437,7 +434,20 @@ def recommendation_store(*, target_id: int, columns: dict[str, np.ndarray | obje
                     state=State.HISTORY if earlier_day else State.REPLACED)
             RecommendationRun.objects.filter(pk=run.pk).update(state=State.CURRENT)
     run.state = State.CURRENT
+    transaction.on_commit(lambda: recommendation_runs_prune_task.delay(target_id))
     return run
+
+
+def recommendation_runs_prune(*, target_id: int) -> int:
+    """Delete the target's runs that no page shows: replaced the same day, or left ``writing`` by a
+    failed refresh; returns how many. Waits for a store of the target in progress, so a run still
+    ``writing`` after it is one a failed refresh left."""
+    State = RecommendationRun.State
+    with advisory_lock(_STORE_LOCK_NAMESPACE, target_id):
+        ids = list(RecommendationRun.objects.filter(target_id=target_id, state__in=(State.WRITING, State.REPLACED))
+                   .values_list("pk", flat=True))
+        _runs_delete(ids)
+    return len(ids)
 
 
 # pg_advisory_lock(namespace, target id): one store per target at a time, so a run still being
@@ -450,14 +460,13 @@ PARALLEL_ROWS = 20_000
 PARALLEL_WRITERS = 2
 
 
-def _rows_write(data: list, n: int, *, also: Callable[[], None] | None) -> None:
-    """COPY the rows, and run ``also`` meanwhile; the rows in parallel parts when there are many (see
-    apps.core.db.in_parallel)."""
+def _rows_write(data: list, n: int) -> None:
+    """COPY the rows, in parallel parts when there are many (see apps.core.db.in_parallel)."""
     writers = PARALLEL_WRITERS if n >= PARALLEL_ROWS else 1
     bounds = np.linspace(0, n, writers + 1).astype(int)
     parts = [[(name, pg_type, *_rows_slice(values, nulls, lo, hi)) for name, pg_type, values, nulls in data]
              for lo, hi in zip(bounds[:-1], bounds[1:])] if writers > 1 else [data]
-    in_parallel(*(functools.partial(_rows_copy, part) for part in parts), *([also] if also else []))
+    in_parallel(*(functools.partial(_rows_copy, part) for part in parts))
 
 
 def _rows_copy(data: list) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import importlib
 from decimal import Decimal
+from unittest import mock
 
 import pytest
 from django.db import connection
@@ -37,12 +38,28 @@ def test_rows_written_by_parallel_connections_are_those_written_by_one(transacti
     run = _current_run(demo_target.id)
     assert run.pk != first.pk and run.recommendations == len(on_one_connection) > 100
     assert _current(demo_target.id) == on_one_connection
-    # The run it replaced was of the same day: shown nowhere, and deleted with its rows by the next refresh.
-    assert RecommendationRun.objects.get(pk=first.pk).state == RecommendationRun.State.REPLACED
-    services.recommendation_refresh(target_id=demo_target.id, now=first.computed_at)
-    assert RecommendationRun.objects.filter(target=demo_target).count() == 2
-    assert not RecommendationRun.objects.filter(pk=first.pk).exists()
+    # The run it replaced was of the same day: shown nowhere, and deleted with its rows once the refresh is
+    # stored (a task, run at once here).
+    assert list(RecommendationRun.objects.filter(target=demo_target)) == [run]
     assert Recommendation.objects.filter(run_id=first.pk).count() == 0
+
+
+@pytest.mark.django_db
+def test_pruning_runs_twice_deletes_them_once(demo_target, monkeypatch):
+    from apps.tiering.tasks import recommendation_runs_prune
+
+    monkeypatch.setattr(services, "recommendation_runs_prune_task", mock.Mock())  # not after each refresh
+    snapshot_collect(target_id=demo_target.id, trigger="command")
+    now = _current_run(demo_target.id).computed_at
+    services.recommendation_refresh(target_id=demo_target.id, now=now)
+    services.recommendation_refresh(target_id=demo_target.id, now=now)
+    shown = _current(demo_target.id)
+
+    deleted = [recommendation_runs_prune(demo_target.id), recommendation_runs_prune(demo_target.id)]
+
+    assert deleted == [2, 0]
+    assert RecommendationRun.objects.filter(target=demo_target).count() == 1
+    assert _current(demo_target.id) == shown
 
 
 def test_a_failed_writer_leaves_the_current_run_shown_and_the_next_refresh_clears_its_rows(
