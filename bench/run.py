@@ -421,9 +421,13 @@ def _next_hour(target, end: dt.datetime, *, prepared: str = "whole") -> dict:
 
 def bench_pages(target, requests: int = 30) -> dict:
     from django.contrib.auth import get_user_model
+    from django.core.management import call_command
     from django.test import Client
 
     from apps.snapshots.models import Segment
+
+    # The pages as make run serves them: static files from the manifest that collectstatic writes.
+    call_command("collectstatic", interactive=False, verbosity=0)
 
     user, _ = get_user_model().objects.get_or_create(username="bench-viewer")
     client = Client(HTTP_HOST="127.0.0.1")
