@@ -40,7 +40,8 @@ def snapshot_prune() -> int:
 
 
 @shared_task
-def window_base_prepare(target_id: int, last_day: str, days: int, statistic: str, day_ends: bool) -> list[str]:
+def window_base_prepare(target_id: int, last_day: str, days: int, statistic: str,
+                        day_ends: bool = False) -> list[str]:
     # Idempotent: a base already current is left as it is.
     import datetime as dt
 

@@ -13,11 +13,11 @@ RollupDay (apps.snapshots.activity: per segment, the sums and the TOP_IOPS
 largest per-snapshot values); the window's complete days are merged once into
 a WindowBase (rebuilt when a day it covers changes), so a refresh reads two
 blobs: the base and the last day. When the window moves on to a new day, its
-base is the one prepared the day before (:func:`window_base_prepare`: the
-days both windows share) plus the day just ended. The p95 is exact whenever k <= TOP_IOPS;
-beyond that (a long window of frequent snapshots) :func:`raw_window_figures`
-computes it from the raw statistics, which is also the reference the rollup
-path is tested against.
+base was prepared the day before (:func:`window_base_prepare`): whole, or
+the days both windows share, to which the day just ended is added. The p95
+is exact whenever k <= TOP_IOPS; beyond that (a long window of frequent
+snapshots) :func:`raw_window_figures` computes it from the raw statistics,
+which is also the reference the rollup path is tested against.
 """
 
 from __future__ import annotations

@@ -128,15 +128,15 @@ def recommendation_refresh(*, target_id: int, now: dt.datetime, window_days: int
         # A window that moves on with the next day: its base is prepared meanwhile, off this path; the
         # whole of it when the next collection falls in the next day.
         next_day = dt.datetime.combine(last_day + dt.timedelta(days=1), dt.time(), tzinfo=dt.timezone.utc)
-        day_ends = max(now, end) + dt.timedelta(minutes=target.interval_minutes) >= next_day
+        day_ends = now + dt.timedelta(minutes=target.interval_minutes) >= next_day
         transaction.on_commit(lambda: window_base_prepare_task.delay(target_id, last_day.isoformat(), window_days,
                                                                      statistic, day_ends))
     return RefreshResult(int(segments["segment_id"].size), now)
 
 
 class _RollUp:
-    """The roll-up before a refresh (the snapshots stored since the last one), called on a thread of its
-    own, and what the window may read of it before it has committed.
+    """The roll-up before a refresh (the snapshots stored since the last one), run beside the window's
+    computation (on another connection), and what the window may use of it before it has committed.
 
     The roll-up hands over the last day's rollup before writing it; the
     window is computed from that meanwhile. When an earlier day of the
