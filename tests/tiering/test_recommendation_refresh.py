@@ -141,11 +141,9 @@ class RefreshWindowTests:
     """What a refresh reads of the rollups, and what it leaves prepared for the next day."""
 
     def test_the_last_day_just_rolled_up_is_not_read_back(self, target, monkeypatch):
-        from apps.snapshots import windows
+        from tests.snapshots.test_windows import _days_read
 
-        read = []
-        day_rollup = windows.day_rollup
-        monkeypatch.setattr(windows, "day_rollup", lambda **kw: read.append(kw["day"]) or day_rollup(**kw))
+        read = _days_read(monkeypatch)
 
         recommendation_refresh(target_id=target.id, now=NOW)
 
