@@ -173,9 +173,7 @@ def window_base_ensure(*, target_id: int, first_day: dt.date, last_day: dt.date,
         # The versions are read before the days: a change committed in between makes a base look
         # stale (rebuilt next time), never current while missing that change.
         versions = dict(RollupDay.objects.filter(target_id=target_id, day__lte=last_day).values_list("day", "version"))
-        bases = [base for base in WindowBase.objects.filter(target_id=target_id, first_day=first_day,
-                                                            last_day__lte=last_day).defer("data")
-                 if base.version == _version(versions, base.first_day, base.last_day) and base.ranks >= ranks]
+        bases = _current_bases(target_id, first_day, last_day, ranks, versions)
         exact = next((base for base in bases if base.last_day == last_day), None)
         if exact:
             return _base_read(exact)
@@ -222,9 +220,7 @@ def window_base_prepare(*, target_id: int, last_day: dt.date, days: int, statist
         return []
     built = []
     for first, last in ranges:
-        stored = WindowBase.objects.filter(target_id=target_id, first_day=first, last_day=last,
-                                           ranks__gte=ranks).values_list("version", flat=True).first()
-        if stored != _version(versions, first, last):
+        if not any(base.last_day == last for base in _current_bases(target_id, first, last, ranks, versions)):
             window_base_ensure(target_id=target_id, first_day=first, last_day=last, ranks=ranks, keep=keep,
                                forget_earlier=False)
             built.append((first, last))
@@ -242,6 +238,15 @@ def _ranks_to_keep(target_id: int, first_day: dt.date, last_day: dt.date, days: 
     # A base built now serves the rest of the day: room for one more day of snapshots.
     keep = min(TOP_IOPS, int(p95_rank(np.array([snapshots + snapshots // max(days - 1, 1)]))[0]))
     return ranks, max(keep, ranks)
+
+
+def _current_bases(target_id: int, first_day: dt.date, last_day: dt.date, ranks: int,
+                   versions: dict[dt.date, int]) -> list[WindowBase]:
+    """The target's stored bases from ``first_day`` to ``last_day`` or earlier that are current (built
+    from the days as they are now, ``versions``) and keep at least ``ranks`` top values; without data."""
+    return [base for base in WindowBase.objects.filter(target_id=target_id, first_day=first_day,
+                                                       last_day__lte=last_day, ranks__gte=ranks).defer("data")
+            if base.version == _version(versions, base.first_day, base.last_day)]
 
 
 def _version(versions: dict[dt.date, int], first_day: dt.date, last_day: dt.date) -> int:
