@@ -14,3 +14,5 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 app = Celery("tierscope")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# Each worker node writes its heartbeat for /healthz (apps/core/heartbeat.py).
+app.steps["worker"].add("apps.core.heartbeat:WorkerHeartbeat")

@@ -1,4 +1,4 @@
-"""Liveness of the two services tierscope cannot work without."""
+"""Liveness of the two services tierscope cannot work without, and of its worker and beat (their heartbeats)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import redis
 from django.conf import settings
 from django.db import connection
 from django.db.utils import DatabaseError
+
+from apps.core.heartbeat import heartbeat_read
 
 
 def health_database() -> tuple[bool, str]:
@@ -27,3 +29,9 @@ def health_broker() -> tuple[bool, str]:
     finally:
         client.close()
     return True, "ok"
+
+
+def health_heartbeat(*, process: str) -> dict[str, object]:
+    """Age of the last heartbeat of ``process`` (worker or beat); not ok when missing or stale."""
+    beat = heartbeat_read(process=process, stale_after_s=settings.TIERSCOPE_HEARTBEAT_STALE_S)
+    return {"ok": beat.ok, "age_s": beat.age_s, "detail": beat.detail}

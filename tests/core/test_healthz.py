@@ -1,12 +1,30 @@
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.test import override_settings
+
+from apps.core.heartbeat import heartbeat_key, heartbeat_write
+
+
+@pytest.fixture
+def heartbeats():
+    """Worker and beat alive: fresh heartbeats under this test database's keys."""
+    import redis
+    from django.conf import settings
+
+    for process in ("worker", "beat"):
+        heartbeat_write(process=process)
+    yield
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    client.delete(heartbeat_key("worker"), heartbeat_key("beat"))
+    client.close()
 
 
 @pytest.mark.django_db
 class HealthzTests:
-    def test_it_answers_200_when_database_and_broker_answer(self, client):
+    def test_it_answers_200_when_database_broker_and_heartbeats_are_fine(self, client, heartbeats):
         response = client.get("/healthz")
 
         assert response.status_code == 200
@@ -14,8 +32,39 @@ class HealthzTests:
         assert body["status"] == "ok"
         assert body["database"]["ok"] is True
         assert body["broker"]["ok"] is True
+        assert body["worker"]["ok"] is True and 0 <= body["worker"]["age_s"] < 5
+        assert body["beat"]["ok"] is True and 0 <= body["beat"]["age_s"] < 5
 
-    def test_it_answers_503_when_the_broker_does_not(self, client):
+    def test_it_answers_503_when_the_beat_heartbeat_is_stale(self, client, heartbeats, settings):
+        settings.TIERSCOPE_HEARTBEAT_STALE_S = 90
+        heartbeat_write(process="beat", at_s=time.time() - 120)
+
+        response = client.get("/healthz")
+
+        assert response.status_code == 503
+        body = response.json()
+        assert body["beat"]["ok"] is False and body["beat"]["age_s"] >= 120
+        assert "stale" in body["beat"]["detail"]
+        assert body["worker"]["ok"] is True and body["database"]["ok"] is True
+
+    def test_it_answers_503_when_the_worker_heartbeat_is_missing(self, client, heartbeats):
+        import redis
+        from django.conf import settings
+
+        redis.Redis.from_url(settings.REDIS_URL).delete(heartbeat_key("worker"))
+
+        response = client.get("/healthz")
+
+        assert response.status_code == 503
+        body = response.json()
+        assert body["worker"] == {"ok": False, "age_s": None, "detail": "no heartbeat"}
+        assert body["beat"]["ok"] is True
+
+    def test_it_keys_heartbeats_by_database(self, settings):
+        # A test worker on the shared Redis must not speak for the stack of the same machine.
+        assert settings.DATABASES["default"]["NAME"] in heartbeat_key("worker")
+
+    def test_it_answers_503_when_the_broker_does_not(self, client, heartbeats):
         # Port 9 (discard) on loopback: nothing listens there.
         with override_settings(REDIS_URL="redis://127.0.0.1:9/0"):
             response = client.get("/healthz")
@@ -25,7 +74,7 @@ class HealthzTests:
         assert body["broker"]["ok"] is False
         assert body["database"]["ok"] is True
 
-    def test_it_answers_503_when_the_database_does_not(self, client, monkeypatch):
+    def test_it_answers_503_when_the_database_does_not(self, client, monkeypatch, heartbeats):
         from django.db.utils import OperationalError
 
         import apps.core.health as health
