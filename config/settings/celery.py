@@ -19,7 +19,13 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_RESULT_EXPIRES = 24 * 3600
-CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Outlives PostgreSQL outages (the stock DatabaseScheduler exits on one) and writes beat's heartbeat.
+CELERY_BEAT_SCHEDULER = "apps.core.beat:ResilientDatabaseScheduler"
+# Heartbeats of the worker and beat in Redis; /healthz answers 503 when one is older than the stale age.
+TIERSCOPE_HEARTBEAT_EVERY_S = env_int("TIERSCOPE_HEARTBEAT_EVERY_S", 10)
+TIERSCOPE_HEARTBEAT_STALE_S = env_int("TIERSCOPE_HEARTBEAT_STALE_S", 90)
+# Beat re-reads every periodic task this often besides on changes (django-celery-beat: 5 minutes).
+TIERSCOPE_BEAT_RESYNC_S = env_int("TIERSCOPE_BEAT_RESYNC_S", 300)
 
 # The one periodic entry: a fan-out that enqueues a collection for each enabled
 # target whose own interval has elapsed. Per-target intervals live on Target
