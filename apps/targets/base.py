@@ -10,6 +10,7 @@ One module per implementation: ``oracle/``, ``demo/``, ``awr_report/``,
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from apps.targets.rows import Collection, CounterSample
@@ -26,6 +27,19 @@ class SourceError(Exception):
         super().__init__(message)
         self.permanent = permanent
         self.code = code  # e.g. "ORA-01017", "DPY-6005"
+
+
+@dataclass(frozen=True)
+class CheckStep:
+    """One step of a "test connection" (connect, release, grants, pack), as it completes."""
+
+    step: str
+    ok: bool
+    detail: str
+
+
+#: Receives each CheckStep as soon as it completes (the check task records it for the page).
+CheckReport = Callable[[CheckStep], None]
 
 
 @dataclass(frozen=True)
@@ -62,6 +76,12 @@ class Source:
         """
         raise NotImplementedError
 
-    def check(self) -> list[str]:
-        """Return human-readable findings about the target (empty = fine)."""
+    def check(self, *, report: CheckReport | None = None) -> list[str]:
+        """Return human-readable findings about the target (empty = fine).
+
+        Subclasses that check in steps pass each :class:`CheckStep` to ``report`` as it
+        completes, so a page can show progress; a failed step ends the check.
+        """
+        if report is not None:
+            report(CheckStep(step="source", ok=True, detail=f"{self.mode} source: nothing to connect to"))
         return []

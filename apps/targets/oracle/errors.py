@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from apps.targets.base import SourceError
+from apps.targets.oracle.connection import CALL_GRACE_S, OracleTimeout
 
 GRANT_SCRIPT = "scripts/oracle/create_monitor_user.sql"
 EXTRACT_SCRIPT = "scripts/oracle/tierscope_extract.sql"
@@ -112,6 +113,20 @@ def source_error_from(
             permanent=True,
             code=full,
         )
+    if full == "DPY-6005" and _caused_by(exc, ConnectionRefusedError, "connection refused"):
+        return SourceError(
+            f"DPY-6005: {dsn} refused the connection: nothing listens on that host and port. Check host and "
+            "port, and that the listener is up; tierscope will retry.",
+            permanent=False,
+            code=full,
+        )
+    if full == "DPY-6005" and _caused_by(exc, TimeoutError, "timed out"):
+        return SourceError(
+            f"DPY-6005: {dsn} did not accept a TCP connection within the connect limit — host down, wrong "
+            "address or a firewall dropping packets; tierscope will retry.",
+            permanent=False,
+            code=full,
+        )
     if full in ("DPY-6005", "DPY-6001") or code in (12541, 12514):
         return SourceError(
             f"{full or f'ORA-{code:05d}'}: cannot reach the database at {dsn}: {detail_text(info)}. "
@@ -154,3 +169,30 @@ def _grant_message(info: ErrorInfo, *, dsn: str, user: str, statement: str | Non
         f"(or GRANT SELECT_CATALOG_ROLE TO {user}, broader). "
         f"{GRANT_SCRIPT} creates a monitoring user with every grant tierscope needs."
     )
+
+
+def _caused_by(exc: BaseException, kind: type[BaseException], text: str) -> bool:
+    """Whether the driver error was caused by ``kind`` (its chained cause, or its message's later lines)."""
+    cause = exc.__cause__
+    while cause is not None:
+        if isinstance(cause, kind):
+            return True
+        cause = cause.__cause__
+    return text in str(exc).lower()
+
+
+def source_error_from_timeout(exc: OracleTimeout, *, dsn: str, target: str, work: str = "collection") -> SourceError:
+    """A limit of ours passed (connect, call or whole run): transient, with what it means for a DBA."""
+    limit = f"{exc.limit_s:g} s"
+    if exc.phase == "connect":
+        message = (f"{dsn} accepted the connection but did not answer within {limit} — listener hung or a "
+                   "firewall dropping packets; tierscope will retry.")
+    elif exc.phase == "call":
+        message = (f"{dsn} stopped answering: a round trip got no answer within {limit} (the call timeout "
+                   f"plus {CALL_GRACE_S:g} s for the break) — database hung or the network dropped the "
+                   "connection; tierscope will retry.")
+    else:
+        message = (f"The {work} of {target} stopped: reading {dsn} passed its whole-run limit of {limit} "
+                   "(COLLECT_RUN_TIMEOUT_S); tierscope will retry. If it keeps happening the database is too "
+                   "slow or too large for the limit and it needs raising.")
+    return SourceError(message, permanent=False, code=f"{exc.phase.upper()}-TIMEOUT")

@@ -16,11 +16,11 @@ from typing import Any
 
 import oracledb
 
-from apps.targets.base import CollectState, Source, SourceError
+from apps.targets.base import CheckReport, CheckStep, CollectState, Source, SourceError
 from apps.targets.deltas import IntervalDelta, cumulative_deltas
 from apps.targets.oracle import queries
-from apps.targets.oracle.connection import Connect, oracle_cursor
-from apps.targets.oracle.errors import StatementFailed, source_error_from
+from apps.targets.oracle.connection import Connect, Deadline, Limits, OracleTimeout, oracle_cursor
+from apps.targets.oracle.errors import StatementFailed, source_error_from, source_error_from_timeout
 from apps.targets.oracle.features import Features, check_mode, check_pack_access, features_for
 from apps.targets.oracle.queries import (
     FilestatSampleRow,
@@ -54,52 +54,68 @@ class _History:
 class OracleSource(Source):
     """A live Oracle target read with python-oracledb Thin mode (12.1 and later).
 
-    ``connect(dsn=, user=, password=)`` returns a connection; the default acquires one from
-    this worker process's pool. Tests pass a fake that replays recorded rows.
+    ``connect(dsn=, user=, password=)`` returns a connection; the default opens a standalone one
+    bounded by ``limits`` (connect, call, whole run). Tests pass a fake that replays recorded rows.
+    ``name`` is the target's name, for messages.
     """
 
-    def __init__(self, *, dsn: str, user: str, password: str, mode: str, connect: Connect | None = None) -> None:
+    def __init__(self, *, dsn: str, user: str, password: str, mode: str, connect: Connect | None = None,
+                 limits: Limits | None = None, name: str = "") -> None:
         self.dsn = dsn
         self.user = user
         self._password = password
         self.mode = check_mode(mode)
         self._connect = connect
+        self.limits = limits or Limits()
+        self.name = name or dsn
 
     def __repr__(self) -> str:  # never show the password
         return f"OracleSource(dsn={self.dsn!r}, user={self.user!r}, mode={self.mode!r})"
 
     def collect(self, state: CollectState) -> Collection:
         """Read snapshots newer than ``state``, current segments, residency and V$ samples."""
-        return self._with_cursor(lambda cursor: self._collect(cursor, state))
+        return self._with_cursor(lambda cursor: self._collect(cursor, state), what="collection")
 
-    def check(self) -> list[str]:
-        """Connect, read the release and pack switch; findings for the admin's "test connection"."""
+    def check(self, *, report: CheckReport | None = None) -> list[str]:
+        """Connect, read the release, the catalog and the pack switch, step by step.
+
+        Each step goes to ``report`` as it completes; the first failed one ends the check and
+        its message is the only finding.
+        """
+        steps = _StepRecorder(report)
         try:
-            return self._with_cursor(self._check)
+            self._with_cursor(lambda cursor: self._check(cursor, steps), what="check")
         except SourceError as exc:
+            steps.fail(str(exc))
             return [str(exc)]
+        return []
 
-    def _with_cursor(self, work: Callable[[Any], Any]) -> Any:
+    def _with_cursor(self, work: Callable[[Any], Any], *, what: str) -> Any:
         try:
-            with oracle_cursor(dsn=self.dsn, user=self.user, password=self._password,
-                               connect=self._connect) as cursor:
+            with oracle_cursor(dsn=self.dsn, user=self.user, password=self._password, connect=self._connect,
+                               limits=self.limits, deadline=Deadline(self.limits.run_timeout_s)) as cursor:
                 return work(cursor)
         except StatementFailed as exc:
             cause = exc.__cause__ or exc
+            if isinstance(cause, OracleTimeout):
+                raise source_error_from_timeout(cause, dsn=self.dsn, target=self.name, work=what) from cause
             raise source_error_from(cause, dsn=self.dsn, user=self.user, statement=exc.statement,
                                     views=exc.views) from cause
+        except OracleTimeout as exc:
+            raise source_error_from_timeout(exc, dsn=self.dsn, target=self.name, work=what) from exc
         except oracledb.Error as exc:
             raise source_error_from(exc, dsn=self.dsn, user=self.user) from exc
 
-    def _check(self, cursor: Any) -> list[str]:
+    def _check(self, cursor: Any, steps: _StepRecorder) -> None:
+        steps.passed(f"connected to {self.dsn} as {self.user}", next_step="release")
         instance = queries.fetch_instance(cursor, mode=self.mode)
         features_for(instance.version)
+        steps.passed(f"Oracle {instance.version} ({instance.db_name}), supported", next_step="grants")
         parameters = queries.fetch_parameters(cursor, mode=self.mode)
-        try:
-            check_pack_access(parameters.get("control_management_pack_access"), mode=self.mode)
-        except SourceError as exc:
-            return [str(exc)]
-        return []
+        steps.passed("catalog views readable (V$INSTANCE, V$PARAMETER)", next_step="pack")
+        access = parameters.get("control_management_pack_access")
+        check_pack_access(access, mode=self.mode)
+        steps.passed(f"CONTROL_MANAGEMENT_PACK_ACCESS = {access or 'unknown'}: fits {self.mode} mode")
 
     def _collect(self, cursor: Any, state: CollectState) -> Collection:
         mode = self.mode
@@ -159,6 +175,23 @@ class OracleSource(Source):
         snapshots = assemble_history(snapshot_rows=new, seg_stat_rows=seg_stat_rows,
                                      pack_sysstat_rows=pack_sysstat_rows, pack_filestat_rows=pack_filestat_rows)
         return _History(snapshots=snapshots, notes=history_notes(new, last_by_instance))
+
+
+class _StepRecorder:
+    """Reports check steps as they complete; knows which step is running when one fails."""
+
+    def __init__(self, report: CheckReport | None) -> None:
+        self._report = report
+        self.current = "connect"
+
+    def passed(self, detail: str, *, next_step: str = "") -> None:
+        if self._report is not None:
+            self._report(CheckStep(step=self.current, ok=True, detail=detail))
+        self.current = next_step
+
+    def fail(self, detail: str) -> None:
+        if self._report is not None:
+            self._report(CheckStep(step=self.current or "check", ok=False, detail=detail))
 
 
 def assemble_history(

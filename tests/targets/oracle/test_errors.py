@@ -99,3 +99,30 @@ class ErrorMappingTests(unittest.TestCase):
         self.assertFalse(error.permanent)
         self.assertIn("ORA-01555", str(error))
         self.assertIn("segments", str(error))
+
+
+class TimeoutMappingTests(unittest.TestCase):
+    def test_it_says_a_silent_listener_accepted_but_did_not_answer(self) -> None:
+        from apps.targets.oracle.connection import OracleTimeout
+        from apps.targets.oracle.errors import source_error_from_timeout
+
+        error = source_error_from_timeout(OracleTimeout("connect", 20), dsn=DSN, target="sales")
+        self.assertFalse(error.permanent)
+        self.assertEqual(error.code, "CONNECT-TIMEOUT")
+        self.assertIn(f"{DSN} accepted the connection but did not answer within 20 s — listener hung", str(error))
+
+    def test_it_names_the_target_and_the_limit_when_a_run_passes_its_deadline(self) -> None:
+        from apps.targets.oracle.connection import OracleTimeout
+        from apps.targets.oracle.errors import source_error_from_timeout
+
+        error = source_error_from_timeout(OracleTimeout("run", 600), dsn=DSN, target="sales")
+        self.assertFalse(error.permanent)
+        self.assertIn("The collection of sales stopped", str(error))
+        self.assertIn("whole-run limit of 600 s (COLLECT_RUN_TIMEOUT_S)", str(error))
+
+    def test_it_says_a_refused_connection_is_refused(self) -> None:
+        refused = dpy(oracledb_errors.ERR_CONNECTION_FAILED, connection_id="x")
+        refused.__cause__ = ConnectionRefusedError(111, "Connection refused")
+        error = mapped(refused)
+        self.assertFalse(error.permanent)
+        self.assertIn(f"{DSN} refused the connection", str(error))
