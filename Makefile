@@ -1,11 +1,14 @@
 # tierscope — everything runs from here, without Docker.
 #   make run     the whole stack with the demo target on http://127.0.0.1:8000
 #   make test    the same set-up, then the whole test suite (real PostgreSQL, Redis, Celery, Chromium)
-#   make stop    stops everything make run / make services started
+#   make stop    stops everything make run / make services started (supervisord, its programs, orphans of
+#                an earlier run, Redis, PostgreSQL)
+#   make faults  only the process-fault suite (tests/faults/: a private stack on other ports, a few minutes)
+# Every wait in scripts/dev/stack.sh has a time limit.
 STACK := scripts/dev/stack.sh
 PYTEST_ARGS ?=
 
-.PHONY: run test stop services setup bench lint clean-data
+.PHONY: run test faults stop services setup bench lint clean-data
 
 run:
 	@$(STACK) setup
@@ -17,6 +20,10 @@ test:
 	@$(STACK) setup --browser
 	@$(STACK) services
 	@$(STACK) test $(PYTEST_ARGS)
+
+faults:
+	@$(STACK) setup
+	@$(STACK) test -m faults tests/faults $(PYTEST_ARGS)
 
 services:
 	@$(STACK) setup

@@ -111,11 +111,14 @@ TIERSCOPE: dict[str, object] = {
     "COLLECT_BATCH_ROWS": env_int("TIERSCOPE_COLLECT_BATCH_ROWS", 50_000),
 }
 
+# Everything to stderr, which the process's supervisor keeps: supervisord in .data/log/ under make run,
+# docker compose's log driver, journald under systemd. django.request (500 tracebacks) and the apps.*
+# loggers propagate here; Django's own console handler writes only with DEBUG on.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
 

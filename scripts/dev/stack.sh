@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # The whole local stack without Docker: venv, npm packages, a project-local
-# PostgreSQL cluster and Redis under .data/, web (gunicorn), Celery worker and beat.
-# Called by the Makefile; every step is idempotent so a second `make run` reuses what exists.
+# PostgreSQL cluster and Redis under .data/, and web (gunicorn), Celery worker and
+# beat as programs of a supervisord that restarts them (scripts/dev/supervisord.conf).
+# Called by the Makefile; every step is idempotent so a second `make run` reuses what exists,
+# and every wait has a time limit.
+#
+# Relocatable, so a second whole stack can run beside the developers' one (tests/faults/ does):
+#   TIERSCOPE_DATA_DIR (default .data), TIERSCOPE_PG_PORT, TIERSCOPE_REDIS_PORT, TIERSCOPE_WEB_BIND.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
-DATA="$ROOT/.data"
+DATA="${TIERSCOPE_DATA_DIR:-$ROOT/.data}"
+case "$DATA" in /*) ;; *) DATA="$ROOT/$DATA" ;; esac
 RUN="$DATA/run"
 LOG="$DATA/log"
 VENV="$ROOT/.venv"
 PY="$VENV/bin/python"
+export PGCONNECT_TIMEOUT=10  # psql/createdb below never wait on a server longer than this
 
 local_urls() {
   # Ports of the project-local servers: from the environment, else .env, else the defaults.
@@ -20,6 +27,8 @@ local_urls() {
   LOCAL_DATABASE_URL="postgres://tierscope:tierscope@127.0.0.1:${PG_PORT}/tierscope"
   LOCAL_REDIS_URL="redis://127.0.0.1:${REDIS_PORT}/0"
 }
+
+is_local_url() { [[ "$1" =~ ^(postgres://tierscope:tierscope@127\.0\.0\.1:[0-9]+/tierscope|redis://127\.0\.0\.1:[0-9]+/0)$ ]]; }
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -52,13 +61,26 @@ load_env() {
         -e "s|^TIERSCOPE_REDIS_PORT=.*|TIERSCOPE_REDIS_PORT=${REDIS_PORT}|" .env.example > .env
     chmod 600 .env
   fi
-  local line key
+  local line key from_env=" "
   while IFS= read -r line || [ -n "$line" ]; do
     case "$line" in ''|'#'*) continue ;; esac
     key="${line%%=*}"
-    if [ -z "${!key+x}" ]; then export "$line"; fi
+    if [ -z "${!key+x}" ]; then export "$line"; from_env+="$key "; fi
   done < .env
   local_urls
+  # .env's local URLs follow the ports of this run: TIERSCOPE_PG_PORT=55532 alone moves the database too,
+  # never leaving a private stack on the developers' servers.
+  if [[ "$from_env" == *" DATABASE_URL "* ]] && is_local_url "$DATABASE_URL"; then export DATABASE_URL="$LOCAL_DATABASE_URL"; fi
+  if [[ "$from_env" == *" REDIS_URL "* ]] && is_local_url "$REDIS_URL"; then export REDIS_URL="$LOCAL_REDIS_URL"; fi
+  # Marks every process this stack starts (supervisord passes it on), so stop finds orphans of this data dir only.
+  export TIERSCOPE_STACK_DATA="$DATA"
+  export STATIC_ROOT="${STATIC_ROOT:-$DATA/staticfiles}"
+  if [ "$DATA" != "$ROOT/.data" ] && [ -z "${TIERSCOPE_ADMIN_PASSWORD:-}" ]; then
+    # A second stack's admin: its password kept in its own data dir (bootstrap would write .data/admin-credentials).
+    mkdir -p "$DATA"
+    [ -f "$DATA/admin-password" ] || (umask 077; python3 -c 'import secrets; print(secrets.token_urlsafe(12))' > "$DATA/admin-password")
+    TIERSCOPE_ADMIN_PASSWORD="$(cat "$DATA/admin-password")"; export TIERSCOPE_ADMIN_PASSWORD
+  fi
 }
 
 uses_local_pg() { [ "${DATABASE_URL}" = "${LOCAL_DATABASE_URL}" ]; }
@@ -151,9 +173,10 @@ start_redis() {
     say "Redis already running on 127.0.0.1:$REDIS_PORT"; return 0
   fi
   say "starting Redis on 127.0.0.1:$REDIS_PORT"
+  # appendonly: a crash of Redis loses at most the last second of queued collections, not everything since the last save.
   redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$DATA/redis" --daemonize yes \
-    --pidfile "$RUN/redis.pid" --logfile "$LOG/redis.log" --save 60 1000 >/dev/null
-  local i; for i in $(seq 1 50); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && return 0; sleep 0.1; done
+    --pidfile "$RUN/redis.pid" --logfile "$LOG/redis.log" --save 60 1000 --appendonly yes >/dev/null
+  local i; for i in $(seq 1 100); do timeout 2 redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && return 0; sleep 0.1; done
   die "Redis did not start, see $LOG/redis.log"
 }
 
@@ -167,52 +190,110 @@ cmd_prepare() {
   "$PY" manage.py bootstrap
 }
 
+supervisor_conf() {
+  # The template with this run's paths and ports; supervisord reads the environment exported by load_env.
+  sed -e "s|@ROOT@|$ROOT|g" -e "s|@RUN@|$RUN|g" -e "s|@LOG@|$LOG|g" -e "s|@VENV@|$VENV|g" \
+      -e "s|@WEB_BIND@|$WEB_BIND|g" -e "s|@WEB_CONCURRENCY@|${WEB_CONCURRENCY:-3}|g" \
+      -e "s|@WORKER_CONCURRENCY@|${WORKER_CONCURRENCY:-2}|g" -e "s|@ID@|$(basename "$DATA")|g" \
+      scripts/dev/supervisord.conf > "$RUN/supervisord.conf.new"
+  mv "$RUN/supervisord.conf.new" "$RUN/supervisord.conf"
+}
+
+ctl() { timeout 30 "$VENV/bin/supervisorctl" -c "$RUN/supervisord.conf" "$@"; }
+
 cmd_start() {
   load_env
-  if alive "$RUN/web.pid"; then say "web already running"; else
-    say "starting web (gunicorn) on http://$WEB_BIND"
-    "$VENV/bin/gunicorn" config.wsgi --bind "$WEB_BIND" --workers "${WEB_CONCURRENCY:-3}" --daemon \
-      --pid "$RUN/web.pid" --access-logfile "$LOG/web-access.log" --error-logfile "$LOG/web.log"
+  mkdir -p "$RUN" "$LOG"
+  stop_legacy  # daemons of the stack.sh before supervisord, if any still run
+  supervisor_conf
+  if alive "$RUN/supervisord.pid"; then
+    say "supervisord already running: starting what is stopped, applying a changed configuration"
+    ctl reread >/dev/null && ctl update >/dev/null
+    ctl start all >/dev/null || true  # 'already started' is not an error here
+  else
+    stop_orphans  # no supervisord: whatever still runs of this stack was left behind (it would hold the port)
+    say "starting supervisord: web on http://$WEB_BIND, Celery worker and beat"
+    "$VENV/bin/supervisord" -c "$RUN/supervisord.conf"
   fi
-  if alive "$RUN/worker.pid"; then say "Celery worker already running"; else
-    say "starting Celery worker"
-    "$VENV/bin/celery" -A config worker --concurrency "${WORKER_CONCURRENCY:-2}" --detach \
-      --pidfile "$RUN/worker.pid" --logfile "$LOG/worker.log" -l INFO
-  fi
-  if alive "$RUN/beat.pid"; then say "Celery beat already running"; else
-    say "starting Celery beat"
-    "$VENV/bin/celery" -A config beat --detach --pidfile "$RUN/beat.pid" --logfile "$LOG/beat.log" -l INFO \
-      --scheduler django_celery_beat.schedulers:DatabaseScheduler
-  fi
-  local i; for i in $(seq 1 60); do
-    curl -fsS "http://$WEB_BIND/healthz" >/dev/null 2>&1 && break; sleep 0.5
-  done
-  curl -fsS "http://$WEB_BIND/healthz" >/dev/null 2>&1 || die "web did not answer on /healthz, see $LOG/web.log"
+  wait_healthy 120 || { ctl status || true; die "not healthy after 120 s: $(curl -sS --max-time 5 "http://$WEB_BIND/healthz" 2>&1); see $LOG/"; }
   echo
   say "tierscope is running: http://$WEB_BIND/"
   "$PY" manage.py bootstrap --print-login
-  echo "logs: $LOG/   stop everything with: make stop"
+  echo "logs: $LOG/   processes: $0 ctl status   stop everything with: make stop"
+}
+
+wait_healthy() {
+  # /healthz answers 200 once PostgreSQL, Redis and the worker's and beat's heartbeats are all there.
+  local deadline=$((SECONDS + $1))
+  while [ $SECONDS -lt $deadline ]; do
+    curl -fsS --max-time 5 "http://$WEB_BIND/healthz" >/dev/null 2>&1 && return 0
+    sleep 1
+  done
+  return 1
+}
+
+stop_pid() {
+  # TERM, up to 10 s to exit, then KILL.
+  local pid="$1" i
+  kill "$pid" 2>/dev/null || return 0
+  for i in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+  kill -9 "$pid" 2>/dev/null || true
 }
 
 stop_pidfile() {
-  local name="$1" file="$RUN/$1.pid" i
-  if alive "$file"; then
-    kill "$(cat "$file")" 2>/dev/null || true
-    for i in $(seq 1 100); do alive "$file" || break; sleep 0.1; done
-    alive "$file" && kill -9 "$(cat "$file")" 2>/dev/null || true
-    say "stopped $name"
-  fi
+  local name="$1" file="$RUN/$1.pid"
+  if alive "$file"; then stop_pid "$(cat "$file")"; say "stopped $name"; fi
   rm -f "$file"
+}
+
+stop_legacy() {
+  # Before supervisord, web/worker/beat ran as daemons with pidfiles in $RUN.
+  stop_pidfile beat; stop_pidfile worker; stop_pidfile web
+}
+
+stack_orphans() {
+  # Processes of this checkout's gunicorn/celery that belong to this data dir: marked by
+  # TIERSCOPE_STACK_DATA, or (only for the default data dir) unmarked ones from before the marker.
+  # The test suite's own workers run `python -m celery` and are never matched.
+  local proc pid cmd marker
+  for proc in /proc/[0-9]*; do
+    pid="${proc#/proc/}"
+    [ "$pid" = "$$" ] && continue
+    cmd="$(tr '\0' ' ' < "$proc/cmdline" 2>/dev/null)" || continue
+    case "$cmd" in *"$VENV/bin/gunicorn "*|*"$VENV/bin/celery "*) ;; *) continue ;; esac
+    marker="$(tr '\0' '\n' < "$proc/environ" 2>/dev/null | sed -n 's/^TIERSCOPE_STACK_DATA=//p')"
+    if [ "$marker" = "$DATA" ] || { [ -z "$marker" ] && [ "$DATA" = "$ROOT/.data" ]; }; then echo "$pid"; fi
+  done
+}
+
+stop_orphans() {
+  # TERM, up to 10 s for all to exit, then KILL what is left.
+  local orphans p i; orphans="$(stack_orphans | tr '\n' ' ')"
+  [ -n "${orphans// }" ] || return 0
+  say "stopping orphans of an earlier run: $orphans"
+  for p in $orphans; do kill "$p" 2>/dev/null || true; done
+  for i in $(seq 1 100); do [ -z "$(stack_orphans)" ] && return 0; sleep 0.1; done
+  for p in $(stack_orphans); do kill -9 "$p" 2>/dev/null || true; done
 }
 
 cmd_stop() {
   load_env
-  stop_pidfile beat; stop_pidfile worker; stop_pidfile web
+  if alive "$RUN/supervisord.pid"; then
+    local pid; pid="$(cat "$RUN/supervisord.pid")"
+    # shutdown stops every program (warm, within its stopwaitsecs) before supervisord exits.
+    ctl shutdown >/dev/null 2>&1 || kill "$pid" 2>/dev/null || true
+    local i; for i in $(seq 1 900); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null || true
+    say "stopped supervisord (web, worker, beat)"
+  fi
+  rm -f "$RUN/supervisord.pid"
+  stop_legacy
+  stop_orphans
   if uses_local_redis; then stop_pidfile redis; fi
   if uses_local_pg && [ -f "$DATA/pg/PG_VERSION" ]; then
     local bin; bin="$(pg_bin)" || return 0
     if pg_run "$bin/pg_ctl" -D "$DATA/pg" status >/dev/null 2>&1; then
-      pg_run "$bin/pg_ctl" -D "$DATA/pg" -m fast -w stop >/dev/null && say "stopped PostgreSQL"
+      pg_run "$bin/pg_ctl" -D "$DATA/pg" -m fast -w -t 60 stop >/dev/null && say "stopped PostgreSQL"
     fi
   fi
 }
@@ -231,7 +312,8 @@ case "${1:-}" in
   prepare) cmd_prepare ;;
   start) cmd_start ;;
   stop) cmd_stop ;;
+  ctl) shift; load_env; ctl "$@" ;;
   test) shift; cmd_test "$@" ;;
   env) load_env; env | grep -E '^(DATABASE_URL|REDIS_URL)=' ;;
-  *) die "usage: stack.sh setup|services|prepare|start|stop|test" ;;
+  *) die "usage: stack.sh setup|services|prepare|start|stop|ctl <supervisorctl command>|test" ;;
 esac
