@@ -1,0 +1,53 @@
+"""Upload forms of the import page: an AWR report (+ optional sizes), an offline extract (.zip)."""
+
+from __future__ import annotations
+
+import zipfile
+
+from django import forms
+from django.core.files.uploadedfile import UploadedFile
+
+from apps.core.config import get_config
+
+
+def _bounded(upload: UploadedFile | None, *, label: str) -> UploadedFile | None:
+    """Refuse an upload over MAX_UPLOAD_BYTES by its size, before reading any of it."""
+    if upload is None:
+        return None
+    limit = get_config()["MAX_UPLOAD_BYTES"]
+    if upload.size is not None and upload.size > limit:
+        raise forms.ValidationError(
+            f"{label} {upload.name} is {upload.size} bytes, more than the {limit // (1024 * 1024)} MB allowed."
+        )
+    return upload
+
+
+class ReportUploadForm(forms.Form):
+    report = forms.FileField(
+        label="AWR report",
+        help_text="HTML or text, as awrrpt.sql, awrrpti.sql or awrgrpt.sql (global RAC, HTML) write it.",
+    )
+    sizes = forms.FileField(
+        label="Segment sizes (optional)",
+        required=False,
+        help_text="segments.csv from an offline extract: the sizes of the segments the report lists.",
+    )
+
+    def clean_report(self) -> UploadedFile | None:
+        return _bounded(self.cleaned_data.get("report"), label="AWR report")
+
+    def clean_sizes(self) -> UploadedFile | None:
+        return _bounded(self.cleaned_data.get("sizes"), label="Sizes file")
+
+
+class ExtractUploadForm(forms.Form):
+    extract = forms.FileField(
+        label="Offline extract (.zip)",
+        help_text="The output directory of scripts/oracle/tierscope_extract.sql, zipped.",
+    )
+
+    def clean_extract(self) -> UploadedFile | None:
+        upload = _bounded(self.cleaned_data.get("extract"), label="Extract")
+        if upload is not None and not zipfile.is_zipfile(upload):
+            raise forms.ValidationError(f"{upload.name} is not a .zip file: zip the extract's output directory.")
+        return upload

@@ -1,0 +1,177 @@
+"""Importing AWR reports and offline extracts into the same pipeline as live collection.
+
+Both imports build a :class:`~apps.targets.rows.Collection` with a pure reader, check it
+fully, and only then store it with :func:`apps.snapshots.services.collection_store` under
+their own snapshot kind ("report" / "extract"), in a run with the same lifecycle as a
+collection (apps.snapshots.runs): the recommendations refresh after it as their own task.
+A refused import writes nothing; a stored
+one writes each snapshot in its own transaction under the natural key
+(target, dbid, instance, kind, snap_id), so importing the same file again adds nothing and
+a retry after a crash completes what is missing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from pathlib import Path
+from typing import IO
+
+from apps.core.config import get_config
+from apps.snapshots.models import CollectionRun, Snapshot
+from apps.snapshots.runs import CollectionBusy, run_finish, run_start, target_lock
+from apps.snapshots.services import collect_state_build, collection_store, run_succeeded_announce
+from apps.targets.awr_report import AwrReportError, parse_report
+from apps.targets.awr_report.source import report_to_collection
+from apps.targets.extract import ExtractError, read_extract, read_segments_csv
+from apps.targets.models import Target
+from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey
+
+TRIGGER = "import"
+
+
+class ImportRefused(ValueError):
+    """The file cannot be imported into this target; nothing was written. One line for the DBA."""
+
+
+def report_import(*, target: Target, data: bytes, filename: str, sizes: bytes | None = None,
+                  sizes_filename: str = "segments.csv") -> CollectionRun:
+    """Import one AWR report (HTML or text, awrrpt or awrgrpt) into ``target``.
+
+    ``sizes``, when given, is a DBA_SEGMENTS listing in the extract's segments.csv format:
+    segments the report lists get their size from it; segments it does not list are not
+    invented, and report segments without a size keep size_bytes NULL. Raises
+    :class:`ImportRefused` for an oversized, unreadable or foreign report (nothing written).
+    """
+    _check_size(len(data), filename)
+    try:
+        collection = report_to_collection(parse_report(data, filename=filename))
+    except AwrReportError as error:
+        raise ImportRefused(str(error)) from None
+    if sizes is not None:
+        _check_size(len(sizes), sizes_filename)
+        try:
+            infos = read_segments_csv(sizes, filename=sizes_filename)
+        except ExtractError as error:
+            raise ImportRefused(str(error)) from None
+        collection = dataclasses.replace(collection, segments=report_segment_sizes(collection, infos))
+    _check_same_database(target, collection.database, what=f"AWR report {filename}")
+    return _import_store(target=target, collection=collection, kind="report", authoritative=False)
+
+
+def extract_import(*, target: Target, path_or_zip: str | Path | IO[bytes]) -> CollectionRun:
+    """Import one offline extract (a directory, a .zip path or an open .zip file) into ``target``.
+
+    The whole extract is read and checked first; any bad line raises :class:`ImportRefused`
+    naming the file, line and column, and nothing is written.
+    """
+    try:
+        collection = read_extract(path_or_zip)
+    except ExtractError as error:
+        raise ImportRefused(str(error)) from None
+    _check_same_database(target, collection.database, what="offline extract")
+    return _import_store(target=target, collection=collection, kind="extract", authoritative=True)
+
+
+def report_segment_sizes(collection: Collection, infos: Iterable[SegmentInfo]) -> tuple[SegmentInfo, ...]:
+    """DBA_SEGMENTS rows for the segments the report lists, under the report's own keys.
+
+    A report key matches a listing row with the same (owner, object, subobject, type); failing
+    that, the one row with the same (owner, object, subobject) whatever its type (reports
+    print some types differently). Unmatched report segments get no row (size stays unknown);
+    listing rows for segments the report does not mention are dropped.
+    """
+    infos = list(infos)
+    exact = {info.key: info for info in infos}
+    by_name: dict[tuple[str, str, str], list[SegmentInfo]] = {}
+    for info in infos:
+        by_name.setdefault((info.key.owner, info.key.object_name, info.key.subobject_name), []).append(info)
+    matched: dict[SegmentKey, SegmentInfo] = {}
+    for snap in collection.snapshots:
+        for stat in snap.segment_stats:
+            key = stat.key
+            info = exact.get(key)
+            if info is None:
+                candidates = by_name.get((key.owner, key.object_name, key.subobject_name), [])
+                info = candidates[0] if len(candidates) == 1 else None
+            if info is not None:
+                matched[key] = dataclasses.replace(info, key=key)
+    return tuple(matched.values())
+
+
+def _check_size(size_bytes: int, filename: str) -> None:
+    limit = get_config()["MAX_UPLOAD_BYTES"]
+    if size_bytes > limit:
+        raise ImportRefused(f"{filename}: {size_bytes} bytes is more than the {limit} bytes allowed "
+                            f"({limit // (1024 * 1024)} MB)")
+
+
+def _check_same_database(target: Target, database: DatabaseInfo, *, what: str) -> None:
+    """A target holds one database: refuse data of another DBID once it has any."""
+    known = set(Snapshot.objects.filter(target=target).values_list("dbid", flat=True).distinct().order_by())
+    if target.capabilities.get("dbid") is not None:
+        known.add(int(target.capabilities["dbid"]))
+    if known and database.dbid not in known:
+        held = ", ".join(str(dbid) for dbid in sorted(known))
+        name = target.capabilities.get("db_name") or "its database"
+        raise ImportRefused(
+            f"{what} is from database {database.db_name} (DBID {database.dbid}), but target {target.name} "
+            f"holds {name} (DBID {held}): import it into a target of its own"
+        )
+
+
+def _import_store(*, target: Target, collection: Collection, kind: str, authoritative: bool) -> CollectionRun:
+    try:
+        with target_lock(target.id):
+            run = run_start(target=target, run_id=None, trigger=TRIGGER)
+            try:
+                state = collect_state_build(target=target, now=run.started_at)
+                collection = _without_stored_snapshots(target, collection, kind=kind)
+                result = collection_store(target=target, collection=collection, kind=kind, state=state)
+                run.snapshots_added, run.rows_added = result.snapshots_added, result.rows_added
+                _capabilities_merge(target, collection.database, authoritative=authoritative)
+            except Exception as error:
+                # Snapshots already written are whole (one transaction each); a retry adds the rest.
+                run_finish(run, status=CollectionRun.Status.FAILED,
+                           error=f"Import stopped: {type(error).__name__}: {error}")
+                raise
+    except CollectionBusy:
+        raise ImportRefused(f"a collection of target {target.name} is running; import again in a minute") from None
+    run_finish(run, status=CollectionRun.Status.SUCCEEDED, notes="\n".join(collection.notes))
+    run_succeeded_announce(run)
+    return run
+
+
+def _without_stored_snapshots(target: Target, collection: Collection, *, kind: str) -> Collection:
+    """Drop snapshots already stored, so their segments are not upserted again.
+
+    Storage would skip them anyway (natural key), but it upserts every segment the collection
+    names first: the text form of an imported HTML report would otherwise add its truncated
+    names as segments without figures.
+    """
+    stored = set(
+        Snapshot.objects.filter(target=target, kind=kind, dbid=collection.database.dbid)
+        .values_list("instance_number", "snap_id")
+    )
+    fresh = tuple(snap for snap in collection.snapshots if (snap.instance_number, snap.snap_id) not in stored)
+    return dataclasses.replace(collection, snapshots=fresh)
+
+
+def _capabilities_merge(target: Target, database: DatabaseInfo, *, authoritative: bool) -> None:
+    """Record what the import says about the database.
+
+    An extract reads the same catalog a live collection does, so it overwrites; a report
+    knows less (no block size, no pack switch), so it only fills in what is missing.
+    """
+    learned = {"dbid": database.dbid, "db_name": database.db_name, "release": database.release,
+               "rac": database.is_rac}
+    if authoritative:
+        learned |= {"pack_access": database.pack_access, "block_size_bytes": database.block_size_bytes}
+        merged = {**target.capabilities, **learned}
+    else:
+        merged = {**learned, **target.capabilities}
+    # A global RAC report is instance 0 (cluster totals); it adds no real instance number.
+    instances = set(target.capabilities.get("instances", [])) | {n for n in database.instances if n}
+    merged["instances"] = sorted(instances)
+    target.capabilities = merged
+    target.save(update_fields=["capabilities"])

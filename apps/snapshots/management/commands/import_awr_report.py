@@ -1,0 +1,34 @@
+"""``manage.py import_awr_report FILE --target NAME [--sizes segments.csv]``: a thin shell over report_import."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from apps.snapshots.management.commands.import_extract import print_run, read_bounded, target_named
+
+
+class Command(BaseCommand):
+    help = "Import an AWR report (HTML or text, awrrpt.sql or awrgrpt.sql) into a target."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", type=Path, help="AWR report written by awrrpt.sql / awrrpti.sql / awrgrpt.sql")
+        parser.add_argument("--target", required=True, help="target name (create it with add_target --mode report)")
+        parser.add_argument("--sizes", type=Path, help="segments.csv of an offline extract: segment sizes")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        from apps.snapshots.imports import ImportRefused, report_import
+
+        target = target_named(options["target"])
+        path: Path = options["file"]
+        sizes_path: Path | None = options["sizes"]
+        data = read_bounded(path)
+        sizes = read_bounded(sizes_path) if sizes_path else None
+        try:
+            run = report_import(target=target, data=data, filename=path.name, sizes=sizes,
+                                sizes_filename=sizes_path.name if sizes_path else "segments.csv")
+        except ImportRefused as error:
+            raise CommandError(str(error)) from None
+        print_run(self.stdout, run, what=path.name)

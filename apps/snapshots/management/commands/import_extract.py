@@ -1,0 +1,59 @@
+"""``manage.py import_extract DIR_OR_ZIP --target NAME``: a thin shell over extract_import."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
+
+from apps.snapshots.models import CollectionRun
+from apps.targets.models import Target
+
+
+def target_named(name: str) -> Target:
+    try:
+        return Target.objects.get(name=name)
+    except Target.DoesNotExist:
+        raise CommandError(
+            f"no target named {name!r}: create it with `manage.py add_target --name {name} --mode report`"
+        ) from None
+
+
+def read_bounded(path: Path) -> bytes:
+    """The file's bytes, at most one past the upload bound so the import can refuse it by size."""
+    from apps.core.config import get_config
+
+    try:
+        with path.open("rb") as handle:
+            return handle.read(get_config()["MAX_UPLOAD_BYTES"] + 1)
+    except OSError as error:
+        raise CommandError(f"{path}: cannot read ({error.strerror or error})") from None
+
+
+def print_run(out: OutputWrapper, run: CollectionRun, *, what: str) -> None:
+    if run.snapshots_added == 0:
+        out.write(f"{what}: nothing new (already imported).")
+    else:
+        out.write(f"{what}: {run.snapshots_added} snapshot(s), {run.rows_added} rows added.")
+    for note in filter(None, run.notes.splitlines()):
+        out.write(f"  note: {note}")
+
+
+class Command(BaseCommand):
+    help = "Import an offline extract (the CSV directory tierscope_extract.sql writes, or a .zip of it)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("path", type=Path, help="directory of CSV files, or a .zip of it")
+        parser.add_argument("--target", required=True, help="target name (create it with add_target --mode report)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        from apps.snapshots.imports import ImportRefused, extract_import
+
+        target = target_named(options["target"])
+        path: Path = options["path"]
+        try:
+            run = extract_import(target=target, path_or_zip=path)
+        except ImportRefused as error:
+            raise CommandError(str(error)) from None
+        print_run(self.stdout, run, what=path.name)
