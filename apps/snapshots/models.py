@@ -148,11 +148,20 @@ class RollupDay(models.Model):
     AWR/demo/report snapshots, which measure the same time: a day uses one).
     ``version`` grows with every change; a cached WindowBase is valid while no
     day it covers has a version above the one it was built from.
+
+    Rollups hold the snapshots of one database only: the target's current
+    one (``dbid``, the DBID of its latest snapshot). When another becomes
+    current, the roll-up rebuilds them all from that database's snapshots;
+    the others' are kept, apart. A delete of snapshots, however done, drops
+    the rollups of their days (a trigger, migration 0009), which the next
+    roll-up builds again from what is left.
     """
 
     pk = models.CompositePrimaryKey("target", "day")
     target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="+")
     day = models.DateField()
+    # Null: written before rollups recorded their database; the next roll-up rebuilds them.
+    dbid = models.BigIntegerField(null=True)
     version = models.BigIntegerField()
     rows = models.IntegerField(default=0)
     width = models.PositiveSmallIntegerField(default=0)

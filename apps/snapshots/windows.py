@@ -18,6 +18,11 @@ the days both windows share, to which the day just ended is added. The p95
 is exact whenever k <= TOP_IOPS; beyond that (a long window of frequent
 snapshots) :func:`raw_window_figures` computes it from the raw statistics,
 which is also the reference the rollup path is tested against.
+
+A window holds the snapshots of the target's current database only (the
+DBID of its latest snapshot): a database recreated under a new DBID numbers
+its snapshots again, and two databases' figures are never summed. The
+snapshots of one (kind, dbid, snap_id) are one figure (RAC instances summed).
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from apps.core.pgcopy import execute_binary, fetch_arrays
 from apps.snapshots import activity
 from apps.snapshots.activity import COUNTERS, RAW_COLUMNS, Activity
 from apps.snapshots.models import TOP_IOPS, RollupDay, WindowBase
-from apps.snapshots.store import day_rollup, rollup_read
+from apps.snapshots.store import CURRENT_DBID_SQL, day_rollup, rollup_read
 
 STATISTICS = ("p95", "avg", "max")
 
@@ -134,12 +139,14 @@ def _arrays(first_day, last_day, statistic, data: dict[str, np.ndarray], iops: n
 
 
 def _snapshots_in(target_id: int, first_day: dt.date, last_day: dt.date) -> int:
-    """An upper bound of any segment's per-snapshot values in the window: its distinct (kind, snap_id)."""
+    """An upper bound of any segment's per-snapshot values in the window: its distinct (kind, snap_id)
+    of the target's current database."""
     start, end = _day_bounds(first_day, last_day)
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(DISTINCT (kind, snap_id)) FROM snapshots_snapshot "
-            "WHERE target_id = %s AND end_at >= %s AND end_at < %s", [target_id, start, end])
+            f"WHERE target_id = %s AND end_at >= %s AND end_at < %s AND dbid = ({CURRENT_DBID_SQL})",
+            [target_id, start, end, target_id])
         return int(cursor.fetchone()[0])
 
 
@@ -290,7 +297,8 @@ WITH per_snap AS (
          {sums}
   FROM snapshots_segmentstat st JOIN snapshots_snapshot sn ON sn.id = st.snapshot_id
   WHERE sn.target_id = %(target)s AND sn.end_at >= %(start)s AND sn.end_at < %(end)s AND st.interval_s > 0
-  GROUP BY st.segment_id, 2, sn.kind, sn.snap_id
+    AND sn.dbid = ({current_dbid})
+  GROUP BY st.segment_id, 2, sn.kind, sn.dbid, sn.snap_id
 ), chosen AS (
   SELECT *, (read_requests + write_requests) / interval_s AS iops,
          bool_and(from_samples) OVER (PARTITION BY segment_id, day) AS only_samples
@@ -308,7 +316,8 @@ def raw_window_figures(*, target_id: int, last_day: dt.date, days: int, statisti
     start, end = _day_bounds(first_day, last_day)
     sql = _RAW_SQL.format(
         sums=", ".join(f"sum(coalesce(st.{RAW_COLUMNS[c]}, 0)) AS {c}" for c in COUNTERS),
-        totals=", ".join(f"sum({c})::int8" for c in COUNTERS), agg=_AGG[statistic])
+        totals=", ".join(f"sum({c})::int8" for c in COUNTERS), agg=_AGG[statistic],
+        current_dbid=CURRENT_DBID_SQL.replace("%s", "%(target)s"))
     columns = [("segment_id", "int8"), ("from_samples", "bool"), *((name, "int8") for name in COUNTERS),
                ("covered_s", "float8"), ("intervals", "int8"), ("iops_sum", "float8"), ("iops", "float8")]
     with roomy_sorts(), connection.cursor() as cursor:
