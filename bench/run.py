@@ -287,6 +287,7 @@ def bench_recommendations(target) -> dict:
     """
     from django.db.models import Max
 
+    from apps.snapshots import figures
     from apps.snapshots.models import Snapshot
     from apps.snapshots.windows import raw_window_figures, window_base_drop, window_base_prepare, window_figures
     from apps.targets.models import TablespaceTier
@@ -299,7 +300,7 @@ def bench_recommendations(target) -> dict:
     # The refresh would queue the next day's base to a worker; here it is built and timed where wanted.
     # Each group starts on a quiet database (see _quiet); the waits are reported. What a refresh leaves
     # to the worker is done here: the next day's bases where said, the runs replaced after each refresh.
-    with mock.patch.object(services, "window_base_prepare_task"), \
+    with mock.patch.object(figures, "window_base_prepare_task"), \
             mock.patch.object(services, "recommendation_runs_prune_task"):
         window_base_drop(target_id=target.id)
         waited = [_quiet()]
@@ -370,14 +371,13 @@ def _next_hour(target, end: dt.datetime, *, prepared: str = "whole") -> dict:
     then undone (the snapshot deleted, the rollups and window bases put back as they were).
     ``prepared``: the bases prepared for the next day's window are used ("whole"), only the one of the
     days it shares with the current window ("shared"), or none."""
-    from apps.snapshots import store
+    from apps.snapshots import figures, store
     from apps.snapshots.models import RollupDay, WindowBase
     from apps.snapshots.models import Snapshot as SnapshotModel
     from apps.snapshots.services import collection_store
     from apps.targets.base import CollectState
     from apps.targets.demo.schema import last_full_snap_id
     from apps.targets.rows import Collection, DatabaseInfo, Snapshot
-    from apps.tiering import services
     from bench.fleet_data import fleet_segment_stats, to_segment_stat
 
     n_segments = target.segments.count()
@@ -406,7 +406,7 @@ def _next_hour(target, end: dt.datetime, *, prepared: str = "whole") -> dict:
             target=target, collection=collection, kind="demo",
             state=CollectState(now=end, history_start_at=end - dt.timedelta(hours=2))))
         # The refresh's roll-up, timed where the refresh calls it.
-        with mock.patch.object(services, "segment_days_roll_up", timed_roll_up):
+        with mock.patch.object(figures, "segment_days_roll_up", timed_roll_up):
             refresh_s = _refresh(target, end)
     finally:
         SnapshotModel.objects.filter(target=target, end_at=end).delete()

@@ -8,5 +8,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("apps.targets.urls")),
+    path("", include("apps.snapshots.urls")),
     path("", include("apps.dashboard.urls")),
 ]

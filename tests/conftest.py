@@ -49,11 +49,24 @@ def seed_tiers(db):
 
 @pytest.fixture
 def demo_target(db, seed_tiers):
+    from apps.dashboard.bootstrap import demo_ensure
     from apps.targets.models import Target
-    from apps.targets.services import target_ensure_demo
 
-    target_ensure_demo()
+    demo_ensure()
     return Target.objects.get(name="demo")
+
+
+@pytest.fixture
+def collect(django_capture_on_commit_callbacks):
+    """Collect a target as the worker does: the collection, then what it queues once committed (the
+    refresh of its recommendations, a task of its own: eager in tests)."""
+    def collect_target(target, **kwargs):
+        from apps.snapshots.services import snapshot_collect
+
+        with django_capture_on_commit_callbacks(execute=True):
+            return snapshot_collect(target_id=target.id, trigger=kwargs.pop("trigger", "command"), **kwargs)
+
+    return collect_target
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""First-run set-up: everything `make run` needs in the database, idempotently."""
+"""The admin user of a first run (the rest of the set-up is apps.dashboard.bootstrap)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
 
 ADMIN_CREDENTIALS_FILE = "admin-credentials"
 
@@ -45,17 +44,3 @@ def bootstrap_login_line() -> str:
         if stored_user == username:
             return f"login: {username} / {stored_password}"
     return f"login: {username} (password set earlier)"
-
-
-def bootstrap_run() -> list[str]:
-    from apps.snapshots.services import schedule_install
-    from apps.targets.services import target_ensure_demo
-    from apps.tiering.services import tier_presets_install
-
-    lines: list[str] = []
-    with transaction.atomic():
-        lines += bootstrap_admin()
-        lines += tier_presets_install()
-        lines += target_ensure_demo()
-        lines += schedule_install()
-    return lines

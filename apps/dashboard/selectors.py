@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import numpy as np
 from django.db import connection
-from django.db.models import Count, FloatField, Max, OuterRef, Q, QuerySet, Subquery, Sum, Value
+from django.db.models import Count, FloatField, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -19,7 +19,7 @@ from apps.dashboard.rows import FlashSample, ResidencyRow, ResidencySample, Segm
 from apps.snapshots.models import CollectionRun, Residency, Segment, SegmentStat, SysStat
 from apps.targets.models import Target
 from apps.tiering import costmodel
-from apps.tiering.models import Recommendation, RecommendationRun, Tier
+from apps.tiering.models import Recommendation, RecommendationRun, Refresh, Tier
 from apps.tiering.selectors import recommendation_list
 from apps.tiering.tiers import tier_to_model
 
@@ -321,7 +321,19 @@ def live_targets() -> list[Target]:
 
 
 def run_list(*, limit: int = 200) -> list[CollectionRun]:
-    return list(CollectionRun.objects.select_related("target").order_by("-queued_at")[:limit])
+    """The latest runs, each with ``latest_refresh``: the refresh queued after it (None: none yet)."""
+    runs = list(CollectionRun.objects.select_related("target").order_by("-queued_at")
+                .prefetch_related(Prefetch("refreshes", queryset=Refresh.objects.order_by("-queued_at")))[:limit])
+    for run in runs:
+        run.latest_refresh = next(iter(run.refreshes.all()), None)
+    return runs
+
+
+def run_get(*, run_id: int) -> CollectionRun:
+    """One run with ``latest_refresh`` (as run_list); raises CollectionRun.DoesNotExist."""
+    run = CollectionRun.objects.select_related("target").get(pk=run_id)
+    run.latest_refresh = Refresh.objects.filter(after_run_id=run.id).order_by("-queued_at").first()
+    return run
 
 
 @dataclass(frozen=True)

@@ -7,14 +7,19 @@ from celery import shared_task
 from apps.core.config import get_config
 
 
-@shared_task(bind=True, acks_late=True, max_retries=10)
+# Idempotent by data (natural keys), so acks_late is safe, and a worker killed mid-run gives its message
+# back at once (reject_on_worker_lost): the redelivered run adds what is missing; runs.run_start bounds how
+# often one run is redelivered.
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=10)
 def snapshot_collect(self, target_id: int, run_id: int | None = None) -> str:
-    # Idempotent by data (natural keys), so acks_late is safe: a redelivered task adds nothing.
+    from apps.snapshots.runs import RunEnded
     from apps.snapshots.services import CollectRetryable
     from apps.snapshots.services import snapshot_collect as collect
 
     try:
         run = collect(target_id=target_id, run_id=run_id, trigger="schedule")
+    except RunEnded as exc:  # reaped, or finished by an earlier delivery: nothing to do
+        return f"skipped: {exc}"
     except CollectRetryable as exc:  # transient only: permanent errors are recorded on the run
         backoff = get_config()["COLLECT_RETRY_BACKOFF_S"] * (2 ** self.request.retries)
         raise self.retry(args=(target_id, exc.run_id), exc=exc, countdown=backoff) from exc
@@ -28,6 +33,16 @@ def snapshot_collect_due() -> int:
     from apps.snapshots.services import snapshot_collect_due as collect_due
 
     return collect_due(now=timezone.now())
+
+
+@shared_task
+def runs_reap() -> list[int]:
+    # Idempotent: a run is failed once (conditional UPDATE); the rest are left as they are.
+    from django.utils import timezone
+
+    from apps.snapshots.runs import runs_reap as reap
+
+    return reap(now=timezone.now())
 
 
 @shared_task

@@ -3,3 +3,10 @@ from django.apps import AppConfig
 
 class TieringConfig(AppConfig):
     name = "apps.tiering"
+
+    def ready(self) -> None:
+        from apps.snapshots.signals import run_succeeded
+        from apps.tiering.refreshes import on_run_succeeded
+
+        # The one way data flows on: snapshots announce a run, tiering refreshes (snapshots never import tiering).
+        run_succeeded.connect(on_run_succeeded, dispatch_uid="tiering.refresh_after_run")

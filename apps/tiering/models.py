@@ -181,3 +181,43 @@ class Recommendation(models.Model):
     @property
     def flash_cache_enabled(self) -> bool:
         return self.run.flash_cache_enabled
+
+
+class Refresh(models.Model):
+    """One refresh of a target's recommendations as a task of its own, after a collection or an import.
+
+    Shown on /runs/ beside the run that caused it. A refresh that fails fails
+    only itself (the run it follows stays succeeded) and is retried;
+    apps.tiering.refreshes.refreshes_reap fails the ones left behind by a dead
+    worker and queues the missing ones.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+
+    target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="refreshes")
+    after_run = models.ForeignKey("snapshots.CollectionRun", null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="refreshes", help_text="the collection or import it follows")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    queued_at = models.DateTimeField()
+    started_at = models.DateTimeField(null=True)
+    finished_at = models.DateTimeField(null=True)
+    attempts = models.IntegerField(default=0)
+    recommendations = models.IntegerField(null=True)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-queued_at"]
+        indexes = [
+            # /runs/ and the reaper: a target's latest refreshes.
+            models.Index(fields=["target", "-queued_at"], name="refresh_target_idx"),
+        ]
+
+    @property
+    def duration_s(self) -> float | None:
+        if self.started_at and self.finished_at:
+            return (self.finished_at - self.started_at).total_seconds()
+        return None

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from concurrent.futures import Future
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,12 +21,8 @@ from django.db import connection, transaction
 from apps.core.config import get_config
 from apps.core.db import advisory_lock, in_parallel, roomy_sorts
 from apps.core.pgcopy import copy_from_arrays, fetch_arrays
-from apps.snapshots import windows
-from apps.snapshots.activity import Activity
+from apps.snapshots.figures import WindowArrays, window_read, window_span
 from apps.snapshots.models import Residency
-from apps.snapshots.store import segment_days_roll_up
-from apps.snapshots.tasks import window_base_prepare as window_base_prepare_task
-from apps.snapshots.windows import WindowArrays, window_figures
 from apps.targets.models import TablespaceTier, Target
 from apps.tiering import costmodel, rules
 from apps.tiering.models import RecommendationRun, Tier
@@ -74,14 +69,16 @@ def tier_presets_install() -> list[str]:
     return [f"created {len(created)} preset tiers"] if created else []
 
 
-def window_end(*, target_id: int, now: dt.datetime) -> dt.datetime:
-    """The end of a target's recommendation window: its latest snapshot, never later than now."""
-    from django.db.models import Max
+def demo_tablespaces_map(*, target: Target) -> None:
+    """The demo target's tablespaces on the seed's 2009 tiers (tier names compared case-insensitively;
+    a mapping a DBA changed is kept)."""
+    from apps.targets.demo.schema import DEFAULT_TABLESPACE_TIERS
 
-    from apps.snapshots.models import Snapshot
-
-    latest = Snapshot.objects.filter(target_id=target_id).aggregate(latest=Max("end_at"))["latest"]
-    return min(latest, now) if latest else now
+    tiers = {tier.name.lower(): tier for tier in Tier.objects.filter(tier_set=target.tier_set)}
+    for tablespace, tier_name in DEFAULT_TABLESPACE_TIERS.items():
+        if tier_name.lower() in tiers:
+            TablespaceTier.objects.get_or_create(
+                target=target, tablespace_name=tablespace, defaults={"tier": tiers[tier_name.lower()]})
 
 
 def recommendation_refresh(*, target_id: int, now: dt.datetime, window_days: int | None = None,
@@ -91,89 +88,28 @@ def recommendation_refresh(*, target_id: int, now: dt.datetime, window_days: int
     The window is ``window_days`` whole UTC days ending with the day of the
     target's latest snapshot: the same as today for a live target, and the
     report's own days for an imported report, so an old report still yields
-    figures.
+    figures (apps.snapshots.figures).
     """
     config = get_config()
-    window_days = window_days or config["WINDOW_DAYS"]
-    statistic = statistic or config["STATISTIC"]
     target = Target.objects.get(pk=target_id)
     tiers = list(Tier.objects.filter(tier_set=target.tier_set))
     if not tiers:
         return RefreshResult(0, now)
-    end = window_end(target_id=target_id, now=now)
-    last_day = end.astimezone(dt.timezone.utc).date()
-    first_day, _ = windows.window_days(last_day=last_day, days=window_days)
-    start = dt.datetime.combine(first_day, dt.time(), tzinfo=dt.timezone.utc)
-    latency = tablespace_read_latency_ms(target_id=target_id, since=start,
-                                         until=start + dt.timedelta(days=window_days))
-
-    roll_up = _RollUp(target_id=target_id, last_day=last_day)
-
-    def figures() -> WindowArrays:
-        return window_figures(target_id=target_id, last_day=last_day, days=window_days, statistic=statistic,
-                              last_day_rollup=roll_up.last_day_rollup())
-
-    # Three connections at once: the roll-up writes its days while the window is computed from them,
-    # and the segments are read meanwhile.
-    _, figures, segments = in_parallel(roll_up, figures,
-                                       lambda: segment_arrays(target_id=target_id, latency_ms=latency))
+    span = window_span(target_id=target_id, now=now, days=window_days or config["WINDOW_DAYS"],
+                       statistic=statistic or config["STATISTIC"])
+    latency = tablespace_read_latency_ms(target_id=target_id, since=span.start_at, until=span.stop_at)
+    # The segments are read while the window's figures are computed.
+    figures, segments = window_read(span, now=now,
+                                    next_collect_at=now + dt.timedelta(minutes=target.interval_minutes),
+                                    alongside=lambda: segment_arrays(target_id=target_id, latency_ms=latency))
     mappings = list(TablespaceTier.objects.filter(target_id=target_id).select_related("tier"))
     columns = build_recommendations(
         target=target, tiers=tiers, segments=segments, figures=figures,
         mapped_tiers={m.tier_id: m.tier for m in mappings},
-        residency=_latest_residency(target_id, segments["segment_id"]), now=now, window_days=window_days,
+        residency=_latest_residency(target_id, segments["segment_id"]), now=now, window_days=span.days,
     )
     recommendation_store(target_id=target_id, columns=columns, now=now)
-    if now - end < dt.timedelta(days=1):
-        # A window that moves on with the next day: its base is prepared meanwhile, off this path; the
-        # whole of it when the next collection falls in the next day.
-        next_day = dt.datetime.combine(last_day + dt.timedelta(days=1), dt.time(), tzinfo=dt.timezone.utc)
-        day_ends = now + dt.timedelta(minutes=target.interval_minutes) >= next_day
-        transaction.on_commit(lambda: window_base_prepare_task.delay(target_id, last_day.isoformat(), window_days,
-                                                                     statistic, day_ends))
     return RefreshResult(int(segments["segment_id"].size), now)
-
-
-class _RollUp:
-    """The roll-up before a refresh (the snapshots stored since the last one), run beside the window's
-    computation (on another connection), and what the window may use of it before it has committed.
-
-    The roll-up hands over the last day's rollup before writing it; the
-    window is computed from that meanwhile. When an earlier day of the
-    window changed too, the window waits for the commit: it reads those days
-    from the database.
-    """
-
-    def __init__(self, *, target_id: int, last_day: dt.date) -> None:
-        self.target_id, self.last_day = target_id, last_day
-        self._handoff: Future = Future()  # (the last day's new rollup or None, whether to wait for the commit)
-        self._done: Future = Future()
-        self._earlier: list[dt.date] = []
-
-    def __call__(self) -> list[dt.date]:
-        try:
-            changed = segment_days_roll_up(target_id=self.target_id, on_merged=self._merged)
-        except BaseException as exc:
-            self._done.set_exception(exc)
-            raise
-        else:
-            self._done.set_result(changed)
-        finally:
-            if not self._handoff.done():  # the last day unchanged: read from the database, now committed
-                self._handoff.set_result((None, False))
-        return changed
-
-    def _merged(self, day: dt.date, rollup: Activity) -> None:
-        if day == self.last_day:
-            self._handoff.set_result((rollup, bool(self._earlier)))
-        self._earlier.append(day)
-
-    def last_day_rollup(self) -> Activity | None:
-        """The last day's rollup when the roll-up changed it (else None); waits as the class says."""
-        rollup, wait = self._handoff.result()
-        if wait:
-            self._done.result()
-        return rollup
 
 
 # --------------------------------------------------------------------------- reads

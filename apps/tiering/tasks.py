@@ -1,8 +1,36 @@
-"""Celery tasks: thin shells over services."""
+"""Celery tasks: thin shells over services; they own only the retry policy."""
 
 from __future__ import annotations
 
 from celery import shared_task
+
+from apps.core.config import get_config
+
+
+# A refresh recomputes a target's current recommendations from what is stored: idempotent, so acks_late
+# and a killed worker's message given back at once are safe. Its limits are its own (a refresh of 100k
+# segments takes about a second; minutes mean something is wrong).
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=3, soft_time_limit=10 * 60,
+             time_limit=12 * 60)
+def refresh_run(self, refresh_id: int) -> str:
+    from apps.tiering.refreshes import RefreshRetryable
+    from apps.tiering.refreshes import refresh_run as run
+
+    try:
+        return run(refresh_id=refresh_id, retries_left=self.request.retries < self.max_retries).status
+    except RefreshRetryable as exc:
+        backoff = get_config()["COLLECT_RETRY_BACKOFF_S"] * (2 ** self.request.retries)
+        raise self.retry(exc=exc, countdown=backoff) from exc
+
+
+@shared_task
+def refreshes_reap() -> dict[str, int]:
+    # Idempotent: fails what is past its deadline once, queues at most one refresh per target.
+    from django.utils import timezone
+
+    from apps.tiering.refreshes import refreshes_reap as reap
+
+    return reap(now=timezone.now())
 
 
 @shared_task

@@ -17,7 +17,22 @@
     row.querySelector("[data-role=duration]").textContent = run.duration;
     row.querySelector("[data-role=snapshots]").textContent = run.snapshots_added;
     row.querySelector("[data-role=rows]").textContent = run.rows_added.toLocaleString("en-US");
-    row.querySelector("[data-role=error]").textContent = run.error;
+    row.dataset.refreshStatus = run.refresh_status || "";
+    const refresh = row.querySelector("[data-role=refresh]");
+    refresh.textContent = "";
+    const refreshBadge = document.createElement("span");
+    refreshBadge.className = run.refresh_status ? "status " + run.refresh_status : "muted";
+    refreshBadge.textContent = run.refresh_status || "—";
+    refresh.appendChild(refreshBadge);
+    refresh.title = run.refresh_error || "";
+    row.querySelector("[data-role=error]").textContent =
+      [run.error, run.refresh_error ? "Refresh: " + run.refresh_error : ""].filter(Boolean).join(" ");
+  }
+
+  function showError(text) {
+    const box = document.getElementById("collect-messages");
+    box.querySelector("[data-role=message]").textContent = text;
+    box.hidden = false;
   }
 
   function poll(row) {
@@ -35,8 +50,9 @@
     setTimeout(tick, 1000);
   }
 
+  const REFRESH_PENDING = ["queued", "running"];
   table.querySelectorAll("tbody tr[data-run-id]").forEach(function (row) {
-    if (DONE.indexOf(row.dataset.status) < 0) poll(row);
+    if (DONE.indexOf(row.dataset.status) < 0 || REFRESH_PENDING.indexOf(row.dataset.refreshStatus) >= 0) poll(row);
   });
 
   document.querySelectorAll("form.collect-form").forEach(function (form) {
@@ -48,14 +64,19 @@
         method: "POST", credentials: "same-origin",
         headers: { Accept: "application/json", "X-CSRFToken": csrfToken(form) },
       })
-        .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+        .then(function (r) {
+          return r.json().catch(function () { return {}; }).then(function (body) {
+            if (!r.ok) throw new Error(body.error || "HTTP " + r.status);
+            return body;
+          });
+        })
         .then(function (run) {
           const empty = table.querySelector("tr.empty-row");
           if (empty) empty.remove();
           table.tBodies[0].insertAdjacentHTML("afterbegin", run.row_html);
           poll(table.tBodies[0].rows[0]);
         })
-        .catch(function (err) { alert("Could not queue the collection (" + err.message + ")."); })
+        .catch(function (err) { showError("Collection of " + form.dataset.target + " not queued: " + err.message); })
         .finally(function () { button.disabled = false; });
     });
   });

@@ -24,7 +24,7 @@ class CeleryWorkerTests:
     def test_it_runs_a_collection_through_the_broker_and_writes_to_postgresql(self, demo_target, celery_worker):
         from django.db import transaction
 
-        from apps.snapshots.services import run_enqueue
+        from apps.snapshots.runs import run_enqueue
 
         with transaction.atomic():
             run = run_enqueue(target=demo_target, trigger="manual")

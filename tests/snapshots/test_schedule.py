@@ -22,7 +22,9 @@ class ScheduleTests:
         tasks = dict(PeriodicTask.objects.values_list("name", "task"))
         assert tasks["collect-due-targets"] == "apps.snapshots.tasks.snapshot_collect_due"
         assert tasks["prune-old-snapshots"] == "apps.snapshots.tasks.snapshot_prune"
-        assert PeriodicTask.objects.count() == 2
+        assert tasks["reap-stuck-runs"] == "apps.snapshots.tasks.runs_reap"
+        assert tasks["reap-stuck-refreshes"] == "apps.tiering.tasks.refreshes_reap"
+        assert PeriodicTask.objects.count() == 4
 
     def test_an_interval_changed_in_the_admin_applies_at_the_next_tick(self, demo_target, admin_client):
         snapshot_collect(target_id=demo_target.id, trigger="command")

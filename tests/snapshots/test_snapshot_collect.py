@@ -8,7 +8,8 @@ import pytest
 from django.db import connection, connections
 
 from apps.snapshots.models import CollectionRun, Residency, Segment, SegmentStat, Snapshot, SysStat
-from apps.snapshots.services import _LOCK_NAMESPACE, snapshot_collect
+from apps.snapshots.runs import _LOCK_NAMESPACE
+from apps.snapshots.services import snapshot_collect
 from apps.targets.models import Target
 from apps.tiering.models import Recommendation
 
@@ -25,8 +26,8 @@ def _counts(target: Target) -> dict[str, int]:
 
 @pytest.mark.django_db
 class SnapshotCollectTests:
-    def test_it_backfills_eight_days_of_hourly_demo_snapshots(self, demo_target):
-        run = snapshot_collect(target_id=demo_target.id, trigger="command")
+    def test_it_backfills_eight_days_of_hourly_demo_snapshots(self, demo_target, collect):
+        run = collect(demo_target)
 
         assert run.status == CollectionRun.Status.SUCCEEDED, run.error
         snapshots = Snapshot.objects.filter(target=demo_target, kind="demo")
@@ -35,38 +36,38 @@ class SnapshotCollectTests:
         assert run.snapshots_added == Snapshot.objects.filter(target=demo_target).count()
         assert Segment.objects.filter(target=demo_target).count() >= 60
 
-    def test_it_adds_nothing_when_run_again(self, demo_target):
-        snapshot_collect(target_id=demo_target.id, trigger="command")
+    def test_it_adds_nothing_when_run_again(self, demo_target, collect):
+        collect(demo_target)
         before = _counts(demo_target)
 
-        run = snapshot_collect(target_id=demo_target.id, trigger="command")
+        run = collect(demo_target)
 
         assert run.status == CollectionRun.Status.SUCCEEDED
         assert run.snapshots_added == 0
         assert _counts(demo_target) == before
 
-    def test_it_never_stores_a_negative_delta(self, demo_target):
-        snapshot_collect(target_id=demo_target.id, trigger="command")
+    def test_it_never_stores_a_negative_delta(self, demo_target, collect):
+        collect(demo_target)
 
         negative = SegmentStat.objects.filter(target_filter(demo_target)).filter(
             physical_read_requests__lt=0
         ) | SegmentStat.objects.filter(target_filter(demo_target)).filter(physical_write_requests__lt=0)
         assert not negative.exists()
 
-    def test_it_writes_recommendations_after_collecting(self, demo_target):
-        snapshot_collect(target_id=demo_target.id, trigger="command")
+    def test_it_writes_recommendations_after_collecting(self, demo_target, collect):
+        collect(demo_target)
 
         recs = Recommendation.objects.current(target_id=demo_target.id)
         assert recs.count() == Segment.objects.filter(target=demo_target).count()
         assert recs.exclude(recommended_tier=None).exists()
 
-    def test_it_skips_when_another_collection_of_the_target_holds_the_lock(self, demo_target):
+    def test_it_skips_when_another_collection_of_the_target_holds_the_lock(self, demo_target, collect):
         other = connections.create_connection("default")
         try:
             with other.cursor() as cursor:
                 cursor.execute("SELECT pg_advisory_lock(%s, %s)", [_LOCK_NAMESPACE, demo_target.id])
 
-            run = snapshot_collect(target_id=demo_target.id, trigger="command")
+            run = collect(demo_target)
         finally:
             other.close()
 
@@ -74,13 +75,13 @@ class SnapshotCollectTests:
         assert "Another collection" in run.error
         assert Snapshot.objects.filter(target=demo_target).count() == 0
 
-    def test_it_marks_a_dead_workers_run_as_failed(self, demo_target):
+    def test_it_marks_a_dead_workers_run_as_failed(self, demo_target, collect):
         from django.utils import timezone
 
         stale = CollectionRun.objects.create(target=demo_target, status=CollectionRun.Status.RUNNING,
                                              queued_at=timezone.now(), started_at=timezone.now())
 
-        snapshot_collect(target_id=demo_target.id, trigger="command")
+        collect(demo_target)
 
         stale.refresh_from_db()
         assert stale.status == CollectionRun.Status.FAILED

@@ -38,7 +38,7 @@ class WorkerKilledTests:
     ):
         from django.db import transaction
 
-        from apps.snapshots.services import run_enqueue
+        from apps.snapshots.runs import run_enqueue
 
         with transaction.atomic():
             run = run_enqueue(target=demo_target, trigger="manual")

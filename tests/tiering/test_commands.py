@@ -60,12 +60,11 @@ class WhatIfCommandTests:
 
 @pytest.mark.django_db
 class RecommendCommandTests:
-    def test_its_csv_is_the_export_of_the_current_recommendations(self, demo_target):
-        from apps.snapshots.services import snapshot_collect
+    def test_its_csv_is_the_export_of_the_current_recommendations(self, demo_target, collect):
         from apps.tiering.export import HEADER, export_csv, export_rows
         from apps.tiering.selectors import recommendation_list
 
-        snapshot_collect(target_id=demo_target.id, trigger="command")
+        collect(demo_target)
 
         csv_text = run("recommend", "demo", "--format", "csv")
 
@@ -73,21 +72,19 @@ class RecommendCommandTests:
         assert csv_text == export_csv(export_rows(recommendation_list(target_id=demo_target.id), demo_target))
         assert len(csv_text.splitlines()) > 60
 
-    def test_its_csv_written_in_small_parts_is_the_same_text(self, demo_target, monkeypatch):
-        from apps.snapshots.services import snapshot_collect
+    def test_its_csv_written_in_small_parts_is_the_same_text(self, demo_target, monkeypatch, collect):
         from apps.tiering import export
 
-        snapshot_collect(target_id=demo_target.id, trigger="command")
+        collect(demo_target)
         whole = run("recommend", "demo", "--format", "csv")
         monkeypatch.setattr(export, "CHUNK_ROWS", 7)  # the demo's partitioned tables span several parts
 
         assert run("recommend", "demo", "--format", "csv") == whole
         assert "partitions of" in whole  # the partition-skew reason, worded from partitions of other parts
 
-    def test_json_and_table_carry_the_same_rows(self, demo_target):
-        from apps.snapshots.services import snapshot_collect
+    def test_json_and_table_carry_the_same_rows(self, demo_target, collect):
 
-        snapshot_collect(target_id=demo_target.id, trigger="command")
+        collect(demo_target)
 
         rows = json.loads(run("recommend", "demo", "--format", "json"))
         table = run("recommend", "demo", "--format", "table")

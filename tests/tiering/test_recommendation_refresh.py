@@ -220,12 +220,11 @@ class RefreshWindowTests:
 
 @pytest.mark.django_db
 class RecommendationExplanationTests:
-    def test_the_words_shown_later_come_from_the_same_decision_as_the_stored_action(self, demo_target):
-        from apps.snapshots.services import snapshot_collect
+    def test_the_words_shown_later_come_from_the_same_decision_as_the_stored_action(self, demo_target, collect):
         from apps.tiering import rules
         from apps.tiering.selectors import recommendation_list
 
-        snapshot_collect(target_id=demo_target.id, trigger="command")
+        collect(demo_target)
         recs = list(recommendation_list(target_id=demo_target.id))
         explanations = explain(recs, target=demo_target)
 
@@ -236,11 +235,10 @@ class RecommendationExplanationTests:
             assert bool(explanation.ddl) == (rec.action != "keep"), rec.segment
         assert {"move", "keep"} <= {rec.action for rec in recs}
 
-    def test_a_skewed_partitioned_table_is_explained_from_its_other_partitions(self, demo_target):
-        from apps.snapshots.services import snapshot_collect
+    def test_a_skewed_partitioned_table_is_explained_from_its_other_partitions(self, demo_target, collect):
         from apps.tiering import rules
 
-        snapshot_collect(target_id=demo_target.id, trigger="command")
+        collect(demo_target)
         skew = 1 << rules.FINDING_CODES.index("partition_skew")
         recs = Recommendation.objects.current(target_id=demo_target.id).select_related(
             "run", "segment", "current_tier", "cost_tier", "recommended_tier")

@@ -10,7 +10,6 @@ from unittest import mock
 import pytest
 from django.db import connection
 
-from apps.snapshots.services import snapshot_collect
 from apps.tiering import services
 from apps.tiering.models import Recommendation, RecommendationRun
 
@@ -27,8 +26,8 @@ def _current_run(target_id: int) -> RecommendationRun:
     return RecommendationRun.objects.get(target_id=target_id, state=RecommendationRun.State.CURRENT)
 
 
-def test_rows_written_by_parallel_connections_are_those_written_by_one(transactional_db, demo_target, monkeypatch):
-    snapshot_collect(target_id=demo_target.id, trigger="command")
+def test_rows_written_by_parallel_connections_are_those_written_by_one(transactional_db, demo_target, monkeypatch, collect):
+    collect(demo_target)
     first = _current_run(demo_target.id)
     on_one_connection = _current(demo_target.id)
     monkeypatch.setattr(services, "PARALLEL_ROWS", 1)
@@ -45,11 +44,11 @@ def test_rows_written_by_parallel_connections_are_those_written_by_one(transacti
 
 
 @pytest.mark.django_db
-def test_pruning_runs_twice_deletes_them_once(demo_target, monkeypatch):
+def test_pruning_runs_twice_deletes_them_once(demo_target, monkeypatch, collect):
     from apps.tiering.tasks import recommendation_runs_prune
 
     monkeypatch.setattr(services, "recommendation_runs_prune_task", mock.Mock())  # not after each refresh
-    snapshot_collect(target_id=demo_target.id, trigger="command")
+    collect(demo_target)
     now = _current_run(demo_target.id).computed_at
     services.recommendation_refresh(target_id=demo_target.id, now=now)
     services.recommendation_refresh(target_id=demo_target.id, now=now)
@@ -63,8 +62,8 @@ def test_pruning_runs_twice_deletes_them_once(demo_target, monkeypatch):
 
 
 def test_a_failed_writer_leaves_the_current_run_shown_and_the_next_refresh_clears_its_rows(
-        transactional_db, demo_target, monkeypatch):
-    snapshot_collect(target_id=demo_target.id, trigger="command")
+        transactional_db, demo_target, monkeypatch, collect):
+    collect(demo_target)
     before = _current(demo_target.id)
     now = _current_run(demo_target.id).computed_at
     monkeypatch.setattr(services, "PARALLEL_ROWS", 1)
@@ -94,11 +93,11 @@ def test_a_failed_writer_leaves_the_current_run_shown_and_the_next_refresh_clear
 
 
 @pytest.mark.django_db
-def test_a_segments_history_is_its_row_in_the_last_run_of_each_day(demo_target):
+def test_a_segments_history_is_its_row_in_the_last_run_of_each_day(demo_target, collect):
     from apps.dashboard.selectors import segment_recommendation_history
     from apps.snapshots.models import Segment
 
-    snapshot_collect(target_id=demo_target.id, trigger="command")
+    collect(demo_target)
     now = _current_run(demo_target.id).computed_at
     for hours in (1, 2, 25, 49):
         services.recommendation_refresh(target_id=demo_target.id, now=now + dt.timedelta(hours=hours))
@@ -152,8 +151,8 @@ def test_the_upgrade_carries_old_rows_over_as_runs(demo_target):
 
 
 @pytest.mark.django_db
-def test_the_admin_lists_the_runs_read_only(admin_client, demo_target):
-    snapshot_collect(target_id=demo_target.id, trigger="command")
+def test_the_admin_lists_the_runs_read_only(admin_client, demo_target, collect):
+    collect(demo_target)
     run = _current_run(demo_target.id)
 
     listing = admin_client.get("/admin/tiering/recommendationrun/")
