@@ -234,7 +234,10 @@ def snapshot_prune(*, now: dt.datetime) -> int:
 
     The horizon is per target, not "now": an imported old AWR report is the
     only data of a report-only target and must outlive the retention period.
-    Recommendations (with their history) stay.
+    Recommendations (with their history) stay. The daily rollups of the days
+    touched go with the snapshots (the delete trigger of snapshots migration
+    0009): a day wholly before the horizon is gone, the day it cuts is rolled
+    up again from what is left.
     """
     from django.db.models import Max
 
@@ -245,9 +248,6 @@ def snapshot_prune(*, now: dt.datetime) -> int:
         horizon = min(row["latest"], now) - keep
         count, _ = Snapshot.objects.filter(target_id=row["target_id"], end_at__lt=horizon).delete()
         deleted += count
-        # Daily rollups of days wholly before the horizon go with their raw rows.
-        day = horizon.astimezone(dt.timezone.utc).date()
-        RollupDay.objects.filter(target_id=row["target_id"], day__lt=day).delete()
     return deleted
 
 
