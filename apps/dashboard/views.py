@@ -67,8 +67,10 @@ def target_detail(request: HttpRequest, name: str) -> HttpResponse:
     target = get_object_or_404(Target, name=name)
     points = selectors.segment_points(target_id=target.id)
     _, models = selectors.tier_set_models(tier_set=target.tier_set)
+    from apps.snapshots.selectors import database_incarnations, incarnation_current
     from apps.tiering.costmodel import break_evens, tiers_by_intensity
 
+    incarnations = database_incarnations(target_id=target.id)
     tier_order = [t.name for t in tiers_by_intensity(models)]
     edges = [(b.lower, b.upper, b.intensity) for b in break_evens(models)]
     skew = charts.skew_curve(points)
@@ -94,6 +96,9 @@ def target_detail(request: HttpRequest, name: str) -> HttpResponse:
         "flash": flash,
         "flash_payload": charts.flash_series_payload(flash),
         "flash_ratio": charts.flash_hit_ratio(flash),
+        # A database recreated (new DBID): the page says since when its figures hold (apps.snapshots.windows).
+        "incarnations": incarnations,
+        "incarnation_current": incarnation_current(incarnations),
         **_table_page(request, target, with_action=False),
     }
     return render(request, "dashboard/target.html", context)

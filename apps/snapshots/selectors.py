@@ -27,3 +27,9 @@ def database_incarnations(*, target_id: int) -> list[Incarnation]:
             .annotate(first=Min("end_at"), last=Max("end_at"), count=Count("id")).order_by("first", "dbid"))
     return [Incarnation(dbid=row["dbid"], first_end_at=row["first"], last_end_at=row["last"], snapshots=row["count"])
             for row in rows]
+
+
+def incarnation_current(incarnations: list[Incarnation]) -> Incarnation | None:
+    """The database of the latest snapshot (on a tie, the one first seen later: a database recreated)."""
+    return max(incarnations, key=lambda incarnation: (incarnation.last_end_at, incarnation.first_end_at),
+               default=None)
