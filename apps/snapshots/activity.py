@@ -99,9 +99,10 @@ def from_snapshots(*, segment_id: np.ndarray, from_samples: np.ndarray, snapshot
     """Per (segment, source): the rows of snapshots summed up, one IOPS value per snapshot.
 
     Each input row is one segment in one instance's snapshot; the instances
-    of one ``snapshot`` (snap_id, as on RAC) are summed first, over the
-    longest of their intervals. A snapshot's IOPS is (read + write requests)
-    / interval.
+    of one ``snapshot`` (a number per (kind, dbid, snap_id): the instances of
+    a RAC snapshot share it, two databases or two kinds never do) are summed
+    first, over the longest of their intervals. A snapshot's IOPS is (read +
+    write requests) / interval.
     """
     segment_id = np.asarray(segment_id, dtype=np.int64)
     from_samples = np.asarray(from_samples, dtype=bool)
