@@ -416,6 +416,8 @@ def _next_hour(target, end: dt.datetime, *, prepared: str = "whole") -> dict:
             RollupDay.objects.filter(target=target, day=day).delete()
         WindowBase.objects.filter(target=target).delete()
         WindowBase.objects.bulk_create(saved_bases)
+        # The delete's trigger marked the day's other snapshots for a new roll-up; the day is put back whole.
+        SnapshotModel.objects.filter(target=target, end_at__date=day).update(rolled_up=True)
     return {"ingest_s": round(ingest_s, 3), "refresh_s": round(refresh_s, 3), "roll_up_s": sum(roll_up_s)}
 
 

@@ -19,8 +19,27 @@ CONFIG_DEFAULTS: dict[str, Any] = {
     # Bounded retries for transient target errors (network, timeouts).
     "COLLECT_MAX_RETRIES": 3,
     "COLLECT_RETRY_BACKOFF_S": 30,
+    # Deliveries of one run's task beyond its retries (a worker killed mid-run redelivers it) before it is failed.
+    "RUN_MAX_REDELIVERIES": 3,
+    # The reaper (snapshots.runs.runs_reap): a run marked running takes its target's lock within this grace;
+    # no run lives past the task's hard time limit (CELERY_TASK_TIME_LIMIT, 20 min) plus a margin; a queued
+    # run whose task never started (lost message, no worker) fails after an hour, past the broker's
+    # visibility timeout (a message of a killed worker is redelivered by then).
+    "RUN_START_GRACE_S": 120,
+    "RUN_DEADLINE_S": 25 * 60,
+    "RUN_QUEUED_DEADLINE_S": 60 * 60,
+    # A refresh running longer than its task's hard limit (12 min, apps.tiering.tasks) plus a margin is dead.
+    "REFRESH_DEADLINE_S": 15 * 60,
     # Oracle round-trip limit.
     "ORACLE_CALL_TIMEOUT_MS": 120_000,
+    # Oracle connect limit: TCP connect (half of it), the listener's answer and the logon. A listener
+    # that accepts and never answers fails after this, as a transient error.
+    "ORACLE_CONNECT_TIMEOUT_S": 20,
+    # All of one collection attempt's reading from Oracle, connect included; under the task's soft
+    # time limit (CELERY_TASK_SOFT_TIME_LIMIT, 15 min) so the run fails with a message, not a kill.
+    "COLLECT_RUN_TIMEOUT_S": 10 * 60,
+    # All of one "test connection" (apps.targets.tasks.target_check), connect included.
+    "TARGET_CHECK_TIMEOUT_S": 60,
     # Whole snapshots per ingest transaction, up to this many segment-stat rows (bench/run.py).
     "COLLECT_BATCH_ROWS": 50_000,
     # Upload bound for AWR reports and extracts.

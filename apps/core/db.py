@@ -63,3 +63,10 @@ def _on_own_connection(call: Callable[[], Any]) -> Any:
         return call()
     finally:
         connection.close()  # the thread's own connection
+
+
+def connection_reset() -> None:
+    """After PostgreSQL went away mid-work: drop this thread's connection if it is broken, so the next
+    query opens a new one. Inside a transaction it is left alone (the transaction's owner decides)."""
+    if not connection.in_atomic_block:
+        connection.close_if_unusable_or_obsolete()

@@ -1,38 +1,45 @@
 """Collecting and storing samples: one collection run of one target.
 
 `manage.py collect <target>`, the scheduled task and the "collect now" button
-all end in :func:`snapshot_collect`.
+all end in :func:`snapshot_collect`. The run's lifecycle (queued, running,
+ended; reaped when its process died) is apps.snapshots.runs, shared with the
+imports; once a run succeeds, :data:`apps.snapshots.signals.run_succeeded`
+tells the recommendations to refresh, as a task of their own.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
-import zlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 
-from django.db import connection, transaction
+from django.db import DatabaseError, InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
 from apps.core.config import get_config
+from apps.core.db import connection_reset
 from apps.snapshots import store
 from apps.snapshots.codec import sample_from_json, sample_to_json
-from apps.snapshots.models import CollectionRun, RollupDay, SampleState, Snapshot
+from apps.snapshots.models import CollectionRun, SampleState, Snapshot
+from apps.snapshots.runs import (
+    BrokerUnavailable,
+    CollectionBusy,
+    run_enqueue,
+    run_finish,
+    run_start,
+    runs_fail_orphans,
+    target_lock,
+)
+from apps.snapshots.signals import run_succeeded
 from apps.targets.base import CollectState, SourceError
+from apps.targets.deltas import sample_interval
 from apps.targets.models import Target
 from apps.targets.rows import Collection
+from apps.targets.services import source_for
 
 logger = logging.getLogger(__name__)
 
 #: The snapshot kind a live source's own snapshots are stored under.
 PRIMARY_KIND = {"awr": "awr", "nopack": "awr", "demo": "demo"}
-# Advisory-lock namespace so our keys never collide with another application's.
-_LOCK_NAMESPACE = zlib.crc32(b"tierscope.collect") & 0x7FFFFFFF
-
-
-class CollectionBusy(Exception):
-    """Another collection of the same target holds the lock."""
 
 
 class CollectRetryable(Exception):
@@ -41,64 +48,6 @@ class CollectRetryable(Exception):
     def __init__(self, message: str, *, run_id: int) -> None:
         super().__init__(message)
         self.run_id = run_id
-
-
-@contextmanager
-def target_lock(target_id: int) -> Iterator[None]:
-    """One collection per target at a time, across workers and `manage.py collect`.
-
-    A session-level PostgreSQL advisory lock: it is released when the session
-    ends, so a killed worker never leaves it behind.
-    """
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [_LOCK_NAMESPACE, target_id])
-        (acquired,) = cursor.fetchone()
-    if not acquired:
-        raise CollectionBusy
-    try:
-        yield
-    finally:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [_LOCK_NAMESPACE, target_id])
-
-
-def run_enqueue(*, target: Target, trigger: str) -> CollectionRun:
-    """Record a queued run and send the task once the row is committed."""
-    from apps.snapshots.tasks import snapshot_collect as snapshot_collect_task
-
-    run = CollectionRun.objects.create(target=target, trigger=trigger, queued_at=timezone.now())
-    transaction.on_commit(lambda: snapshot_collect_task.delay(target.id, run.id))
-    return run
-
-
-def _run_start(*, target: Target, run_id: int | None, trigger: str) -> CollectionRun:
-    now = timezone.now()
-    if run_id is not None:
-        run = CollectionRun.objects.get(pk=run_id)
-    else:
-        run = CollectionRun.objects.create(target=target, trigger=trigger, queued_at=now)
-    run.status = CollectionRun.Status.RUNNING
-    run.started_at = now
-    run.attempts += 1
-    run.save(update_fields=["status", "started_at", "attempts"])
-    return run
-
-
-def _run_finish(run: CollectionRun, *, status: str, error: str = "", notes: str = "") -> None:
-    run.status = status
-    run.finished_at = timezone.now()
-    run.error = error
-    run.notes = notes
-    run.save(update_fields=["status", "finished_at", "error", "notes", "snapshots_added", "rows_added"])
-
-
-def _reap_dead_runs(target: Target, current: CollectionRun) -> None:
-    # We hold the target's lock, so any other "running" run of it belongs to a worker that died.
-    CollectionRun.objects.filter(target=target, status=CollectionRun.Status.RUNNING).exclude(pk=current.pk).update(
-        status=CollectionRun.Status.FAILED,
-        finished_at=timezone.now(),
-        error="The worker running this collection stopped before it finished; nothing partial was kept.",
-    )
 
 
 def collect_state_build(*, target: Target, now: dt.datetime) -> CollectState:
@@ -114,8 +63,6 @@ def collect_state_build(*, target: Target, now: dt.datetime) -> CollectState:
 
 def collection_store(*, target: Target, collection: Collection, kind: str, state: CollectState) -> store.StoreResult:
     """Write everything a source returned; each snapshot atomically, re-runs add nothing."""
-    from apps.targets.deltas import sample_interval
-
     now = collection.collected_at or state.now
     segment_ids = store.segments_upsert(target_id=target.id, collection=collection, seen_at=now)
     ordered = sorted(collection.snapshots, key=lambda s: (s.end_at, s.instance_number))
@@ -143,49 +90,83 @@ def collection_store(*, target: Target, collection: Collection, kind: str, state
 
 
 def snapshot_collect(*, target_id: int, run_id: int | None = None, trigger: str = "schedule") -> CollectionRun:
-    """Collect one target now: read its source, store what is new, refresh recommendations.
+    """Collect one target now: read its source and store what is new.
 
     Raises CollectRetryable only for transient failures with retries left (the
-    task retries the same run); every other outcome is recorded on the returned run.
+    task retries the same run): a network error or timeout of the target, and
+    PostgreSQL going away mid-run. Raises RunEnded when the run was ended
+    meanwhile (a late redelivery). Every other outcome is recorded on the
+    returned run; a success is announced (run_succeeded) once committed.
     """
-    from apps.targets.services import source_for
-    from apps.tiering.services import recommendation_refresh
-
     target = Target.objects.get(pk=target_id)
-    run = _run_start(target=target, run_id=run_id, trigger=trigger)
+    run = run_start(target=target, run_id=run_id, trigger=trigger)
     try:
         with target_lock(target.id):
-            _reap_dead_runs(target, run)
+            runs_fail_orphans(target=target, current=run)
             now = timezone.now()
             state = collect_state_build(target=target, now=now)
             collection = source_for(target).collect(state)
             result = collection_store(target=target, collection=collection, kind=PRIMARY_KIND[target.mode], state=state)
             run.snapshots_added, run.rows_added = result.snapshots_added, result.rows_added
-            _target_after_collect(target, collection, now)
-            recommendation_refresh(target_id=target.id, now=now)
+            notes = [*_target_after_collect(target, collection, now), *collection.notes]
     except CollectionBusy:
-        _run_finish(run, status=CollectionRun.Status.SKIPPED,
-                    error="Another collection of this target was running; this one did nothing.")
+        run_finish(run, status=CollectionRun.Status.SKIPPED,
+                   error="Another collection of this target was running; this one did nothing.")
         return run
     except SourceError as exc:
-        retry = not exc.permanent and run.attempts <= get_config()["COLLECT_MAX_RETRIES"]
-        _run_finish(run, status=CollectionRun.Status.QUEUED if retry else CollectionRun.Status.FAILED,
-                    error=str(exc))
-        _target_push_next(target)
-        if retry:
-            raise CollectRetryable(str(exc), run_id=run.id) from exc
-        return run
+        return _run_failed(run, target, str(exc), retry=not exc.permanent)
+    except (OperationalError, InterfaceError) as exc:
+        # PostgreSQL went away (restart, failover, network): what was committed is whole; retry like a
+        # network error of the target. The run's row may be unreachable too: recorded when it can be.
+        connection_reset()
+        return _run_failed(run, target, f"PostgreSQL was unreachable: {_first_line(exc)}", retry=True)
     except Exception as exc:
         logger.exception("collection of target %s failed", target.name)
-        _run_finish(run, status=CollectionRun.Status.FAILED, error=f"Internal error: {type(exc).__name__}: {exc}")
+        run_finish(run, status=CollectionRun.Status.FAILED, error=f"Internal error: {type(exc).__name__}: {exc}")
         _target_push_next(target)
         raise
-    _run_finish(run, status=CollectionRun.Status.SUCCEEDED, notes="\n".join(collection.notes))
+    run_finish(run, status=CollectionRun.Status.SUCCEEDED, notes="\n".join(notes))
+    run_succeeded_announce(run)
     return run
 
 
-def _target_after_collect(target: Target, collection: Collection, now: dt.datetime) -> None:
+def run_succeeded_announce(run: CollectionRun) -> None:
+    """Tell the apps after this one (the recommendations) once the run's rows are committed.
+
+    A listener that fails is logged, never fails the run (send_robust).
+    """
+    def send() -> None:
+        for receiver, outcome in run_succeeded.send_robust(sender=CollectionRun, target_id=run.target_id,
+                                                           run_id=run.id):
+            if isinstance(outcome, Exception):
+                logger.error("after run %s of target %s, %s failed: %s", run.id, run.target_id,
+                             getattr(receiver, "__name__", receiver), outcome)
+
+    transaction.on_commit(send)
+
+
+def _run_failed(run: CollectionRun, target: Target, error: str, *, retry: bool) -> CollectionRun:
+    retry = retry and run.attempts <= get_config()["COLLECT_MAX_RETRIES"]
+    try:
+        run_finish(run, status=CollectionRun.Status.QUEUED if retry else CollectionRun.Status.FAILED, error=error)
+        _target_push_next(target)
+    except DatabaseError as exc:  # still unreachable: the retry (or the reaper) records it later
+        connection_reset()
+        logger.warning("run %s of target %s: could not record %r: %s", run.id, target.name, error, exc)
+    if retry:
+        raise CollectRetryable(error, run_id=run.id)
+    return run
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _target_after_collect(target: Target, collection: Collection, now: dt.datetime) -> list[str]:
+    """Record what the collection says about the database; returns the notes for the run."""
     db = collection.database
+    notes = database_change_notes(target=target, dbid=db.dbid, db_name=db.db_name, now=now)
     target.capabilities = {
         **target.capabilities,
         "dbid": db.dbid, "db_name": db.db_name, "release": db.release, "rac": db.is_rac,
@@ -193,6 +174,25 @@ def _target_after_collect(target: Target, collection: Collection, now: dt.dateti
     }
     target.next_collect_at = now + dt.timedelta(minutes=target.interval_minutes)
     target.save(update_fields=["capabilities", "next_collect_at"])
+    return notes
+
+
+def database_change_notes(*, target: Target, dbid: int, db_name: str, now: dt.datetime) -> list[str]:
+    """A new DBID (the database was recreated, or the DSN now reaches another one): noted on the run and
+    kept in the target's capabilities (``database_changes``); the caller saves the target.
+
+    Snapshots are keyed by DBID, and windows read the current DBID's only (apps.snapshots.windows), so
+    the history before the change is kept apart, not mixed.
+    """
+    known = target.capabilities.get("dbid")
+    if known is None or int(known) == dbid:
+        return []
+    changes = [*target.capabilities.get("database_changes", []),
+               {"at": now.isoformat(), "from_dbid": int(known), "to_dbid": dbid, "db_name": db_name}]
+    target.capabilities = {**target.capabilities, "database_changes": changes}
+    logger.warning("target %s: DBID changed from %s to %s", target.name, known, dbid)
+    return [f"Database recreated: {db_name} now has DBID {dbid} (was {known}). Figures from now on use the new "
+            "database's snapshots only; the history before it is kept apart."]
 
 
 def _target_push_next(target: Target) -> None:
@@ -220,11 +220,19 @@ def targets_due(*, now: dt.datetime) -> list[int]:
 
 
 def snapshot_collect_due(*, now: dt.datetime) -> int:
-    """Fan out: one queued run + task per due target. Does no Oracle I/O itself."""
+    """Fan out: one queued run + task per due target. Does no Oracle I/O itself.
+
+    A target whose task cannot be sent (the broker went away meanwhile) stays due: its run is
+    failed with the message, and the next tick sends it again.
+    """
     count = 0
     for target_id in targets_due(now=now):
-        with transaction.atomic():
-            run_enqueue(target=Target.objects.get(pk=target_id), trigger="schedule")
+        try:
+            with transaction.atomic():
+                run_enqueue(target=Target.objects.get(pk=target_id), trigger="schedule")
+        except BrokerUnavailable:
+            Target.objects.filter(pk=target_id).update(next_collect_at=now)
+            continue
         count += 1
     return count
 

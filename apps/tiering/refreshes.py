@@ -15,11 +15,12 @@ import functools
 import logging
 from typing import Any
 
-from django.db import DatabaseError, InterfaceError, OperationalError, close_old_connections, transaction
+from django.db import DatabaseError, InterfaceError, OperationalError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
 from apps.core.config import get_config
+from apps.core.db import connection_reset
 from apps.snapshots.models import CollectionRun
 from apps.tiering.models import Refresh
 from apps.tiering.services import recommendation_refresh
@@ -72,7 +73,7 @@ def refresh_run(*, refresh_id: int, retries_left: bool) -> Refresh:
     try:
         result = recommendation_refresh(target_id=refresh.target_id, now=timezone.now())
     except (OperationalError, InterfaceError) as exc:
-        close_old_connections()
+        connection_reset()
         return _refresh_failed(refresh, f"PostgreSQL was unreachable: {_first_line(exc)}", retry=retries_left)
     except Exception as exc:
         logger.exception("refresh of target %s failed", refresh.target.name)
@@ -90,7 +91,7 @@ def _refresh_failed(refresh: Refresh, error: str, *, retry: bool) -> Refresh:
     try:
         refresh.save(update_fields=["status", "finished_at", "error"])
     except DatabaseError as exc:  # still unreachable: the retry (or the reaper) records it later
-        close_old_connections()
+        connection_reset()
         logger.warning("refresh %s: could not record %r: %s", refresh.pk, error, exc)
     if retry:
         raise RefreshRetryable(error)

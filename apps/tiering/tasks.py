@@ -11,16 +11,18 @@ from apps.core.config import get_config
 # and a killed worker's message given back at once are safe. Its limits are its own (a refresh of 100k
 # segments takes about a second; minutes mean something is wrong).
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=3, soft_time_limit=10 * 60,
-             time_limit=12 * 60)
-def refresh_run(self, refresh_id: int) -> str:
+             time_limit=12 * 60, ignore_result=True)
+def refresh_run(self, refresh_id: int) -> object:
     from apps.tiering.refreshes import RefreshRetryable
     from apps.tiering.refreshes import refresh_run as run
 
     try:
         return run(refresh_id=refresh_id, retries_left=self.request.retries < self.max_retries).status
     except RefreshRetryable as exc:
+        # throw=False: the retry is sent and this delivery ends normally, its record saying "retrying"
+        # (eagerly, in tests, apply() runs the returned retry at once).
         backoff = get_config()["COLLECT_RETRY_BACKOFF_S"] * (2 ** self.request.retries)
-        raise self.retry(exc=exc, countdown=backoff) from exc
+        return self.retry(exc=exc, countdown=backoff, throw=False)
 
 
 @shared_task

@@ -15,6 +15,26 @@ CELERY_ENABLE_UTC = True
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 15 * 60)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 20 * 60)
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A message taken by a worker that dies before acknowledging it (acks_late tasks) goes back to the queue
+# after this long; it must outlast the longest run (the hard limit above), or a run still going would be
+# delivered twice. The dead run itself is failed sooner by the reaper (apps.snapshots.runs.runs_reap).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_TASK_TIME_LIMIT + 5 * 60,
+    # A broker that does not answer fails a send at once, not after kombu's retries: "collect now" says so
+    # and records the run as failed; the reapers queue what could not be sent once the broker is back.
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+    "socket_connect_timeout": 3,
+    "socket_timeout": 10,
+}
+# The worker's own connection to the broker is retried for ever: a Redis outage of any length ends with
+# the worker consuming again (supervisord restarts it too, should it exit).
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3, "socket_timeout": 10}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 3
+CELERY_REDIS_SOCKET_TIMEOUT = 10
 # Where tasks go unless routed: a worker given its own queue (the tests' worker) keeps what it enqueues.
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
@@ -34,6 +54,16 @@ TIERSCOPE_BEAT_RESYNC_S = env_int("TIERSCOPE_BEAT_RESYNC_S", 300)
 TIERSCOPE_BEAT_SCHEDULE = {
     "collect-due-targets": {
         "task": "apps.snapshots.tasks.snapshot_collect_due",
+        "every_seconds": 60,
+    },
+    # Fails runs left "running" by a dead worker or "queued" with a lost task, and makes their targets due.
+    "reap-stuck-runs": {
+        "task": "apps.snapshots.tasks.runs_reap",
+        "every_seconds": 60,
+    },
+    # Fails refreshes a dead worker left behind; queues the refresh a run never got (broker down at its end).
+    "reap-stuck-refreshes": {
+        "task": "apps.tiering.tasks.refreshes_reap",
         "every_seconds": 60,
     },
     "prune-old-snapshots": {
