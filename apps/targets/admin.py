@@ -4,8 +4,11 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.http import HttpResponseRedirect
+from django.urls import reverse
+from django.utils.html import format_html
 
-from apps.targets.models import TablespaceTier, Target
+from apps.targets.models import TablespaceTier, Target, TargetCheck
 
 
 class TargetForm(forms.ModelForm):
@@ -56,14 +59,30 @@ class TargetAdmin(admin.ModelAdmin):
     actions = ["test_connection"]
 
     @admin.action(description="Test connection (release, grants, Diagnostics Pack switch)")
-    def test_connection(self, request: Any, queryset: Any) -> None:
-        from apps.targets.services import target_check
+    def test_connection(self, request: Any, queryset: Any) -> HttpResponseRedirect | None:
+        """Queue one check per selected target on a worker; never connect inside the web request.
 
+        One target: go to its check page. Several: one message per target with a link to its page.
+        """
+        from apps.targets.services import target_check_enqueue
+
+        checks = []
         for target in queryset:
-            findings = target_check(target=target)
-            level = messages.WARNING if findings else messages.SUCCESS
-            self.message_user(request, f"{target.name}: " + ("; ".join(findings) or "connected, all checks passed"),
-                              level)
+            check = target_check_enqueue(target=target, requested_by=request.user.get_username())
+            checks.append(check)
+        sent = []
+        for check in checks:
+            check.refresh_from_db()  # the task was sent on commit; a broker that is down failed it already
+            if check.status == TargetCheck.Status.FAILED and check.started_at is None:
+                self.message_user(request, f"{check.target.name}: {check.error}", messages.ERROR)
+                continue
+            sent.append(check)
+            url = reverse("targets:check", args=[check.target.name, check.pk])
+            self.message_user(request, format_html('{}: check queued — <a href="{}">follow it</a>.',
+                                                   check.target.name, url), messages.INFO)
+        if len(checks) == 1 and sent:
+            return HttpResponseRedirect(reverse("targets:check", args=[sent[0].target.name, sent[0].pk]))
+        return None
 
 
 @admin.register(TablespaceTier)

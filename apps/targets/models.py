@@ -88,3 +88,33 @@ class TablespaceTier(models.Model):
 
     def __str__(self) -> str:
         return f"{self.target}: {self.tablespace_name} → {self.tier}"
+
+
+class TargetCheck(models.Model):
+    """One "test connection" of a target, run by a worker; its steps appear on a page as they complete."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        PASSED = "passed"
+        FAILED = "failed"
+
+    target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="checks")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    # [{"step": "connect", "ok": true, "detail": "..."}, ...] in the order they completed.
+    steps = models.JSONField(default=list, blank=True)
+    error = models.TextField(blank=True)
+    requested_by = models.CharField(max_length=150, blank=True)
+    queued_at = models.DateTimeField()
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-queued_at"]
+
+    def __str__(self) -> str:
+        return f"check of {self.target} ({self.status})"
+
+    @property
+    def done(self) -> bool:
+        return self.status in (self.Status.PASSED, self.Status.FAILED)

@@ -2,32 +2,117 @@
 
 from __future__ import annotations
 
-from django.db import transaction
+import dataclasses
 
-from apps.targets.base import Source
-from apps.targets.models import TablespaceTier, Target
+from django.db import transaction
+from django.utils import timezone
+
+from apps.core.config import get_config
+from apps.targets.base import CheckStep, Source
+from apps.targets.models import TablespaceTier, Target, TargetCheck
 
 DEMO_TARGET_NAME = "demo"
 
 
-def source_for(target: Target) -> Source:
-    """The source that reads this target (imported lazily: a worker only loads what it uses)."""
+def source_for(target: Target, *, run_timeout_s: float | None = None) -> Source:
+    """The source that reads this target (imported lazily: a worker only loads what it uses).
+
+    A live Oracle source gets the connect, call and whole-run limits of the tunables;
+    ``run_timeout_s`` replaces the whole-run one (a connection check needs less than a collection).
+    """
     if target.mode == Target.Mode.DEMO:
         from apps.targets.demo.source import DemoSource
 
         return DemoSource(seed=target.demo_seed, db_name=target.name.upper()[:8] or "DEMO")
     if target.mode in (Target.Mode.AWR, Target.Mode.NOPACK):
+        from apps.targets.oracle.connection import Limits
         from apps.targets.oracle.source import OracleSource
 
-        return OracleSource(dsn=target.dsn, user=target.username, password=target.get_password(), mode=target.mode)
+        config = get_config()
+        limits = Limits(connect_timeout_s=config["ORACLE_CONNECT_TIMEOUT_S"],
+                        call_timeout_ms=config["ORACLE_CALL_TIMEOUT_MS"],
+                        run_timeout_s=run_timeout_s or config["COLLECT_RUN_TIMEOUT_S"])
+        return OracleSource(dsn=target.dsn, user=target.username, password=target.get_password(),
+                            mode=target.mode, limits=limits, name=target.name)
     raise ValueError(f"Target {target.name!r} is {target.mode}: it is fed by imports, not collected.")
 
 
-def target_check(*, target: Target) -> list[str]:
-    """What a DBA must fix before this target can be collected (empty = ready)."""
+def target_findings(*, target: Target) -> list[str]:
+    """What a DBA must fix before this target can be collected (empty = ready), checked right here."""
     if not target.is_live:
-        return ["report-only target: fed by imports, nothing to connect to"]
-    return source_for(target).check()
+        return [REPORT_ONLY_FINDING]
+    return source_for(target, run_timeout_s=get_config()["TARGET_CHECK_TIMEOUT_S"]).check()
+
+
+REPORT_ONLY_FINDING = "report-only target: fed by imports, nothing to connect to"
+
+
+def target_check_enqueue(*, target: Target, requested_by: str) -> TargetCheck:
+    """Record a queued "test connection" and send its task once the row is committed.
+
+    If the broker cannot be reached the check is failed at once with the reason (it never stays
+    queued); the caller reads ``status`` after the commit to tell the user.
+    """
+    check = TargetCheck.objects.create(target=target, requested_by=requested_by, queued_at=timezone.now())
+    transaction.on_commit(lambda: _target_check_send(check.id))
+    return check
+
+
+def _target_check_send(check_id: int) -> None:
+    from kombu.exceptions import OperationalError
+
+    from apps.targets.tasks import target_check as target_check_task
+
+    app = target_check_task.app
+    try:
+        if app.conf.task_always_eager:  # tests: the task runs here, no broker involved
+            target_check_task.apply_async(args=(check_id,))
+            return
+        # One connection attempt and no publish retries: a broker that is down must answer the
+        # admin now, not after kombu's retries (broker_connection_timeout, 4 s by default, and more).
+        with app.connection_for_write() as connection:
+            connection.ensure_connection(max_retries=0)
+            target_check_task.apply_async(args=(check_id,), connection=connection, retry=False)
+    except OperationalError as exc:
+        target_check_fail(check_id=check_id, error=(
+            f"Could not queue the check: the task broker did not answer ({exc}). Start Redis (REDIS_URL) "
+            "and the worker, then test the connection again."))
+
+
+def target_check(*, check_id: int) -> TargetCheck:
+    """Run a queued check step by step, saving each step as it completes.
+
+    Idempotent: only a queued check is claimed (conditional UPDATE); running it again, or on a
+    second worker, leaves the row as the first run wrote it.
+    """
+    now = timezone.now()
+    claimed = TargetCheck.objects.filter(pk=check_id, status=TargetCheck.Status.QUEUED).update(
+        status=TargetCheck.Status.RUNNING, started_at=now)
+    check = TargetCheck.objects.select_related("target").get(pk=check_id)
+    if not claimed:
+        return check
+
+    def record(step: CheckStep) -> None:
+        check.steps = [*check.steps, dataclasses.asdict(step)]
+        check.save(update_fields=["steps"])
+
+    if check.target.is_live:
+        findings = source_for(check.target, run_timeout_s=get_config()["TARGET_CHECK_TIMEOUT_S"]).check(report=record)
+    else:
+        findings = [REPORT_ONLY_FINDING]
+        record(CheckStep(step="source", ok=False, detail=REPORT_ONLY_FINDING))
+    check.status = TargetCheck.Status.FAILED if findings else TargetCheck.Status.PASSED
+    check.error = "; ".join(findings)
+    check.finished_at = timezone.now()
+    check.save(update_fields=["status", "error", "finished_at"])
+    return check
+
+
+def target_check_fail(*, check_id: int, error: str) -> None:
+    """End a check that has not finished (broker down, time limit) with the reason."""
+    TargetCheck.objects.filter(pk=check_id).exclude(
+        status__in=[TargetCheck.Status.PASSED, TargetCheck.Status.FAILED]
+    ).update(status=TargetCheck.Status.FAILED, error=error, finished_at=timezone.now())
 
 
 def target_create(

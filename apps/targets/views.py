@@ -1,69 +1,44 @@
+"""Pages of the targets app."""
+
 from __future__ import annotations
 
-from urllib.parse import quote
+from typing import Any
 
-from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.core.files.uploadedfile import UploadedFile
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET
 
-from apps.core.config import get_config
-from apps.snapshots.models import CollectionRun
-from apps.targets.forms import ExtractUploadForm, ReportUploadForm
-from apps.targets.models import Target
+from apps.targets.models import TargetCheck
 
-
-def _read(upload: UploadedFile) -> bytes:
-    # Uploads over DATA_UPLOAD_MAX_MEMORY_SIZE stream to a temp file; read it back in chunks.
-    return b"".join(upload.chunks())
+# Badge classes of the stylesheet (shared with collection runs).
+_BADGE = {"queued": "queued", "running": "running", "passed": "succeeded", "failed": "failed"}
 
 
-def _outcome(run: CollectionRun, what: str) -> str:
-    if run.snapshots_added == 0:
-        return f"{what}: nothing new, it was already imported."
-    return f"{what}: imported {run.snapshots_added} snapshot(s), {run.rows_added} rows."
-
-
-@require_http_methods(["GET", "POST"])
-def target_import(request: HttpRequest, name: str) -> HttpResponse:
-    """Upload an AWR report or an offline extract into a target (admins only)."""
-    from apps.targets.imports import ImportRefused, extract_import, report_import
-
+def _staff_check(request: HttpRequest, name: str, check_id: int) -> TargetCheck:
     if not request.user.is_staff:
-        raise PermissionDenied("Only admins can import into a target.")
-    target = get_object_or_404(Target, name=name)
-    report_form = ReportUploadForm(prefix="report")
-    extract_form = ExtractUploadForm(prefix="extract")
-    error = ""
-    if request.method == "POST":
-        kind = request.POST.get("kind")
-        try:
-            if kind == "report":
-                report_form = ReportUploadForm(request.POST, request.FILES, prefix="report")
-                if report_form.is_valid():
-                    upload, sizes = report_form.cleaned_data["report"], report_form.cleaned_data["sizes"]
-                    run = report_import(target=target, data=_read(upload), filename=upload.name,
-                                        sizes=_read(sizes) if sizes else None,
-                                        sizes_filename=sizes.name if sizes else "segments.csv")
-                    messages.success(request, _outcome(run, f"AWR report {upload.name}"))
-                    return HttpResponseRedirect(f"/targets/{quote(target.name)}/")
-            elif kind == "extract":
-                extract_form = ExtractUploadForm(request.POST, request.FILES, prefix="extract")
-                if extract_form.is_valid():
-                    upload = extract_form.cleaned_data["extract"]
-                    upload.seek(0)
-                    run = extract_import(target=target, path_or_zip=upload)
-                    messages.success(request, _outcome(run, f"Offline extract {upload.name}"))
-                    return HttpResponseRedirect(f"/targets/{quote(target.name)}/")
-            else:
-                error = "Choose a form: an AWR report or an offline extract."
-        except ImportRefused as refused:
-            error = str(refused)
-    status = 400 if request.method == "POST" else 200
-    context = {
-        "target": target, "report_form": report_form, "extract_form": extract_form, "error": error,
-        "max_upload_mb": get_config()["MAX_UPLOAD_BYTES"] // (1024 * 1024),
+        raise PermissionDenied("Only admins can see connection checks.")
+    return get_object_or_404(TargetCheck.objects.select_related("target"), pk=check_id, target__name=name)
+
+
+def _check_payload(check: TargetCheck) -> dict[str, Any]:
+    return {
+        "id": check.pk, "target": check.target.name, "status": check.status, "badge": _BADGE[check.status],
+        "done": check.done, "steps": check.steps, "error": check.error, "requested_by": check.requested_by,
+        "queued_at": check.queued_at.isoformat(),
+        "started_at": check.started_at.isoformat() if check.started_at else None,
+        "finished_at": check.finished_at.isoformat() if check.finished_at else None,
     }
-    return render(request, "targets/import.html", context, status=status)
+
+
+@require_GET
+def target_check(request: HttpRequest, name: str, check_id: int) -> HttpResponse:
+    """A "test connection" as it runs on a worker: its steps, then the verdict (admins only)."""
+    check = _staff_check(request, name, check_id)
+    return render(request, "targets/check.html", {"check": check, "badge": _BADGE[check.status]})
+
+
+@require_GET
+def target_check_status(request: HttpRequest, name: str, check_id: int) -> JsonResponse:
+    """The check's state for the page to poll."""
+    return JsonResponse(_check_payload(_staff_check(request, name, check_id)))

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from apps.core.config import get_config
 from apps.snapshots.models import CollectionRun
 from apps.targets.models import Target
 
@@ -25,16 +26,20 @@ class Command(BaseCommand):
         except Target.DoesNotExist:
             names = ", ".join(Target.objects.values_list("name", flat=True)) or "none"
             raise CommandError(f"No target named {options['target']!r} (known: {names}).") from None
+        # Bounded: at most COLLECT_MAX_RETRIES + 1 attempts (the service's own policy), each bounded by
+        # the Oracle connect/call/whole-run limits, with at most 10 s between them.
+        attempts = get_config()["COLLECT_MAX_RETRIES"] + 1
         run_id = None
-        while True:
+        for attempt in range(1, attempts + 1):
             try:
                 run = snapshot_collect(target_id=target.id, run_id=run_id, trigger="command")
                 break
             except CollectRetryable as exc:
-                # Same bounded policy as the task; the service stops retrying after COLLECT_MAX_RETRIES.
+                if attempt == attempts:
+                    raise CommandError(f"{target.name}: {exc} — gave up after {attempts} attempts") from None
                 self.stderr.write(f"{target.name}: {exc} — retrying")
                 run_id = exc.run_id
-                time.sleep(min(2 ** CollectionRun.objects.get(pk=run_id).attempts, 10))
+                time.sleep(min(2 ** attempt, 10))
         if run.status != CollectionRun.Status.SUCCEEDED:
             raise CommandError(f"{target.name}: collection {run.status}: {run.error}")
         self.stdout.write(

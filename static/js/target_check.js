@@ -1,0 +1,54 @@
+/* Connection check page: polls the check's status every second and shows each step as it completes. */
+(function () {
+  "use strict";
+  const card = document.getElementById("target-check");
+  if (!card) return;
+  const DONE = ["passed", "failed"];
+
+  function cell(text) {
+    const td = document.createElement("td");
+    td.textContent = text;
+    return td;
+  }
+
+  function stepRow(step) {
+    const tr = document.createElement("tr");
+    tr.appendChild(cell(step.step));
+    const result = cell("");
+    const badge = document.createElement("span");
+    badge.className = "status " + (step.ok ? "succeeded" : "failed");
+    badge.textContent = step.ok ? "ok" : "failed";
+    result.appendChild(badge);
+    tr.appendChild(result);
+    tr.appendChild(cell(step.detail));
+    return tr;
+  }
+
+  function update(check) {
+    card.dataset.status = check.status;
+    const status = card.querySelector("[data-role=status]");
+    status.textContent = check.status;
+    status.className = "status " + check.badge;
+    const summary = { queued: "waiting for a worker", running: "checking…" }[check.status] || "";
+    card.querySelector("[data-role=summary]").textContent = summary;
+    const body = card.querySelector("[data-role=steps]");
+    if (check.steps.length) {
+      body.replaceChildren.apply(body, check.steps.map(stepRow));
+    }
+    const error = card.querySelector("[data-role=error]");
+    error.textContent = check.error;
+    error.hidden = !check.error;
+  }
+
+  function tick() {
+    fetch(card.dataset.statusUrl, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(function (check) {
+        update(check);
+        if (!check.done) setTimeout(tick, 1000);
+      })
+      .catch(function () { setTimeout(tick, 3000); });
+  }
+
+  if (DONE.indexOf(card.dataset.status) < 0) setTimeout(tick, 500);
+})();
