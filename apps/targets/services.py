@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from apps.core.config import get_config
 from apps.targets.base import CheckStep, Source
-from apps.targets.models import TablespaceTier, Target, TargetCheck
+from apps.targets.models import Target, TargetCheck
 
 DEMO_TARGET_NAME = "demo"
 
@@ -133,19 +133,9 @@ def target_create(
 
 
 def target_ensure_demo() -> list[str]:
-    """The built-in demo target with its tablespace → tier mapping (idempotent)."""
-    from apps.targets.demo.schema import DEFAULT_TABLESPACE_TIERS
-    from apps.tiering.models import Tier
-
-    with transaction.atomic():
-        target, created = Target.objects.get_or_create(
-            name=DEMO_TARGET_NAME, defaults={"mode": Target.Mode.DEMO, "interval_minutes": 60}
-        )
-        # The demo's tablespaces sit on the seed's 2009 tiers (names compared case-insensitively).
-        tiers = {tier.name.lower(): tier for tier in Tier.objects.filter(tier_set=target.tier_set)}
-        for tablespace, tier_name in DEFAULT_TABLESPACE_TIERS.items():
-            if tier_name.lower() in tiers:
-                TablespaceTier.objects.get_or_create(
-                    target=target, tablespace_name=tablespace, defaults={"tier": tiers[tier_name.lower()]}
-                )
+    """The built-in demo target (idempotent); its tablespaces are mapped to tiers by the tiering app
+    (apps.tiering.services.demo_tablespaces_map)."""
+    target, created = Target.objects.get_or_create(
+        name=DEMO_TARGET_NAME, defaults={"mode": Target.Mode.DEMO, "interval_minutes": 60}
+    )
     return [f"created demo target {target.name!r}"] if created else []

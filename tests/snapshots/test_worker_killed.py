@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 
 import pytest
 from django.db.models import Count, Sum
@@ -63,3 +64,30 @@ class WorkerKilledTests:
         assert rerun.status == CollectionRun.Status.SUCCEEDED
         assert CollectionRun.objects.get(pk=run.pk).status == CollectionRun.Status.FAILED
         assert _per_snapshot(demo_target) == clean
+
+    def test_a_killed_pool_child_gives_its_run_back_and_the_next_child_completes_it(
+        self, demo_target, one_snapshot_per_transaction, celery_worker
+    ):
+        from django.db import transaction
+
+        from apps.snapshots.runs import run_enqueue
+        from tests.core.test_celery_worker import wait_for
+
+        with transaction.atomic():
+            run = run_enqueue(target=demo_target, trigger="manual")
+        wait_for(lambda: Snapshot.objects.filter(target=demo_target).count() >= 20, timeout_s=120,
+                 what="the collection to be under way")
+        children = subprocess.run(["pgrep", "-P", str(celery_worker.proc.pid)], capture_output=True, text=True,
+                                  timeout=10).stdout.split()
+        assert len(children) == 1, children
+        os.kill(int(children[0]), signal.SIGKILL)  # the pool child only: the worker itself lives on
+
+        # reject_on_worker_lost: the message goes back at once, a new child takes it and completes the run.
+        wait_for(lambda: CollectionRun.objects.get(pk=run.pk).status == CollectionRun.Status.SUCCEEDED,
+                 timeout_s=180, what="the run to be redelivered and completed")
+        run.refresh_from_db()
+        assert run.attempts == 2
+        reference = Target.objects.create(name="demo-reference", mode=Target.Mode.DEMO,
+                                          demo_seed=demo_target.demo_seed)
+        snapshot_collect(target_id=reference.id, trigger="command")
+        assert _per_snapshot(demo_target) == _per_snapshot(reference)  # nothing lost, nothing doubled
