@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 
 from django.db import transaction
 from django.utils import timezone
@@ -139,3 +140,20 @@ def target_ensure_demo() -> list[str]:
         name=DEMO_TARGET_NAME, defaults={"mode": Target.Mode.DEMO, "interval_minutes": 60}
     )
     return [f"created demo target {target.name!r}"] if created else []
+
+
+def target_checks_reap(*, now: dt.datetime) -> int:
+    """Fail the checks a dead worker left "running", or whose task never started, with the reason.
+
+    A check bounds itself (TARGET_CHECK_TIMEOUT_S) and its task is killed a minute after that, so a
+    check running two minutes past it has no worker left; a queued one gets ten minutes.
+    """
+    limit_s = get_config()["TARGET_CHECK_TIMEOUT_S"] + 60
+    running = TargetCheck.objects.filter(status=TargetCheck.Status.RUNNING,
+                                         started_at__lt=now - dt.timedelta(seconds=limit_s + 120))
+    failed = running.update(status=TargetCheck.Status.FAILED, finished_at=now,
+                            error="The worker running this check stopped before it finished; test the connection again.")
+    queued = TargetCheck.objects.filter(status=TargetCheck.Status.QUEUED, queued_at__lt=now - dt.timedelta(minutes=10))
+    failed += queued.update(status=TargetCheck.Status.FAILED, finished_at=now,
+                            error="Never started: no worker took the check within 10 minutes (is the worker running?).")
+    return failed

@@ -22,3 +22,13 @@ def target_check(check_id: int) -> str:
     except SoftTimeLimitExceeded:
         target_check_fail(check_id=check_id, error=f"The check passed the worker's limit of {_CHECK_LIMIT_S + 30} s.")
         return "failed"
+
+
+@shared_task
+def target_checks_reap() -> int:
+    # Idempotent: fails each stuck check once (conditional UPDATE).
+    from django.utils import timezone
+
+    from apps.targets.services import target_checks_reap as reap
+
+    return reap(now=timezone.now())

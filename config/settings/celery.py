@@ -66,6 +66,11 @@ TIERSCOPE_BEAT_SCHEDULE = {
         "task": "apps.tiering.tasks.refreshes_reap",
         "every_seconds": 60,
     },
+    # Fails "test connection" checks left running by a dead worker or never started.
+    "reap-stuck-checks": {
+        "task": "apps.targets.tasks.target_checks_reap",
+        "every_seconds": 60,
+    },
     "prune-old-snapshots": {
         "task": "apps.snapshots.tasks.snapshot_prune",
         "every_seconds": 6 * 3600,

@@ -247,3 +247,30 @@ def test_a_real_worker_runs_the_queued_check(admin_client, demo_target, celery_w
             break
         time.sleep(0.2)
     assert (state["status"], [s["step"] for s in state["steps"]]) == ("passed", ["source"])
+
+
+@pytest.mark.django_db
+class TargetChecksReapTests:
+    def test_it_fails_checks_left_running_or_never_started_and_keeps_the_others(self, demo_target):
+        import datetime as dt
+
+        from django.utils import timezone
+
+        from apps.targets.models import TargetCheck
+        from apps.targets.services import target_checks_reap
+
+        now = timezone.now()
+        dead = TargetCheck.objects.create(target=demo_target, status=TargetCheck.Status.RUNNING,
+                                          queued_at=now - dt.timedelta(minutes=10),
+                                          started_at=now - dt.timedelta(minutes=10))
+        lost = TargetCheck.objects.create(target=demo_target, queued_at=now - dt.timedelta(minutes=11))
+        live = TargetCheck.objects.create(target=demo_target, status=TargetCheck.Status.RUNNING,
+                                          queued_at=now - dt.timedelta(seconds=30), started_at=now)
+
+        assert target_checks_reap(now=now) == 2
+
+        for check in (dead, lost, live):
+            check.refresh_from_db()
+        assert dead.status == lost.status == TargetCheck.Status.FAILED
+        assert "stopped before it finished" in dead.error and "Never started" in lost.error
+        assert live.status == TargetCheck.Status.RUNNING
