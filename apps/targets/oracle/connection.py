@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -158,13 +159,25 @@ def _run_bounded(loop: asyncio.AbstractEventLoop, work: Callable[[], Awaitable[T
     async def bounded() -> T:
         return await asyncio.wait_for(work(), limit_s)
 
-    return loop.run_until_complete(bounded())
+    return _run_until_complete(loop, bounded())
+
+
+def _run_until_complete(loop: asyncio.AbstractEventLoop, coroutine: Awaitable[T]) -> T:
+    """``loop.run_until_complete``, also from a thread where another event loop runs (an async caller,
+    or a library driving one, such as Playwright in the browser tests): then on a helper thread, joined
+    before returning, so no thread outlives the call."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return loop.run_until_complete(coroutine)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="oracle-call") as helper:
+        return helper.submit(loop.run_until_complete, coroutine).result()
 
 
 def _close_loop(loop: asyncio.AbstractEventLoop) -> None:
     # Host names are resolved in the loop's default executor: join its threads, so none outlives the run.
     try:
-        loop.run_until_complete(loop.shutdown_default_executor())
+        _run_until_complete(loop, loop.shutdown_default_executor())
     finally:
         loop.close()
 

@@ -87,3 +87,37 @@ class HungListenerTests(unittest.TestCase):
         self.assertIn(f"{dsn} refused the connection", str(caught.exception))
         self.assertNotIn("did not answer", str(caught.exception))
         self.assertNoThreadLeft()
+
+
+class HungListenerUnderARunningLoopTests(unittest.TestCase):
+    """A caller whose thread already runs an event loop (an async framework; Playwright in the browser
+    tests) gets the same bounded failure, and still no thread left behind."""
+
+    def test_it_fails_within_the_connect_limit_while_another_loop_runs(self) -> None:
+        import asyncio
+
+        with HungListener(hold_s=20) as listener:
+            before = set(threading.enumerate())
+
+            async def from_a_running_loop() -> SourceError:
+                try:
+                    source(listener.dsn).collect(state())
+                except SourceError as error:
+                    return error
+                raise AssertionError("the collection did not fail")
+
+            outcome: dict[str, object] = {}
+
+            def thread_running_a_loop() -> None:  # its own thread: whatever loop this one may run
+                outcome["error"] = asyncio.run(from_a_running_loop())
+
+            started = time.monotonic()
+            caller = threading.Thread(target=thread_running_a_loop)
+            caller.start()
+            caller.join(timeout=10)
+            elapsed = time.monotonic() - started
+            error = outcome["error"]
+
+        self.assertLess(elapsed, CONNECT_S + 1.5)
+        self.assertIn("did not answer within 1 s", str(error))
+        self.assertEqual([t.name for t in set(threading.enumerate()) - before], [])
