@@ -1,4 +1,9 @@
-"""`manage.py collect <target>`: the same collection the scheduler runs, in the foreground."""
+"""`manage.py collect <target>`: the same collection the scheduler runs, in the foreground.
+
+What the collection queues once it has committed (the refresh of the recommendations, the next
+day's window base) runs here too, before the command returns, so a script can read the
+recommendations next; no worker or broker is needed.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +25,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         from apps.snapshots.services import CollectRetryable, snapshot_collect
+        from config.celery import app
+
+        app.conf.task_always_eager = True  # this process runs what the collection queues, in the foreground
 
         try:
             target = Target.objects.get(name=options["target"])
@@ -45,3 +53,10 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{target.name}: {run.snapshots_added} snapshots, {run.rows_added} rows added in {run.duration_s:.1f} s"
         )
+        for line in run_after_notes(run):
+            self.stdout.write(line)
+
+
+def run_after_notes(run: CollectionRun) -> list[str]:
+    """What the run's notes say (a new DBID), for the terminal."""
+    return [f"  note: {note}" for note in run.notes.splitlines() if note]
