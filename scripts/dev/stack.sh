@@ -156,9 +156,12 @@ start_pg() {
     [ "$(id -u)" -eq 0 ] && touch "$LOG/postgres.log" && chown postgres "$LOG/postgres.log"
     # Beyond PostgreSQL's defaults (sized for a tiny machine): a refresh at fleet scale rewrites tens
     # of MB per target, which 128 MB of buffers and checkpoints every 1 GB of WAL turn into disk waits.
+    # client_connection_check_interval: the session of a killed worker ends within seconds even in the
+    # middle of a statement, releasing its target lock (by default it runs on until the statement ends).
     pg_run "$bin/pg_ctl" -D "$pgdata" -l "$LOG/postgres.log" -w -t 60 \
       -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -k $DATA/pg-run -c fsync=${TIERSCOPE_PG_FSYNC:-on} \
-          -c shared_buffers=${TIERSCOPE_PG_SHARED_BUFFERS:-1GB} -c max_wal_size=4GB" start >/dev/null \
+          -c shared_buffers=${TIERSCOPE_PG_SHARED_BUFFERS:-1GB} -c max_wal_size=4GB \
+          -c client_connection_check_interval=2s" start >/dev/null \
       || die "PostgreSQL did not start, see $LOG/postgres.log"
   fi
   # The application database (the cluster's superuser is tierscope; tests create test_tierscope).
@@ -169,7 +172,7 @@ start_pg() {
 
 start_redis() {
   mkdir -p "$DATA/redis"
-  if [ -f "$RUN/redis.pid" ] && kill -0 "$(cat "$RUN/redis.pid")" 2>/dev/null; then
+  if alive "$RUN/redis.pid"; then
     say "Redis already running on 127.0.0.1:$REDIS_PORT"; return 0
   fi
   say "starting Redis on 127.0.0.1:$REDIS_PORT"
@@ -180,7 +183,11 @@ start_redis() {
   die "Redis did not start, see $LOG/redis.log"
 }
 
-alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+pid_alive() {
+  # A killed daemon stays a zombie until init reaps it, and kill -0 still succeeds on a zombie.
+  kill -0 "$1" 2>/dev/null && [ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)" != Z ]
+}
+alive() { [ -f "$1" ] && pid_alive "$(cat "$1")"; }
 
 cmd_prepare() {
   load_env
@@ -236,7 +243,7 @@ stop_pid() {
   # TERM, up to 10 s to exit, then KILL.
   local pid="$1" i
   kill "$pid" 2>/dev/null || return 0
-  for i in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+  for i in $(seq 1 100); do pid_alive "$pid" || return 0; sleep 0.1; done
   kill -9 "$pid" 2>/dev/null || true
 }
 
@@ -282,8 +289,8 @@ cmd_stop() {
     local pid; pid="$(cat "$RUN/supervisord.pid")"
     # shutdown stops every program (warm, within its stopwaitsecs) before supervisord exits.
     ctl shutdown >/dev/null 2>&1 || kill "$pid" 2>/dev/null || true
-    local i; for i in $(seq 1 900); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null || true
+    local i; for i in $(seq 1 900); do pid_alive "$pid" || break; sleep 0.1; done
+    pid_alive "$pid" && kill -9 "$pid" 2>/dev/null || true
     say "stopped supervisord (web, worker, beat)"
   fi
   rm -f "$RUN/supervisord.pid"

@@ -1,0 +1,247 @@
+"""Faults done to the real processes of a private stack; each one must be survived without a hand.
+
+Order matters a little (one stack for all, to stay within a few minutes): each test
+leaves the stack healthy, and asserts so, before the next one starts.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import psycopg
+import pytest
+
+from tests.faults.conftest import Figure, record
+from tests.faults.stack import PrivateStack, alive, children, wait_for
+
+pytestmark = pytest.mark.faults
+
+ENDED = ("succeeded", "failed", "skipped")
+
+# A demo target with no history yet: its first collection reads eight days, long enough to be killed in flight.
+_NEW_TARGET_AND_RUN = """
+import json
+from django.db import transaction
+from apps.targets.models import Target, TablespaceTier
+try:
+    from apps.snapshots.runs import run_enqueue
+except ImportError:
+    from apps.snapshots.services import run_enqueue
+demo = Target.objects.get(name="demo")
+target, _ = Target.objects.get_or_create(name={name!r}, defaults=dict(mode=demo.mode, interval_minutes=60,
+                                         tier_set=demo.tier_set))
+for mapping in TablespaceTier.objects.filter(target=demo):
+    TablespaceTier.objects.get_or_create(target=target, tablespace_name=mapping.tablespace_name,
+                                         defaults=dict(tier=mapping.tier))
+Target.objects.filter(pk=target.pk).update(next_collect_at="2100-01-01T00:00:00Z")  # only this test's run
+with transaction.atomic():
+    run = run_enqueue(target=target, trigger="manual")
+print(json.dumps({{"target_id": target.id, "run_id": run.id}}))
+"""
+
+
+@contextmanager
+def _writes_held(stack: PrivateStack) -> Iterator[None]:
+    """Hold every write to snapshots_snapshot (reads still pass), so a collection stops in the middle of its run.
+
+    A demo collection is over in about a second; blocked on its first snapshot insert, it is certainly in
+    flight when the test kills it: running, its target lock taken, its transaction open.
+    """
+    with psycopg.connect(stack.database_url, connect_timeout=5) as conn:
+        conn.execute("LOCK TABLE snapshots_snapshot IN EXCLUSIVE MODE")
+        yield
+        conn.rollback()
+
+
+def _blocked_writing(stack: PrivateStack) -> bool:
+    return bool(stack.sql("SELECT 1 FROM pg_locks WHERE relation = 'snapshots_snapshot'::regclass AND NOT granted"))
+
+
+def _start_and_hold(stack: PrivateStack, name: str) -> dict[str, int]:
+    ids = stack.manage(_NEW_TARGET_AND_RUN.format(name=name))
+    wait_for(lambda: _blocked_writing(stack), timeout_s=60, what="the collection to be writing its snapshots")
+    assert _run(stack, ids["run_id"])[0] == "running"
+    return ids
+
+
+def _run(stack: PrivateStack, run_id: int) -> tuple[str, str]:
+    return stack.sql("SELECT status, error FROM snapshots_collectionrun WHERE id = %s", (run_id,))[0]
+
+
+def _ended(stack: PrivateStack, run_id: int) -> tuple[str, str] | None:
+    status, error = _run(stack, run_id)
+    return (status, error) if status in ENDED else None
+
+
+# Seen 2026-11-25: the redelivered task of a run whose worker was killed mid-statement finds the target
+# lock still held by the dead worker's session (PostgreSQL ends it only when the statement returns, or at
+# client_connection_check_interval) and ends its own run "skipped": the collection is lost until the next
+# interval. apps/snapshots owns the fix (retry a redelivered run while the lock is busy).
+KNOWN_SKIP = "Another collection of this target was running"
+
+
+def _assert_whole(stack: PrivateStack, run_id: int, outcome: tuple[str, str], figure: Figure) -> dict[str, int]:
+    status, error = outcome
+    after = stack.counts()
+    assert after["doubled"] == 0, after
+    figure.after = after
+    record(figure)
+    if status == "skipped" and KNOWN_SKIP in error:
+        pytest.xfail(f"known (apps/snapshots): the redelivered run was skipped: {error}")
+    assert status == "succeeded" or (status == "failed" and error.strip()), outcome
+    return after
+
+
+def _healthy_again(stack: PrivateStack, timeout_s: float = 120) -> None:
+    wait_for(stack.healthy, timeout_s=timeout_s, what="/healthz 200")
+    assert {state for state, _ in stack.status().values()} == {"RUNNING"}
+
+
+def _due_collected(stack: PrivateStack, *, timeout_s: float) -> float:
+    """Make the demo target due (as an operator would, in SQL); seconds until beat's fan-out got it collected."""
+    stack.sql("UPDATE targets_target SET next_collect_at = now() - interval '1 minute' WHERE name = 'demo'")
+    since = stack.sql("SELECT now()")[0][0]
+    started = time.monotonic()
+    wait_for(lambda: stack.sql(
+        "SELECT 1 FROM snapshots_collectionrun r JOIN targets_target t ON t.id = r.target_id "
+        "WHERE t.name = 'demo' AND r.queued_at >= %s AND r.status = 'succeeded'", (since,)),
+        timeout_s=timeout_s, what="beat to have the due demo target collected")
+    return time.monotonic() - started
+
+
+class ProcessFaultTests:
+    def test_web_killed_comes_back_without_orphans_and_logs_requests(self, stack):
+        _healthy_again(stack)
+        master = stack.pid("web")
+        workers = children(master)
+        assert workers
+
+        # Django's request log reaches .data/log/web.log (under the old --daemon it went nowhere).
+        try:
+            urllib.request.urlopen(f"http://{stack.web_bind}/no-such-page-faults", timeout=5)
+        except urllib.error.HTTPError:
+            pass
+        wait_for(lambda: "Not Found: /no-such-page-faults" in (stack.data_dir / "log" / "web.log").read_text(),
+                 timeout_s=10, what="the 404 warning in web.log")
+
+        before = stack.counts()
+        os.kill(master, signal.SIGKILL)
+        started = time.monotonic()
+        wait_for(lambda: stack.running_again("web", master), timeout_s=60, what="web restarted")
+        _healthy_again(stack, timeout_s=60)
+        recovered_s = time.monotonic() - started
+
+        # Its workers went with it (they would hold the port and answer with a dead master).
+        wait_for(lambda: not any(alive(pid) for pid in workers), timeout_s=10, what="the old gunicorn workers to exit")
+        record(Figure("web master SIGKILL", before, stack.counts(), recovered_s, "back, /healthz 200, no orphans"))
+
+    def test_worker_pool_child_killed_mid_collection(self, stack):
+        before = stack.counts()
+        with _writes_held(stack):
+            ids = _start_and_hold(stack, "fault-pool-child")
+            worker = stack.pid("worker")
+            pool = children(worker)
+            assert len(pool) == 1
+            os.kill(pool[0], signal.SIGKILL)
+            killed_at = time.monotonic()
+            wait_for(lambda: not alive(pool[0]), timeout_s=10, what="the pool child to die")
+
+        outcome = wait_for(lambda: _ended(stack, ids["run_id"]), timeout_s=180, what="the killed run to end")
+        recovered_s = time.monotonic() - killed_at
+        assert stack.pid("worker") == worker  # the main process replaced its child itself
+        _healthy_again(stack)
+        _assert_whole(stack, ids["run_id"], outcome, Figure(
+            "worker pool child SIGKILL mid-collection", before, {}, recovered_s, f"run {outcome[0]}",
+            [f"run ended {recovered_s:.0f} s after the kill: {outcome[1] or 'no error'}"]))
+
+    def test_whole_worker_killed_mid_collection(self, stack):
+        before = stack.counts()
+        with _writes_held(stack):
+            ids = _start_and_hold(stack, "fault-worker")
+            worker = stack.pid("worker")
+            os.killpg(worker, signal.SIGKILL)  # supervisord starts each program as its own process group
+            killed_at = time.monotonic()
+            wait_for(lambda: not alive(worker), timeout_s=10, what="the worker to die")
+
+        wait_for(lambda: stack.running_again("worker", worker), timeout_s=60, what="worker restarted")
+        restarted_s = time.monotonic() - killed_at
+        # Redelivery of the message waits for the visibility timeout; the reaper ends the run before that.
+        outcome = wait_for(lambda: _ended(stack, ids["run_id"]), timeout_s=240, what="the killed run to end")
+        recovered_s = time.monotonic() - killed_at
+        _healthy_again(stack)
+        _assert_whole(stack, ids["run_id"], outcome, Figure(
+            "whole worker SIGKILL mid-collection", before, {}, recovered_s, f"run {outcome[0]}",
+            [f"worker RUNNING again after {restarted_s:.1f} s; run ended {recovered_s:.0f} s after the kill: "
+             f"{outcome[1] or 'no error'}"]))
+
+    def test_beat_killed_comes_back_and_collects_a_due_target(self, stack):
+        before = stack.counts()
+        beat = stack.pid("beat")
+        os.kill(beat, signal.SIGKILL)
+        killed_at = time.monotonic()
+        wait_for(lambda: stack.running_again("beat", beat), timeout_s=60, what="beat restarted")
+        restarted_s = time.monotonic() - killed_at
+
+        collected_s = _due_collected(stack, timeout_s=120)
+        _healthy_again(stack)
+        after = stack.counts()
+        assert after["doubled"] == 0
+        record(Figure("beat SIGKILL", before, after, restarted_s, "due target collected",
+                      [f"beat RUNNING again after {restarted_s:.1f} s; the due target collected {collected_s:.0f} s "
+                       "after it was made due"]))
+
+    def test_postgresql_stopped_past_beats_schedule_reread(self, stack):
+        before = stack.counts()
+        pids = {name: pid for name, (_, pid) in stack.status().items()}
+        outage_s = 45  # past beat's forced re-read (20 s here) and two fan-outs
+        stack.pg_ctl("stop")
+        stopped_at = time.monotonic()
+        wait_for(lambda: stack.healthz()[0] == 503, timeout_s=20, what="/healthz to see the outage")
+        time.sleep(max(0.0, outage_s - (time.monotonic() - stopped_at)))
+        stack.sh("services")  # as make run does: the cluster started again on its port
+        back_at = time.monotonic()
+
+        wait_for(stack.healthy, timeout_s=120, what="/healthz 200 after PostgreSQL came back")
+        recovered_s = time.monotonic() - back_at
+        # Beat rode it out: the outage and its end are in its log (it reads the database at its next tick).
+        beat_log = stack.data_dir / "log" / "beat.log"
+        wait_for(lambda: "beat: database recovered after" in beat_log.read_text(), timeout_s=30,
+                 what="beat to log that the database is back")
+        assert "beat: database unavailable" in beat_log.read_text()
+        restarted = sorted(name for name, (_, pid) in stack.status().items() if pid != pids[name])
+        collected_s = _due_collected(stack, timeout_s=120)
+        after = stack.counts()
+        assert after["doubled"] == 0
+        record(Figure(f"PostgreSQL stopped {outage_s} s (past beat's re-read)", before, after, recovered_s,
+                      "all back, due target collected",
+                      [f"/healthz 200 {recovered_s:.1f} s after PostgreSQL was back; programs restarted by "
+                       f"supervisord: {', '.join(restarted) or 'none (all rode it out)'}; due target collected "
+                       f"{collected_s:.0f} s after it was made due"]))
+
+    def test_redis_killed_with_a_message_queued(self, stack):
+        stack.sh("ctl", "stop", "worker")  # nobody takes the message: it waits in Redis
+        before = stack.counts()
+        client = stack.redis()
+        queued_before = client.llen("celery")
+        ids = stack.manage(_NEW_TARGET_AND_RUN.format(name="fault-redis"))
+        assert client.llen("celery") == queued_before + 1
+        time.sleep(1.5)  # appendfsync everysec: the message is on disk within a second
+        stack.kill_redis()
+        killed_at = time.monotonic()
+        stack.sh("services")  # Redis started again, from its append-only file
+        assert wait_for(lambda: client.llen("celery") >= queued_before + 1, timeout_s=20,
+                        what="the queued message after Redis restarted")
+        stack.sh("ctl", "start", "worker")
+
+        outcome = wait_for(lambda: _ended(stack, ids["run_id"]), timeout_s=120, what="the queued run to end")
+        recovered_s = time.monotonic() - killed_at
+        assert outcome[0] == "succeeded", outcome
+        _healthy_again(stack)
+        _assert_whole(stack, ids["run_id"], outcome, Figure(
+            "Redis SIGKILL with a message queued", before, {}, recovered_s, "message kept (AOF), run succeeded"))
