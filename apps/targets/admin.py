@@ -77,9 +77,10 @@ class TargetAdmin(admin.ModelAdmin):
                 self.message_user(request, f"{check.target.name}: {check.error}", messages.ERROR)
                 continue
             sent.append(check)
-            url = reverse("targets:check", args=[check.target.name, check.pk])
-            self.message_user(request, format_html('{}: check queued — <a href="{}">follow it</a>.',
-                                                   check.target.name, url), messages.INFO)
+            if len(checks) > 1:  # one target: its page is where the admin lands
+                url = reverse("targets:check", args=[check.target.name, check.pk])
+                self.message_user(request, format_html('{}: check queued — <a href="{}">follow it</a>.',
+                                                       check.target.name, url), messages.INFO)
         if len(checks) == 1 and sent:
             return HttpResponseRedirect(reverse("targets:check", args=[sent[0].target.name, sent[0].pk]))
         return None

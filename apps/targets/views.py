@@ -35,7 +35,9 @@ def _check_payload(check: TargetCheck) -> dict[str, Any]:
 def target_check(request: HttpRequest, name: str, check_id: int) -> HttpResponse:
     """A "test connection" as it runs on a worker: its steps, then the verdict (admins only)."""
     check = _staff_check(request, name, check_id)
-    return render(request, "targets/check.html", {"check": check, "badge": _BADGE[check.status]})
+    details = "\n".join(step.get("detail", "") for step in check.steps if not step.get("ok"))
+    return render(request, "targets/check.html",
+                  {"check": check, "badge": _BADGE[check.status], "check_step_details": details})
 
 
 @require_GET

@@ -37,7 +37,9 @@
     }
     const error = card.querySelector("[data-role=error]");
     error.textContent = check.error;
-    error.hidden = !check.error;
+    // Once: hidden where a failed step already says it.
+    const failed = check.steps.filter(function (step) { return !step.ok; }).map(function (step) { return step.detail; });
+    error.hidden = !check.error || failed.some(function (detail) { return check.error.indexOf(detail) >= 0; });
   }
 
   function tick() {

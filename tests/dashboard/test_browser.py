@@ -165,3 +165,30 @@ class DashboardBrowserTests:
         assert new_row.locator("[data-role=snapshots]").inner_text() == str(run.snapshots_added)
         assert run.snapshots_added > 0
         shot(page, "runs")
+
+    @pytest.mark.worker
+    def test_a_connection_check_runs_on_the_worker_and_shows_its_steps(
+        self, page, live_server, admin_user, seed_tiers, celery_worker_queue
+    ):
+        from apps.targets.models import Target, TargetCheck
+        from tests.targets.oracle.listeners import closed_port
+
+        target = Target(name="sales", mode=Target.Mode.NOPACK, dsn=f"127.0.0.1:{closed_port()}/SALES",
+                        username="TIERSCOPE")
+        target.set_password("not-used")
+        target.save()
+        login(page, live_server, admin_user.username)
+        page.goto(f"{live_server.url}/admin/targets/target/")
+        page.check(f"input[name=_selected_action][value='{target.pk}']")
+        page.select_option("select[name=action]", "test_connection")
+        page.click("button[name=index]")
+
+        # The admin answers at once with the check's page; the worker connects, the page follows it.
+        page.wait_for_url(re.compile(r"/targets/sales/check/\d+/$"))
+        page.wait_for_function("document.getElementById('target-check').dataset.status === 'failed'",
+                               timeout=60_000)
+        check = TargetCheck.objects.get(target=target)
+        assert check.status == TargetCheck.Status.FAILED and check.requested_by == admin_user.username
+        steps = page.locator("#target-check [data-role=steps]").inner_text()
+        assert "connect" in steps and "refused the connection" in steps
+        shot(page, "target_check")
