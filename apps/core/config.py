@@ -25,7 +25,7 @@ CONFIG_DEFAULTS: dict[str, Any] = {
     # no run lives past the task's hard time limit (CELERY_TASK_TIME_LIMIT, 20 min) plus a margin; a queued
     # run whose task never started (lost message, no worker) fails after an hour, past the broker's
     # visibility timeout (a message of a killed worker is redelivered by then).
-    "RUN_START_GRACE_S": 120,
+    "RUN_START_GRACE_S": 30,
     "RUN_DEADLINE_S": 25 * 60,
     "RUN_QUEUED_DEADLINE_S": 60 * 60,
     # A refresh running longer than its task's hard limit (12 min, apps.tiering.tasks) plus a margin is dead.

@@ -13,7 +13,10 @@ ADMIN_CREDENTIALS_FILE = "admin-credentials"
 
 
 def _credentials_path() -> Path:
-    return Path(settings.BASE_DIR) / ".data" / ADMIN_CREDENTIALS_FILE
+    # The stack's data directory (scripts/dev/stack.sh: TIERSCOPE_DATA_DIR), so a second stack never
+    # writes over the first one's login.
+    data = os.environ.get("TIERSCOPE_DATA_DIR") or Path(settings.BASE_DIR) / ".data"
+    return Path(data) / ADMIN_CREDENTIALS_FILE
 
 
 def bootstrap_admin() -> list[str]:

@@ -115,6 +115,8 @@ def run_start(*, target: Target, run_id: int | None, trigger: str) -> Collection
         run = CollectionRun.objects.get(pk=run_id)
         if run.status in ENDED:
             raise RunEnded(f"run {run.id} of {target.name} already ended ({run.status})")
+    # Still "running": the delivery before this one died mid-run (a killed worker gives its message back).
+    run.redelivered = run.status == Status.RUNNING
     run.status = Status.RUNNING
     run.started_at = now
     run.attempts += 1

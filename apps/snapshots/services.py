@@ -110,6 +110,11 @@ def snapshot_collect(*, target_id: int, run_id: int | None = None, trigger: str 
             run.snapshots_added, run.rows_added = result.snapshots_added, result.rows_added
             notes = [*_target_after_collect(target, collection, now), *collection.notes]
     except CollectionBusy:
+        if run.redelivered:
+            # The dead delivery's session may hold the lock a few seconds more (PostgreSQL ends it when it
+            # notices the client is gone): this run is the one to finish, so it waits and retries.
+            return _run_failed(run, target, "The target's lock was still held by the session of the attempt "
+                               "that died; retrying.", retry=True)
         run_finish(run, status=CollectionRun.Status.SKIPPED,
                    error="Another collection of this target was running; this one did nothing.")
         return run

@@ -75,7 +75,7 @@ class RunsReapTests:
         assert run.status == Status.RUNNING
 
     def test_it_leaves_a_run_that_has_just_started(self, demo_target):
-        run = _run(demo_target, status=Status.RUNNING, minutes_ago=0.5)  # its lock may not be taken yet
+        run = _run(demo_target, status=Status.RUNNING, minutes_ago=0.1)  # its lock may not be taken yet
 
         assert runs_reap(now=timezone.now()) == []
         run.refresh_from_db()
@@ -219,3 +219,38 @@ class DatabaseChangeTests:
         assert "Database recreated" not in run.notes
         demo_target.refresh_from_db()
         assert "database_changes" not in demo_target.capabilities
+
+
+@pytest.mark.django_db
+class RedeliveredRunTests:
+    def test_a_redelivered_run_waits_for_the_dead_sessions_lock_instead_of_skipping(self, demo_target):
+        # The first delivery died mid-statement: its run is "running" and its session still holds the
+        # target's lock for a few seconds (PostgreSQL notices the dead client at its next check).
+        run = _run(demo_target, status=Status.RUNNING, minutes_ago=0.1)
+        dead_session = connections.create_connection("default")
+        try:
+            with dead_session.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [_LOCK_NAMESPACE, demo_target.id])
+
+            with pytest.raises(CollectRetryable):
+                snapshot_collect(target_id=demo_target.id, run_id=run.id)
+        finally:
+            dead_session.close()
+
+        run.refresh_from_db()
+        assert run.status == Status.QUEUED
+        assert "still held" in run.error
+        # The retry, once the session is gone, collects.
+        assert snapshot_collect(target_id=demo_target.id, run_id=run.id).status == Status.SUCCEEDED
+
+    def test_a_new_run_that_finds_another_collection_running_is_skipped(self, demo_target):
+        other = connections.create_connection("default")
+        try:
+            with other.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [_LOCK_NAMESPACE, demo_target.id])
+
+            run = snapshot_collect(target_id=demo_target.id)
+        finally:
+            other.close()
+
+        assert run.status == Status.SKIPPED
