@@ -1,7 +1,8 @@
-"""App tunables: one dict of defaults, overridable by settings.TIERSCOPE."""
+"""App tunables: one dict of defaults, overridable by settings.TIERSCOPE and TIERSCOPE_<NAME> variables."""
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from typing import Any
 
@@ -49,4 +50,13 @@ CONFIG_DEFAULTS: dict[str, Any] = {
 
 @lru_cache(maxsize=1)
 def get_config() -> dict[str, Any]:
-    return {**CONFIG_DEFAULTS, **getattr(settings, "TIERSCOPE", {})}
+    """The defaults, then settings.TIERSCOPE, then ``TIERSCOPE_<NAME>`` environment variables (a bad value
+    fails loudly, naming the variable)."""
+    from config.env import env_int, env_str
+
+    overrides = {}
+    for name, default in CONFIG_DEFAULTS.items():
+        if f"TIERSCOPE_{name}" in os.environ:
+            read = env_int if isinstance(default, int) else env_str
+            overrides[name] = read(f"TIERSCOPE_{name}", default)
+    return {**CONFIG_DEFAULTS, **getattr(settings, "TIERSCOPE", {}), **overrides}
