@@ -189,7 +189,8 @@ def _load_large(target, n_segments: int, n_hours: int) -> None:
     from django.db import connection
 
     from apps.snapshots.models import Segment, SegmentStat, Snapshot
-    from apps.snapshots.store import segment_days_rebuild, segments_upsert
+    from apps.snapshots.rollups import segment_days_rebuild
+    from apps.snapshots.store import segments_upsert
     from apps.targets.demo.schema import snap_end_at
     from apps.targets.rows import Collection, DatabaseInfo, SegmentKey
     from bench.fleet_data import DEFAULT_FIRST_SNAP_ID, fleet_segment_stats
@@ -228,7 +229,7 @@ def _load_large(target, n_segments: int, n_hours: int) -> None:
 def large_target(n_segments: int = 100_000, n_hours: int = 168):
     """The recommendations target: n_segments x n_hours of hourly statistics with their rollups (loaded once)."""
     from apps.snapshots.models import RollupDay, SegmentStat, Snapshot
-    from apps.snapshots.store import segment_days_rebuild
+    from apps.snapshots.rollups import segment_days_rebuild
     from apps.targets.demo.schema import snap_end_at
     from apps.targets.models import Target
     from bench.fleet_data import DEFAULT_FIRST_SNAP_ID
@@ -371,7 +372,7 @@ def _next_hour(target, end: dt.datetime, *, prepared: str = "whole") -> dict:
     then undone (the snapshot deleted, the rollups and window bases put back as they were).
     ``prepared``: the bases prepared for the next day's window are used ("whole"), only the one of the
     days it shares with the current window ("shared"), or none."""
-    from apps.snapshots import figures, store
+    from apps.snapshots import figures
     from apps.snapshots.models import RollupDay, WindowBase
     from apps.snapshots.models import Snapshot as SnapshotModel
     from apps.snapshots.services import collection_store
@@ -393,7 +394,7 @@ def _next_hour(target, end: dt.datetime, *, prepared: str = "whole") -> dict:
     if prepared != "whole" and saved_bases:
         later = WindowBase.objects.filter(target=target, first_day__gt=min(b.first_day for b in saved_bases))
         (later if prepared == "none" else later.filter(last_day=max(b.last_day for b in saved_bases))).delete()
-    roll_up = store.segment_days_roll_up
+    roll_up = figures.segment_days_roll_up
     roll_up_s = []
 
     def timed_roll_up(**kwargs):

@@ -24,6 +24,7 @@ from django.db import close_old_connections, connection
 from django.db.utils import DatabaseError, InterfaceError
 from django_celery_beat.schedulers import DatabaseScheduler
 
+from apps.core.errors import first_line
 from apps.core.heartbeat import heartbeat_write
 
 logger = logging.getLogger(__name__)
@@ -120,7 +121,7 @@ class ResilientDatabaseScheduler(DatabaseScheduler):
         if self._outage_since is None:
             self._outage_since = time.monotonic()
             logger.warning("beat: database unavailable, keeping the last schedule and retrying each tick: %s",
-                           str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)
+                           first_line(exc))
 
     def _database_available(self) -> None:
         if self._outage_since is not None:

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import connection
 from django.db.utils import DatabaseError
 
+from apps.core.errors import first_line
 from apps.core.heartbeat import heartbeat_read
 
 
@@ -16,7 +17,7 @@ def health_database() -> tuple[bool, str]:
             cursor.execute("SELECT 1")
             cursor.fetchone()
     except DatabaseError as exc:
-        return False, str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return False, first_line(exc)
     return True, "ok"
 
 

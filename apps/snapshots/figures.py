@@ -23,7 +23,7 @@ from apps.core.db import in_parallel
 from apps.snapshots import windows
 from apps.snapshots.activity import Activity
 from apps.snapshots.models import Snapshot
-from apps.snapshots.store import segment_days_roll_up
+from apps.snapshots.rollups import segment_days_roll_up
 from apps.snapshots.tasks import window_base_prepare as window_base_prepare_task
 from apps.snapshots.windows import STATISTICS, WindowArrays
 

@@ -69,7 +69,7 @@ class Snapshot(models.Model):
     startup_at = models.DateTimeField()
     top_n_only = models.BooleanField()
     created_at = models.DateTimeField(auto_now_add=True)
-    # Added to the daily rollups (RollupDay) yet? See apps.snapshots.store.segment_days_roll_up.
+    # Added to the daily rollups (RollupDay) yet? See apps.snapshots.rollups.segment_days_roll_up.
     rolled_up = models.BooleanField(default=False, db_default=False)
 
     class Meta:
@@ -139,7 +139,7 @@ TOP_IOPS = 40
 class RollupDay(models.Model):
     """A target's activity over one UTC day, per segment and source: the daily rollup recommendations read.
 
-    Maintained by apps.snapshots.store.segment_days_roll_up, which adds the
+    Maintained by apps.snapshots.rollups.segment_days_roll_up, which adds the
     snapshots stored since its last run (before every recommendation refresh),
     so collection itself stays a plain COPY of raw rows. ``data`` is an
     apps.snapshots.activity.Activity of ``rows`` rows keeping ``width`` top

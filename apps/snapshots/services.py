@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from apps.core.config import get_config
 from apps.core.db import connection_reset
+from apps.core.errors import first_line
 from apps.snapshots import store
 from apps.snapshots.codec import sample_from_json, sample_to_json
 from apps.snapshots.models import CollectionRun, SampleState, Snapshot
@@ -124,7 +125,7 @@ def snapshot_collect(*, target_id: int, run_id: int | None = None, trigger: str 
         # PostgreSQL went away (restart, failover, network): what was committed is whole; retry like a
         # network error of the target. The run's row may be unreachable too: recorded when it can be.
         connection_reset()
-        return _run_failed(run, target, f"PostgreSQL was unreachable: {_first_line(exc)}", retry=True)
+        return _run_failed(run, target, f"PostgreSQL was unreachable: {first_line(exc)}", retry=True)
     except Exception as exc:
         logger.exception("collection of target %s failed", target.name)
         run_finish(run, status=CollectionRun.Status.FAILED, error=f"Internal error: {type(exc).__name__}: {exc}")
@@ -162,10 +163,6 @@ def _run_failed(run: CollectionRun, target: Target, error: str, *, retry: bool) 
         raise CollectRetryable(error, run_id=run.id)
     return run
 
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _target_after_collect(target: Target, collection: Collection, now: dt.datetime) -> list[str]:

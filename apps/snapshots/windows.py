@@ -40,7 +40,7 @@ from apps.core.pgcopy import execute_binary, fetch_arrays
 from apps.snapshots import activity
 from apps.snapshots.activity import COUNTERS, RAW_COLUMNS, Activity
 from apps.snapshots.models import TOP_IOPS, RollupDay, WindowBase
-from apps.snapshots.store import CURRENT_DBID_SQL, day_rollup, rollup_read
+from apps.snapshots.rollups import CURRENT_DBID_SQL, day_rollup, rollup_read
 
 STATISTICS = ("p95", "avg", "max")
 

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from apps.core.config import get_config
 from apps.core.db import connection_reset
+from apps.core.errors import first_line
 from apps.snapshots.models import CollectionRun
 from apps.tiering.models import Refresh
 from apps.tiering.services import recommendation_refresh
@@ -74,7 +75,7 @@ def refresh_run(*, refresh_id: int, retries_left: bool) -> Refresh:
         result = recommendation_refresh(target_id=refresh.target_id, now=timezone.now())
     except (OperationalError, InterfaceError) as exc:
         connection_reset()
-        return _refresh_failed(refresh, f"PostgreSQL was unreachable: {_first_line(exc)}", retry=retries_left)
+        return _refresh_failed(refresh, f"PostgreSQL was unreachable: {first_line(exc)}", retry=retries_left)
     except Exception as exc:
         logger.exception("refresh of target %s failed", refresh.target.name)
         return _refresh_failed(refresh, f"Internal error: {type(exc).__name__}: {exc}", retry=retries_left)
@@ -97,10 +98,6 @@ def _refresh_failed(refresh: Refresh, error: str, *, retry: bool) -> Refresh:
         raise RefreshRetryable(error)
     return refresh
 
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def refreshes_reap(*, now: dt.datetime) -> dict[str, int]:

@@ -10,8 +10,8 @@ import pytest
 from apps.snapshots import windows
 from apps.snapshots.models import RollupDay, Segment, WindowBase
 from apps.snapshots.models import Snapshot as SnapshotModel
+from apps.snapshots.rollups import segment_days_roll_up
 from apps.snapshots.selectors import Incarnation, database_incarnations
-from apps.snapshots.store import segment_days_roll_up
 from apps.targets.models import Target
 from tests.snapshots.test_windows import END, _series, _store
 

@@ -12,8 +12,8 @@ from django.db import connection
 from apps.core.config import get_config
 from apps.snapshots import activity, windows
 from apps.snapshots.models import RollupDay, SegmentStat, Snapshot, WindowBase
+from apps.snapshots.rollups import segment_days_roll_up
 from apps.snapshots.services import snapshot_collect, snapshot_prune
-from apps.snapshots.store import segment_days_roll_up
 from apps.targets.models import Target
 from tests.snapshots.test_windows import END, _assert_same, _series, _store
 

@@ -10,8 +10,8 @@ import pytest
 from apps.snapshots import windows
 from apps.snapshots.activity import Activity
 from apps.snapshots.models import RollupDay, WindowBase
+from apps.snapshots.rollups import segment_days_rebuild, segment_days_roll_up
 from apps.snapshots.services import collection_store
-from apps.snapshots.store import segment_days_rebuild, segment_days_roll_up
 from apps.targets.base import CollectState
 from apps.targets.models import Target
 from apps.targets.rows import Collection, DatabaseInfo, SegmentKey, SegmentStat, Snapshot

@@ -155,7 +155,7 @@ class RefreshWindowTests:
             self, transactional_db, target, monkeypatch, late):
         import time
 
-        from apps.snapshots import store
+        from apps.snapshots import rollups as store
 
         recommendation_refresh(target_id=target.id, now=NOW)  # rolls the fixture's 100 hours up
         later = NOW + dt.timedelta(hours=1)

@@ -125,12 +125,10 @@ class BoundedConnection:
             _close_loop(self._loop)
 
 
-class BoundedCursor:
-    """The cursor calls queries.py makes (execute, description, fetchall), each bounded."""
+class _CursorProxy:
+    """What queries.py uses of a cursor, passed through to ``_cursor``; subclasses bound execute and fetchall."""
 
-    def __init__(self, connection: BoundedConnection, cursor: Any) -> None:
-        self._connection = connection
-        self._cursor = cursor
+    _cursor: Any
 
     @property
     def arraysize(self) -> int:
@@ -144,14 +142,22 @@ class BoundedCursor:
     def description(self) -> Any:
         return self._cursor.description
 
+    def close(self) -> None:
+        self._cursor.close()
+
+
+class BoundedCursor(_CursorProxy):
+    """The cursor calls queries.py makes (execute, description, fetchall), each bounded."""
+
+    def __init__(self, connection: BoundedConnection, cursor: Any) -> None:
+        self._connection = connection
+        self._cursor = cursor
+
     def execute(self, statement: str, parameters: dict[str, Any] | None = None) -> None:
         self._connection.run(lambda: self._cursor.execute(statement, parameters or {}))
 
     def fetchall(self) -> list[tuple[Any, ...]]:
         return self._connection.run(self._cursor.fetchall)
-
-    def close(self) -> None:
-        self._cursor.close()
 
 
 def _run_bounded(loop: asyncio.AbstractEventLoop, work: Callable[[], Awaitable[T]], limit_s: float | None) -> T:
@@ -204,7 +210,7 @@ def bounded_connect(*, dsn: str, user: str, password: str, timeout_s: float) -> 
     return BoundedConnection(loop, connection)
 
 
-class DeadlineCursor:
+class DeadlineCursor(_CursorProxy):
     """A cursor whose every round trip fits in what is left of the run.
 
     Before each call the connection's call timeout becomes min(call timeout, time left); a call
@@ -223,18 +229,6 @@ class DeadlineCursor:
             raise OracleTimeout("run", self._deadline.limit_s)
         self._connection.call_timeout = min(self._call_timeout_ms, left_ms) if self._call_timeout_ms else left_ms
 
-    @property
-    def arraysize(self) -> int:
-        return int(self._cursor.arraysize)
-
-    @arraysize.setter
-    def arraysize(self, value: int) -> None:
-        self._cursor.arraysize = value
-
-    @property
-    def description(self) -> Any:
-        return self._cursor.description
-
     def execute(self, statement: str, parameters: dict[str, Any] | None = None) -> None:
         self._call(self._cursor.execute, statement, parameters)
 
@@ -250,9 +244,6 @@ class DeadlineCursor:
             if self._deadline.remaining_s() <= 0:
                 raise OracleTimeout("run", self._deadline.limit_s) from exc
             raise
-
-    def close(self) -> None:
-        self._cursor.close()
 
 
 @contextlib.contextmanager

@@ -1,0 +1,218 @@
+"""The daily rollups (RollupDay): a target's snapshots rolled up per UTC day, kept in step with them.
+
+:func:`segment_days_roll_up` adds the snapshots stored since its last run to
+their days; it rebuilds a day whose snapshots changed under it (a late RAC
+instance; a delete, which the trigger of migration 0009 marks) and every day
+when the target's database changed (a new DBID: windows show one database).
+Called before every window read (apps.snapshots.figures), so a collection
+itself stays a plain COPY of raw rows (apps.snapshots.store).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Callable
+
+import numpy as np
+from django.db import connection, transaction
+
+from apps.core.db import advisory_xact_lock
+from apps.core.pgcopy import execute_binary, fetch_arrays, fetch_bytes
+from apps.snapshots import activity
+from apps.snapshots.activity import COUNTERS, RAW_COLUMNS, Activity
+from apps.snapshots.models import TOP_IOPS, RollupDay, Snapshot
+
+# One row per segment and instance snapshot; activity.from_snapshots sums the instances of one snapshot
+# (RAC), 2.5x faster in numpy than a GROUP BY. Which snapshot a row belongs to (its kind, database and
+# snap_id) is known from the snapshot ids read: no join.
+_PER_SNAPSHOT_SQL = """
+SELECT st.segment_id::int8, st.snapshot_id::int8, {counters}, st.interval_s::float8
+FROM snapshots_segmentstat st
+WHERE st.snapshot_id = ANY(%s) AND st.interval_s > 0
+""".format(counters=", ".join(f"coalesce(st.{RAW_COLUMNS[name]}, 0)::int8" for name in COUNTERS))
+
+_PER_SNAPSHOT_COLUMNS = (("segment_id", "int8"), ("snapshot_id", "int8"),
+                         *((name, "int8") for name in COUNTERS), ("interval_s", "float8"))
+
+# pg_advisory_xact_lock(namespace, target id): one roll-up per target at a time (a day's rollup is
+# read, merged and written back). The delete trigger of migration 0009 takes it too.
+_ROLL_UP_LOCK_NAMESPACE = 7_316_003
+
+#: Snapshots (snap_ids, with their RAC instances) read at once: bounds the memory of a roll-up of a
+#: long history (8 x 100k segments x 13 values).
+_SNAPSHOTS_PER_READ = 8
+
+#: A snapshot as the rollups tell them apart: (kind, dbid, snap_id); its RAC instances are summed.
+SnapshotKey = tuple[str, int, int]
+
+# The database a target's windows show: the DBID of its latest snapshot (the one stored last on a tie).
+# snapshot_target_end_idx reads it backwards.
+CURRENT_DBID_SQL = ("SELECT dbid FROM snapshots_snapshot WHERE target_id = %s "
+                    "ORDER BY end_at DESC, id DESC LIMIT 1")
+
+
+def segment_days_roll_up(*, target_id: int,
+                         on_merged: Callable[[dt.date, Activity], None] | None = None) -> list[dt.date]:
+    """Add the target's snapshots stored since the last roll-up to its daily rollups; returns the days
+    changed, in order.
+
+    One transaction: the snapshots are locked, merged into their days'
+    RollupDay and marked rolled up together, so each is added exactly once (a
+    killed worker leaves them pending for the next run; a concurrent run waits).
+    Only the snapshots of the target's current database count (see
+    RollupDay): when it is not the one the rollups were built from, they are
+    all rebuilt; snapshots of other databases are marked without being added.
+    A day that gets an instance of a snapshot it holds already (a RAC
+    instance arriving late) is rebuilt from all its snapshots, so the
+    instances are summed. ``on_merged(day, rollup)`` gets each day's new
+    rollup before it is written (empty for a day whose rollup a change of
+    database removed), so a refresh computes with it meanwhile; earlier days
+    are written by then, but none is committed before this returns.
+    """
+    with transaction.atomic(), connection.cursor() as cursor:
+        # Derived from the snapshots it marks: a crash loses both or neither, and a lost roll-up is
+        # simply done again, so the commit need not wait for the WAL of a day's 30 MB to reach the disk.
+        cursor.execute("SET LOCAL synchronous_commit = off")
+        advisory_xact_lock(_ROLL_UP_LOCK_NAMESPACE, target_id)
+        cursor.execute(CURRENT_DBID_SQL, [target_id])
+        current = cursor.fetchone()
+        if current is None:
+            return []
+        dbid = current[0]
+        dropped = _rollups_of_another_database_drop(cursor, target_id, dbid)
+        cursor.execute("SELECT id, kind, dbid, snap_id, end_at FROM snapshots_snapshot "
+                       "WHERE target_id = %s AND NOT rolled_up FOR UPDATE SKIP LOCKED", [target_id])
+        pending = cursor.fetchall()
+        days: dict[dt.date, dict[SnapshotKey, list[int]]] = defaultdict(lambda: defaultdict(list))
+        for pk, kind, snap_dbid, snap_id, end_at in pending:
+            if snap_dbid == dbid:
+                days[end_at.astimezone(dt.timezone.utc).date()][(kind, snap_dbid, snap_id)].append(pk)
+        again = _days_with_late_instances(cursor, target_id, [pk for day in days.values() for pks in day.values()
+                                                              for pk in pks])
+        for day in sorted(dropped | set(days)):
+            if day not in days:
+                merged = Activity.empty()
+            elif day in again:
+                merged = _day_merged(cursor, Activity.empty(), _day_snapshots(cursor, target_id, dbid, day))
+            else:
+                merged = _day_merged(cursor, day_rollup(target_id=target_id, day=day), days[day])
+            if on_merged:
+                on_merged(day, merged)
+            if day in days:
+                _day_write(cursor, target_id, day, merged)
+        if days:  # the database the days hold (a day new to the rollups has none yet)
+            cursor.execute("UPDATE snapshots_rollupday SET dbid = %s WHERE target_id = %s AND day = ANY(%s) "
+                           "AND dbid IS DISTINCT FROM %s", [dbid, target_id, list(days), dbid])
+        if pending:
+            cursor.execute("UPDATE snapshots_snapshot SET rolled_up = true WHERE id = ANY(%s)",
+                           [[row[0] for row in pending]])
+    return sorted(dropped | set(days))
+
+
+def _rollups_of_another_database_drop(cursor, target_id: int, dbid: int) -> set[dt.date]:
+    """Drop the target's rollups and window bases unless they are ``dbid``'s, and mark every snapshot of
+    ``dbid`` to be rolled up again; returns the days whose rollups were dropped."""
+    cursor.execute("SELECT dbid FROM snapshots_rollupday WHERE target_id = %s LIMIT 1", [target_id])
+    stored = cursor.fetchone()
+    if stored is not None and stored[0] == dbid:
+        return set()
+    if stored is None:
+        # No rollups: rebuild only if some of dbid's snapshots were marked while another database was current.
+        cursor.execute("SELECT EXISTS (SELECT FROM snapshots_snapshot WHERE target_id = %s AND dbid = %s "
+                       "AND rolled_up)", [target_id, dbid])
+        if not cursor.fetchone()[0]:
+            return set()
+    cursor.execute("DELETE FROM snapshots_rollupday WHERE target_id = %s RETURNING day", [target_id])
+    dropped = {row[0] for row in cursor.fetchall()}
+    cursor.execute("DELETE FROM snapshots_windowbase WHERE target_id = %s", [target_id])
+    cursor.execute("UPDATE snapshots_snapshot SET rolled_up = false WHERE target_id = %s AND dbid = %s "
+                   "AND rolled_up", [target_id, dbid])
+    return dropped
+
+
+def _days_with_late_instances(cursor, target_id: int, pending: list[int]) -> set[dt.date]:
+    """The days where one of the ``pending`` snapshots is an instance of a snapshot rolled up already."""
+    if not pending:
+        return set()
+    # Probes the natural key's index (target, dbid, ...) for the few snapshots of a roll-up.
+    cursor.execute(
+        """
+        SELECT DISTINCT (p.end_at AT TIME ZONE 'UTC')::date FROM snapshots_snapshot p
+        WHERE p.id = ANY(%s) AND EXISTS (
+          SELECT FROM snapshots_snapshot r
+          WHERE r.target_id = %s AND r.dbid = p.dbid AND r.kind = p.kind AND r.snap_id = p.snap_id AND r.rolled_up
+            AND (r.end_at AT TIME ZONE 'UTC')::date = (p.end_at AT TIME ZONE 'UTC')::date)
+        """, [pending, target_id])
+    return {row[0] for row in cursor.fetchall()}
+
+
+def _day_snapshots(cursor, target_id: int, dbid: int, day: dt.date) -> dict[SnapshotKey, list[int]]:
+    """Every snapshot of ``dbid`` in the day, by key."""
+    start = dt.datetime.combine(day, dt.time(), tzinfo=dt.timezone.utc)
+    cursor.execute("SELECT id, kind, snap_id FROM snapshots_snapshot WHERE target_id = %s AND dbid = %s "
+                   "AND end_at >= %s AND end_at < %s", [target_id, dbid, start, start + dt.timedelta(days=1)])
+    snapshots: dict[SnapshotKey, list[int]] = defaultdict(list)
+    for pk, kind, snap_id in cursor.fetchall():
+        snapshots[(kind, dbid, snap_id)].append(pk)
+    return snapshots
+
+
+def _day_merged(cursor, merged: Activity, snapshots: dict[SnapshotKey, list[int]]) -> Activity:
+    """``merged`` (a day's rollup) with ``snapshots`` (each key's instances) added."""
+    keys = list(snapshots.items())
+    for first in range(0, len(keys), _SNAPSHOTS_PER_READ):
+        part = keys[first:first + _SNAPSHOTS_PER_READ]
+        # Snapshot id -> the number of its key in the part, and whether it is a V$ sample.
+        ids = np.array([pk for _, pks in part for pk in pks], dtype=np.int64)
+        key_of = np.array([n for n, (_, pks) in enumerate(part) for _ in pks], dtype=np.int64)
+        sample_of = np.array([key[0] == "sample" for key, pks in part for _ in pks], dtype=bool)
+        order = np.argsort(ids)
+        ids, key_of, sample_of = ids[order], key_of[order], sample_of[order]
+        rows = fetch_arrays(cursor.cursor, _PER_SNAPSHOT_SQL, [ids.tolist()], _PER_SNAPSHOT_COLUMNS)
+        at = np.searchsorted(ids, rows["snapshot_id"])
+        part_activity = activity.from_snapshots(
+            segment_id=rows["segment_id"], from_samples=sample_of[at], snapshot=key_of[at],
+            counters=np.column_stack([rows[name] for name in COUNTERS]), interval_s=rows["interval_s"],
+            keep=TOP_IOPS)
+        merged = activity.merge(merged, part_activity, keep=TOP_IOPS)
+    return merged
+
+
+def _day_write(cursor, target_id: int, day: dt.date, merged: Activity) -> None:
+    """Store the day's rollup with a new version."""
+    execute_binary(
+        cursor.cursor,
+        "INSERT INTO snapshots_rollupday (target_id, day, version, rows, width, data) "
+        "VALUES (%s, %s, nextval('snapshots_rollup_version'), %s, %s, %s) "
+        "ON CONFLICT (target_id, day) DO UPDATE SET version = excluded.version, rows = excluded.rows, "
+        "width = excluded.width, data = excluded.data",
+        [target_id, day, len(merged), merged.width, merged.to_bytes()])
+
+
+def day_rollup(*, target_id: int, day: dt.date) -> Activity:
+    """A target's rollup of one day (empty when nothing was collected that day)."""
+    stored = RollupDay.objects.filter(target_id=target_id, day=day).defer("data").first()
+    if stored is None:
+        return Activity.empty()
+    return rollup_read("snapshots_rollupday", "target_id = %s AND day = %s", [target_id, day],
+                       rows=stored.rows, width=stored.width)
+
+
+def rollup_read(table: str, where: str, params: list, *, rows: int, width: int) -> Activity:
+    """The Activity in the ``data`` column of the row of ``table`` that ``where`` selects (read in binary)."""
+    with connection.cursor() as cursor:
+        data = fetch_bytes(cursor.cursor, f"SELECT data FROM {table} WHERE {where}", params)
+    return Activity.from_bytes(data or b"", rows=rows, width=width)
+
+
+def segment_days_rebuild(*, target_id: int | None = None) -> None:
+    """Recompute the daily rollups from the stored statistics (all targets, or one)."""
+    snapshots = Snapshot.objects.all() if target_id is None else Snapshot.objects.filter(target_id=target_id)
+    days = RollupDay.objects.all() if target_id is None else RollupDay.objects.filter(target_id=target_id)
+    with transaction.atomic():
+        target_ids = list(snapshots.order_by("target_id").values_list("target_id", flat=True).distinct())
+        days.delete()
+        snapshots.filter(rolled_up=True).update(rolled_up=False)
+        for pk in target_ids:
+            segment_days_roll_up(target_id=pk)
