@@ -10,7 +10,7 @@ from django.db import migrations, models
 
 # The (target, day)s of the deleted snapshots lose their rollup and the window bases covering them; the
 # snapshots left on those days are rolled up again (from nothing) by the next roll-up. It first waits for
-# a roll-up of the same target running meanwhile (its advisory lock: apps.snapshots.store
+# a roll-up of the same target running meanwhile (its advisory lock: apps.snapshots.rollups
 # _ROLL_UP_LOCK_NAMESPACE), which could otherwise write back a day it read before the delete.
 # SegmentStat has no database foreign key (see the model): its rows go here when a delete bypassed the ORM.
 _FORGET = """
