@@ -7,4 +7,16 @@ class CoreConfig(AppConfig):
     name = "apps.core"
 
     def ready(self) -> None:
+        from django.contrib.auth import get_user_model
+        from django_celery_beat.models import ClockedSchedule, CrontabSchedule, IntervalSchedule, PeriodicTask
+
         from apps.core import checks  # noqa: F401  (registers the system checks)
+        from apps.core.audit import audit_register
+
+        # Users: who may do what. The password hash is masked (the log says it changed, never what to);
+        # last_login changes at every login and is not a change to the account.
+        audit_register(get_user_model(), exclude_fields=["last_login"], mask_fields=["password"])
+        # Schedules. Beat rewrites its bookkeeping fields at every run: not changes anyone made.
+        audit_register(PeriodicTask, exclude_fields=["last_run_at", "total_run_count", "date_changed"])
+        for schedule in (IntervalSchedule, CrontabSchedule, ClockedSchedule):
+            audit_register(schedule)

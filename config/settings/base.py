@@ -25,6 +25,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "django_celery_beat",
+    "auditlog",
     "apps.core",
     "apps.targets",
     "apps.snapshots",
@@ -39,6 +40,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "apps.core.audit.AuditMiddleware",  # auditlog: who (request.user) changed what
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -105,6 +107,12 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 
 # Key for target passwords at rest (Fernet). Rotating it: see README.
 TIERSCOPE_FERNET_KEY = env_secret("TIERSCOPE_FERNET_KEY")
+
+# The audit log (apps/core/audit.py): auditlog's entry plus who and which target, as text.
+AUDITLOG_LOGENTRY_MODEL = "core.AuditLogEntry"
+# auditlog's one model is swapped out for ours: its migrations would still create the unused
+# auditlog_logentry table, whose foreign key to django_content_type breaks `flush` (transactional tests).
+MIGRATION_MODULES = {"auditlog": None}
 
 # App tunables in one dict, read through apps.core.config.get_config().
 TIERSCOPE: dict[str, object] = {

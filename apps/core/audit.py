@@ -1,0 +1,158 @@
+"""The audit log: who changed what (django-auditlog, old and new values) and who did what ("collect now", imports).
+
+Model changes are written by django-auditlog for the models each app registers in its AppConfig.ready()
+with :func:`audit_register`; actions that change no audited row are written by :func:`audit_event_record`
+as entries with action ACCESS. Both land in :class:`apps.core.models.AuditLogEntry`, so the admin and the
+/audit/ page read one table. Who: the request's user (:class:`AuditMiddleware`), or for a management
+command ``manage.py <command> (os user <name>)`` (:func:`audit_command`). Secrets never reach the log:
+register them as ``mask_fields`` and :func:`secret_mask` writes only whether one is set.
+"""
+
+from __future__ import annotations
+
+import getpass
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any
+
+from auditlog.context import set_extra_data
+from auditlog.middleware import AuditlogMiddleware
+from auditlog.models import LogEntryManager
+from auditlog.registry import auditlog
+from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import ObjectDoesNotExist
+from django.db import models
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest
+
+from apps.core.errors import first_line
+
+# model -> how to name the target an entry about one of its rows belongs to (the page's target filter).
+_TARGET_NAMES: dict[type[models.Model], Callable[[Any], str]] = {}
+
+
+def audit_register(model: type[models.Model], *, target_name: Callable[[Any], str] | None = None,
+                   **options: Any) -> None:
+    """Log every create/update/delete of ``model`` with old and new values (auditlog's register options).
+
+    ``target_name(instance)`` names the target a row belongs to, so the audit page can filter by target.
+    """
+    auditlog.register(model, mask_callable="apps.core.audit.secret_mask", **options)
+    if target_name is not None:
+        _TARGET_NAMES[model] = target_name
+
+
+def secret_mask(value: str) -> str:
+    """What the log says for a secret: set or not, never a character of it (auditlog's mask_callable).
+
+    auditlog's default mask keeps half of the value; half a ciphertext is still not for a log.
+
+    >>> secret_mask("gAAAAABl..."), secret_mask("")
+    ('(set)', '(none)')
+    """
+    return "(none)" if value in ("", "None") else "(set)"
+
+
+def audit_target_name(instance: models.Model) -> str:
+    name_of = _TARGET_NAMES.get(type(instance))
+    if name_of is None:
+        return ""
+    try:
+        return name_of(instance)
+    except ObjectDoesNotExist:  # a row deleted with its target
+        return ""
+
+
+class AuditLogEntryManager(LogEntryManager):
+    def log_create(self, instance: models.Model, force_log: bool = False, **kwargs: Any) -> Any:
+        kwargs.setdefault("target_name", audit_target_name(instance))
+        return super().log_create(instance, force_log=force_log, **kwargs)
+
+
+class AuditMiddleware(AuditlogMiddleware):
+    """auditlog's middleware (actor, address) that also writes the user's name into each entry."""
+
+    def get_extra_data(self, request: HttpRequest) -> dict[str, Any]:
+        context = super().get_extra_data(request)
+        context["actor_name"] = context["actor"].get_username() if context["actor"] else ""
+        return context
+
+
+def command_actor_name(command: str) -> str:
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):  # no passwd entry (a container's arbitrary uid)
+        user = "unknown"
+    return f"manage.py {command} (os user {user})"
+
+
+def audit_command(command: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorate a command's ``handle``: its changes are logged as ``manage.py <command> (os user …)``, and
+    a run that fails is recorded as an action with the reason (the success is recorded by the command)."""
+
+    def decorate(handle: Callable[..., Any]) -> Callable[..., Any]:
+        @wraps(handle)
+        def wrapper(self: Any, *args: Any, **options: Any) -> Any:
+            with set_extra_data({"actor": None, "actor_name": command_actor_name(command), "remote_addr": None}):
+                try:
+                    return handle(self, *args, **options)
+                except Exception as error:
+                    files = " ".join(str(value) for value in options.values() if isinstance(value, Path))
+                    target = str(options.get("target") or options.get("name") or "")
+                    audit_event_record(actor=None, action=command, target_name=target, detail=files,
+                                       outcome=f"failed: {first_line(error)}")
+                    raise
+
+        return wrapper
+
+    return decorate
+
+
+def audit_event_record(*, actor: Any, action: str, target: models.Model | None = None, target_name: str = "",
+                       detail: str = "", outcome: str = "ok") -> Any:
+    """Record an action that is not a model change: who (a user, or None in a command), on which target.
+
+    Written as an auditlog entry with action ACCESS, about ``target`` when there is one; ``detail`` says
+    what (a file name), ``outcome`` how it ended.
+    """
+    from apps.core.models import AuditLogEntry
+
+    user = actor if getattr(actor, "is_authenticated", False) else None
+    pk = target.pk if target is not None else None
+    return AuditLogEntry.objects.create(
+        # No target: the entry is about itself (no row of another model to link to).
+        content_type=ContentType.objects.get_for_model(target if target is not None else AuditLogEntry),
+        object_pk="" if pk is None else str(pk), object_id=pk if isinstance(pk, int) else None,
+        object_repr=str(target) if target is not None else (target_name or action),
+        action=AuditLogEntry.Action.ACCESS, actor=user, actor_email=getattr(user, "email", None),
+        actor_name=user.get_username() if user else "", target_name=target_name or str(target or ""),
+        additional_data={"action": action, "detail": detail, "outcome": outcome},
+    )
+
+
+def audit_entry_list(*, target_name: str = "", actor_name: str = "") -> QuerySet[Any]:
+    """Model changes and actions, newest first, optionally of one target and/or one actor."""
+    from apps.core.models import AuditLogEntry
+
+    entries = AuditLogEntry.objects.select_related("content_type", "actor").order_by("-timestamp", "-pk")
+    if target_name:
+        entries = entries.filter(target_name=target_name)
+    if actor_name:
+        entries = entries.filter(Q(actor_name=actor_name) | Q(actor__username=actor_name))
+    return entries
+
+
+def audit_actor_names() -> list[str]:
+    """Who appears in the log, for the page's actor filter."""
+    from apps.core.models import AuditLogEntry
+
+    return list(AuditLogEntry.objects.exclude(actor_name="").order_by("actor_name")
+                .values_list("actor_name", flat=True).distinct())
+
+
+def audit_target_names() -> list[str]:
+    from apps.core.models import AuditLogEntry
+
+    return list(AuditLogEntry.objects.exclude(target_name="").order_by("target_name")
+                .values_list("target_name", flat=True).distinct())

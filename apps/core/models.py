@@ -1,0 +1,30 @@
+from __future__ import annotations
+
+from auditlog.models import AbstractLogEntry
+from django.db import models
+
+from apps.core.audit import AuditLogEntryManager
+
+
+class AuditLogEntry(AbstractLogEntry):
+    """django-auditlog's log entry (AUDITLOG_LOGENTRY_MODEL) plus who and which target, as text.
+
+    ``actor_name`` keeps who acted after the user row is gone (auditlog's ``actor`` is SET_NULL) and
+    names the non-user actors: ``manage.py add_target (os user alice)``. ``target_name`` is set on the
+    actions that are not model changes ("collect now", imports, add_target: action ACCESS, written by
+    apps.core.audit.audit_event_record), so the audit page can filter them by target.
+    """
+
+    actor_name = models.CharField(max_length=200, blank=True, default="")
+    target_name = models.CharField(max_length=128, blank=True, default="")
+
+    objects = AuditLogEntryManager()
+
+    class Meta(AbstractLogEntry.Meta):
+        indexes = [
+            # The audit page's target filter on actions.
+            models.Index(fields=["target_name", "-timestamp"], name="audit_target_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} {self.object_repr} by {self.actor_name or 'system'}"
