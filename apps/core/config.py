@@ -45,6 +45,14 @@ CONFIG_DEFAULTS: dict[str, Any] = {
     "COLLECT_BATCH_ROWS": 50_000,
     # Upload bound for AWR reports and extracts.
     "MAX_UPLOAD_BYTES": 50 * 1024 * 1024,
+    # Request bodies by role, refused from the headers before any is read (apps.core.middleware): an
+    # anonymous client only posts the login form; a signed-in viewer only small forms.
+    "ANONYMOUS_MAX_BODY_BYTES": 16 * 1024,
+    "FORM_MAX_BODY_BYTES": 256 * 1024,
+    # What the import page unpacks of an extract, all CSV files together: reading typed rows takes about
+    # ten times their text in memory, and a web worker stays under 200 MB (tests/security/test_uploads.py).
+    # manage.py import_extract reads up to the reader's own bound (MAX_EXTRACT_BYTES).
+    "MAX_WEB_EXTRACT_BYTES": 12 * 1024 * 1024,
 }
 
 

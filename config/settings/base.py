@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 
 from config.env import env_bool, env_int, env_list, env_secret, env_str
 
@@ -25,6 +27,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "django_celery_beat",
+    "axes",  # login throttling: AccessAttempt/AccessFailureLog, admin pages, axes_reset* commands
+    "csp",
     "auditlog",
     "apps.core",
     "apps.targets",
@@ -35,15 +39,21 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Early, so that its header is also on responses other middleware answer with.
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Refuses a body the client may not send from its headers, before CsrfViewMiddleware parses it.
+    "apps.core.middleware.RequestBodyGuardMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
     "apps.core.audit.AuditMiddleware",  # auditlog: who (request.user) changed what
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as axes requires: turns a lockout into our lockout page (AXES_LOCKOUT_TEMPLATE).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -78,6 +88,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+# axes first: it refuses a locked-out user/address before the password is even checked.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"
@@ -96,9 +108,53 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
-# Uploads (AWR reports, extracts) are bounded: larger requests are refused.
-DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
-FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+# Uploads (AWR reports, extracts) are bounded: bodies by role in apps.core.middleware, each file by
+# apps.core.uploads while it streams in (files past 2.5 MB go to a temp file, not memory).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2621440
+FILE_UPLOAD_HANDLERS = [
+    "apps.core.uploads.SizeLimitUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
+
+# Login throttling (django-axes; README "Security"). A username and address pair is locked out after
+# AXES_FAILURE_LIMIT failures in a row for AXES_COOLOFF_TIME after the last one; per pair, so a viewer
+# guessed at from one address never locks the admin out, nor the viewer from elsewhere.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_ENABLE_ACCESS_FAILURE_LOG = True  # every failure with address and time, not only the counter
+AXES_SENSITIVE_PARAMETERS: list[str] = []  # log user and address (axes masks them by default; passwords always)
+AXES_CLIENT_IP_CALLABLE = "apps.core.clientip.client_ip"
+# Reverse proxies in front of gunicorn that append to X-Forwarded-For; 0 = use REMOTE_ADDR, ignore the header.
+TIERSCOPE_PROXY_COUNT = env_int("TIERSCOPE_PROXY_COUNT", 0)
+
+# Mail, for password reset only: without EMAIL_HOST the reset pages are not served (config/urls.py).
+EMAIL_HOST = env_str("EMAIL_HOST", "")
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "tierscope@localhost")
+PASSWORD_RESET_ENABLED = env_bool("PASSWORD_RESET_ENABLED", bool(EMAIL_HOST))
+
+# Content-Security-Policy (django-csp 4): scripts and styles from our own static files only, no inline
+# code (templates load static/js/*; Chart.js styles its canvas from script, which CSP allows).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],  # the empty data: favicon in base.html
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False
