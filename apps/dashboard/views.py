@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
+from apps.core.audit import audit_event_record
 from apps.dashboard import charts, selectors
 from apps.dashboard.forms import RecommendationFilterForm, TierForm
 from apps.snapshots.models import CollectionRun, Segment
@@ -196,10 +197,12 @@ def run_collect(request: HttpRequest, name: str) -> HttpResponse:
         with transaction.atomic():
             run = run_enqueue(target=target, trigger="manual")
     except BrokerUnavailable as exc:
+        audit_event_record(actor=request.user, action="collect now", target=target, outcome=f"not queued: {exc}")
         if wants_json:
             return JsonResponse({"error": str(exc)}, status=503)
         messages.error(request, f"Collection of {target.name} not queued: {exc}")
         return redirect("dashboard:runs")
+    audit_event_record(actor=request.user, action="collect now", target=target, outcome=f"queued as run {run.id}")
     run = selectors.run_get(run_id=run.id)
     if wants_json:
         row_html = render_to_string("dashboard/includes/run_row.html", {"run": run}, request=request)
@@ -230,5 +233,6 @@ def tier_presets(request: HttpRequest) -> HttpResponse:
     from apps.tiering.services import tier_presets_install
 
     notes = tier_presets_install()
+    audit_event_record(actor=request.user, action="tier presets", outcome="; ".join(notes) or "none missing")
     messages.success(request, "; ".join(notes) if notes else "All preset tiers were already installed.")
     return redirect("dashboard:tiers")

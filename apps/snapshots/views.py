@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_http_methods
 
+from apps.core.audit import audit_event_record
 from apps.core.config import get_config
 from apps.snapshots.forms import ExtractUploadForm, ReportUploadForm
 from apps.snapshots.imports import ImportRefused, extract_import, report_import
@@ -49,6 +50,7 @@ def target_import(request: HttpRequest, name: str) -> HttpResponse:
                                         sizes=_read(sizes) if sizes else None,
                                         sizes_filename=sizes.name if sizes else "segments.csv")
                     messages.success(request, _outcome(run, f"AWR report {upload.name}"))
+                    audit_event_record(actor=request.user, action="import report", target=target, detail=upload.name, outcome=_outcome(run, upload.name))
                     return HttpResponseRedirect(f"/targets/{quote(target.name)}/")
             elif kind == "extract":
                 extract_form = ExtractUploadForm(request.POST, request.FILES, prefix="extract")
@@ -57,11 +59,13 @@ def target_import(request: HttpRequest, name: str) -> HttpResponse:
                     upload.seek(0)
                     run = extract_import(target=target, path_or_zip=upload)
                     messages.success(request, _outcome(run, f"Offline extract {upload.name}"))
+                    audit_event_record(actor=request.user, action="import extract", target=target, detail=upload.name, outcome=_outcome(run, upload.name))
                     return HttpResponseRedirect(f"/targets/{quote(target.name)}/")
             else:
                 error = "Choose a form: an AWR report or an offline extract."
         except ImportRefused as refused:
             error = str(refused)
+            audit_event_record(actor=request.user, action=f"import {kind}", target=target, detail=" ".join(f.name for f in request.FILES.values()), outcome=f"refused: {error}")
     status = 400 if request.method == "POST" else 200
     context = {
         "target": target, "report_form": report_form, "extract_form": extract_form, "error": error,

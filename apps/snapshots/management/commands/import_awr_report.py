@@ -7,7 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from apps.snapshots.management.commands.import_extract import print_run, read_bounded, target_named
+from apps.core.audit import audit_command, audit_event_record
+from apps.snapshots.management.commands.import_extract import print_run, read_bounded, run_outcome, target_named
 
 
 class Command(BaseCommand):
@@ -18,6 +19,7 @@ class Command(BaseCommand):
         parser.add_argument("--target", required=True, help="target name (create it with add_target --mode report)")
         parser.add_argument("--sizes", type=Path, help="segments.csv of an offline extract: segment sizes")
 
+    @audit_command("import_awr_report")
     def handle(self, *args: Any, **options: Any) -> None:
         from apps.snapshots.imports import ImportRefused, report_import
 
@@ -32,3 +34,4 @@ class Command(BaseCommand):
         except ImportRefused as error:
             raise CommandError(str(error)) from None
         print_run(self.stdout, run, what=path.name)
+        audit_event_record(actor=None, action="import_awr_report", target=target, detail=path.name, outcome=run_outcome(run))

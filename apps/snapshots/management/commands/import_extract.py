@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
 
+from apps.core.audit import audit_command, audit_event_record
 from apps.snapshots.models import CollectionRun
 from apps.targets.models import Target
 
@@ -40,6 +41,10 @@ def print_run(out: OutputWrapper, run: CollectionRun, *, what: str) -> None:
         out.write(f"  note: {note}")
 
 
+def run_outcome(run: CollectionRun) -> str:
+    return f"{run.snapshots_added} snapshot(s), {run.rows_added} rows"
+
+
 class Command(BaseCommand):
     help = "Import an offline extract (the CSV directory tierscope_extract.sql writes, or a .zip of it)."
 
@@ -47,6 +52,7 @@ class Command(BaseCommand):
         parser.add_argument("path", type=Path, help="directory of CSV files, or a .zip of it")
         parser.add_argument("--target", required=True, help="target name (create it with add_target --mode report)")
 
+    @audit_command("import_extract")
     def handle(self, *args: Any, **options: Any) -> None:
         from apps.snapshots.imports import ImportRefused, extract_import
 
@@ -57,3 +63,4 @@ class Command(BaseCommand):
         except ImportRefused as error:
             raise CommandError(str(error)) from None
         print_run(self.stdout, run, what=path.name)
+        audit_event_record(actor=None, action="import_extract", target=target, detail=path.name, outcome=run_outcome(run))

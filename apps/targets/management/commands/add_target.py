@@ -8,6 +8,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
+from apps.core.audit import audit_command, audit_event_record
+
 
 class Command(BaseCommand):
     help = "Add a target. The password is read from standard input, never from the command line."
@@ -20,6 +22,7 @@ class Command(BaseCommand):
         parser.add_argument("--interval", type=int, default=60, help="minutes between collections (default 60)")
         parser.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
 
+    @audit_command("add_target")
     def handle(self, *args: Any, **options: Any) -> None:
         from apps.targets.services import target_create
 
@@ -35,6 +38,7 @@ class Command(BaseCommand):
             )
         except ValidationError as exc:
             raise CommandError("; ".join(_messages(exc))) from None
+        audit_event_record(actor=None, action="add_target", target=target, outcome=f"added ({target.mode})")
         self.stdout.write(f"added target {target.name!r} ({target.mode}); first collection within a minute")
 
 
