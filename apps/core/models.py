@@ -27,4 +27,10 @@ class AuditLogEntry(AbstractLogEntry):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_action_display()} {self.object_repr} by {self.actor_name or 'system'}"
+        return f"{self.get_action_display()} {self.object_repr} by {self.who}"
+
+    @property
+    def who(self) -> str:
+        if self.actor_name:
+            return self.actor_name
+        return self.actor.get_username() if self.actor_id else "system"

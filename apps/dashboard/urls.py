@@ -15,4 +15,5 @@ urlpatterns = [
     path("tiers/", views.tiers, name="tiers"),
     path("tiers/<int:tier_id>/edit/", views.tier_edit, name="tier_edit"),
     path("tiers/presets/", views.tier_presets, name="tier_presets"),
+    path("audit/", views.audit, name="audit"),
 ]
