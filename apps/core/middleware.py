@@ -6,7 +6,7 @@ AuthenticationMiddleware and CsrfViewMiddleware and answers from the headers alo
 
 * anonymous: only views marked ``login_not_required`` (the login forms) take a body, of at most
   ANONYMOUS_MAX_BODY_BYTES; anything else is 403 and the body is never read;
-* signed in, not staff: forms only, at most FORM_MAX_BODY_BYTES (uploads are admin-only);
+* signed in, not staff: forms only, at most FORM_MAX_BODY_BYTES (uploads are admin-only: 403 past it);
 * staff: at most the two files of the import page (2 x MAX_UPLOAD_BYTES) plus the form around them.
 
 A body without Content-Length (Transfer-Encoding: chunked) is read as empty by Django's WSGI handler
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.template.defaultfilters import filesizeformat
 from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
+from django.template.defaultfilters import filesizeformat
 from django.urls import Resolver404, resolve
 
 from apps.core.config import get_config
@@ -71,6 +71,11 @@ class RequestBodyGuardMiddleware:
             return HttpResponseForbidden("Log in first: this request has a body and you are not logged in.\n",
                                          content_type="text/plain")
         limit = body_limit(request)
+        if length is not None and length > limit and request.user.is_authenticated and not request.user.is_staff:
+            return HttpResponseForbidden(
+                f"Only admins upload files: this request's body is {filesizeformat(length)}, more than the "
+                f"{filesizeformat(limit)} a form takes.\n", content_type="text/plain",
+            )
         if length is not None and length > limit:
             return HttpResponse(
                 f"The request body is {filesizeformat(length)}, more than the {filesizeformat(limit)} allowed here.\n",

@@ -23,7 +23,7 @@ from apps.snapshots.runs import CollectionBusy, run_finish, run_start, target_lo
 from apps.snapshots.services import collect_state_build, collection_store, run_succeeded_announce
 from apps.targets.awr_report import AwrReportError, parse_report
 from apps.targets.awr_report.source import report_to_collection
-from apps.targets.extract import ExtractError, read_extract, read_segments_csv
+from apps.targets.extract import ExtractError, ExtractLimits, read_extract, read_segments_csv
 from apps.targets.models import Target
 from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey
 
@@ -59,16 +59,22 @@ def report_import(*, target: Target, data: bytes, filename: str, sizes: bytes | 
     return _import_store(target=target, collection=collection, kind="report", authoritative=False)
 
 
-def extract_import(*, target: Target, path_or_zip: str | Path | IO[bytes]) -> CollectionRun:
+def extract_import(*, target: Target, path_or_zip: str | Path | IO[bytes],
+                   max_unpacked_bytes: int | None = None) -> CollectionRun:
     """Import one offline extract (a directory, a .zip path or an open .zip file) into ``target``.
 
     The whole extract is read and checked first; any bad line raises :class:`ImportRefused`
-    naming the file, line and column, and nothing is written.
+    naming the file, line and column, and nothing is written. ``max_unpacked_bytes`` bounds what
+    all its CSV files may unpack to (the import page's bound; the reader's own otherwise).
     """
+    limits = ExtractLimits() if max_unpacked_bytes is None else ExtractLimits(unpacked_bytes=max_unpacked_bytes)
     try:
-        collection = read_extract(path_or_zip)
+        collection = read_extract(path_or_zip, limits=limits)
     except ExtractError as error:
-        raise ImportRefused(str(error)) from None
+        hint = ""
+        if max_unpacked_bytes is not None and "allowed" in error.problem and "unpack" in error.problem:
+            hint = " (the import page's bound: import a larger extract with manage.py import_extract)"
+        raise ImportRefused(f"{error}{hint}") from None
     _check_same_database(target, collection.database, what="offline extract")
     return _import_store(target=target, collection=collection, kind="extract", authoritative=True)
 

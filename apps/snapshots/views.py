@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from apps.core.audit import audit_event_record
 from apps.core.config import get_config
+from apps.core.uploads import upload_refusals
 from apps.snapshots.forms import ExtractUploadForm, ReportUploadForm
 from apps.snapshots.imports import ImportRefused, extract_import, report_import
 from apps.snapshots.models import CollectionRun
@@ -20,8 +21,10 @@ from apps.targets.models import Target
 
 
 def _read(upload: UploadedFile) -> bytes:
-    # Uploads over DATA_UPLOAD_MAX_MEMORY_SIZE stream to a temp file; read it back in chunks.
-    return b"".join(upload.chunks())
+    # Files over FILE_UPLOAD_MAX_MEMORY_SIZE streamed to a temp file; each is at most MAX_UPLOAD_BYTES
+    # (apps.core.uploads dropped any larger one while it came in).
+    upload.seek(0)
+    return upload.read()
 
 
 def _outcome(run: CollectionRun, what: str) -> str:
@@ -41,8 +44,11 @@ def target_import(request: HttpRequest, name: str) -> HttpResponse:
     error = ""
     if request.method == "POST":
         kind = request.POST.get("kind")
+        refused = upload_refusals(request)
         try:
-            if kind == "report":
+            if refused:
+                error = "; ".join(refused)
+            elif kind == "report":
                 report_form = ReportUploadForm(request.POST, request.FILES, prefix="report")
                 if report_form.is_valid():
                     upload, sizes = report_form.cleaned_data["report"], report_form.cleaned_data["sizes"]
@@ -57,7 +63,8 @@ def target_import(request: HttpRequest, name: str) -> HttpResponse:
                 if extract_form.is_valid():
                     upload = extract_form.cleaned_data["extract"]
                     upload.seek(0)
-                    run = extract_import(target=target, path_or_zip=upload)
+                    run = extract_import(target=target, path_or_zip=upload,
+                                         max_unpacked_bytes=get_config()["MAX_WEB_EXTRACT_BYTES"])
                     messages.success(request, _outcome(run, f"Offline extract {upload.name}"))
                     audit_event_record(actor=request.user, action="import extract", target=target, detail=upload.name, outcome=_outcome(run, upload.name))
                     return HttpResponseRedirect(f"/targets/{quote(target.name)}/")

@@ -21,13 +21,21 @@ import datetime as dt
 import io
 import re
 import zipfile
-from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from apps.targets.base import SourceError
+from apps.targets.extract.archive import (
+    Budget,
+    ExtractError,
+    ExtractFiles,
+    ExtractLimits,
+    check_zip_directory,
+    open_directory,
+    open_zip,
+)
 from apps.targets.oracle import queries
 from apps.targets.oracle.features import features_for
 from apps.targets.oracle.queries import InstanceRow, SnapshotRow
@@ -40,26 +48,14 @@ from apps.targets.oracle.source import (
 )
 from apps.targets.rows import SEGMENT_STAT_FIELDS, Collection, DatabaseInfo, SegmentInfo, Snapshot
 
-#: Bound on the uncompressed size of the CSV files read (a zip's declared sizes are checked
-#: before anything is decompressed, so a zip bomb is refused up front).
-MAX_EXTRACT_BYTES = 2 * 1024**3
+#: Longest text per column: Oracle names are 128 characters (12.2 on), types 30 as stored; a few
+#: columns hold longer text (parameter values, LOB column paths).
+NAME_MAX_CHARS = 128
+_TEXT_MAX_CHARS = {"VALUE": 4000, "LOB_COLUMN_NAME": 300, "OBJECT_TYPE": 30, "SEGMENT_TYPE": 30}
 
 # A SQL*Plus or Oracle error spooled instead of rows: the statement failed on the database.
 _ORACLE_ERROR = re.compile(r"^\s*(?:ORA|SP2|PLS|TNS)-\d+|^\s*ERROR at line \d+", re.IGNORECASE)
 _WHOLE_NUMBER = re.compile(r"^[+-]?\d+$")
-
-
-class ExtractError(ValueError):
-    """The extract cannot be used. One line: file, line, column when known, and what is wrong."""
-
-    def __init__(self, problem: str, *, filename: str = "", line: int | None = None, column: str = "") -> None:
-        self.problem = problem
-        self.filename = filename
-        self.line = line
-        self.column = column
-        where = [part for part in (filename, f"line {line}" if line else "", f"column {column}" if column else "")
-                 if part]
-        super().__init__(f"{', '.join(where)}: {problem}" if where else problem)
 
 
 @dataclass(frozen=True)
@@ -118,47 +114,6 @@ Row = dict[str, Any]
 LINE = "__line__"
 
 
-# --- opening the extract ---------------------------------------------------------------------
-
-
-class _Files:
-    """The extract's files by name, from a directory or a zip; opened as binary streams."""
-
-    def __init__(self, opener: dict[str, Callable[[], IO[bytes]]], origin: str) -> None:
-        self._opener = opener
-        self.origin = origin
-
-    def has(self, name: str) -> bool:
-        return name in self._opener
-
-    def open(self, name: str) -> IO[bytes]:
-        return self._opener[name]()
-
-
-def _open_directory(path: Path) -> _Files:
-    opener = {name: (lambda p=path / name: p.open("rb")) for name in FILES if (path / name).is_file()}
-    return _Files(opener, str(path))
-
-
-def _open_zip(archive: zipfile.ZipFile, origin: str, *, max_bytes: int) -> _Files:
-    members: dict[str, list[zipfile.ZipInfo]] = defaultdict(list)
-    for info in archive.infolist():
-        base = info.filename.rsplit("/", 1)[-1]
-        if base in FILES and not info.is_dir() and not info.filename.startswith("__MACOSX/"):
-            members[base].append(info)
-    for name, infos in members.items():
-        if len(infos) > 1:
-            listed = ", ".join(info.filename for info in infos)
-            raise ExtractError(f"the zip holds {name} more than once ({listed}): zip one extract only",
-                               filename=origin)
-    declared = sum(infos[0].file_size for infos in members.values())
-    if declared > max_bytes:
-        raise ExtractError(f"the CSV files unpack to {declared} bytes, more than the {max_bytes} allowed",
-                           filename=origin)
-    opener = {name: (lambda info=infos[0]: archive.open(info)) for name, infos in members.items()}
-    return _Files(opener, origin)
-
-
 # --- typing one file -------------------------------------------------------------------------
 
 
@@ -186,11 +141,22 @@ def _typed(text: str, column: Column, *, filename: str, line: int) -> Any:
         shown = text if len(text) <= 40 else text[:40] + "..."
         raise ExtractError(f"{shown!r} is not {expected}", filename=filename, line=line,
                            column=column.name) from None
+    longest = _TEXT_MAX_CHARS.get(column.name, NAME_MAX_CHARS)
+    if len(text) > longest:
+        raise ExtractError(f"{text[:40] + '...'!r} is {len(text)} characters long, more than the {longest} allowed",
+                           filename=filename, line=line, column=column.name)
     return text
 
 
-def _decoded_lines(stream: IO[bytes], filename: str) -> Iterator[str]:
-    for number, raw in enumerate(stream, start=1):
+def _decoded_lines(stream: IO[bytes], filename: str, limits: ExtractLimits, budget: Budget) -> Iterator[str]:
+    """The file's lines, each read with a bound (a zip member's declared size is not trusted)."""
+    number = 0
+    while raw := stream.readline(limits.line_bytes + 1):
+        number += 1
+        budget.spend(len(raw), filename=filename, line=number)
+        if len(raw) > limits.line_bytes:
+            raise ExtractError(f"the line is longer than {limits.line_bytes} bytes: not a line tierscope_extract.sql "
+                               "writes", filename=filename, line=number)
         try:
             text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
         except UnicodeDecodeError:
@@ -213,10 +179,13 @@ def _header(reader: Any, filename: str) -> dict[str, int]:
     return {name: index for index, name in enumerate(names)}
 
 
-def read_table(stream: IO[bytes], filename: str) -> list[Row]:
+def read_table(stream: IO[bytes], filename: str, *, limits: ExtractLimits | None = None,
+               budget: Budget | None = None) -> list[Row]:
     """Typed rows of one extract file ({COLUMN: value}, NULL as None); ExtractError on any bad line."""
     columns = FILES[filename]
-    reader = csv.reader(_decoded_lines(stream, filename), strict=True)
+    limits = limits or ExtractLimits()
+    budget = budget or Budget(limits.unpacked_bytes)
+    reader = csv.reader(_decoded_lines(stream, filename, limits, budget), strict=True)
     try:
         positions = _header(reader, filename)
         rows = []
@@ -277,7 +246,7 @@ class _Tables:
         return _Replay(self.rows.get(name, []), FILES[name])
 
 
-def read_tables(files: _Files) -> _Tables:
+def read_tables(files: ExtractFiles, limits: ExtractLimits | None = None) -> _Tables:
     missing = sorted(name for name in FILES if name not in PACK_FILES and not files.has(name))
     if missing:
         raise ExtractError(f"missing {', '.join(missing)}: copy the whole output directory of "
@@ -287,11 +256,13 @@ def read_tables(files: _Files) -> _Tables:
         absent = next(name for name in PACK_FILES if name not in present)
         raise ExtractError(f"has {present[0]} but not {absent}: an awr-mode extract writes both",
                            filename=files.origin)
+    limits = limits or ExtractLimits()
+    budget = Budget(limits.unpacked_bytes)
     rows = {}
     for name in FILES:
         if files.has(name):
             with files.open(name) as stream:
-                rows[name] = read_table(stream, name)
+                rows[name] = read_table(stream, name, limits=limits, budget=budget)
     return _Tables(rows)
 
 
@@ -378,28 +349,30 @@ def tables_to_collection(tables: _Tables) -> Collection:
     )
 
 
-def read_extract(source: str | Path | IO[bytes], *, max_bytes: int = MAX_EXTRACT_BYTES) -> Collection:
+def read_extract(source: str | Path | IO[bytes], *, limits: ExtractLimits | None = None) -> Collection:
     """Read an offline extract — a directory, a .zip path, or an open .zip file — into a Collection.
 
     Everything is read and checked before anything is returned, so a caller that stores
     the result never stores half an extract. Raises :class:`ExtractError` (file, line, column)
-    on any missing file, wrong header, bad value or failed statement.
+    on any missing file, wrong header, bad value or failed statement, and on anything past ``limits``.
     """
+    limits = limits or ExtractLimits()
     if isinstance(source, (str, Path)):
         path = Path(source)
         if path.is_dir():
-            return _collection_or_error(_open_directory(path))
+            return _collection_or_error(open_directory(path, FILES), limits)
         if not path.is_file():
             raise ExtractError("no such directory or .zip file", filename=str(path))
         with path.open("rb") as stream:
-            return _read_zip(stream, path.name, max_bytes=max_bytes)
-    return _read_zip(source, getattr(source, "name", "") or "extract.zip", max_bytes=max_bytes)
+            return _read_zip(stream, path.name, limits=limits)
+    return _read_zip(source, Path(getattr(source, "name", "") or "extract.zip").name, limits=limits)
 
 
-def _read_zip(stream: IO[bytes], origin: str, *, max_bytes: int) -> Collection:
+def _read_zip(stream: IO[bytes], origin: str, *, limits: ExtractLimits) -> Collection:
     try:
+        check_zip_directory(stream, origin, limits)
         with zipfile.ZipFile(stream) as archive:
-            return _collection_or_error(_open_zip(archive, origin, max_bytes=max_bytes))
+            return _collection_or_error(open_zip(archive, origin, FILES, limits=limits), limits)
     except zipfile.BadZipFile as error:
         raise ExtractError(f"is not a readable .zip file ({error})", filename=origin) from None
     except (RuntimeError, NotImplementedError, EOFError, OSError) as error:
@@ -407,9 +380,9 @@ def _read_zip(stream: IO[bytes], origin: str, *, max_bytes: int) -> Collection:
         raise ExtractError(f"cannot unpack the .zip file ({error})", filename=origin) from None
 
 
-def _collection_or_error(files: _Files) -> Collection:
+def _collection_or_error(files: ExtractFiles, limits: ExtractLimits) -> Collection:
     try:
-        return tables_to_collection(read_tables(files))
+        return tables_to_collection(read_tables(files, limits))
     except SourceError as error:  # release before 11.2 (features_for)
         raise ExtractError(str(error), filename="instance.csv", column="VERSION") from None
     except (ValueError, KeyError) as error:

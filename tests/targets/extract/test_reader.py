@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from apps.targets.extract import FILES, ExtractError, read_extract, read_segments_csv
+from apps.targets.extract import FILES, ExtractError, ExtractLimits, read_extract, read_segments_csv
 from apps.targets.rows import SegmentKey
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -193,8 +193,8 @@ class ZipExtractTests:
     def test_it_refuses_a_zip_that_unpacks_past_the_bound(self) -> None:
         data = _zip(FIXTURES / "single")
 
-        with pytest.raises(ExtractError, match="unpack to"):
-            read_extract(io.BytesIO(data), max_bytes=1000)
+        with pytest.raises(ExtractError, match="unpacks? to"):
+            read_extract(io.BytesIO(data), limits=ExtractLimits(unpacked_bytes=1000))
 
 
 class BadExtractTests:
