@@ -1,12 +1,31 @@
+from django.conf import settings
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from apps.core.views import healthz
 
+# django.contrib.auth.urls without the password-reset pages: they send mail, so they exist only when
+# mail is set up (PASSWORD_RESET_ENABLED, on by default when EMAIL_HOST is set).
+accounts = [
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("password_change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("password_change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+]
+if settings.PASSWORD_RESET_ENABLED:
+    accounts += [
+        path("password_reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+        path("password_reset/done/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
+        path("reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(),
+             name="password_reset_confirm"),
+        path("reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
+    ]
+
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/", include(accounts)),
     path("", include("apps.targets.urls")),
     path("", include("apps.snapshots.urls")),
     path("", include("apps.dashboard.urls")),

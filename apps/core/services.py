@@ -9,41 +9,51 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-ADMIN_CREDENTIALS_FILE = "admin-credentials"
+ADMIN_CREDENTIALS_FILE = "admin-credentials"  # no longer written: see bootstrap_admin
 
 
 def _credentials_path() -> Path:
-    # The stack's data directory (scripts/dev/stack.sh: TIERSCOPE_DATA_DIR), so a second stack never
-    # writes over the first one's login.
+    # Where earlier versions kept the password, in the stack's data directory (TIERSCOPE_DATA_DIR);
+    # read only to remove it.
     data = os.environ.get("TIERSCOPE_DATA_DIR") or Path(settings.BASE_DIR) / ".data"
     return Path(data) / ADMIN_CREDENTIALS_FILE
 
 
 def bootstrap_admin() -> list[str]:
-    """Create the admin user once; a generated password is printed once and kept in .data (0600)."""
-    username = os.environ.get("TIERSCOPE_ADMIN_USER") or "admin"
+    """Create the admin user once; a generated password is printed then, and never kept or shown again.
+
+    The printed line is the only copy: a password on disk, re-printed by every `make run`, is one more
+    place to read it from (issue 14). Lost, it is reset with `manage.py changepassword`.
+    """
+    username = _admin_username()
     User = get_user_model()
     if User.objects.filter(username=username).exists():
-        return []
+        return _forget_stored_password()
     password = os.environ.get("TIERSCOPE_ADMIN_PASSWORD") or secrets.token_urlsafe(12)
     User.objects.create_superuser(username=username, email="", password=password)
     lines = [f"created admin user {username!r}"]
     if not os.environ.get("TIERSCOPE_ADMIN_PASSWORD"):
-        path = _credentials_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(f"{username}\n{password}\n", encoding="utf-8")
-        path.chmod(0o600)
-        lines.append(f"  password: {password}   (printed once; also kept in {path})")
+        lines.append(f"  password: {password}   (printed this once and kept nowhere: note it now; "
+                     f"reset with manage.py changepassword {username})")
     return lines
 
 
-def bootstrap_login_line() -> str:
-    username = os.environ.get("TIERSCOPE_ADMIN_USER") or "admin"
+def _forget_stored_password() -> list[str]:
+    # Earlier versions kept the generated password in <data>/admin-credentials and printed it on every run.
     path = _credentials_path()
+    if not path.is_file():
+        return []
+    path.unlink()
+    return [f"removed {path}: the admin password is no longer kept on disk"]
+
+
+def _admin_username() -> str:
+    return os.environ.get("TIERSCOPE_ADMIN_USER") or "admin"
+
+
+def bootstrap_login_line() -> str:
+    """The login hint `make run` prints when the stack is up; never the password itself."""
+    username = _admin_username()
     if os.environ.get("TIERSCOPE_ADMIN_PASSWORD"):
         return f"login: {username} / (TIERSCOPE_ADMIN_PASSWORD)"
-    if path.is_file():
-        stored_user, stored_password = path.read_text(encoding="utf-8").split("\n")[:2]
-        if stored_user == username:
-            return f"login: {username} / {stored_password}"
-    return f"login: {username} (password set earlier)"
+    return f"login: {username} (password printed when it was created; reset with manage.py changepassword {username})"

@@ -76,7 +76,8 @@ load_env() {
   export TIERSCOPE_STACK_DATA="$DATA"
   export STATIC_ROOT="${STATIC_ROOT:-$DATA/staticfiles}"
   if [ "$DATA" != "$ROOT/.data" ] && [ -z "${TIERSCOPE_ADMIN_PASSWORD:-}" ]; then
-    # A second stack's admin: its password kept in its own data dir (bootstrap would write .data/admin-credentials).
+    # A second stack's admin (a test harness's stack): a password it can read back from its own data dir;
+    # the developers' stack prints its generated password once, when bootstrap creates the admin.
     mkdir -p "$DATA"
     [ -f "$DATA/admin-password" ] || (umask 077; python3 -c 'import secrets; print(secrets.token_urlsafe(12))' > "$DATA/admin-password")
     TIERSCOPE_ADMIN_PASSWORD="$(cat "$DATA/admin-password")"; export TIERSCOPE_ADMIN_PASSWORD

@@ -29,6 +29,31 @@ PAINTED_JS = """(id) => {
 }"""
 
 
+# Chromium reports a blocked inline script/style or source on the console ("Refused to ... because it violates
+# the following Content Security Policy directive"); the init script also echoes every
+# securitypolicyviolation event there, so a violation on any page of a test is seen whatever the page does.
+CSP_LISTENER_JS = """document.addEventListener('securitypolicyviolation', (e) => {
+  console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`);
+});"""
+
+
+@pytest.fixture(autouse=True)
+def csp_violations(page):
+    """Every CSP violation of the test's pages; none may be left at the end."""
+    seen: list[str] = []
+    page.add_init_script(CSP_LISTENER_JS)
+    page.on("console", lambda msg: seen.append(f"{page.url}: {msg.text}")
+            if "Content Security Policy" in msg.text or "CSP violation" in msg.text else None)
+    yield seen
+    assert not seen, seen
+
+
+def assert_no_csp_violation(page, seen: list[str]) -> None:
+    page.wait_for_load_state("load")
+    assert page.evaluate("() => document.readyState") == "complete"
+    assert not seen, seen
+
+
 def shot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
@@ -59,7 +84,9 @@ def collected(demo_target):
 
 
 class DashboardBrowserTests:
-    def test_it_shows_every_page_with_drawn_charts_and_right_numbers(self, page, live_server, admin_user, collected):
+    def test_it_shows_every_page_with_drawn_charts_and_right_numbers(
+        self, page, live_server, admin_user, collected, csp_violations
+    ):
         from apps.dashboard.selectors import RecommendationFilter, recommendation_filtered, window_since
         from apps.snapshots.models import Segment, SysStat
         from apps.tiering.explain import explain
@@ -71,8 +98,10 @@ class DashboardBrowserTests:
         sums = current.aggregate(now=Sum("cost_now_usd"), after=Sum("cost_after_usd"), savings=Sum("savings_usd"))
 
         # Login page, then through the form.
-        page.goto(f"{live_server.url}/accounts/login/")
+        response = page.goto(f"{live_server.url}/accounts/login/")
+        assert "script-src 'self'" in response.headers["content-security-policy"]
         shot(page, "login")
+        assert_no_csp_violation(page, csp_violations)
         login(page, live_server, admin_user.username)
 
         # Fleet: cost, savings and flash-cache ratio as the database has them.
@@ -87,6 +116,7 @@ class DashboardBrowserTests:
         page.locator("#fleet-table th", has_text="Savings").click()  # client-side sort still keeps the row
         assert row.count() == 1
         shot(page, "fleet")
+        assert_no_csp_violation(page, csp_violations)
 
         # Target page: five charts drawn, totals and the top row right.
         page.click("#fleet-table a:text('demo')")
@@ -101,6 +131,7 @@ class DashboardBrowserTests:
         assert first_row.locator("[data-col=savings]").inner_text() == fmt_usd(top.savings_usd)
         assert "of capacity serves 80% of IO" in page.locator("#skew-callout").inner_text()
         shot(page, "target")
+        assert_no_csp_violation(page, csp_violations)
 
         # Segment page from the table: three charts, DDL with a copy button.
         first_row.locator("a").first.click()
@@ -115,6 +146,7 @@ class DashboardBrowserTests:
             page.click("button.copy")
             page.wait_for_function("document.querySelector('button.copy').textContent !== 'Copy'")
         shot(page, "segment")
+        assert_no_csp_violation(page, csp_violations)
 
         # Recommendations: filter by owner, totals follow, CSV equals export_csv of the same rows.
         page.goto(f"{live_server.url}/targets/demo/recommendations/")
@@ -134,6 +166,7 @@ class DashboardBrowserTests:
         assert Path(download.path()).read_bytes().decode("utf-8") == export_csv(export_rows(expected, target))
         page.goto(f"{live_server.url}/targets/demo/recommendations/")
         shot(page, "recommendations")
+        assert_no_csp_violation(page, csp_violations)
 
         # Tiers: grouped by set, intensity shown, admin can edit.
         page.goto(f"{live_server.url}/tiers/")
@@ -141,6 +174,7 @@ class DashboardBrowserTests:
         assert flash.locator("[data-col=intensity]").inner_text() != "—"
         assert page.locator("#set-seed-2009 .breakevens").inner_text().count("→") == 2
         shot(page, "tiers")
+        assert_no_csp_violation(page, csp_violations)
 
     @pytest.mark.worker
     def test_it_collects_now_through_the_worker_and_shows_progress(
@@ -192,3 +226,35 @@ class DashboardBrowserTests:
         steps = page.locator("#target-check [data-role=steps]").inner_text()
         assert "connect" in steps and "refused the connection" in steps
         shot(page, "target_check")
+
+
+class PolicyBrowserTests:
+    def test_the_admin_pages_run_under_the_policy(self, page, live_server, admin_user, demo_target, csp_violations):
+        from django_celery_beat.models import PeriodicTask
+
+        from apps.snapshots.services import schedule_install
+
+        schedule_install()
+        task = PeriodicTask.objects.order_by("pk").first()
+        login(page, live_server, admin_user.username)
+        for path in ("/admin/", "/admin/targets/target/", f"/admin/targets/target/{demo_target.pk}/change/",
+                     f"/admin/auth/user/{admin_user.pk}/change/", "/admin/auth/user/add/",
+                     "/admin/axes/accessattempt/", "/admin/django_celery_beat/periodictask/add/",
+                     f"/admin/django_celery_beat/periodictask/{task.pk}/change/"):
+            page.goto(f"{live_server.url}{path}")
+            assert_no_csp_violation(page, csp_violations)
+        # django-celery-beat's crontab helper runs from a static file (it was an inline script).
+        assert page.locator(".field-crontab_translation").is_hidden()
+
+    def test_a_locked_out_login_shows_why_and_when(self, page, live_server, viewer, csp_violations):
+        for password in ["guess-1", "guess-2", "guess-3", "guess-4", "guess-5", "vera-pass-1"]:
+            page.goto(f"{live_server.url}/accounts/login/")
+            page.fill("#id_username", viewer.username)
+            page.fill("#id_password", password)
+            page.click("button[type=submit]")
+            page.wait_for_load_state()
+
+        assert "Too many failed logins" in page.locator("#lockout").inner_text()
+        assert page.locator(".who").count() == 0  # not logged in
+        assert_no_csp_violation(page, csp_violations)
+        shot(page, "login_locked")

@@ -11,10 +11,11 @@ from apps.dashboard.bootstrap import bootstrap_run
 
 
 class Command(BaseCommand):
-    help = "Create the admin user, the tier presets, the demo target and the beat schedule (idempotent)."
+    help = ("Create the admin user (its generated password printed this once), the tier presets, the demo target "
+            "and the beat schedule (idempotent).")
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("--print-login", action="store_true", help="only print the URL login line")
+        parser.add_argument("--print-login", action="store_true", help="only print the login line (the user, never the password)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["print_login"]:
