@@ -8,13 +8,15 @@ from django import forms
 from django.core.files.uploadedfile import UploadedFile
 
 from apps.core.config import get_config
+from apps.targets.awr_report import MAX_REPORT_BYTES
 
 
-def _bounded(upload: UploadedFile | None, *, label: str) -> UploadedFile | None:
-    """Refuse an upload over MAX_UPLOAD_BYTES by its size, before reading any of it."""
+def _bounded(upload: UploadedFile | None, *, label: str, kind_limit_bytes: int | None = None) -> UploadedFile | None:
+    """Refuse an upload over MAX_UPLOAD_BYTES (or the lower bound of its kind) by its size, before
+    reading any of it."""
     if upload is None:
         return None
-    limit = get_config()["MAX_UPLOAD_BYTES"]
+    limit = min(get_config()["MAX_UPLOAD_BYTES"], kind_limit_bytes or get_config()["MAX_UPLOAD_BYTES"])
     if upload.size is not None and upload.size > limit:
         raise forms.ValidationError(
             f"{label} {upload.name} is {upload.size} bytes, more than the {limit // (1024 * 1024)} MB allowed."
@@ -34,10 +36,12 @@ class ReportUploadForm(forms.Form):
     )
 
     def clean_report(self) -> UploadedFile | None:
-        return _bounded(self.cleaned_data.get("report"), label="AWR report")
+        # What the parser takes (MAX_REPORT_BYTES) is lower than the upload bound.
+        return _bounded(self.cleaned_data.get("report"), label="AWR report", kind_limit_bytes=MAX_REPORT_BYTES)
 
     def clean_sizes(self) -> UploadedFile | None:
-        return _bounded(self.cleaned_data.get("sizes"), label="Sizes file")
+        # Read whole into typed rows, like an extract's files (MAX_WEB_EXTRACT_BYTES says why).
+        return _bounded(self.cleaned_data.get("sizes"), label="Sizes file", kind_limit_bytes=get_config()["MAX_WEB_EXTRACT_BYTES"])
 
 
 class ExtractUploadForm(forms.Form):

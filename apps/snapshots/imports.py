@@ -34,10 +34,11 @@ class ImportRefused(ValueError):
     """The file cannot be imported into this target; nothing was written. One line for the DBA."""
 
 
-def report_import(*, target: Target, data: bytes, filename: str, sizes: bytes | None = None,
+def report_import(*, target: Target, data: bytes | str, filename: str, sizes: bytes | None = None,
                   sizes_filename: str = "segments.csv") -> CollectionRun:
     """Import one AWR report (HTML or text, awrrpt or awrgrpt) into ``target``.
 
+    ``data`` is the file's bytes, or its text when the caller decoded it (``decode_report``).
     ``sizes``, when given, is a DBA_SEGMENTS listing in the extract's segments.csv format:
     segments the report lists get their size from it; segments it does not list are not
     invented, and report segments without a size keep size_bytes NULL. Raises

@@ -17,14 +17,18 @@ from apps.core.uploads import upload_refusals
 from apps.snapshots.forms import ExtractUploadForm, ReportUploadForm
 from apps.snapshots.imports import ImportRefused, extract_import, report_import
 from apps.snapshots.models import CollectionRun
+from apps.targets.awr_report import AwrReportError, decode_report
 from apps.targets.models import Target
 
 
-def _read(upload: UploadedFile) -> bytes:
+def _read(upload: UploadedFile) -> bytearray:
     # Files over FILE_UPLOAD_MAX_MEMORY_SIZE streamed to a temp file; each is at most MAX_UPLOAD_BYTES
-    # (apps.core.uploads dropped any larger one while it came in).
+    # (apps.core.uploads dropped any larger one while it came in). Read into one buffer of its size:
+    # read() would hold the file twice for a moment.
+    buffer = bytearray(upload.size or 0)
     upload.seek(0)
-    return upload.read()
+    upload.readinto(buffer)
+    return buffer
 
 
 def _outcome(run: CollectionRun, what: str) -> str:
@@ -52,7 +56,9 @@ def target_import(request: HttpRequest, name: str) -> HttpResponse:
                 report_form = ReportUploadForm(request.POST, request.FILES, prefix="report")
                 if report_form.is_valid():
                     upload, sizes = report_form.cleaned_data["report"], report_form.cleaned_data["sizes"]
-                    run = report_import(target=target, data=_read(upload), filename=upload.name,
+                    # Decoded as read: the upload's bytes are dropped before the text is parsed.
+                    run = report_import(target=target, data=decode_report(_read(upload), filename=upload.name),
+                                        filename=upload.name,
                                         sizes=_read(sizes) if sizes else None,
                                         sizes_filename=sizes.name if sizes else "segments.csv")
                     messages.success(request, _outcome(run, f"AWR report {upload.name}"))
@@ -70,7 +76,7 @@ def target_import(request: HttpRequest, name: str) -> HttpResponse:
                     return HttpResponseRedirect(f"/targets/{quote(target.name)}/")
             else:
                 error = "Choose a form: an AWR report or an offline extract."
-        except ImportRefused as refused:
+        except (ImportRefused, AwrReportError) as refused:
             error = str(refused)
             audit_event_record(actor=request.user, action=f"import {kind}", target=target, detail=" ".join(f.name for f in request.FILES.values()), outcome=f"refused: {error}")
     status = 400 if request.method == "POST" else 200

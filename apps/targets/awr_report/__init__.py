@@ -14,7 +14,7 @@ from apps.targets.awr_report.model import (
     AwrSegment,
     TablespaceIOStat,
 )
-from apps.targets.awr_report.parser import parse_report
+from apps.targets.awr_report.parser import decode_report, parse_report
 
 __all__ = [
     "MAX_REPORT_BYTES",
@@ -22,5 +22,6 @@ __all__ = [
     "AwrReportError",
     "AwrSegment",
     "TablespaceIOStat",
+    "decode_report",
     "parse_report",
 ]

@@ -9,12 +9,24 @@ sections print them — and ``parser.py`` folds that into the public
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-#: Bigger uploads are refused before any parsing (a 60-minute report of a
-#: busy RAC database is 2-5 MB; 50 MB leaves room for multi-day windows).
-MAX_REPORT_BYTES: int = 50 * 1024 * 1024
+#: Bigger uploads are refused before any parsing. A 60-minute report of a
+#: busy RAC database is 2-5 MB and a report lists top-N rows whatever its window,
+#: so 20 MB leaves room; the bound keeps a web worker under 200 MB for any
+#: report (its text is up to twice the file, read beside the file's bytes:
+#: tests/security/test_uploads.py). It was 50 MB.
+MAX_REPORT_BYTES: int = 20 * 1024 * 1024
+#: Bounds that keep parsing a report within a web worker's memory whatever its shape. The largest
+#: section tierscope reads in the sample reports is 264 KB (a global RAC report's System Statistics);
+#: an HTML section costs about 20 times its size as a tree. A 5 MB text report has about 60,000 lines.
+MAX_SECTION_BYTES: int = 2 * 1024 * 1024
+MAX_TEXT_LINES: int = 200_000
+#: Oracle names are 128 characters (12.2 on); object types as stored, 30.
+NAME_MAX_CHARS: int = 128
+TYPE_MAX_CHARS: int = 30
 
 
 class AwrReportError(ValueError):
@@ -32,6 +44,27 @@ class AwrReportError(ValueError):
         if line is not None:
             where = f"{where}, line {line}"
         super().__init__(f"{where}: {problem}")
+
+
+def check_names(
+    figures: Sequence[SegmentFigure | TablespaceFigure], *, section: str, filename: str, line: int | None
+) -> None:
+    """Refuse a name longer than Oracle allows, naming the section, the field and the line."""
+    for figure in figures:
+        if isinstance(figure, TablespaceFigure):
+            named = {"tablespace name": figure.name}
+        else:
+            named = {"owner": figure.owner, "tablespace name": figure.tablespace_name,
+                     "object name": figure.object_name, "subobject name": figure.subobject_name,
+                     "object type": figure.object_type}
+        for field_name, text in named.items():
+            longest = TYPE_MAX_CHARS if field_name == "object type" else NAME_MAX_CHARS
+            if len(text) > longest:
+                raise AwrReportError(
+                    f"section {section!r}: {field_name} {text[:40] + '...'!r} is {len(text)} characters "
+                    f"long, more than the {longest} an Oracle name has",
+                    filename=filename, line=line,
+                )
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from apps.targets.awr_report import html as html_reader
 from apps.targets.awr_report import text as text_reader
 from apps.targets.awr_report.model import (
     MAX_REPORT_BYTES,
+    MAX_TEXT_LINES,
     AwrReport,
     AwrReportError,
     AwrSegment,
@@ -45,6 +46,7 @@ from apps.targets.awr_report.model import (
 from apps.targets.awr_report.sections import section_kind
 
 _HTML_MARKER_RE = re.compile(r"<(?:html|body|h1|table)\b", re.IGNORECASE)
+_NOT_BLANK_RE = re.compile(r"\S")
 _BINARY_SNIFF_BYTES = 8192
 # Control characters other than tab, newlines and form feed (text reports use \f).
 _CONTROL_BYTES = bytes(range(0, 9)) + bytes((11,)) + bytes(range(14, 32))
@@ -75,6 +77,12 @@ def parse_report(data: bytes | str, *, filename: str = "") -> AwrReport:
     return _build_report(raw, report_format=report_format, filename=filename)
 
 
+def decode_report(data: bytes | str, *, filename: str = "") -> str:
+    """The report's text, for a caller that wants to drop the bytes before parsing (parse_report takes
+    either); AwrReportError for input too large, binary or empty."""
+    return _decode(data, filename=filename)
+
+
 def _decode(data: bytes | str, *, filename: str) -> str:
     if isinstance(data, str):
         if len(data) > MAX_REPORT_BYTES:
@@ -82,18 +90,20 @@ def _decode(data: bytes | str, *, filename: str) -> str:
                 f"report is larger than {MAX_REPORT_BYTES} bytes", filename=filename
             )
         document = data
-    elif isinstance(data, (bytes, bytearray, memoryview)):
+    elif isinstance(data, (bytes, bytearray)):
+        document = _decode_bytes(data, filename=filename)  # a bytearray is decoded without a copy
+    elif isinstance(data, memoryview):
         document = _decode_bytes(bytes(data), filename=filename)
     else:
         raise AwrReportError(
             f"expected bytes or str, got {type(data).__name__}", filename=filename
         )
-    if not document.strip():
+    if not _NOT_BLANK_RE.search(document):  # not strip(): that copies a 20 MB document
         raise AwrReportError("empty file", filename=filename)
     return document
 
 
-def _decode_bytes(data: bytes, *, filename: str) -> str:
+def _decode_bytes(data: bytes | bytearray, *, filename: str) -> str:
     if len(data) > MAX_REPORT_BYTES:
         raise AwrReportError(
             f"report is {len(data)} bytes, more than the {MAX_REPORT_BYTES} allowed",
@@ -128,9 +138,17 @@ def _read_html(document: str, filename: str) -> RawReport:
 
 
 def _read_text(document: str, filename: str) -> RawReport:
+    document = document.replace("\r\n", "\n").replace("\r", "\n")  # the same str when there is none
+    # A list of lines costs 57 bytes a line beside its text: bound it before splitting.
+    line_count = document.count("\n") + 1
+    if line_count > MAX_TEXT_LINES:
+        raise AwrReportError(
+            f"report has {line_count} lines, more than the {MAX_TEXT_LINES} an AWR report has",
+            filename=filename,
+        )
     # Split on newlines only: str.splitlines() would also split at the form
     # feeds that precede page headings, and shift every line number.
-    lines = document.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = document.split("\n")
     if lines and not lines[-1]:
         lines.pop()
     title_index = text_reader.find_title(lines, filename=filename)

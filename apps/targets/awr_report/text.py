@@ -23,6 +23,7 @@ from apps.targets.awr_report.model import (
     RawReport,
     SegmentFigure,
     TablespaceFigure,
+    check_names,
 )
 from apps.targets.awr_report.numbers import parse_count, parse_number, parse_report_time
 from apps.targets.awr_report.sections import (
@@ -114,11 +115,15 @@ def read_report(
         body = lines[section.start : section.end]
         if kind == "segments":
             statistic = segment_statistic_for_section(section.title)
-            figures.extend(_segment_figures(body, statistic))
+            found: list[SegmentFigure] = list(_segment_figures(body, statistic))
+            check_names(found, section=section.title, filename=filename, line=section.line)
+            figures.extend(found)
         elif kind == "sysstat":
             sysstat.update(_sysstat(body))
         elif kind == "tablespace_io":
-            tablespaces.extend(_tablespace_figures(body))
+            rows = list(_tablespace_figures(body))
+            check_names(rows, section=section.title, filename=filename, line=section.line)
+            tablespaces.extend(rows)
     return RawReport(
         header=header,
         segment_figures=tuple(figures),
