@@ -38,7 +38,10 @@ def audit_register(model: type[models.Model], *, target_name: Callable[[Any], st
 
     ``target_name(instance)`` names the target a row belongs to, so the audit page can filter by target.
     """
-    auditlog.register(model, mask_callable="apps.core.audit.secret_mask", **options)
+    # Only the row's own fields: auditlog would list reverse relations on create ("checks: None → …").
+    excluded = {model._meta.pk.name, *options.pop("exclude_fields", [])}
+    fields = [field.name for field in model._meta.concrete_fields if field.name not in excluded]
+    auditlog.register(model, include_fields=fields, mask_callable="apps.core.audit.secret_mask", **options)
     if target_name is not None:
         _TARGET_NAMES[model] = target_name
 

@@ -166,6 +166,8 @@ TIERSCOPE_FERNET_KEY = env_secret("TIERSCOPE_FERNET_KEY")
 
 # The audit log (apps/core/audit.py): auditlog's entry plus who and which target, as text.
 AUDITLOG_LOGENTRY_MODEL = "core.AuditLogEntry"
+# A foreign key's change reads "tier: fast disk → flash", not primary keys.
+AUDITLOG_USE_FK_STRING_REPRESENTATION = True
 # auditlog's one model is swapped out for ours: its migrations would still create the unused
 # auditlog_logentry table, whose foreign key to django_content_type breaks `flush` (transactional tests).
 MIGRATION_MODULES = {"auditlog": None}

@@ -79,7 +79,7 @@ class ModelChangeTests:
 
         assert response.status_code == 302
         entry = entries_about(row, UPDATE).get()
-        assert entry.changes_dict["tier"] == [str(fast.pk), str(slow.pk)]
+        assert entry.changes_dict["tier"] == [str(fast), str(slow)]  # names, not primary keys
         assert (entry.actor_name, entry.target_name) == ("ada", "sales")
 
     def test_it_logs_a_target_interval_change_in_the_admin(self, admin_client):
@@ -243,3 +243,13 @@ class ActionTests:
         entry = actions("add_target").get()
         assert entry.target_name == "sales" and entry.additional_data["outcome"].startswith("failed: ")
         assert not Target.objects.exists()
+
+
+class CreateEntryTests:
+    def test_a_created_target_lists_its_own_fields_only(self):
+        target = Target.objects.create(name="sales", mode=Target.Mode.REPORT)
+
+        fields = set(entries_about(target, CREATE).get().changes_dict)
+
+        assert {"name", "mode", "interval_minutes", "tier_set"} <= fields
+        assert not fields & {"id", "checks", "segments", "tablespace_tiers", "next_collect_at", "capabilities"}
