@@ -144,7 +144,7 @@ class DashboardBrowserTests:
         if top_ddl:
             assert page.locator("#ddl-text").inner_text().strip() == top_ddl.strip()
             page.click("button.copy")
-            page.wait_for_function("document.querySelector('button.copy').textContent !== 'Copy'")
+            page.wait_for_function("() => document.querySelector('button.copy').textContent !== 'Copy'")
         shot(page, "segment")
         assert_no_csp_violation(page, csp_violations)
 
@@ -219,7 +219,8 @@ class DashboardBrowserTests:
 
         # The admin answers at once with the check's page; the worker connects, the page follows it.
         page.wait_for_url(re.compile(r"/targets/sales/check/\d+/$"))
-        page.wait_for_function("document.getElementById('target-check').dataset.status === 'failed'",
+        # An arrow function: Playwright evals a bare expression, which the page's CSP (no unsafe-eval) refuses.
+        page.wait_for_function("() => document.getElementById('target-check').dataset.status === 'failed'",
                                timeout=60_000)
         check = TargetCheck.objects.get(target=target)
         assert check.status == TargetCheck.Status.FAILED and check.requested_by == admin_user.username
