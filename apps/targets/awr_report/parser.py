@@ -2,7 +2,7 @@
 
 Decisions worth knowing:
 
-* **Formats.** HTML from every release is read with BeautifulSoup + lxml
+* **Formats.** HTML from every release is read with lxml.html
   (``html.py``); text reports are read by their fixed-width layout
   (``text.py``). Global RAC reports (awrgrpt.sql) are read in HTML; their text
   form is refused with a message saying so.
