@@ -129,9 +129,15 @@ def audit_event_record(*, actor: Any, action: str, target: models.Model | None =
         object_pk="" if pk is None else str(pk), object_id=pk if isinstance(pk, int) else None,
         object_repr=str(target) if target is not None else (target_name or action),
         action=AuditLogEntry.Action.ACCESS, actor=user, actor_email=getattr(user, "email", None),
-        actor_name=user.get_username() if user else "", target_name=target_name or str(target or ""),
+        actor_name=user.get_username() if user else "", target_name=_clipped(target_name or str(target or ""), 128),
         additional_data={"action": action, "detail": detail, "outcome": outcome},
     )
+
+
+def _clipped(text: str, limit: int) -> str:
+    # A refused name can be longer than the column (an add_target --name of 200 characters): the entry
+    # keeps its start, marked as cut, and the whole of it stays in object_repr.
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def audit_entry_list(*, target_name: str = "", actor_name: str = "") -> QuerySet[Any]:
