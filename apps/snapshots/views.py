@@ -17,7 +17,7 @@ from apps.core.uploads import upload_refusals
 from apps.snapshots.forms import ExtractUploadForm, ReportUploadForm
 from apps.snapshots.imports import ImportRefused, extract_import, report_import
 from apps.snapshots.models import CollectionRun
-from apps.targets.awr_report import AwrReportError, decode_report
+from apps.targets.awr_report import MAX_REPORT_BYTES, AwrReportError, decode_report
 from apps.targets.models import Target
 
 
@@ -83,5 +83,7 @@ def target_import(request: HttpRequest, name: str) -> HttpResponse:
     context = {
         "target": target, "report_form": report_form, "extract_form": extract_form, "error": error,
         "max_upload_mb": get_config()["MAX_UPLOAD_BYTES"] // (1024 * 1024),
+        "max_report_mb": MAX_REPORT_BYTES // (1024 * 1024),
+        "max_web_extract_mb": get_config()["MAX_WEB_EXTRACT_BYTES"] // (1024 * 1024),
     }
     return render(request, "snapshots/import.html", context, status=status)
