@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import lxml.html
 import pytest
-from bs4 import BeautifulSoup
 from django.test import Client
 
 from tests.security.urlconf import urls
@@ -44,8 +44,8 @@ class CsrfTests:
             response = admin_client.get(url.path)
             if response.status_code != 200 or "html" not in response.get("Content-Type", ""):
                 continue
-            for form in BeautifulSoup(response.content, "html.parser").find_all("form"):
-                if form.get("method", "get").lower() == "post" and not form.find("input",
-                                                                                 {"name": "csrfmiddlewaretoken"}):
+            for form in lxml.html.fromstring(response.content).iter("form"):
+                if form.get("method", "get").lower() == "post" and not form.xpath(
+                        ".//input[@name='csrfmiddlewaretoken']"):
                     missing.append((url.path, form.get("action")))
         assert not missing, missing
