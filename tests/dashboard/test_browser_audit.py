@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+# The browser tests' own helpers; csp_violations is autouse there and, imported, here: any CSP violation fails.
+from tests.dashboard.test_browser import csp_violations, login, shot  # noqa: F401
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-PASSWORD = "ada-pass-1"  # tests/conftest.py admin_user
-
-
-def login(page, live_server, username: str) -> None:
-    page.goto(f"{live_server.url}/")
-    assert "/accounts/login/" in page.url  # anonymous users land on the login form
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/")
 
 
 class AuditPageBrowserTests:
@@ -27,8 +16,6 @@ class AuditPageBrowserTests:
 
         tier = Tier.objects.filter(kind=Tier.Kind.DEVICE).order_by("pk").first()
         old_price = f"{tier.device_cost_usd}"
-        csp_errors: list[str] = []
-        page.on("console", lambda msg: csp_errors.append(msg.text) if "Content Security Policy" in msg.text else None)
         login(page, live_server, "ada")
 
         page.goto(f"{live_server.url}/tiers/{tier.id}/edit/")
@@ -41,6 +28,4 @@ class AuditPageBrowserTests:
         row = page.locator("#audit-table tbody tr").first
         assert f"device_cost_usd {old_price} → 12345.67" in row.inner_text()
         assert "ada" in row.inner_text()
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / "audit.png"), full_page=True)
-        assert not csp_errors, csp_errors
+        shot(page, "audit")
