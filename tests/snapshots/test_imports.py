@@ -336,3 +336,44 @@ class ImportCommandTests:
     def test_it_refuses_an_unknown_target(self, db):
         with pytest.raises(CommandError, match="add_target --name nope --mode report"):
             call_command("import_extract", str(EXTRACTS / "single"), "--target", "nope")
+
+
+def _edited(name: str, old: bytes, new: bytes) -> bytes:
+    data = _sample(name)
+    assert data.count(old) >= 1
+    return data.replace(old, new, 1)
+
+
+WITHOUT_SEGMENTS_HTML = "pcambell__awrrptanalyzor__awrrpt__12c_rac__awrrpt_1_56288_562891.html"
+
+
+@pytest.mark.django_db
+class ReportCellImportTests:
+    """Issue 15, items 3 and 4 at the import: refusals leave nothing; an unknown figure is NULL and noted."""
+
+    def test_it_refuses_a_typo_in_a_figure_and_imports_nothing(self, report_target):
+        data = _edited(HTML_11G, b">2,040,761<", b">2,04O,761<")
+
+        with pytest.raises(ImportRefused) as caught:
+            report_import(target=report_target, data=data, filename=HTML_11G)
+
+        assert "'2,04O,761'" in str(caught.value) and "'Segments by Physical Read Requests'" in str(caught.value)
+        assert _counts(report_target) == NOTHING
+        assert not CollectionRun.objects.filter(target=report_target).exists()
+
+    def test_it_stores_an_overflowed_figure_as_null_and_notes_it_on_the_run(self, report_target):
+        data = _edited(TEXT_12C, b"     142581        1,406", b"     142581      #######")
+
+        run = report_import(target=report_target, data=data, filename=TEXT_12C)
+
+        # Stored as unknown (NULL), never 0; the figures printed beside it are kept.
+        stat = SegmentStat.objects.get(snapshot__target=report_target, segment__object_name="DBPLUS_TAB4")
+        assert (stat.physical_read_requests, stat.physical_reads_blocks) == (None, 1670)
+        assert "DBPLUS_REP.DBPLUS_TAB4" in run.notes and "unknown" in run.notes and "at most 1,411" in run.notes
+
+    def test_it_refuses_a_report_without_segment_sections(self, report_target):
+        with pytest.raises(ImportRefused) as caught:
+            report_import(target=report_target, data=_sample(WITHOUT_SEGMENTS_HTML), filename=WITHOUT_SEGMENTS_HTML)
+
+        assert "no 'Segments by ...' sections" in str(caught.value)
+        assert _counts(report_target) == NOTHING

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import html as html_lib
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import lxml.html
 from lxml import etree
 
+from apps.targets.awr_report.cells import CellProblem, overflow_notes, refusal, section_total
 from apps.targets.awr_report.header import HeaderFields, build_header
 from apps.targets.awr_report.model import (
     MAX_SECTION_BYTES,
@@ -32,14 +32,17 @@ from apps.targets.awr_report.model import (
 )
 from apps.targets.awr_report.numbers import parse_count, parse_minutes, parse_report_time
 from apps.targets.awr_report.sections import (
+    CellOverflow,
     SegmentColumns,
     TablespaceColumns,
-    global_statistic_key,
     is_kept_sysstat,
+    listed_segment_rows,
     normalize,
+    overflow_row_note,
     section_kind,
     segment_statistic_for_section,
     statistic_total_columns,
+    sysstat_total,
 )
 
 _HEADING_RE = re.compile(r"<h([1-3])\b[^>]*>(.*?)</h\1\s*>", re.IGNORECASE | re.DOTALL)
@@ -60,6 +63,7 @@ class HtmlSection:
     body: str
     line: int  # 1-based line of the heading in the file
     size: int = 0  # characters between this heading and the next
+    body_line: int = 0  # 1-based line of the file where ``body`` starts
 
 
 def split_sections(document: str) -> list[HtmlSection]:
@@ -77,7 +81,9 @@ def split_sections(document: str) -> list[HtmlSection]:
         wanted = level == 1 or section_kind(title) is not None
         # An oversized section is not copied: reading it refuses the report (_section_tables).
         body = document[match.end() : end] if wanted and end - match.end() <= MAX_SECTION_BYTES else ""
-        sections.append(HtmlSection(level=level, title=title, body=body, line=line, size=end - match.end()))
+        body_line = line + match.group(0).count("\n")
+        sections.append(HtmlSection(level=level, title=title, body=body, line=line, size=end - match.end(),
+                                    body_line=body_line))
     return sections
 
 
@@ -89,16 +95,21 @@ def has_end_marker(document: str) -> bool:
 def read_tables(body: str) -> list[list[Row]]:
     """Every table in ``body`` as rows of cell texts (header rows included; a nested table's rows
     also in the table around it, as BeautifulSoup's find_all gave them)."""
+    return [[row for _, row in table] for table in read_located_tables(body)]
+
+
+def read_located_tables(body: str) -> list[list[tuple[int, Row]]]:
+    """As :func:`read_tables`, each row with its 1-based line in ``body``."""
     if not _TABLE_RE.search(body):
         return []
     try:
         root = lxml.html.document_fromstring(body)
     except etree.ParserError:  # nothing but whitespace or comments
         return []
-    tables: list[list[Row]] = []
+    tables: list[list[tuple[int, Row]]] = []
     for table in root.iter("table"):
-        rows = [[_cell_text(cell) for cell in row.iter("th", "td")] for row in table.iter("tr")]
-        tables.append([row for row in rows if row])
+        rows = [(row.sourceline or 1, [_cell_text(cell) for cell in row.iter("th", "td")]) for row in table.iter("tr")]
+        tables.append([(line, cells) for line, cells in rows if cells])
     return tables
 
 
@@ -107,14 +118,16 @@ def _cell_text(cell: lxml.html.HtmlElement) -> str:
     return " ".join(piece.strip() for piece in cell.itertext() if piece.strip())
 
 
-def _section_tables(section: HtmlSection, *, filename: str) -> list[list[Row]]:
+def _section_tables(section: HtmlSection, *, filename: str) -> list[list[tuple[int, Row]]]:
+    """The section's tables, each row with its line in the file."""
     if section.size > MAX_SECTION_BYTES:
         raise AwrReportError(
             f"section {section.title!r} is {section.size} characters long, more than the "
             f"{MAX_SECTION_BYTES} an AWR report's section has",
             filename=filename, line=section.line,
         )
-    return read_tables(section.body)
+    offset = section.body_line - 1
+    return [[(line + offset, row) for line, row in table] for table in read_located_tables(section.body)]
 
 
 def find_title(sections: list[HtmlSection], *, filename: str) -> HtmlSection:
@@ -136,20 +149,20 @@ def read_report(
     figures: list[SegmentFigure] = []
     sysstat: dict[str, int] = {}
     tablespaces: list[TablespaceFigure] = []
+    notes: list[str] = []
     for section in sections:
         kind = section_kind(section.title)
         if kind is None:
             continue
         tables = _section_tables(section, filename=filename)
         if kind in ("segments", "global_segments"):
-            statistic = segment_statistic_for_section(section.title) if kind == "segments" else None
-            found: list[SegmentFigure] = list(_segment_figures(tables, statistic))
+            found = _segment_figures(tables, section, kind=kind, filename=filename, notes=notes)
             check_names(found, section=section.title, filename=filename, line=section.line)
             figures.extend(found)
         elif kind == "sysstat":
-            sysstat.update(_sysstat(tables))
+            sysstat.update(_sysstat(tables, section=section.title, filename=filename, notes=notes))
         else:
-            rows = list(_tablespace_figures(tables))
+            rows = _tablespace_figures(tables, section=section.title, filename=filename, notes=notes)
             check_names(rows, section=section.title, filename=filename, line=section.line)
             tablespaces.extend(rows)
     return RawReport(
@@ -157,76 +170,100 @@ def read_report(
         segment_figures=tuple(figures),
         sysstat=sysstat,
         tablespace_figures=tuple(tablespaces),
+        notes=tuple(notes),
     )
 
 
-def _find_heading_row(table: list[Row], required: str) -> int | None:
+def _find_heading_row(table: list[tuple[int, Row]], required: str) -> int | None:
     """Index of the first row that has a cell reading ``required`` (normalized)."""
-    for index, row in enumerate(table):
+    for index, (_, row) in enumerate(table):
         if required in (normalize(cell) for cell in row):
             return index
     return None
 
 
-def _segment_figures(tables: list[list[Row]], statistic: str | None) -> Iterator[SegmentFigure]:
-    """Figures of a "Segments by" table, or of the long global table when ``statistic`` is None."""
+def _segment_figures(
+    tables: list[list[tuple[int, Row]]], section: HtmlSection, *, kind: str, filename: str, notes: list[str]
+) -> list[SegmentFigure]:
+    """Figures of a "Segments by" table, or of the long global table (statistic read per row)."""
+    statistic = segment_statistic_for_section(section.title) if kind == "segments" else None
+    # The global table mixes statistics, so its section has no one total to bound an unknown with.
+    preamble = section.body[: _TABLE_RE.search(section.body).start()] if _TABLE_RE.search(section.body) else ""
+    total = section_total(html_lib.unescape(_TAG_RE.sub(" ", preamble))) if statistic else None
+    figures: list[SegmentFigure] = []
     for table in tables:
         heading_index = _find_heading_row(table, "owner")
         if heading_index is None:
             continue
-        columns = SegmentColumns.from_headings(table[heading_index])
+        columns = SegmentColumns.from_headings(table[heading_index][1])
         if columns is None:
             continue
-        for row in table[heading_index + 1 :]:
-            row_statistic = statistic
-            if row_statistic is None:
-                name = columns.cell(row, "statistic")
-                if not name:
-                    continue
-                row_statistic = global_statistic_key(name)
-            figure = columns.figure(row, row_statistic)
-            if figure is not None:
-                yield figure
+        located = [(line, f"row {number}", row) for number, (line, row) in enumerate(table[heading_index + 1 :], 1)]
+        listed = listed_segment_rows(columns, located, statistic, section=section.title, filename=filename)
+        notes.extend(overflow_notes(listed, section=section.title, column=columns.value_heading, total=total,
+                                    filename=filename))
+        figures.extend(row.figure for row in listed)
+    return figures
 
 
-def _sysstat(tables: list[list[Row]]) -> dict[str, int]:
+def _sysstat(tables: list[list[tuple[int, Row]]], *, section: str, filename: str, notes: list[str]) -> dict[str, int]:
     found: dict[str, int] = {}
     for table in tables:
         heading_index = _find_heading_row(table, "statistic")
         if heading_index is None:
             continue
-        columns = statistic_total_columns(table[heading_index])
+        columns = statistic_total_columns(table[heading_index][1])
         if columns is None:
             continue
         name_at, total_at = columns
-        for row in table[heading_index + 1 :]:
+        for number, (line, row) in enumerate(table[heading_index + 1 :], 1):
             if max(name_at, total_at) >= len(row):
                 continue
             name = " ".join(row[name_at].split())
-            value = parse_count(row[total_at])
-            if name and value is not None and is_kept_sysstat(name):
+            if not name or not is_kept_sysstat(name):
+                continue
+            try:
+                value = sysstat_total(name, row[total_at])
+            except CellProblem as problem:
+                raise refusal(problem, section=section, where=f"row {number}", filename=filename, line=line) from None
+            except CellOverflow:
+                notes.append(overflow_row_note("statistic", name, section=section, line=line, filename=filename))
+                continue
+            if value is not None:
                 found[name] = value
     return found
 
 
-def _tablespace_figures(tables: list[list[Row]]) -> Iterator[TablespaceFigure]:
+def _tablespace_figures(
+    tables: list[list[tuple[int, Row]]], *, section: str, filename: str, notes: list[str]
+) -> list[TablespaceFigure]:
+    figures: list[TablespaceFigure] = []
     for table in tables:
         heading_index = _find_heading_row(table, "tablespace")
         if heading_index is None:
             continue
-        columns = TablespaceColumns.from_headings(table[heading_index])
+        columns = TablespaceColumns.from_headings(table[heading_index][1])
         if columns is None:
             continue
-        for row in table[heading_index + 1 :]:
-            figure = columns.figure(row)
+        for number, (line, row) in enumerate(table[heading_index + 1 :], 1):
+            try:
+                figure = columns.figure(row)
+            except CellProblem as problem:
+                raise refusal(problem, section=section, where=f"row {number}", filename=filename, line=line) from None
+            except CellOverflow as overflow:
+                notes.append(overflow_row_note("tablespace", overflow.name, section=section, line=line,
+                                               filename=filename))
+                continue
             if figure is not None:
-                yield figure
+                figures.append(figure)
+    return figures
 
 
 def _header_fields(title_section: HtmlSection, *, filename: str) -> HeaderFields:
     """Collect the header tables' cells under their (normalized) column headings."""
     fields = HeaderFields(title=title_section.title)
-    for table in _section_tables(title_section, filename=filename):
+    for located in _section_tables(title_section, filename=filename):
+        table = [row for _, row in located]
         if not table:
             continue
         headings = [normalize(cell) for cell in table[0]]

@@ -46,6 +46,14 @@ class AwrReportError(ValueError):
         super().__init__(f"{where}: {problem}")
 
 
+class NoSegmentSectionsError(AwrReportError):
+    """The report parsed but holds no segment figures; ``report`` is what was read (header, tablespaces)."""
+
+    def __init__(self, problem: str, *, report: AwrReport, filename: str = "") -> None:
+        super().__init__(problem, filename=filename)
+        self.report = report
+
+
 def check_names(
     figures: Sequence[SegmentFigure | TablespaceFigure], *, section: str, filename: str, line: int | None
 ) -> None:
@@ -96,7 +104,7 @@ class SegmentFigure:
     subobject_name: str
     object_type: str
     statistic: str  # snake_case key, e.g. "physical_read_requests"
-    value: int
+    value: int | None  # None: printed as ##### (too wide for its column), unknown
     instance_number: int | None = None  # per-instance rows of global reports
 
     @property
@@ -128,6 +136,7 @@ class RawReport:
     segment_figures: tuple[SegmentFigure, ...]
     sysstat: dict[str, int]
     tablespace_figures: tuple[TablespaceFigure, ...]
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -136,8 +145,10 @@ class AwrSegment:
 
     ``stats`` maps snake_case statistic keys to counts; a key is absent when
     no section of the report lists the segment for that statistic (AWR keeps
-    only its top-N per statistic). ``instance_numbers`` lists the instances
-    whose per-instance rows contributed (global reports); empty otherwise.
+    only its top-N per statistic), and None when a section lists it but prints
+    ``#####`` (the report's notes say so, with the bounds it gives).
+    ``instance_numbers`` lists the instances whose per-instance rows
+    contributed (global reports); empty otherwise.
     """
 
     owner: str
@@ -145,7 +156,7 @@ class AwrSegment:
     object_name: str
     subobject_name: str
     object_type: str
-    stats: dict[str, int]
+    stats: dict[str, int | None]
     instance_numbers: tuple[int, ...] = ()
 
     def to_json_dict(self) -> dict[str, Any]:
@@ -174,6 +185,7 @@ class AwrReport:
 
     Times are naive: reports print no time zone. ``sysstat`` keeps only the
     flash-cache, optimized-read and IO-request statistics tierscope uses.
+    ``notes`` are one-line warnings for the run (figures printed as ``#####``).
     """
 
     db_name: str
@@ -193,6 +205,7 @@ class AwrReport:
     tablespaces: dict[str, TablespaceIOStat] = field(default_factory=dict)
     startup_times: dict[int, dt.datetime] = field(default_factory=dict)
     filename: str = ""
+    notes: tuple[str, ...] = ()
 
     def to_json_dict(self) -> dict[str, Any]:
         """The report as plain JSON types, with exactly the documented keys."""
@@ -209,6 +222,7 @@ class AwrReport:
             "elapsed_minutes": self.elapsed_minutes,
             "segments": [segment.to_json_dict() for segment in self.segments],
             "sysstat": dict(self.sysstat),
+            "notes": list(self.notes),
             "tablespaces": {
                 name: {"reads": io.reads, "av_read_ms": io.av_read_ms, "writes": io.writes}
                 for name, io in self.tablespaces.items()

@@ -6,7 +6,8 @@ unit suffixes on counts (``12.3K``, ``4.5M``: multiples of 1000, as the
 reports' own notes say), scientific notation when a column overflows
 (``1.298993073E+11``), ``#####`` when even that does not fit, and blanks for
 "not available". Everything here is pure and never raises on odd text: a cell
-that is not a number is ``None``.
+that is not a number is ``None`` (``cells.py`` decides which of those refuse the
+report and which are unknown).
 """
 
 from __future__ import annotations

@@ -20,6 +20,17 @@ Decisions worth knowing:
   PDBs of a CDB that share every printed name (the report key has no PDB).
   Text reports print truncated names (20 characters for objects, the last 10
   of subobjects, 5 of the type); they are kept as printed, never completed.
+* **Strict cells** (``cells.py``). A figure that is not a number (``2,04O,761``)
+  refuses the report, naming file, line (and row in HTML), section, column and
+  text. ``#####``, Oracle's mark for a figure too wide for its column, is read
+  as unknown: None in the segment's stats (a sum with an unknown part is
+  unknown), with a note in ``AwrReport.notes`` that names the segment and
+  column and the bounds the section gives (rows around it, its %Total).
+* **Nothing to read.** A report whose segments come out empty is refused with
+  :class:`NoSegmentSectionsError` (it keeps what was read in ``report``),
+  saying whether the sections are missing or list no segment, and what to do.
+* **Hard-wrapped HTML** (spooled by SQL*Plus with a fixed LINESIZE, tags and
+  numbers cut across lines) is joined back first (``wrap.py``).
 * **Bad input** of any kind raises :class:`AwrReportError`, never another
   exception (the test suite fuzzes this).
 """
@@ -38,12 +49,14 @@ from apps.targets.awr_report.model import (
     AwrReport,
     AwrReportError,
     AwrSegment,
+    NoSegmentSectionsError,
     RawReport,
     SegmentFigure,
     TablespaceFigure,
     TablespaceIOStat,
 )
 from apps.targets.awr_report.sections import section_kind
+from apps.targets.awr_report.wrap import unwrap, wrap_width
 
 _HTML_MARKER_RE = re.compile(r"<(?:html|body|h1|table)\b", re.IGNORECASE)
 _NOT_BLANK_RE = re.compile(r"\S")
@@ -63,9 +76,9 @@ def parse_report(data: bytes | str, *, filename: str = "") -> AwrReport:
     document = _decode(data, filename=filename)
     try:
         if _HTML_MARKER_RE.search(document):
-            raw, report_format = _read_html(document, filename), "html"
+            (raw, titles), report_format = _read_html(document, filename), "html"
         else:
-            raw, report_format = _read_text(document, filename), "text"
+            (raw, titles), report_format = _read_text(document, filename), "text"
     except AwrReportError:
         raise
     except (ValueError, TypeError, IndexError, KeyError, AttributeError, RecursionError) as error:
@@ -74,7 +87,9 @@ def parse_report(data: bytes | str, *, filename: str = "") -> AwrReport:
         raise AwrReportError(
             f"unreadable report ({type(error).__name__}: {error})", filename=filename
         ) from error
-    return _build_report(raw, report_format=report_format, filename=filename)
+    report = _build_report(raw, report_format=report_format, filename=filename)
+    _check_has_segments(report, titles, filename=filename)
+    return report
 
 
 def decode_report(data: bytes | str, *, filename: str = "") -> str:
@@ -124,7 +139,10 @@ def _decode_bytes(data: bytes | bytearray, *, filename: str) -> str:
         return data.decode("cp1252", errors="replace")
 
 
-def _read_html(document: str, filename: str) -> RawReport:
+def _read_html(document: str, filename: str) -> tuple[RawReport, list[tuple[str, int]]]:
+    width = wrap_width(document)
+    if width is not None:
+        document = unwrap(document, width)
     sections = html_reader.split_sections(document)
     title_section = html_reader.find_title(sections, filename=filename)
     titles = [(section.title, section.line) for section in sections]
@@ -134,10 +152,10 @@ def _read_html(document: str, filename: str) -> RawReport:
         filename=filename,
         end_line=document.count("\n") + 1,
     )
-    return html_reader.read_report(sections, title_section=title_section, filename=filename)
+    return html_reader.read_report(sections, title_section=title_section, filename=filename), titles
 
 
-def _read_text(document: str, filename: str) -> RawReport:
+def _read_text(document: str, filename: str) -> tuple[RawReport, list[tuple[str, int]]]:
     document = document.replace("\r\n", "\n").replace("\r", "\n")  # the same str when there is none
     # A list of lines costs 57 bytes a line beside its text: bound it before splitting.
     line_count = document.count("\n") + 1
@@ -157,9 +175,7 @@ def _read_text(document: str, filename: str) -> RawReport:
     _check_complete(
         titles, text_reader.has_end_marker(lines), filename=filename, end_line=len(lines)
     )
-    return text_reader.read_report(
-        lines, sections, title_index=title_index, filename=filename
-    )
+    return text_reader.read_report(lines, sections, title_index=title_index, filename=filename), titles
 
 
 def _check_complete(
@@ -196,6 +212,28 @@ def _check_complete(
         )
 
 
+def _check_has_segments(report: AwrReport, titles: Sequence[tuple[str, int]], *, filename: str) -> None:
+    """Refuse a report that yields no segment: importing it would store an interval without IO figures."""
+    if report.segments:
+        return
+    listed = [title for title, _ in titles if section_kind(title) in ("segments", "global_segments")]
+    if listed:
+        problem = (
+            f"its {len(listed)} 'Segments by ...' sections list no segment (each says no data exists): "
+            "the database recorded no segment statistics in snapshots "
+            f"{report.begin_snap}-{report.end_snap}; check that STATISTICS_LEVEL is TYPICAL or ALL and "
+            "import a report of a busier interval"
+        )
+    else:
+        problem = (
+            "report has no 'Segments by ...' sections (Segment Statistics), so there is nothing to import: it "
+            "was generated without them (a global RAC report or a report trimmed of them) or cut before them; "
+            f"generate the instance report again in full with awrrpt.sql (awrrpti.sql for another instance) "
+            f"over snapshots {report.begin_snap}-{report.end_snap}, HTML or text, and import that"
+        )
+    raise NoSegmentSectionsError(problem, report=report, filename=filename)
+
+
 def _build_report(raw: RawReport, *, report_format: str, filename: str) -> AwrReport:
     header = raw.header
     return AwrReport(
@@ -216,16 +254,24 @@ def _build_report(raw: RawReport, *, report_format: str, filename: str) -> AwrRe
         tablespaces=merge_tablespaces(raw.tablespace_figures),
         startup_times=dict(header.startup_times),
         filename=filename,
+        notes=raw.notes,
     )
 
 
 def merge_segments(figures: Iterable[SegmentFigure]) -> tuple[AwrSegment, ...]:
-    """One :class:`AwrSegment` per printed key, in order of first appearance; figures summed."""
-    stats_by_key: dict[tuple[str, str, str, str, str], dict[str, int]] = {}
+    """One :class:`AwrSegment` per printed key, in order of first appearance; figures summed.
+
+    A sum with an unknown (``#####``) part is unknown: None, never the known part alone.
+    """
+    stats_by_key: dict[tuple[str, str, str, str, str], dict[str, int | None]] = {}
     instances_by_key: dict[tuple[str, str, str, str, str], set[int]] = {}
     for figure in figures:
         stats = stats_by_key.setdefault(figure.key, {})
-        stats[figure.statistic] = stats.get(figure.statistic, 0) + figure.value
+        if figure.statistic not in stats:
+            stats[figure.statistic] = figure.value
+        else:
+            known = stats[figure.statistic]
+            stats[figure.statistic] = None if known is None or figure.value is None else known + figure.value
         instances = instances_by_key.setdefault(figure.key, set())
         if figure.instance_number is not None:
             instances.add(figure.instance_number)

@@ -8,9 +8,19 @@ Section titles and column headings are compared after :func:`normalize`
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from apps.targets.awr_report.cells import (
+    CellProblem,
+    ListedRow,
+    clean,
+    is_blank,
+    is_overflow,
+    refusal,
+    strict_count,
+    strict_number,
+)
 from apps.targets.awr_report.model import SegmentFigure, TablespaceFigure
 from apps.targets.awr_report.numbers import parse_count, parse_number, snake_case
 
@@ -160,6 +170,8 @@ class SegmentColumns:
 
     identity: dict[str, int]
     value: int
+    value_heading: str = ""
+    percent_total: int | None = None
 
     @classmethod
     def from_headings(cls, headings: Sequence[str]) -> SegmentColumns | None:
@@ -170,6 +182,7 @@ class SegmentColumns:
         """
         identity: dict[str, int] = {}
         value: int | None = None
+        percent_total: int | None = None
         for index, heading in enumerate(headings):
             name = normalize(heading)
             role = _IDENTITY_COLUMNS.get(name)
@@ -177,9 +190,11 @@ class SegmentColumns:
                 identity.setdefault(role, index)
             elif value is None and _is_count_heading(name):
                 value = index
+            elif name == "%total" and percent_total is None:
+                percent_total = index
         if value is None or not {"owner", "object_name"} <= identity.keys():
             return None
-        return cls(identity=identity, value=value)
+        return cls(identity=identity, value=value, value_heading=clean(headings[value]), percent_total=percent_total)
 
     def cell(self, row: Sequence[str], role: str) -> str:
         index = self.identity.get(role)
@@ -188,13 +203,17 @@ class SegmentColumns:
         return " ".join(row[index].replace("\xa0", " ").split())
 
     def figure(self, row: Sequence[str], statistic: str) -> SegmentFigure | None:
-        """One row as a figure; None when the row has no readable count."""
-        if self.value >= len(row):
+        """One row as a figure; None when the row names no segment or its count is blank.
+
+        A count printed as ``#####`` gives a figure whose value is None (unknown); any other text
+        that is not a number raises :class:`CellProblem`.
+        """
+        if self.value >= len(row) or is_blank(row[self.value]):
             return None
-        value = parse_count(row[self.value])
         owner = self.cell(row, "owner")
-        if value is None or not (owner or self.cell(row, "object_name")):
+        if not (owner or self.cell(row, "object_name")):
             return None
+        value = strict_count(row[self.value], column=self.value_heading)
         instance = parse_count(self.cell(row, "instance")) if "instance" in self.identity else None
         return SegmentFigure(
             owner=owner,
@@ -206,6 +225,68 @@ class SegmentColumns:
             value=value,
             instance_number=instance,
         )
+
+    def percent(self, row: Sequence[str]) -> float | None:
+        """The row's %Total, when the table prints one and it is a number."""
+        if self.percent_total is None or self.percent_total >= len(row):
+            return None
+        return parse_number(row[self.percent_total])
+
+    def printed(self, row: Sequence[str]) -> str:
+        return clean(row[self.value]) if self.value < len(row) else ""
+
+
+class CellOverflow(ValueError):
+    """A row whose count is printed as ``#####``, where the figure has no unknown: the caller notes it."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(name)
+
+
+def sysstat_total(name: str, text: str) -> int | None:
+    """A kept statistic's Total cell: None when blank; CellOverflow for ``#####``; CellProblem when not a
+    number."""
+    if is_blank(text):
+        return None
+    if is_overflow(text):
+        raise CellOverflow(name)
+    return strict_count(text, column="Total")
+
+
+def overflow_row_note(what: str, name: str, *, section: str, line: int | None, filename: str) -> str:
+    """The note for a tablespace or statistic row left out because a count is printed as ``#####``."""
+    where = ", ".join(part for part in (filename, f"line {line}" if line else "") if part)
+    return (f"{where}: {what} {name!r} in section {section!r} has a count printed as ##### (too wide for its "
+            "column): unknown, so that row was not stored")
+
+
+def listed_segment_rows(
+    columns: SegmentColumns,
+    rows: Iterable[tuple[int | None, str, Sequence[str]]],
+    statistic: str | None,
+    *,
+    section: str,
+    filename: str,
+) -> list[ListedRow]:
+    """The segment rows of one table, each (file line, "row k" or "", cells); ``statistic`` None reads
+    it from each row (Segment Statistics (Global)). A bad cell refuses the report (see cells.py)."""
+    listed: list[ListedRow] = []
+    for line, where, row in rows:
+        row_statistic = statistic
+        if row_statistic is None:
+            name = columns.cell(row, "statistic")
+            if not name:
+                continue
+            row_statistic = global_statistic_key(name)
+        try:
+            figure = columns.figure(row, row_statistic)
+        except CellProblem as problem:
+            raise refusal(problem, section=section, where=where, filename=filename, line=line) from None
+        if figure is not None:
+            located = ", ".join(part for part in (f"line {line}" if line else "", where) if part)
+            listed.append(ListedRow(figure, columns.percent(row), located, columns.printed(row)))
+    return listed
 
 
 def _is_count_heading(name: str) -> bool:
@@ -251,15 +332,23 @@ class TablespaceColumns:
         )
 
     def figure(self, row: Sequence[str]) -> TablespaceFigure | None:
-        """One row as a figure; None for blank, TOTAL or unreadable rows."""
+        """One row as a figure; None for short rows or rows without a name or with blank counts.
+
+        Raises :class:`CellProblem` for a count that is not a number, and :class:`CellOverflow` when
+        a count is printed as ``#####`` (the caller notes the row; tablespace IO has no unknown).
+        """
         if max(self.name, self.reads, self.writes, self.av_read_ms or 0) >= len(row):
             return None
         name = " ".join(row[self.name].split())
-        reads = parse_count(row[self.reads])
-        writes = parse_count(row[self.writes])
-        if not name or reads is None or writes is None:
+        if not name or is_blank(row[self.reads]) or is_blank(row[self.writes]):
             return None
-        av_read_ms = parse_number(row[self.av_read_ms]) if self.av_read_ms is not None else None
+        reads = strict_count(row[self.reads], column="Reads")
+        writes = strict_count(row[self.writes], column="Writes")
+        av_read_ms = None
+        if self.av_read_ms is not None and not is_blank(row[self.av_read_ms]):
+            av_read_ms = strict_number(row[self.av_read_ms], column="Av Rd(ms)")
+        if reads is None or writes is None:
+            raise CellOverflow(name)
         return TablespaceFigure(name=name, reads=reads, av_read_ms=av_read_ms, writes=writes)
 
 

@@ -134,11 +134,12 @@ def dba_segment_type(printed: str, subobject_name: str, *, truncated: bool = Fal
 
 
 def _segment_stat(segment: AwrSegment, *, truncated_types: bool) -> SegmentStat:
-    counts = {
-        field_name: segment.stats[statistic]
-        for statistic, field_name in SEGMENT_STAT_FIELD_FOR.items()
-        if statistic in segment.stats and segment.stats[statistic] >= 0
-    }
+    # An unknown figure (printed as #####) stays None, as an unlisted one does; the run's notes say which.
+    counts: dict[str, int | None] = {}
+    for statistic, field_name in SEGMENT_STAT_FIELD_FOR.items():
+        value = segment.stats.get(statistic)
+        if value is not None and value >= 0:
+            counts[field_name] = value
     key = SegmentKey(
         owner=segment.owner,
         object_name=segment.object_name,
@@ -176,4 +177,5 @@ def _notes(report: AwrReport) -> tuple[str, ...]:
         notes.append(f"global RAC report: figures summed over instances {listed} (instance 0)")
     if report.report_format == "text":
         notes.append("text report: object names are truncated as the report prints them")
+    notes.extend(report.notes)
     return tuple(notes)

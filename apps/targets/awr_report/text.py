@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from apps.targets.awr_report.cells import CellProblem, overflow_notes, refusal, section_total
 from apps.targets.awr_report.header import HeaderFields, build_header
 from apps.targets.awr_report.model import (
     AwrReportError,
@@ -25,16 +26,20 @@ from apps.targets.awr_report.model import (
     TablespaceFigure,
     check_names,
 )
-from apps.targets.awr_report.numbers import parse_count, parse_number, parse_report_time
+from apps.targets.awr_report.numbers import parse_number, parse_report_time
 from apps.targets.awr_report.sections import (
+    CellOverflow,
     SegmentColumns,
     TablespaceColumns,
     is_kept_sysstat,
     is_section_end_marker,
+    listed_segment_rows,
     normalize,
+    overflow_row_note,
     section_kind,
     segment_statistic_for_section,
     statistic_total_columns,
+    sysstat_total,
 )
 
 _SECTION_TITLE_RE = re.compile(r"^(?P<title>\S.*?)\s+DB/Inst:\s*\S.*?Snaps:\s*\d+\s*-\s*\d+")
@@ -46,6 +51,8 @@ _SNAP_RE = re.compile(
 )
 _ELAPSED_RE = re.compile(r"^\s*Elapsed:\s+(?P<minutes>[\d,.]+)\s*\(mins\)")
 _DASH_RUN_RE = re.compile(r"-+")
+#: A section's "-> Total ...: N" lines come right under its title.
+_PREAMBLE_LINES = 8
 #: The header lines sit between the report title and the first section.
 _MAX_HEADER_LINES = 200
 
@@ -110,18 +117,18 @@ def read_report(
     figures: list[SegmentFigure] = []
     sysstat: dict[str, int] = {}
     tablespaces: list[TablespaceFigure] = []
+    notes: list[str] = []
     for section in sections:
         kind = section_kind(section.title)
         body = lines[section.start : section.end]
         if kind == "segments":
-            statistic = segment_statistic_for_section(section.title)
-            found: list[SegmentFigure] = list(_segment_figures(body, statistic))
+            found = _segment_figures(body, section, filename=filename, notes=notes)
             check_names(found, section=section.title, filename=filename, line=section.line)
             figures.extend(found)
         elif kind == "sysstat":
-            sysstat.update(_sysstat(body))
+            sysstat.update(_sysstat(body, section, filename=filename, notes=notes))
         elif kind == "tablespace_io":
-            rows = list(_tablespace_figures(body))
+            rows = _tablespace_figures(body, section, filename=filename, notes=notes)
             check_names(rows, section=section.title, filename=filename, line=section.line)
             tablespaces.extend(rows)
     return RawReport(
@@ -129,6 +136,7 @@ def read_report(
         segment_figures=tuple(figures),
         sysstat=sysstat,
         tablespace_figures=tuple(tablespaces),
+        notes=tuple(notes),
     )
 
 
@@ -175,12 +183,13 @@ def _titles(title_lines: Sequence[str], spans: Spans) -> list[str]:
 
 def read_table(
     body: Sequence[str], heading_complete: Callable[[list[str]], bool]
-) -> tuple[list[str], list[list[str]]]:
+) -> tuple[list[str], list[tuple[int, list[str]]]]:
     """The column titles and records of the first table in ``body``.
 
     The heading may have several dash lines; it is complete once
     ``heading_complete`` accepts the titles gathered so far. Each record has
-    one line per dash line, its fields concatenated in heading order.
+    one line per dash line, its fields concatenated in heading order; it comes
+    with the index in ``body`` of its last line (where the figures are).
     """
     groups: list[Spans] = []
     titles: list[str] = []
@@ -197,7 +206,7 @@ def read_table(
             titles.extend(_titles(pending, spans) if pending else ["" for _ in spans])
             pending = []
             if heading_complete(titles):
-                return titles, list(_records(body[index:], groups))
+                return titles, [(index + at, record) for at, record in _records(body[index:], groups)]
         elif not line.strip() or line.lstrip().startswith("->"):
             pending = []
         else:
@@ -205,7 +214,7 @@ def read_table(
     return [], []
 
 
-def _records(body: Sequence[str], groups: Sequence[Spans]) -> Iterator[list[str]]:
+def _records(body: Sequence[str], groups: Sequence[Spans]) -> Iterator[tuple[int, list[str]]]:
     data: list[str] = []
     for raw in body:
         line = raw.lstrip("\f")
@@ -217,7 +226,7 @@ def _records(body: Sequence[str], groups: Sequence[Spans]) -> Iterator[list[str]
         record: list[str] = []
         for line, spans in zip(data[start : start + size], groups, strict=True):
             record.extend(slice_fields(line, spans))
-        yield record
+        yield start + size - 1, record
 
 
 # -- sections -------------------------------------------------------------------
@@ -228,42 +237,69 @@ def _has(*names: str) -> Callable[[list[str]], bool]:
     return lambda titles: wanted <= {normalize(title) for title in titles}
 
 
-def _segment_figures(body: Sequence[str], statistic: str) -> Iterator[SegmentFigure]:
+def _segment_figures(
+    body: Sequence[str], section: TextSection, *, filename: str, notes: list[str]
+) -> list[SegmentFigure]:
     titles, records = read_table(body, _has("owner", "object name"))
     columns = SegmentColumns.from_headings(titles) if titles else None
     if columns is None:
-        return
-    for record in records:
-        figure = columns.figure(record, statistic)
-        if figure is not None:
-            yield figure
+        return []
+    statistic = segment_statistic_for_section(section.title)
+    located = [(section.start + index + 1, "", record) for index, record in records]
+    listed = listed_segment_rows(columns, located, statistic, section=section.title, filename=filename)
+    total = section_total("\n".join(line for line in body[:_PREAMBLE_LINES] if line.lstrip().startswith("->")))
+    notes.extend(overflow_notes(listed, section=section.title, column=columns.value_heading, total=total,
+                                filename=filename))
+    return [row.figure for row in listed]
 
 
-def _sysstat(body: Sequence[str]) -> dict[str, int]:
+def _sysstat(body: Sequence[str], section: TextSection, *, filename: str, notes: list[str]) -> dict[str, int]:
     titles, records = read_table(body, _has("statistic", "total"))
     columns = statistic_total_columns(titles) if titles else None
     if columns is None:
         return {}
     name_at, total_at = columns
     found: dict[str, int] = {}
-    for record in records:
+    for index, record in records:
         if max(name_at, total_at) >= len(record):
             continue
-        name, value = " ".join(record[name_at].split()), parse_count(record[total_at])
-        if name and value is not None and is_kept_sysstat(name):
+        name = " ".join(record[name_at].split())
+        if not name or not is_kept_sysstat(name):
+            continue
+        line = section.start + index + 1
+        try:
+            value = sysstat_total(name, record[total_at])
+        except CellProblem as problem:
+            raise refusal(problem, section=section.title, where="", filename=filename, line=line) from None
+        except CellOverflow:
+            notes.append(overflow_row_note("statistic", name, section=section.title, line=line, filename=filename))
+            continue
+        if value is not None:
             found[name] = value
     return found
 
 
-def _tablespace_figures(body: Sequence[str]) -> Iterator[TablespaceFigure]:
+def _tablespace_figures(
+    body: Sequence[str], section: TextSection, *, filename: str, notes: list[str]
+) -> list[TablespaceFigure]:
     titles, records = read_table(body, _has("tablespace", "reads"))
     columns = TablespaceColumns.from_headings(titles) if titles else None
     if columns is None:
-        return
-    for record in records:
-        figure = columns.figure(record)
+        return []
+    figures: list[TablespaceFigure] = []
+    for index, record in records:
+        line = section.start + index + 1
+        try:
+            figure = columns.figure(record)
+        except CellProblem as problem:
+            raise refusal(problem, section=section.title, where="", filename=filename, line=line) from None
+        except CellOverflow as overflow:
+            notes.append(overflow_row_note("tablespace", overflow.name, section=section.title, line=line,
+                                           filename=filename))
+            continue
         if figure is not None:
-            yield figure
+            figures.append(figure)
+    return figures
 
 
 # -- header -----------------------------------------------------------------------

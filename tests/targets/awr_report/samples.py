@@ -14,3 +14,11 @@ def sample_paths() -> list[Path]:
 
 def sample_bytes(name: str) -> bytes:
     return (SAMPLES_DIR / name).read_bytes()
+
+
+#: Real reports printed without any "Segments by ..." section (MANIFEST.tsv): refused for it.
+WITHOUT_SEGMENTS: tuple[str, ...] = (
+    "Azure__Oracle-Workloads-for-Azure__levelup-oracle-on-iaas__lab1__awr__AWR_DBS.html",
+    "Azure__Oracle-Workloads-for-Azure__levelup-oracle-on-iaas__lab1__awr__AWR_DBU.html",
+    "pcambell__awrrptanalyzor__awrrpt__12c_rac__awrrpt_1_56288_562891.html",
+)

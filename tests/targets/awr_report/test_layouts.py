@@ -1,0 +1,106 @@
+"""Reports that yield nothing (issue 15, item 4): refused with a message, or unwrapped and read."""
+
+from __future__ import annotations
+
+import unittest
+
+from apps.targets.awr_report import AwrReport, AwrReportError, parse_report
+from apps.targets.awr_report.model import NoSegmentSectionsError
+from tests.targets.awr_report.samples import WITHOUT_SEGMENTS, sample_bytes
+
+HTML_11G = "pcambell__awrrptanalyzor__awrrpt__11g__awrrpt_1_36006_36007.html"
+HTML_12C_RAC = "edwinjiang__dataextraction_found__beautifulsoap__awr_db1tp.html"
+HTML_19C = "pcambell__awrrptanalyzor__awrrpt__19c_rac__awrrpt_1_18175_18176.html"
+HTML_GLOBAL = "edwinjiang__dataextraction_found__beautifulsoap__awr_rac.html"
+TEXT_11G = "1newstar__awr2csv__sample__awr_11204_1.txt"
+TEXT_12C = "ora600pl__jas-min__awrrpt_1_2668_2669.txt"
+
+
+def sqlplus_wrap(document: str, width: int = 132) -> str:
+    """``document`` as SQL*Plus spools it with SET LINESIZE ``width`` and WRAP ON: each line cut every
+    ``width`` characters, wherever that falls (inside a tag, a number or a word)."""
+    wrapped: list[str] = []
+    for line in document.split("\n"):
+        wrapped.extend([line[at : at + width] for at in range(0, len(line), width)] or [""])
+    return "\n".join(wrapped)
+
+
+def _without_segment_sections(document: str) -> str:
+    """A text report with every "Segments by ..." section cut out (up to the next section's title)."""
+    lines = document.split("\n")
+    kept: list[str] = []
+    skipping = False
+    for line in lines:
+        if "DB/Inst:" in line and "Snaps:" in line:
+            skipping = line.lstrip("\f").startswith("Segments by")
+        if not skipping:
+            kept.append(line)
+    return "\n".join(kept)
+
+
+def _figures(report: AwrReport) -> list[dict[str, object]]:
+    return [segment.to_json_dict() for segment in report.segments]
+
+
+class NoSegmentSectionsTests(unittest.TestCase):
+    def assert_refused_for_no_segments(self, data: bytes | str, filename: str) -> NoSegmentSectionsError:
+        with self.assertRaises(NoSegmentSectionsError) as caught:
+            parse_report(data, filename=filename)
+        message = str(caught.exception)
+        self.assertNotIn("\n", message)
+        self.assertTrue(message.startswith(filename), message)
+        self.assertIn("no 'Segments by ...' sections", message)
+        self.assertIn("awrrpt.sql", message)  # what the DBA can do
+        return caught.exception
+
+    def test_it_refuses_real_html_reports_without_segment_sections(self) -> None:
+        for name in WITHOUT_SEGMENTS:
+            with self.subTest(name):
+                self.assert_refused_for_no_segments(sample_bytes(name), name)
+
+    def test_it_refuses_a_text_report_without_segment_sections(self) -> None:
+        for name in (TEXT_11G, TEXT_12C):
+            with self.subTest(name):
+                document = _without_segment_sections(sample_bytes(name).decode("utf-8"))
+                self.assertNotIn("Segments by Physical", document)
+                self.assert_refused_for_no_segments(document, "cut.txt")
+
+    def test_it_keeps_the_parsed_header_on_the_refusal(self) -> None:
+        # A caller that wants to say which database and interval the refused report covers can.
+        error = self.assert_refused_for_no_segments(sample_bytes(WITHOUT_SEGMENTS[2]), "r.html")
+        self.assertEqual((error.report.begin_snap, error.report.end_snap), (56288, 56289))
+        self.assertIsInstance(error, AwrReportError)
+
+
+class HardWrappedHtmlTests(unittest.TestCase):
+    def test_the_helper_wraps_as_sqlplus_does(self) -> None:
+        wrapped = sqlplus_wrap(sample_bytes(HTML_12C_RAC).decode("utf-8"))
+        self.assertLessEqual(max(len(line) for line in wrapped.split("\n")), 132)
+        self.assertTrue(any(line.rfind("<") > line.rfind(">") for line in wrapped.split("\n")))  # tags cut
+        self.assertEqual(wrapped.replace("\n", ""), sample_bytes(HTML_12C_RAC).decode("utf-8").replace("\n", ""))
+
+    def test_it_reads_a_report_wrapped_at_132_columns_like_the_original(self) -> None:
+        for name in (HTML_11G, HTML_12C_RAC, HTML_19C, HTML_GLOBAL):
+            with self.subTest(name):
+                document = sample_bytes(name).decode("utf-8")
+                original = parse_report(document, filename=name)
+                wrapped = parse_report(sqlplus_wrap(document), filename=name)
+                self.assertGreater(len(original.segments), 0)
+                self.assertEqual(_figures(wrapped), _figures(original))
+                self.assertEqual(wrapped.release, original.release)
+                self.assertEqual(wrapped.tablespaces, original.tablespaces)
+                self.assertEqual(wrapped.sysstat, original.sysstat)
+
+    def test_it_reads_a_report_wrapped_at_another_width(self) -> None:
+        document = sample_bytes(HTML_11G).decode("utf-8")
+        original = parse_report(document, filename="r.html")
+        for width in (80, 100, 255):
+            with self.subTest(width=width):
+                wrapped = parse_report(sqlplus_wrap(document, width), filename="r.html")
+                self.assertEqual(_figures(wrapped), _figures(original))
+
+    def test_it_reads_a_wrapped_report_spooled_on_windows(self) -> None:
+        document = sample_bytes(HTML_11G).decode("utf-8")
+        original = parse_report(document, filename="r.html")
+        wrapped = sqlplus_wrap(document).replace("\n", "\r\n")
+        self.assertEqual(_figures(parse_report(wrapped, filename="r.html")), _figures(original))
