@@ -255,6 +255,10 @@ class SampleState(models.Model):
         ]
 
 
+#: A run's notes that start with this are warnings: the target page and /runs/ show them.
+WARNING_PREFIX = "Warning: "
+
+
 class CollectionRun(models.Model):
     """One collection (or import) of one target, shown on /runs/."""
 
@@ -290,3 +294,8 @@ class CollectionRun(models.Model):
         if self.started_at and self.finished_at:
             return (self.finished_at - self.started_at).total_seconds()
         return None
+
+    @property
+    def warnings(self) -> list[str]:
+        """The notes a DBA must see (a source marks them "Warning: "): figures unknown, a report without segments."""
+        return [line for line in self.notes.splitlines() if line.startswith(WARNING_PREFIX)]

@@ -34,7 +34,8 @@ def _read(upload: UploadedFile) -> bytearray:
 def _outcome(run: CollectionRun, what: str) -> str:
     if run.snapshots_added == 0:
         return f"{what}: nothing new, it was already imported."
-    return f"{what}: imported {run.snapshots_added} snapshot(s), {run.rows_added} rows."
+    warnings = "".join(f" {warning}" for warning in run.warnings)
+    return f"{what}: imported {run.snapshots_added} snapshot(s), {run.rows_added} rows.{warnings}"
 
 
 @require_http_methods(["GET", "POST"])

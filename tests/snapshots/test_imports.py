@@ -371,9 +371,16 @@ class ReportCellImportTests:
         assert (stat.physical_read_requests, stat.physical_reads_blocks) == (None, 1670)
         assert "DBPLUS_REP.DBPLUS_TAB4" in run.notes and "unknown" in run.notes and "at most 1,411" in run.notes
 
-    def test_it_refuses_a_report_without_segment_sections(self, report_target):
-        with pytest.raises(ImportRefused) as caught:
-            report_import(target=report_target, data=_sample(WITHOUT_SEGMENTS_HTML), filename=WITHOUT_SEGMENTS_HTML)
+    def test_a_report_without_segment_sections_imports_with_a_visible_warning(self, report_target, admin_client):
+        run = report_import(target=report_target, data=_sample(WITHOUT_SEGMENTS_HTML), filename=WITHOUT_SEGMENTS_HTML)
 
-        assert "no 'Segments by ...' sections" in str(caught.value)
-        assert _counts(report_target) == NOTHING
+        # What it has (its interval) is stored; the run says, first among its warnings, that no segment got figures.
+        assert run.status == CollectionRun.Status.SUCCEEDED and run.snapshots_added == 1
+        assert not SegmentStat.objects.filter(snapshot__target=report_target).exists()
+        assert run.warnings[0].startswith("Warning: no segment figures in this report")
+        assert "no 'Segments by ...' sections" in run.warnings[0] and "awrrpt.sql" in run.warnings[0]
+        # The target page and /runs/ show it.
+        from django.utils.html import escape
+
+        assert escape(run.warnings[0]) in admin_client.get(f"/targets/{report_target.name}/").content.decode()
+        assert escape(run.warnings[0]) in admin_client.get("/runs/").content.decode()

@@ -146,6 +146,6 @@ def _overflow_note(
     bound = f"; from the same section it is {bound_text}" if bound_text else "; the report gives no bound"
     source = f"{filename}, " if filename else ""
     return (
-        f"{source}{row.where}: {name} {column!r} in section {section!r} is printed as {row.printed or '#####'} (too wide for "
+        f"Warning: {source}{row.where}: {name} {column!r} in section {section!r} is printed as {row.printed or '#####'} (too wide for "
         f"its column): the figure is unknown and stored as NULL, not 0{bound}"
     )

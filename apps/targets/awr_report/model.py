@@ -46,14 +46,6 @@ class AwrReportError(ValueError):
         super().__init__(f"{where}: {problem}")
 
 
-class NoSegmentSectionsError(AwrReportError):
-    """The report parsed but holds no segment figures; ``report`` is what was read (header, tablespaces)."""
-
-    def __init__(self, problem: str, *, report: AwrReport, filename: str = "") -> None:
-        super().__init__(problem, filename=filename)
-        self.report = report
-
-
 def check_names(
     figures: Sequence[SegmentFigure | TablespaceFigure], *, section: str, filename: str, line: int | None
 ) -> None:

@@ -26,9 +26,10 @@ Decisions worth knowing:
   as unknown: None in the segment's stats (a sum with an unknown part is
   unknown), with a note in ``AwrReport.notes`` that names the segment and
   column and the bounds the section gives (rows around it, its %Total).
-* **Nothing to read.** A report whose segments come out empty is refused with
-  :class:`NoSegmentSectionsError` (it keeps what was read in ``report``),
-  saying whether the sections are missing or list no segment, and what to do.
+* **Nothing to read, said.** A report whose segments come out empty is read
+  (its interval, tablespace IO and statistics) with a warning first among its
+  notes, saying whether the sections are missing or list no segment and what
+  to do; the import keeps it on the run and the target page shows it.
 * **Hard-wrapped HTML** (spooled by SQL*Plus with a fixed LINESIZE, tags and
   numbers cut across lines) is joined back first (``wrap.py``).
 * **Bad input** of any kind raises :class:`AwrReportError`, never another
@@ -38,6 +39,7 @@ Decisions worth knowing:
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import re
 from collections.abc import Iterable, Sequence
 
@@ -49,7 +51,6 @@ from apps.targets.awr_report.model import (
     AwrReport,
     AwrReportError,
     AwrSegment,
-    NoSegmentSectionsError,
     RawReport,
     SegmentFigure,
     TablespaceFigure,
@@ -88,8 +89,7 @@ def parse_report(data: bytes | str, *, filename: str = "") -> AwrReport:
             f"unreadable report ({type(error).__name__}: {error})", filename=filename
         ) from error
     report = _build_report(raw, report_format=report_format, filename=filename)
-    _check_has_segments(report, titles, filename=filename)
-    return report
+    return _with_no_segments_warning(report, titles)
 
 
 def decode_report(data: bytes | str, *, filename: str = "") -> str:
@@ -212,10 +212,15 @@ def _check_complete(
         )
 
 
-def _check_has_segments(report: AwrReport, titles: Sequence[tuple[str, int]], *, filename: str) -> None:
-    """Refuse a report that yields no segment: importing it would store an interval without IO figures."""
+#: The start of the warning a report without segment figures is imported with (the run and the target page).
+NO_SEGMENTS_WARNING = "Warning: no segment figures"
+
+
+def _with_no_segments_warning(report: AwrReport, titles: Sequence[tuple[str, int]]) -> AwrReport:
+    """A report that yields no segment imports what it has (its interval, tablespace IO, statistics) with a
+    warning first among its notes, which the run keeps and the target page shows: nothing is silent."""
     if report.segments:
-        return
+        return report
     listed = [title for title, _ in titles if section_kind(title) in ("segments", "global_segments")]
     if listed:
         problem = (
@@ -226,12 +231,13 @@ def _check_has_segments(report: AwrReport, titles: Sequence[tuple[str, int]], *,
         )
     else:
         problem = (
-            "report has no 'Segments by ...' sections (Segment Statistics), so there is nothing to import: it "
-            "was generated without them (a global RAC report or a report trimmed of them) or cut before them; "
-            f"generate the instance report again in full with awrrpt.sql (awrrpti.sql for another instance) "
-            f"over snapshots {report.begin_snap}-{report.end_snap}, HTML or text, and import that"
+            "the report has no 'Segments by ...' sections (Segment Statistics): it was generated without "
+            "them (a global RAC report or a report trimmed of them) or cut before them; generate the instance "
+            "report again in full with awrrpt.sql (awrrpti.sql for another instance) over snapshots "
+            f"{report.begin_snap}-{report.end_snap}, HTML or text, and import that"
         )
-    raise NoSegmentSectionsError(problem, report=report, filename=filename)
+    warning = f"{NO_SEGMENTS_WARNING} in this report, so none of its segments got IO figures: {problem}."
+    return dataclasses.replace(report, notes=(warning, *report.notes))
 
 
 def _build_report(raw: RawReport, *, report_format: str, filename: str) -> AwrReport:

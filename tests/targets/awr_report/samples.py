@@ -16,7 +16,7 @@ def sample_bytes(name: str) -> bytes:
     return (SAMPLES_DIR / name).read_bytes()
 
 
-#: Real reports printed without any "Segments by ..." section (MANIFEST.tsv): refused for it.
+#: Real reports printed without any "Segments by ..." section (MANIFEST.tsv): read with a warning.
 WITHOUT_SEGMENTS: tuple[str, ...] = (
     "Azure__Oracle-Workloads-for-Azure__levelup-oracle-on-iaas__lab1__awr__AWR_DBS.html",
     "Azure__Oracle-Workloads-for-Azure__levelup-oracle-on-iaas__lab1__awr__AWR_DBU.html",

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import unittest
 
-from apps.targets.awr_report import AwrReport, AwrReportError, parse_report
-from apps.targets.awr_report.model import NoSegmentSectionsError
+from apps.targets.awr_report import AwrReport, parse_report
 from tests.targets.awr_report.samples import WITHOUT_SEGMENTS, sample_bytes
 
 HTML_11G = "pcambell__awrrptanalyzor__awrrpt__11g__awrrpt_1_36006_36007.html"
@@ -43,33 +42,39 @@ def _figures(report: AwrReport) -> list[dict[str, object]]:
 
 
 class NoSegmentSectionsTests(unittest.TestCase):
-    def assert_refused_for_no_segments(self, data: bytes | str, filename: str) -> NoSegmentSectionsError:
-        with self.assertRaises(NoSegmentSectionsError) as caught:
-            parse_report(data, filename=filename)
-        message = str(caught.exception)
-        self.assertNotIn("\n", message)
-        self.assertTrue(message.startswith(filename), message)
-        self.assertIn("no 'Segments by ...' sections", message)
-        self.assertIn("awrrpt.sql", message)  # what the DBA can do
-        return caught.exception
+    """A report without segment figures is read with a warning first among its notes (the run keeps it, the
+    target page shows it), never silently with 0 segments."""
 
-    def test_it_refuses_real_html_reports_without_segment_sections(self) -> None:
+    def assert_warned_for_no_segments(self, data: bytes | str, filename: str) -> AwrReport:
+        report = parse_report(data, filename=filename)
+        self.assertEqual(report.segments, ())
+        warning = report.notes[0]
+        self.assertNotIn("\n", warning)
+        self.assertTrue(warning.startswith("Warning: no segment figures in this report"), warning)
+        self.assertIn("no 'Segments by ...' sections", warning)
+        self.assertIn("awrrpt.sql", warning)  # what the DBA can do
+        return report
+
+    def test_it_warns_for_real_html_reports_without_segment_sections(self) -> None:
         for name in WITHOUT_SEGMENTS:
             with self.subTest(name):
-                self.assert_refused_for_no_segments(sample_bytes(name), name)
+                self.assert_warned_for_no_segments(sample_bytes(name), name)
 
-    def test_it_refuses_a_text_report_without_segment_sections(self) -> None:
+    def test_it_warns_for_a_text_report_without_segment_sections(self) -> None:
         for name in (TEXT_11G, TEXT_12C):
             with self.subTest(name):
                 document = _without_segment_sections(sample_bytes(name).decode("utf-8"))
                 self.assertNotIn("Segments by Physical", document)
-                self.assert_refused_for_no_segments(document, "cut.txt")
+                self.assert_warned_for_no_segments(document, "cut.txt")
 
-    def test_it_keeps_the_parsed_header_on_the_refusal(self) -> None:
-        # A caller that wants to say which database and interval the refused report covers can.
-        error = self.assert_refused_for_no_segments(sample_bytes(WITHOUT_SEGMENTS[2]), "r.html")
-        self.assertEqual((error.report.begin_snap, error.report.end_snap), (56288, 56289))
-        self.assertIsInstance(error, AwrReportError)
+    def test_it_keeps_what_the_report_has(self) -> None:
+        report = self.assert_warned_for_no_segments(sample_bytes(WITHOUT_SEGMENTS[2]), "r.html")
+        self.assertEqual((report.begin_snap, report.end_snap), (56288, 56289))
+
+    def test_a_report_with_segments_has_no_such_warning(self) -> None:
+        report = parse_report(sample_bytes(TEXT_12C), filename="r.txt")
+        self.assertGreater(len(report.segments), 0)
+        self.assertFalse(any(note.startswith("Warning: no segment figures") for note in report.notes))
 
 
 class HardWrappedHtmlTests(unittest.TestCase):
