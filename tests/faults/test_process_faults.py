@@ -94,6 +94,29 @@ def _assert_whole(stack: PrivateStack, run_id: int, outcome: tuple[str, str], fi
     return after
 
 
+def _away_and_back(stack: PrivateStack, server: str, *, stop, healthy_s: float) -> Figure:
+    """Stop a server for OUTAGE_S while everything runs, start it again as make run does; the figure: counts
+    before and after, seconds until /healthz answered 200 again, what was restarted, a due target collected."""
+    before = stack.counts()
+    pids = {name: pid for name, (_, pid) in stack.status().items()}
+    stop()
+    stopped_at = time.monotonic()
+    wait_for(lambda: stack.healthz()[0] == 503, timeout_s=20, what="/healthz to see the outage")
+    time.sleep(max(0.0, OUTAGE_S - (time.monotonic() - stopped_at)))
+    stack.sh("services")  # as make run does: the server started again on its port (Redis from its AOF)
+    back_at = time.monotonic()
+    wait_for(stack.healthy, timeout_s=healthy_s, what=f"/healthz 200 after {server} came back")
+    recovered_s = time.monotonic() - back_at
+    restarted = sorted(name for name, (_, pid) in stack.status().items() if pid != pids[name])
+    collected_s = _due_collected(stack, timeout_s=healthy_s)
+    after = stack.counts()
+    assert after["doubled"] == 0
+    text = (f"/healthz 200 {recovered_s:.1f} s after {server} was back; programs restarted by supervisord: "
+            f"{', '.join(restarted) or 'none (all rode it out)'}; due target collected {collected_s:.0f} s after it "
+            "was made due")
+    return Figure(f"{server} away {OUTAGE_S} s", before, after, recovered_s, "all back, due target collected", [text])
+
+
 def _healthy_again(stack: PrivateStack, timeout_s: float = 120) -> None:
     wait_for(stack.healthy, timeout_s=timeout_s, what="/healthz 200")
     assert {state for state, _ in stack.status().values()} == {"RUNNING"}
@@ -201,32 +224,15 @@ class ProcessFaultTests:
                        "after it was made due"]))
 
     def test_postgresql_stopped_past_beats_schedule_reread(self, stack):
-        before = stack.counts()
-        pids = {name: pid for name, (_, pid) in stack.status().items()}
-        outage_s = OUTAGE_S  # past beat's forced re-read (20 s here) and two fan-outs
-        stack.pg_ctl("stop")
-        stopped_at = time.monotonic()
-        wait_for(lambda: stack.healthz()[0] == 503, timeout_s=20, what="/healthz to see the outage")
-        time.sleep(max(0.0, outage_s - (time.monotonic() - stopped_at)))
-        stack.sh("services")  # as make run does: the cluster started again on its port
-        back_at = time.monotonic()
-
-        wait_for(stack.healthy, timeout_s=120, what="/healthz 200 after PostgreSQL came back")
-        recovered_s = time.monotonic() - back_at
+        # OUTAGE_S: past beat's forced re-read (20 s here) and two fan-outs.
+        figure = _away_and_back(stack, "PostgreSQL", stop=lambda: stack.pg_ctl("stop"), healthy_s=120)
         # Beat rode it out: the outage and its end are in its log (it reads the database at its next tick).
         beat_log = stack.data_dir / "log" / "beat.log"
         wait_for(lambda: "beat: database recovered after" in beat_log.read_text(), timeout_s=30,
                  what="beat to log that the database is back")
         assert "beat: database unavailable" in beat_log.read_text()
-        restarted = sorted(name for name, (_, pid) in stack.status().items() if pid != pids[name])
-        collected_s = _due_collected(stack, timeout_s=120)
-        after = stack.counts()
-        assert after["doubled"] == 0
-        record(Figure(f"PostgreSQL stopped {outage_s} s (past beat's re-read)", before, after, recovered_s,
-                      "all back, due target collected",
-                      [f"/healthz 200 {recovered_s:.1f} s after PostgreSQL was back; programs restarted by "
-                       f"supervisord: {', '.join(restarted) or 'none (all rode it out)'}; due target collected "
-                       f"{collected_s:.0f} s after it was made due"]))
+        figure.fault = f"PostgreSQL stopped {OUTAGE_S} s (past beat's re-read)"
+        record(figure)
 
     def test_redis_killed_with_a_message_queued(self, stack):
         stack.sh("ctl", "stop", "worker")  # nobody takes the message: it waits in Redis
@@ -251,24 +257,7 @@ class ProcessFaultTests:
             "Redis SIGKILL with a message queued", before, {}, recovered_s, "message kept (AOF), run succeeded"))
 
     def test_redis_away_while_everything_runs(self, stack):
-        before = stack.counts()
-        pids = {name: pid for name, (_, pid) in stack.status().items()}
-        stack.kill_redis()
-        stopped_at = time.monotonic()
-        wait_for(lambda: stack.healthz()[0] == 503, timeout_s=20, what="/healthz to see the outage")
-        time.sleep(max(0.0, OUTAGE_S - (time.monotonic() - stopped_at)))
-        stack.sh("services")  # as make run does: Redis started again, from its append-only file
-        back_at = time.monotonic()
-
         # Worker and beat reconnect by themselves (or supervisord restarts them); /healthz sees fresh heartbeats.
-        wait_for(stack.healthy, timeout_s=180, what="/healthz 200 after Redis came back")
-        recovered_s = time.monotonic() - back_at
-        restarted = sorted(name for name, (_, pid) in stack.status().items() if pid != pids[name])
-        collected_s = _due_collected(stack, timeout_s=180)
-        after = stack.counts()
-        assert after["doubled"] == 0
-        record(Figure(f"Redis away {OUTAGE_S} s while worker and beat run", before, after, recovered_s,
-                      "all back, due target collected",
-                      [f"/healthz 200 {recovered_s:.1f} s after Redis was back; programs restarted by supervisord: "
-                       f"{', '.join(restarted) or 'none (all rode it out)'}; due target collected "
-                       f"{collected_s:.0f} s after it was made due"]))
+        figure = _away_and_back(stack, "Redis", stop=stack.kill_redis, healthy_s=180)
+        figure.fault = f"Redis away {OUTAGE_S} s while worker and beat run"
+        record(figure)
