@@ -22,3 +22,20 @@ WITHOUT_SEGMENTS: tuple[str, ...] = (
     "Azure__Oracle-Workloads-for-Azure__levelup-oracle-on-iaas__lab1__awr__AWR_DBU.html",
     "pcambell__awrrptanalyzor__awrrpt__12c_rac__awrrpt_1_56288_562891.html",
 )
+
+
+class RefusalAssertions:
+    """For unittest.TestCase subclasses: a report refused with one AwrReportError line, starting with the
+    file's name and holding each fragment."""
+
+    def assert_refused(self, data, *fragments: str, filename: str = "r.html"):
+        from apps.targets.awr_report import AwrReportError, parse_report
+
+        with self.assertRaises(AwrReportError) as caught:
+            parse_report(data, filename=filename)
+        message = str(caught.exception)
+        self.assertNotIn("\n", message)
+        self.assertTrue(message.startswith(filename), message)
+        for fragment in fragments:
+            self.assertIn(fragment, message)
+        return caught.exception

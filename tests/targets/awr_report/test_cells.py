@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import unittest
 
-from apps.targets.awr_report import AwrReport, AwrReportError, parse_report
+from apps.targets.awr_report import AwrReport, parse_report
 from apps.targets.awr_report.source import report_to_collection
-from tests.targets.awr_report.samples import sample_bytes
+from tests.targets.awr_report.samples import RefusalAssertions, sample_bytes
 
 HTML_11G = "pcambell__awrrptanalyzor__awrrpt__11g__awrrpt_1_36006_36007.html"
 HTML_19C = "Lucky29011__reports__awr.html"
@@ -37,23 +37,13 @@ def _segment(report: AwrReport, owner: str, obj: str) -> dict[str, int | None]:
     return matches[0].stats
 
 
-class BadCellTests(unittest.TestCase):
-    def assert_refused(self, document: str, filename: str, *fragments: str) -> str:
-        with self.assertRaises(AwrReportError) as caught:
-            parse_report(document, filename=filename)
-        message = str(caught.exception)
-        self.assertNotIn("\n", message)
-        self.assertTrue(message.startswith(filename), message)
-        for fragment in fragments:
-            self.assertIn(fragment, message)
-        return message
-
+class BadCellTests(RefusalAssertions, unittest.TestCase):
     def test_it_refuses_a_typo_in_an_html_segment_figure(self) -> None:
         document = _edit(HTML_11G, ">2,040,761<", ">2,04O,761<")
         line = _line_of(document, "2,04O,761")
         self.assert_refused(
-            document, "r.html", f"line {line}", "'Segments by Physical Read Requests'", "row 1",
-            "'Phys Read Requests'", "'2,04O,761'",
+            document, f"line {line}", "'Segments by Physical Read Requests'", "row 1",
+            "'Phys Read Requests'", "'2,04O,761'", filename="r.html",
         )
 
     def test_it_refuses_a_typo_in_a_text_segment_figure(self) -> None:
@@ -61,15 +51,15 @@ class BadCellTests(unittest.TestCase):
         document = _edit(TEXT_12C, "     142581        1,406", "     142581        1,4O6")
         line = _line_of(document, "1,4O6")
         self.assert_refused(
-            document, "r.txt", f"r.txt, line {line}:", "'Segments by Physical Read Requests'",
-            "'Phys Read Requests'", "'1,4O6'",
+            document, f"r.txt, line {line}:", "'Segments by Physical Read Requests'",
+            "'Phys Read Requests'", "'1,4O6'", filename="r.txt",
         )
 
     def test_it_refuses_a_typo_in_a_tablespace_figure(self) -> None:
         # 11.2 text prints a tablespace's figures on the line below its name.
         document = _edit(TEXT_11G, "     39       0     3.3     1.0     348", "     3x       0     3.3     1.0     348")
-        self.assert_refused(document, "r.txt", f"r.txt, line {_line_of(document, '     3x ')}:",
-                            "'Tablespace IO Stats'", "'Reads'", "'3x'")
+        self.assert_refused(document, f"r.txt, line {_line_of(document, '     3x ')}:",
+                            "'Tablespace IO Stats'", "'Reads'", "'3x'", filename="r.txt")
 
     def test_it_still_reads_blank_and_no_data_cells_of_every_sample(self) -> None:
         # The strict check must not refuse what real reports print (blanks, "No data exists ...").

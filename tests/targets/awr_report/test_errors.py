@@ -4,23 +4,14 @@ from __future__ import annotations
 
 import unittest
 
-from apps.targets.awr_report import MAX_REPORT_BYTES, AwrReportError, parse_report
-from tests.targets.awr_report.samples import sample_bytes
+from apps.targets.awr_report import MAX_REPORT_BYTES, parse_report
+from tests.targets.awr_report.samples import RefusalAssertions, sample_bytes
 
 HTML_11G = "pcambell__awrrptanalyzor__awrrpt__11g__awrrpt_1_36006_36007.html"
 TEXT_12C = "ora600pl__jas-min__awrrpt_1_2668_2669.txt"
 
 
-class BadInputTests(unittest.TestCase):
-    def assert_refused(self, data: bytes | str, *fragments: str, filename: str = "r.html") -> AwrReportError:
-        with self.assertRaises(AwrReportError) as caught:
-            parse_report(data, filename=filename)
-        message = str(caught.exception)
-        self.assertNotIn("\n", message)
-        self.assertTrue(message.startswith(filename), message)
-        for fragment in fragments:
-            self.assertIn(fragment, message)
-        return caught.exception
+class BadInputTests(RefusalAssertions, unittest.TestCase):
 
     def test_it_refuses_an_empty_file(self) -> None:
         self.assert_refused(b"", "empty file")
