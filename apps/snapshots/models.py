@@ -28,6 +28,8 @@ class Segment(models.Model):
     # True once the segment appeared in an AWR top-N capture; segments never
     # captured are "below AWR's capture" and get figures from V$ samples only.
     in_awr = models.BooleanField(default=False)
+    # Its name as a text AWR report printed it, cut to the column width and not resolved to a full name.
+    name_truncated = models.BooleanField(default=False, db_default=False)
     first_seen_at = models.DateTimeField()
     last_seen_at = models.DateTimeField()
 
@@ -68,6 +70,9 @@ class Snapshot(models.Model):
     end_at = models.DateTimeField()
     startup_at = models.DateTimeField()
     top_n_only = models.BooleanField()
+    # Top-N sources: upper bounds on the requests of a segment the snapshot lists nowhere (NULL: unknown).
+    unlisted_read_requests_bound = models.BigIntegerField(null=True)
+    unlisted_write_requests_bound = models.BigIntegerField(null=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # Added to the daily rollups (RollupDay) yet? See apps.snapshots.rollups.segment_days_roll_up.
     rolled_up = models.BooleanField(default=False, db_default=False)
@@ -121,6 +126,10 @@ class SegmentStat(models.Model):
     db_block_changes = models.BigIntegerField(null=True)
     table_scans = models.BigIntegerField(null=True)
     space_allocated_bytes = models.BigIntegerField(null=True)
+    # Upper bounds on the request counts where a top-N source left them unmeasured (NULL): see
+    # apps.targets.rows.SegmentStat. NULL with a NULL count: unmeasured and unbounded.
+    read_requests_bound = models.BigIntegerField(null=True)
+    write_requests_bound = models.BigIntegerField(null=True)
 
     class Meta:
         indexes = [

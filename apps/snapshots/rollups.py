@@ -20,7 +20,7 @@ from django.db import connection, transaction
 from apps.core.db import advisory_xact_lock
 from apps.core.pgcopy import execute_binary, fetch_arrays, fetch_bytes
 from apps.snapshots import activity
-from apps.snapshots.activity import COUNTERS, RAW_COLUMNS, Activity
+from apps.snapshots.activity import COUNTERS, RAW_SQL, Activity
 from apps.snapshots.models import TOP_IOPS, RollupDay, Snapshot
 
 # One row per segment and instance snapshot; activity.from_snapshots sums the instances of one snapshot
@@ -30,7 +30,7 @@ _PER_SNAPSHOT_SQL = """
 SELECT st.segment_id::int8, st.snapshot_id::int8, {counters}, st.interval_s::float8
 FROM snapshots_segmentstat st
 WHERE st.snapshot_id = ANY(%s) AND st.interval_s > 0
-""".format(counters=", ".join(f"coalesce(st.{RAW_COLUMNS[name]}, 0)::int8" for name in COUNTERS))
+""".format(counters=", ".join(f"({RAW_SQL[name]})::int8" for name in COUNTERS))
 
 _PER_SNAPSHOT_COLUMNS = (("segment_id", "int8"), ("snapshot_id", "int8"),
                          *((name, "int8") for name in COUNTERS), ("interval_s", "float8"))

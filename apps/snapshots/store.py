@@ -20,7 +20,8 @@ from apps.targets.rows import SEGMENT_STAT_FIELDS, Collection, SegmentKey
 from apps.targets.rows import Residency as ResidencyRow
 from apps.targets.rows import Snapshot as SnapshotRow
 
-SEGMENT_STAT_COLUMNS = ("snapshot_id", "segment_id", "end_at", "interval_s", *SEGMENT_STAT_FIELDS, "space_allocated_bytes")
+SEGMENT_STAT_COLUMNS = ("snapshot_id", "segment_id", "end_at", "interval_s", *SEGMENT_STAT_FIELDS, "space_allocated_bytes",
+                        "read_requests_bound", "write_requests_bound")
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,8 @@ _SEGMENT_MERGE = {
     "flash_cache": "CASE WHEN EXCLUDED.size_at IS NULL THEN s.flash_cache ELSE EXCLUDED.flash_cache END",
     "cell_flash_cache": "CASE WHEN EXCLUDED.size_at IS NULL THEN s.cell_flash_cache ELSE EXCLUDED.cell_flash_cache END",
     "in_awr": "s.in_awr OR EXCLUDED.in_awr",
+    # As the latest source printed the name (a text report cuts it; a listing by its full name does not).
+    "name_truncated": "EXCLUDED.name_truncated",
 }
 _SEGMENT_SEEN = {
     "size_at": "COALESCE(EXCLUDED.size_at, s.size_at)",
@@ -82,7 +85,7 @@ _SEGMENT_SEEN = {
 _SEGMENT_UPSERT_SQL = f"""
 INSERT INTO snapshots_segment AS s (target_id, owner, object_name, subobject_name, object_type,
   tablespace_name, obj_number, dataobj_number, partitioned_parent, lob_column, size_bytes, size_at,
-  buffer_pool, flash_cache, cell_flash_cache, in_awr, first_seen_at, last_seen_at)
+  buffer_pool, flash_cache, cell_flash_cache, in_awr, name_truncated, first_seen_at, last_seen_at)
 SELECT * FROM segment_in
 ON CONFLICT (target_id, owner, object_name, subobject_name, object_type) DO UPDATE SET
   {", ".join(f"{column} = {value}" for column, value in {**_SEGMENT_MERGE, **_SEGMENT_SEEN}.items())}
@@ -97,6 +100,7 @@ def segments_upsert(*, target_id: int, collection: Collection, seen_at: dt.datet
     places = collection_segment_places(collection)
     infos = {info.key: info for info in collection.segments}
     in_awr = {stat.key for snap in collection.snapshots if snap.top_n_only for stat in snap.segment_stats}
+    truncated = {stat.key for snap in collection.snapshots for stat in snap.segment_stats if stat.name_truncated}
     rows = []
     for key, place in places.items():
         info = infos.get(key)
@@ -111,7 +115,7 @@ def segments_upsert(*, target_id: int, collection: Collection, seen_at: dt.datet
                 (info.buffer_pool or "") if info else "",
                 (info.flash_cache or "") if info else "",
                 (info.cell_flash_cache or "") if info else "",
-                key in in_awr, seen_at, seen_at,
+                key in in_awr, key in truncated and info is None, seen_at, seen_at,
             )
         )
     # Most segments of a collection are stored already and unchanged: those keep their row (its
@@ -134,10 +138,10 @@ def segments_upsert(*, target_id: int, collection: Collection, seen_at: dt.datet
 def _unchanged(row: tuple, stored: tuple) -> bool:
     """Whether the upsert of ``row`` would leave a segment stored with ``stored`` (_stored_segments)
     as it is, by the rules of _SEGMENT_MERGE."""
-    tablespace, obj, dataobj, parent, lob, size, pool, hint, cell_hint, in_awr = stored
+    tablespace, obj, dataobj, parent, lob, size, pool, hint, cell_hint, in_awr, truncated = stored
     listed = row[11] is not None  # size_at: the source listed the segment (DBA_SEGMENTS)
     return (row[5] in ("", tablespace) and row[6] in (None, obj) and row[7] in (None, dataobj)
-            and row[10] in (None, size) and (in_awr or not row[15])
+            and row[10] in (None, size) and (in_awr or not row[15]) and row[16] == truncated
             and (not listed or (row[8], row[9], row[12], row[13], row[14]) == (parent, lob, pool, hint, cell_hint)))
 
 
@@ -146,7 +150,7 @@ def _stored_segments(target_id: int, *, since: dt.datetime) -> dict[SegmentKey, 
     rows = Segment.objects.filter(target_id=target_id, last_seen_at__gte=since).values_list(
         "id", "owner", "object_name", "subobject_name", "object_type", "tablespace_name", "obj_number",
         "dataobj_number", "partitioned_parent", "lob_column", "size_bytes", "buffer_pool", "flash_cache",
-        "cell_flash_cache", "in_awr")
+        "cell_flash_cache", "in_awr", "name_truncated")
     return {SegmentKey(*row[1:5]): (row[0], row[5:]) for row in rows}
 
 
@@ -160,7 +164,8 @@ def _segments_write(rows: list[tuple]) -> dict[SegmentKey, int]:
               target_id bigint, owner text, object_name text, subobject_name text, object_type text,
               tablespace_name text, obj_number bigint, dataobj_number bigint, partitioned_parent text,
               lob_column text, size_bytes bigint, size_at timestamptz, buffer_pool text, flash_cache text,
-              cell_flash_cache text, in_awr boolean, first_seen_at timestamptz, last_seen_at timestamptz
+              cell_flash_cache text, in_awr boolean, name_truncated boolean, first_seen_at timestamptz,
+              last_seen_at timestamptz
             ) ON COMMIT DROP
             """
         )
@@ -184,7 +189,8 @@ def _segments_write(rows: list[tuple]) -> dict[SegmentKey, int]:
 #: most one batch, never part of a snapshot.
 BATCH_ROWS = 50_000  # default of the COLLECT_BATCH_ROWS tunable
 
-_STAT_VALUES = operator.attrgetter(*SEGMENT_STAT_FIELDS, "space_allocated_bytes")
+_STAT_VALUES = operator.attrgetter(*SEGMENT_STAT_FIELDS, "space_allocated_bytes", "read_requests_bound",
+                                   "write_requests_bound")
 
 
 def snapshot_batches(snapshots: Sequence[SnapshotRow], *, max_rows: int = BATCH_ROWS) -> list[list[SnapshotRow]]:
@@ -242,14 +248,16 @@ def snapshots_store(
 def _insert_snapshots(*, target_id: int, kind: str, batch: Sequence[SnapshotRow]) -> list[tuple[int, SnapshotRow]]:
     """Insert the batch's snapshot rows; returns (id, row) of those that were not stored yet."""
     values = [(target_id, kind, s.dbid, s.instance_number, s.snap_id, s.begin_at, s.end_at, s.startup_at,
-               s.top_n_only) for s in batch]
+               s.top_n_only, s.unlisted_read_requests_bound, s.unlisted_write_requests_bound) for s in batch]
     with connection.cursor() as cursor:
         cursor.execute(
             """
             INSERT INTO snapshots_snapshot (target_id, kind, dbid, instance_number, snap_id, begin_at, end_at,
-                                            startup_at, top_n_only, created_at)
+                                            startup_at, top_n_only, unlisted_read_requests_bound,
+                                            unlisted_write_requests_bound, created_at)
             SELECT v.*, now() FROM unnest(%s::bigint[], %s::text[], %s::bigint[], %s::int[], %s::bigint[],
-                                         %s::timestamptz[], %s::timestamptz[], %s::timestamptz[], %s::bool[]) AS v
+                                         %s::timestamptz[], %s::timestamptz[], %s::timestamptz[], %s::bool[],
+                                         %s::bigint[], %s::bigint[]) AS v
             ON CONFLICT (target_id, dbid, instance_number, kind, snap_id) DO NOTHING
             RETURNING id, dbid, instance_number, snap_id
             """,

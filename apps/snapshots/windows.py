@@ -38,7 +38,7 @@ from django.utils import timezone
 from apps.core.db import advisory_xact_lock, roomy_sorts
 from apps.core.pgcopy import execute_binary, fetch_arrays
 from apps.snapshots import activity
-from apps.snapshots.activity import COUNTERS, RAW_COLUMNS, Activity
+from apps.snapshots.activity import COUNTERS, RAW_SQL, Activity
 from apps.snapshots.models import TOP_IOPS, RollupDay, WindowBase
 from apps.snapshots.rollups import CURRENT_DBID_SQL, day_rollup, rollup_read
 
@@ -74,12 +74,35 @@ class WindowArrays:
     table_scans: np.ndarray
     db_block_changes: np.ndarray
     logical_reads: np.ndarray
+    reads_unmeasured: np.ndarray
+    writes_unmeasured: np.ndarray
+    read_requests_bound: np.ndarray
+    write_requests_bound: np.ndarray
+    reads_unbounded: np.ndarray
+    writes_unbounded: np.ndarray
     covered_s: np.ndarray
     intervals: np.ndarray
     from_samples: np.ndarray
 
     def __len__(self) -> int:
         return int(self.segment_id.size)
+
+    @property
+    def unmeasured(self) -> np.ndarray:
+        """True where some of the window's read or write requests were not measured (a top-N gap):
+        the counters and IOPS are then lower bounds."""
+        return (self.reads_unmeasured > 0) | (self.writes_unmeasured > 0)
+
+    @property
+    def iops_bound(self) -> np.ndarray:
+        """An upper bound on ``iops`` where it is a lower bound (NaN where a gap has no bound; ``iops``
+        where all was measured): the per-snapshot IOPS bounds summed, which bounds their largest, and
+        so any statistic of them (exact for one snapshot; assumes equal intervals)."""
+        upper = (self.read_requests + self.write_requests + self.read_requests_bound + self.write_requests_bound)
+        per_interval = np.divide(self.covered_s, np.maximum(self.intervals, 1))
+        bound = np.divide(upper, per_interval, out=np.full(upper.size, np.nan), where=per_interval > 0)
+        bound = np.where((self.reads_unbounded > 0) | (self.writes_unbounded > 0), np.nan, bound)
+        return np.where(self.unmeasured, bound, self.iops)
 
 
 def window_days(*, last_day: dt.date, days: int) -> tuple[dt.date, dt.date]:
@@ -315,7 +338,7 @@ def raw_window_figures(*, target_id: int, last_day: dt.date, days: int, statisti
     first_day, last_day = window_days(last_day=last_day, days=days)
     start, end = _day_bounds(first_day, last_day)
     sql = _RAW_SQL.format(
-        sums=", ".join(f"sum(coalesce(st.{RAW_COLUMNS[c]}, 0)) AS {c}" for c in COUNTERS),
+        sums=", ".join(f"sum({RAW_SQL[c]}) AS {c}" for c in COUNTERS),
         totals=", ".join(f"sum({c})::int8" for c in COUNTERS), agg=_AGG[statistic],
         current_dbid=CURRENT_DBID_SQL.replace("%s", "%(target)s"))
     columns = [("segment_id", "int8"), ("from_samples", "bool"), *((name, "int8") for name in COUNTERS),

@@ -97,6 +97,13 @@ class SegmentStat:
     db_block_changes: int | None = None
     table_scans: int | None = None
     space_allocated_bytes: int | None = None  # at the end of the interval, when known
+    #: Upper bounds on physical_read_requests / physical_write_requests where they are None because a
+    #: top-N source did not list them (an AWR report lists the segment in another section, or prints
+    #: #####): the section's smallest listed value, or its total less the rows it lists. None: no bound.
+    read_requests_bound: int | None = None
+    write_requests_bound: int | None = None
+    #: The source cut the name to its column width (text AWR reports) and it could not be resolved.
+    name_truncated: bool = False
 
 
 @dataclass(frozen=True)
@@ -139,9 +146,18 @@ class Snapshot:
     #: True when segment_stats is AWR's top-N capture (DBA_HIST_SEG_STAT, an
     #: AWR report): absent segments are "below capture", not zero.
     top_n_only: bool = True
+    #: For a top-N source: upper bounds on the read / write requests of a segment it lists nowhere
+    #: (the smallest value its request sections list, or their totals less the listed rows). None: unknown.
+    unlisted_read_requests_bound: int | None = None
+    unlisted_write_requests_bound: int | None = None
+    #: The interval's length as the source states it (an AWR report's "Elapsed:"), when it differs from
+    #: end_at - begin_at (report times are rounded to the minute). None: end_at - begin_at.
+    elapsed_s: float | None = None
 
     @property
     def interval_seconds(self) -> float:
+        if self.elapsed_s is not None:
+            return self.elapsed_s
         return (self.end_at - self.begin_at).total_seconds()
 
 
