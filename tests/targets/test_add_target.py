@@ -39,6 +39,30 @@ class AddTargetCommandTests:
                          "--password-stdin")
 
 
+    def test_a_report_target_is_told_it_is_fed_by_imports_and_not_collected(self):
+        out = io.StringIO()
+
+        call_command("add_target", "--name", "xydb", "--mode", "report", stdout=out)
+
+        said = out.getvalue()
+        assert "collection" not in said and "within a minute" not in said
+        assert "/targets/xydb/import/" in said
+        assert "manage.py import_awr_report" in said and "manage.py import_extract" in said
+
+    @pytest.mark.parametrize(("mode", "interval", "every"), [("demo", "60", "every hour"),
+                                                             ("nopack", "15", "every 15 minutes")])
+    def test_a_collected_target_is_told_how_often_beat_collects_it(self, monkeypatch, mode, interval, every):
+        monkeypatch.setattr("sys.stdin", io.StringIO("pw\n"))
+        out = io.StringIO()
+
+        call_command("add_target", "--name", "sales", "--dsn", "db1:1521/SALES", "--user", "U", "--mode", mode,
+                     "--interval", interval, "--password-stdin", stdout=out)
+
+        said = out.getvalue()
+        assert f"beat collects sales {every}" in said and "within a minute" in said
+        assert "manage.py collect sales" in said and "import" not in said
+
+
 @pytest.mark.django_db
 class TargetAdminTests:
     def test_the_password_field_is_write_only(self, admin_client):

@@ -1,4 +1,6 @@
-"""`manage.py add_target --name N --dsn host:port/service --user U --mode awr|nopack --password-stdin`."""
+"""`manage.py add_target --name N --dsn host:port/service --user U --mode awr|nopack --password-stdin`.
+
+It says how the new target is fed: beat's collections (demo, awr, nopack) or imports (report)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from apps.core.audit import audit_command, audit_event_record
+from apps.targets.feeding import feeding_explanation
 
 
 class Command(BaseCommand):
@@ -39,7 +42,7 @@ class Command(BaseCommand):
         except ValidationError as exc:
             raise CommandError("; ".join(_messages(exc))) from None
         audit_event_record(actor=None, action="add_target", target=target, outcome=f"added ({target.mode})")
-        self.stdout.write(f"added target {target.name!r} ({target.mode}); first collection within a minute")
+        self.stdout.write(f"added target {target.name!r} ({target.mode}); {feeding_explanation(target)}")
 
 
 def _messages(exc: ValidationError) -> list[str]:
