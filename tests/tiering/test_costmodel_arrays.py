@@ -304,13 +304,16 @@ class ChooseTiersOnArraysTests(unittest.TestCase):
     def test_it_returns_plain_python_choices_from_the_arrays(self, pairs: list[tuple[float, float]]) -> None:
         tiers = (*SEED_TIERS, *preset_tiers("aws-ebs"))
         objects = [StorageObject(f"o{i}", iops, gb, current_tier="EBS gp3") for i, (iops, gb) in enumerate(pairs)]
-        for obj, choice in zip(objects, choose_tiers(objects, tiers)):
+        alone = choose_tiers(objects, tiers, pooled=False)
+        for obj, choice, choice_alone in zip(objects, choose_tiers(objects, tiers), alone):
             self.assertIs(choice.obj, obj)
             self.assertEqual([type(cost) for cost in choice.costs_usd], [float] * len(tiers))
             self.assertEqual((type(choice.tier_index), type(choice.iops_bound)), (int, bool))
             self.assertEqual(choice.tier_name, tiers[choice.tier_index].name)
-            for tier, cost in zip(tiers, choice.costs_usd):
-                self.assertTrue(math.isclose(cost, tier.object_cost_float(obj.gb, obj.iops), rel_tol=1e-12,
+            for tier, cost, cost_alone in zip(tiers, choice.costs_usd, choice_alone.costs_usd):
+                self.assertTrue(math.isclose(cost, tier.marginal_cost_float(obj.gb, obj.iops), rel_tol=1e-12,
+                                             abs_tol=SUBNORMAL_USD))
+                self.assertTrue(math.isclose(cost_alone, tier.object_cost_float(obj.gb, obj.iops), rel_tol=1e-12,
                                              abs_tol=SUBNORMAL_USD))
 
     def test_it_keeps_the_first_tied_tier_of_the_current_name_when_names_repeat(self) -> None:

@@ -27,7 +27,7 @@ The package, by concern: :mod:`._money` (exact decimals, cents, units and
 the monthly figure of a purchase), :mod:`.base` (objects, usage, the Tier
 base class), :mod:`.devices` (device and linear tiers), :mod:`.volumes`
 (cloud block storage, pooled), :mod:`.choice` (cost matrices, the cheapest
-tier, break-evens) and :mod:`.placement` (pooled totals of an assignment).
+tier, break-evens), :mod:`.pools` (once-per-pool charges of cloud volumes) and :mod:`.placement` (pooled totals of an assignment).
 """
 
 from __future__ import annotations
@@ -60,12 +60,13 @@ from apps.tiering.costmodel.placement import (
     place_all_on,
     place_recommended,
 )
+from apps.tiering.costmodel.pools import PoolCharge, pool_charges
 from apps.tiering.costmodel.volumes import PerformanceLevelTier, ProvisionedIopsTier, VolumeTier
 
 __all__ = [
     "CENT", "BreakEven", "CostModelError", "DeviceTier", "LinearTier", "ObjectChoice", "PerformanceLevelTier",
-    "Placement", "ProvisionedIopsTier", "StorageObject", "Tier", "TierUsage", "VolumeTier", "break_even_intensity",
+    "Placement", "PoolCharge", "ProvisionedIopsTier", "StorageObject", "Tier", "TierUsage", "VolumeTier", "break_even_intensity",
     "break_evens", "cheapest", "cheapest_tier", "choose_tiers", "cost_matrix", "float_to_cents",
-    "io_time_saved_ms_per_s", "iops_bound", "place", "place_all_on", "place_recommended", "tiers_by_intensity",
+    "io_time_saved_ms_per_s", "iops_bound", "place", "place_all_on", "place_recommended", "pool_charges", "tiers_by_intensity",
     "to_cents", "to_cents_array", "to_decimal",
 ]

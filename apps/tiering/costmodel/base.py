@@ -78,7 +78,8 @@ class Tier:
     Subclasses implement :attr:`usd_per_gb`, :attr:`usd_per_iops`,
     :meth:`pool_cost_float` (float cost of a pool of ``gb``/``iops``, used by
     the optimizer's inner loops) and :meth:`usage` (the exact ``Decimal``
-    figures for a pool). ``object_cost_float`` is the cost of one object alone.
+    figures for a pool). ``object_cost_float`` is the cost of one object alone,
+    ``marginal_cost_float`` its cost inside a pool of the tier.
     ``max_gb`` caps the GB placed on the tier (None = unlimited);
     ``read_latency_ms`` is a nominal read latency for "IO time saved".
     """
@@ -107,6 +108,12 @@ class Tier:
     def object_cost_usd(self, obj: StorageObject) -> Decimal:
         """Cost of one object alone on this tier, exact."""
         return self.usage(to_decimal(obj.gb), to_decimal(obj.iops)).cost_usd
+
+    def marginal_cost_float(self, gb: float, iops: float) -> float:
+        """Cost of one object inside a pool of its tier, in float USD: what adding it to the pool adds,
+        without the once-per-pool charges (a cloud volume's minimum size and free IOPS baseline).
+        Device and linear tiers have none: the object's share is its cost alone."""
+        return self.object_cost_float(gb, iops)
 
     def pool_cost_float(self, gb: float, iops: float) -> float:
         raise NotImplementedError

@@ -17,8 +17,10 @@ from apps.tiering.costmodel._money import float_to_cents
 from apps.tiering.costmodel.base import CostModelError, StorageObject, Tier
 from apps.tiering.costmodel.devices import DeviceTier, LinearTier
 from apps.tiering.costmodel.volumes import (
+    _MARGINAL,
     PerformanceLevelTier,
     ProvisionedIopsTier,
+    VolumeTier,
     _performance_level_costs,
     _provisioned_iops_costs,
 )
@@ -97,8 +99,14 @@ def _max_formula_prices(tier: Tier) -> tuple[float, float] | None:
     return None
 
 
-def cost_matrix(tiers: Sequence[Tier], iops: np.ndarray, gb: np.ndarray) -> np.ndarray:
+def cost_matrix(tiers: Sequence[Tier], iops: np.ndarray, gb: np.ndarray, *, pooled: bool = False) -> np.ndarray:
     """Each object's cost alone on each tier, float USD, shape (objects, tiers).
+
+    With ``pooled``, the cost inside a pool of the tier instead
+    (``tier.marginal_cost_float``): on a cloud volume tier an object then
+    pays no minimum volume size and gets no free IOPS baseline of its own;
+    :func:`apps.tiering.costmodel.pools.pool_charges` charges those once per
+    pool. Device and linear tiers cost the same either way.
 
     Row i is ``tier.object_cost_float(gb[i], iops[i])`` for every tier, to
     float rounding (device and linear tiers multiply by a per-unit price, as
@@ -121,8 +129,21 @@ def cost_matrix(tiers: Sequence[Tier], iops: np.ndarray, gb: np.ndarray) -> np.n
     costs = np.empty((len(tiers), iops.size)).T
     empty = np.flatnonzero((gb == 0) & (iops == 0)) if iops.size and gb.min() == 0 else None
     for column, tier in enumerate(tiers):
-        _fill_cost_column(tier, iops, gb, empty, costs[:, column])
+        if pooled and isinstance(tier, VolumeTier):
+            _fill_marginal_column(tier, iops, gb, costs[:, column])
+        else:
+            _fill_cost_column(tier, iops, gb, empty, costs[:, column])
     return costs
+
+
+def _fill_marginal_column(tier: VolumeTier, iops: np.ndarray, gb: np.ndarray, out: np.ndarray) -> None:
+    # Exact types vectorised; a subclass may price differently and takes its own scalar method.
+    fill = _MARGINAL.get(type(tier))
+    if fill is not None:
+        fill(tier, iops, gb, out)
+    else:
+        cost_fn = tier.marginal_cost_float
+        out[:] = [cost_fn(one_gb, one_iops) for one_iops, one_gb in zip(iops.tolist(), gb.tolist())]
 
 
 def _fill_cost_column(tier: Tier, iops: np.ndarray, gb: np.ndarray, empty: np.ndarray | None, out: np.ndarray) -> None:
@@ -226,8 +247,16 @@ def iops_bound(tiers: Sequence[Tier], iops: np.ndarray, gb: np.ndarray, index: n
 
 
 
-def choose_tiers(objects: Iterable[StorageObject], tiers: Sequence[Tier]) -> list[ObjectChoice]:
-    """Each object's cost on each tier and its cheapest tier (per object, no pooling).
+def choose_tiers(
+    objects: Iterable[StorageObject], tiers: Sequence[Tier], *, pooled: bool = True
+) -> list[ObjectChoice]:
+    """Each object's cost on each tier and its cheapest tier, object by object.
+
+    The cost is the object's marginal cost inside a pool of each tier
+    (``pooled``, :func:`cost_matrix`), as segments share volumes: 150 GB of
+    cold partitions go to st1 at $6.75 a month pooled rather than stay on
+    gp3 at $12.00 because each alone would pay st1's 125 GB minimum.
+    ``pooled=False`` prices each object alone.
 
     Ties (within 1e-9 relative) keep ``current_tier`` when it is among the
     tied, else take the tier with the lower $/GB, then the earlier tier.
@@ -243,13 +272,13 @@ def choose_tiers(objects: Iterable[StorageObject], tiers: Sequence[Tier]) -> lis
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _choose_tiers(list(objects), tiers)
+        return _choose_tiers(list(objects), tiers, pooled)
     finally:
         if gc_was_enabled:
             gc.enable()
 
 
-def _choose_tiers(objects: list[StorageObject], tiers: Sequence[Tier]) -> list[ObjectChoice]:
+def _choose_tiers(objects: list[StorageObject], tiers: Sequence[Tier], pooled: bool) -> list[ObjectChoice]:
     count = len(objects)
     iops = np.fromiter(map(attrgetter("iops"), objects), np.float64, count)
     gb = np.fromiter(map(attrgetter("gb"), objects), np.float64, count)
@@ -261,7 +290,7 @@ def _choose_tiers(objects: list[StorageObject], tiers: Sequence[Tier]) -> list[O
         names = map(attrgetter("current_tier"), map(objects.__getitem__, rows.tolist()))
         return np.fromiter(names, dtype=object, count=len(rows))[:, None] == tier_names
 
-    costs = cost_matrix(tiers, iops, gb)
+    costs = cost_matrix(tiers, iops, gb, pooled=pooled)
     chosen = _cheapest(costs, tiers, is_current)
     bound = iops_bound(tiers, iops, gb, chosen).tolist()
     # Column by column into tuples: ndarray.tolist() on the rows is twice as slow.

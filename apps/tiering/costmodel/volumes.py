@@ -25,6 +25,13 @@ class VolumeTier(Tier):
     A pool uses the fewest volumes that hold its GB and IOPS:
     max(1, ceil(GB / volume_max_gb), ceil(IOPS / volume_max_iops)); every
     volume is billed at least ``volume_min_gb``.
+
+    Segments share volumes (a tablespace's datafiles sit on a few volumes),
+    so one segment's cost is its *marginal* cost in a pool
+    (:meth:`marginal_cost_float`, :func:`_provisioned_iops_marginal`): GB and
+    IOPS at the tier's unit prices, with no minimum size and no free
+    baseline of its own. Those are charged, or credited, once per pool
+    (:func:`apps.tiering.costmodel.choice.pool_charges`).
     """
 
     usd_per_gb_price: Decimal
@@ -34,6 +41,12 @@ class VolumeTier(Tier):
 
     def _billed_gb(self, gb: float, iops: float, volumes: int) -> float:
         return max(gb, volumes * self.volume_min_gb)
+
+    def marginal_cost_float(self, gb: float, iops: float) -> float:
+        column = np.empty(1)
+        marginal = next(fill for kind, fill in _MARGINAL.items() if isinstance(self, kind))
+        marginal(self, np.array([float(iops)]), np.array([float(gb)]), column)
+        return float(column[0])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -207,3 +220,28 @@ def _volume_counts(tier: VolumeTier, iops: np.ndarray, gb: np.ndarray, spare: np
     return np.maximum(quotient, 1.0, out=quotient)
 
 
+# Marginal costs inside a pool (see VolumeTier): the same unit prices, no per-volume minimum or baseline.
+
+
+def _provisioned_iops_marginal(tier: ProvisionedIopsTier, iops: np.ndarray, gb: np.ndarray, out: np.ndarray) -> None:
+    """GB (at least IOPS / max_iops_per_gb) x $/GB + IOPS x $/IOPS; st1-style tiers, which sell no
+    IOPS, bill IOPS as the GB of the minimum volumes that carry them (volume_min_gb per volume_max_iops)."""
+    np.copyto(out, gb)
+    if tier.max_iops_per_gb:
+        np.maximum(out, iops / tier.max_iops_per_gb, out=out)
+    if tier.usd_per_iops_price is None:
+        np.maximum(out, iops * (tier.volume_min_gb / tier.volume_max_iops), out=out)
+        out *= float(tier.usd_per_gb_price)
+        return
+    out *= float(tier.usd_per_gb_price)
+    out += iops * float(tier.usd_per_iops_price)
+
+
+def _performance_level_marginal(tier: PerformanceLevelTier, iops: np.ndarray, gb: np.ndarray, out: np.ndarray) -> None:
+    """max(GB, IOPS / iops_per_gb) x $/GB: the seed's MAX formula at this level's prices."""
+    np.divide(iops, tier.iops_per_gb, out=out)
+    np.maximum(out, gb, out=out)
+    out *= float(tier.usd_per_gb_price)
+
+
+_MARGINAL = {ProvisionedIopsTier: _provisioned_iops_marginal, PerformanceLevelTier: _performance_level_marginal}
