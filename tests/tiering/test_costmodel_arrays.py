@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import doctest
 import importlib
-import pkgutil
 import math
+import pkgutil
 import unittest
 from decimal import Decimal
 
