@@ -6,7 +6,7 @@ DBA reads in the UI, with the numbers. It decides nothing: every "whether"
 comes in through :class:`RowDecision`; the figures only fill in names and
 numbers, and choose between phrasings.
 
-Pure: standard library only. It imports nothing from ``rules`` (``rules``
+Pure: standard library only. It imports nothing from the other rules modules (they
 imports it), so it reads the figures through :class:`Figures`.
 """
 

@@ -1,0 +1,389 @@
+"""The rules over a batch: :class:`Columns` of many segments in, :class:`Decisions` out, with numpy.
+
+Pure: standard library and numpy only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from operator import attrgetter
+from typing import NamedTuple
+
+import numpy as np
+
+from apps.tiering.rules.figures import (
+    _ACTION_FLASH_CACHE_KEEP,
+    _ACTION_FLASH_CACHE_NONE,
+    _ACTION_KEEP,
+    _ACTION_MOVE,
+    _ACTION_MOVE_PARTITIONS,
+    _FLASH_CACHE_KEEP,
+    _FLASH_CACHE_NONE,
+    _HINT_KEEP,
+    _HINT_NONE,
+    FLASH_CACHE_CODES,
+    LOB_TYPES,
+    PARTITION_TYPES,
+    TEMP_TYPES,
+    UNDO_TYPES,
+    PartitionSkew,
+    SegmentFigures,
+    _partition_skews,
+)
+from apps.tiering.rules.limits import DEFAULT_THRESHOLDS, Limits, RulesError, merge_thresholds
+from apps.tiering.rules.wording import FINDING_CODES, WASTE_CAUSES
+
+# --------------------------------------------------------------------------- the batch
+
+
+_FLOAT_COLUMNS = frozenset(
+    {
+        "size_bytes",
+        "read_requests",
+        "write_requests",
+        "physical_reads_blocks",
+        "physical_reads_direct_blocks",
+        "optimized_physical_reads",
+        "table_scans",
+        "iops",
+        "intensity",
+        "flash_blocks",
+        "block_size_bytes",
+    }
+)
+_FINDING_BITS = np.array([1 << bit for bit in range(len(FINDING_CODES))], dtype=np.uint16)
+_FLASH_CACHE_CODE: dict[str | None, int] = {code or None: index for index, code in enumerate(FLASH_CACHE_CODES)}
+
+
+@dataclass(frozen=True)
+class Columns:
+    """n segments' figures as numpy arrays, one element per segment: the batch twin of SegmentFigures.
+
+    Build it with :meth:`from_figures`, or straight from arrays (a service reading
+    rollups in bulk). Booleans stand in for ``SegmentFigures.kind``; NaN stands for
+    None in ``size_bytes``, ``intensity`` and ``flash_blocks``; ``flash_cache`` is an
+    index into FLASH_CACHE_CODES; ``cost_moves`` says the cost model's tier is not
+    the current one; ``skewed`` says partition_skew() found skew in the segment's
+    partition group (for a whole partitioned table or index: its partitions).
+    Arrays are converted to their dtype on construction (bool, float64, int8);
+    the figures in them are trusted, as SegmentFigures has validated them.
+    """
+
+    is_undo: np.ndarray
+    is_temp: np.ndarray
+    is_lob: np.ndarray
+    is_partition: np.ndarray
+    size_bytes: np.ndarray
+    read_requests: np.ndarray
+    write_requests: np.ndarray
+    physical_reads_blocks: np.ndarray
+    physical_reads_direct_blocks: np.ndarray
+    optimized_physical_reads: np.ndarray
+    table_scans: np.ndarray
+    iops: np.ndarray
+    intensity: np.ndarray
+    current_is_flash: np.ndarray
+    recommended_is_flash: np.ndarray
+    cost_moves: np.ndarray
+    flash_blocks: np.ndarray
+    block_size_bytes: np.ndarray
+    flash_cache: np.ndarray
+    flash_cache_enabled: np.ndarray
+    below_awr_capture: np.ndarray
+    skewed: np.ndarray
+
+    def __post_init__(self) -> None:
+        codes = np.asarray(self.flash_cache)
+        if codes.size and (codes.min() < 0 or codes.max() >= len(FLASH_CACHE_CODES)):
+            raise RulesError(f"Columns.flash_cache must index FLASH_CACHE_CODES, got {codes.min()}..{codes.max()}")
+        rows: int | None = None
+        for field in fields(self):
+            dtype = np.float64 if field.name in _FLOAT_COLUMNS else np.int8 if field.name == "flash_cache" else bool
+            column = np.asarray(getattr(self, field.name), dtype=dtype)
+            if column.ndim != 1:
+                raise RulesError(f"Columns.{field.name} must be one-dimensional, got shape {column.shape}")
+            if rows is None:
+                rows = len(column)
+            elif len(column) != rows:
+                raise RulesError(f"Columns.{field.name} has {len(column)} rows, Columns.is_undo has {rows}")
+            object.__setattr__(self, field.name, column)
+
+    def __len__(self) -> int:
+        return len(self.is_undo)
+
+    @classmethod
+    def from_figures(
+        cls,
+        figures: Sequence[SegmentFigures],
+        skews: Sequence[PartitionSkew | None] | None = None,
+        *,
+        thresholds: Mapping[str, float] = DEFAULT_THRESHOLDS,
+    ) -> Columns:
+        """Columns of ``figures``; ``skews`` default to partition_skew() of each one's partitions."""
+        if skews is None:
+            skews = _partition_skews(figures, merge_thresholds(thresholds))
+        elif len(skews) != len(figures):
+            raise RulesError(f"{len(skews)} partition skews for {len(figures)} segments")
+        rows = len(figures)
+        kinds = [f.kind for f in figures]
+
+        def kind_in(types: frozenset[str]) -> np.ndarray:
+            return np.fromiter((kind in types for kind in kinds), bool, rows)
+
+        def column(name: str, dtype: type = np.float64) -> np.ndarray:
+            return np.fromiter(map(attrgetter(name), figures), dtype, rows)
+
+        def unknown_as_nan(name: str) -> np.ndarray:
+            values = map(attrgetter(name), figures)
+            return np.fromiter((math.nan if value is None else value for value in values), np.float64, rows)
+
+        return cls(
+            is_undo=kind_in(UNDO_TYPES),
+            is_temp=kind_in(TEMP_TYPES),
+            is_lob=kind_in(LOB_TYPES),
+            is_partition=kind_in(PARTITION_TYPES),
+            size_bytes=unknown_as_nan("size_bytes"),
+            read_requests=column("read_requests"),
+            write_requests=column("write_requests"),
+            physical_reads_blocks=column("physical_reads_blocks"),
+            physical_reads_direct_blocks=column("physical_reads_direct_blocks"),
+            optimized_physical_reads=column("optimized_physical_reads"),
+            table_scans=column("table_scans"),
+            iops=column("iops"),
+            intensity=unknown_as_nan("intensity"),
+            current_is_flash=column("current_is_flash", bool),
+            recommended_is_flash=column("recommended_is_flash", bool),
+            cost_moves=np.fromiter((f.recommended_tier != f.current_tier for f in figures), bool, rows),
+            flash_blocks=unknown_as_nan("flash_blocks"),
+            block_size_bytes=column("block_size_bytes"),
+            flash_cache=np.fromiter((_FLASH_CACHE_CODE[f.flash_cache] for f in figures), np.int8, rows),
+            flash_cache_enabled=column("flash_cache_enabled", bool),
+            below_awr_capture=column("below_awr_capture", bool),
+            skewed=np.fromiter((skew is not None for skew in skews), bool, rows),
+        )
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """What the rules decided for each row of a Columns, one element per segment.
+
+    ``action`` indexes ACTIONS, ``hint`` HINTS; bit i of ``findings`` is set when
+    FINDING_CODES[i] fired. ``keep_current_tier``: the segment stays on its tier
+    although the cost model's differs (size unknown, flash veto, or a whole
+    skewed table/index). The ratios are NaN where not measurable. The last three
+    fields choose the words: ``scan_by_blocks``/``scan_by_direct`` say which scan
+    sign reached its threshold, ``waste_cause`` (an index into WASTE_CAUSES) why
+    the flash cache holds waste.
+    """
+
+    action: np.ndarray
+    keep_current_tier: np.ndarray
+    hint: np.ndarray
+    findings: np.ndarray
+    write_fraction: np.ndarray
+    blocks_per_read: np.ndarray
+    direct_fraction: np.ndarray
+    flash_fraction: np.ndarray  # share of the segment's blocks in flash cache, 0..1
+    optimized_fraction: np.ndarray  # share of read requests served by flash cache, 0..1
+    flash_bytes: np.ndarray
+    scan_by_blocks: np.ndarray
+    scan_by_direct: np.ndarray
+    waste_cause: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.action)
+
+
+class _MixColumns(NamedTuple):
+    """Ratios derived once from the figures; NaN when not measurable."""
+
+    write_fraction: np.ndarray
+    blocks_per_read: np.ndarray
+    direct_fraction: np.ndarray
+    flash_fraction: np.ndarray
+    optimized_fraction: np.ndarray
+    flash_bytes: np.ndarray
+
+
+class _Signs(NamedTuple):
+    """The predicates more than one rule reads."""
+
+    write_heavy: np.ndarray
+    scan_by_blocks: np.ndarray
+    scan_by_direct: np.ndarray
+    scan_heavy: np.ndarray
+    resident: np.ndarray
+
+
+# --------------------------------------------------------------------------- decide
+
+
+def decide(columns: Columns, *, thresholds: Mapping[str, float] = DEFAULT_THRESHOLDS) -> Decisions:
+    """Apply the seed rules to every segment of ``columns`` at once: findings, hint, action.
+
+    The one implementation of the rules; :func:`advise_many` words its result.
+    Actions: "move" (to the cost model's tier), "move_partitions" (a skewed
+    partitioned table or index: move its hot partitions), "flash_cache_keep",
+    "flash_cache_none", "keep". The cost model's tier is overridden (kept on the
+    current tier) when the size is unknown, or when the segment would go to flash
+    although the seeds call it a poor flash candidate (undo, large scans).
+    """
+    limits = merge_thresholds(thresholds)
+    mix = _mix(columns, limits)
+    signs = _signs(columns, mix, limits)
+    wants_keep = _wants_keep(columns, mix, signs, limits)
+    waste_cause = _waste_cause(columns, mix, signs, limits)
+    fired = {
+        "size_unknown": np.isnan(columns.size_bytes),
+        "below_awr_capture": columns.below_awr_capture,
+        "undo_redo": columns.is_undo,
+        "temp_ok": columns.is_temp,
+        "write_heavy": signs.write_heavy,
+        "full_scan": signs.scan_heavy,
+        "already_resident": ~columns.current_is_flash & signs.resident,
+        "flash_cache_keep": wants_keep,
+        "flash_cache_none": waste_cause != 0,
+        "partition_skew": columns.skewed,
+    }
+    # Distinct bits: their sum is their OR.
+    findings = (np.stack([fired[code] for code in FINDING_CODES], axis=-1) * _FINDING_BITS).sum(
+        axis=-1, dtype=np.uint16
+    )
+    # The first hint in rule order wins: KEEP (keep rule) before NONE (waste rule).
+    hint = _first([(wants_keep, _HINT_KEEP), (fired["flash_cache_none"], _HINT_NONE)], 0, len(columns))
+    action, keep_current_tier = _decide_action(columns, signs, hint)
+    return Decisions(
+        action=action,
+        keep_current_tier=keep_current_tier,
+        hint=hint,
+        findings=findings,
+        **mix._asdict(),
+        scan_by_blocks=signs.scan_by_blocks,
+        scan_by_direct=signs.scan_by_direct,
+        waste_cause=waste_cause,
+    )
+
+
+def _decide_action(columns: Columns, signs: _Signs, hint: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(action code, whether the segment stays on its tier although cost would move it)."""
+    onto_flash = columns.recommended_is_flash & ~columns.current_is_flash
+    # The undo_redo and full_scan findings veto flash: cost alone must not put these on it.
+    vetoed = onto_flash & (columns.is_undo | signs.scan_heavy)
+    whole_skewed = columns.skewed & ~columns.is_partition  # move partitions, not the table
+    keep_current_tier = columns.cost_moves & (np.isnan(columns.size_bytes) | vetoed | whole_skewed)
+    action = _first(
+        [
+            (whole_skewed, _ACTION_MOVE_PARTITIONS),
+            (columns.cost_moves & ~keep_current_tier, _ACTION_MOVE),
+            (hint == _HINT_KEEP, _ACTION_FLASH_CACHE_KEEP),
+            (hint == _HINT_NONE, _ACTION_FLASH_CACHE_NONE),
+        ],
+        _ACTION_KEEP,
+        len(columns),
+    )
+    return action, keep_current_tier
+
+
+def _first(choices: list[tuple[np.ndarray, int]], default: int, rows: int) -> np.ndarray:
+    """Per row, the code of the first condition that holds, else ``default`` (np.select, lighter)."""
+    picked = np.full(rows, default, dtype=np.int8)
+    for condition, code in reversed(choices):
+        picked[condition] = code
+    return picked
+
+
+# --------------------------------------------------------------------------- predicates
+
+
+def _mix(columns: Columns, limits: Limits) -> _MixColumns:
+    # Fewer than min_requests requests over the window: a mix is noise.
+    requests = columns.read_requests + columns.write_requests
+    enough = requests >= limits["min_requests"]
+    enough_reads = columns.read_requests >= limits["min_requests"]
+    flash_bytes = columns.flash_blocks * columns.block_size_bytes  # NaN: not collected
+    known_flash = ~np.isnan(flash_bytes) & ~np.isnan(columns.size_bytes)
+    return _MixColumns(
+        write_fraction=_ratio(columns.write_requests, requests, enough),
+        blocks_per_read=_ratio(columns.physical_reads_blocks, columns.read_requests, enough_reads),
+        direct_fraction=_ratio(columns.physical_reads_direct_blocks, columns.physical_reads_blocks, enough_reads),
+        flash_fraction=np.minimum(1.0, _ratio(flash_bytes, columns.size_bytes, known_flash)),
+        optimized_fraction=np.minimum(
+            1.0, _ratio(columns.optimized_physical_reads, columns.read_requests, enough_reads)
+        ),
+        flash_bytes=flash_bytes,
+    )
+
+
+def _ratio(numerator: np.ndarray, denominator: np.ndarray, measurable: np.ndarray) -> np.ndarray:
+    """numerator / denominator where measurable and the denominator is not 0, else NaN."""
+    quotient = np.full(len(numerator), math.nan)
+    np.divide(numerator, denominator, out=quotient, where=measurable & (denominator != 0))
+    return quotient
+
+
+def _signs(columns: Columns, mix: _MixColumns, limits: Limits) -> _Signs:
+    own_rule = columns.is_undo | columns.is_temp  # undo and TEMP: their own rules say more
+    scan_by_blocks = mix.blocks_per_read >= limits["scan_blocks_per_read"]
+    scan_by_direct = mix.direct_fraction >= limits["direct_read_fraction"]
+    share = limits["resident_fraction"]
+    return _Signs(
+        # Harrison: the flash cache speeds up reads only; "if it's very much easier
+        # to put blocks into the buffer cache than to write them out ... the buffer
+        # cache will fill up with dirty blocks and free buffer waits will result",
+        # and in his tests a flash tablespace beat the flash cache for updates.
+        write_heavy=~own_rule & (mix.write_fraction >= limits["write_heavy_fraction"]),
+        scan_by_blocks=scan_by_blocks,
+        scan_by_direct=scan_by_direct,
+        # Oracle: "Large Table Scans" are not cost effective on flash; sequential
+        # bandwidth on flash was 5x one disk, an "improvement [that] can be matched
+        # by using 5 disks". NOCACHE LOBs are read by direct path one chunk at a
+        # time: random reads the seed calls flash friendly ("Access to out of line
+        # LOB"), not scans.
+        scan_heavy=~own_rule & (scan_by_blocks | (~columns.is_lob & scan_by_direct)),
+        # Flash over disk: V$BH rows with STATUS 'flash%' show what the flash cache
+        # already holds for a segment.
+        resident=(mix.flash_fraction >= share) | (mix.optimized_fraction >= share),
+    )
+
+
+def _wants_keep(columns: Columns, mix: _MixColumns, signs: _Signs, limits: Limits) -> np.ndarray:
+    # Harrison: "If you can't afford top end flash drives for all your data, then
+    # the 11GR2 database flash cache can give you a pretty substantial
+    # performance boost" — for reads; KEEP asks it to hold this segment.
+    residency_known = ~np.isnan(mix.flash_fraction) | ~np.isnan(mix.optimized_fraction)
+    hot = columns.recommended_is_flash | (columns.intensity >= limits["keep_min_intensity"])
+    return (
+        columns.flash_cache_enabled
+        & (columns.flash_cache != _FLASH_CACHE_KEEP)
+        & ~columns.current_is_flash
+        & ~columns.is_undo
+        & ~columns.is_temp
+        & ~np.isnan(mix.write_fraction)
+        & ~signs.write_heavy
+        & ~signs.scan_heavy
+        & residency_known
+        & ~signs.resident
+        & hot
+    )
+
+
+def _waste_cause(columns: Columns, mix: _MixColumns, signs: _Signs, limits: Limits) -> np.ndarray:
+    """Why a segment's blocks in the flash cache are waste: index into WASTE_CAUSES, 0 = they are not."""
+    # The flash cache is shared: blocks of a segment it cannot help push out
+    # blocks of segments it can.
+    holds_waste = (columns.flash_cache != _FLASH_CACHE_NONE) & (mix.flash_bytes >= limits["flash_waste_min_bytes"])
+    cause = _first(
+        [
+            (columns.current_is_flash & columns.recommended_is_flash, WASTE_CAUSES.index("on_flash")),
+            (columns.intensity < limits["cold_intensity"], WASTE_CAUSES.index("cold")),
+            (signs.write_heavy, WASTE_CAUSES.index("write_heavy")),
+            (signs.scan_heavy, WASTE_CAUSES.index("scan_heavy")),
+        ],
+        0,
+        len(columns),
+    )
+    cause[~holds_waste] = 0
+    return cause
+
