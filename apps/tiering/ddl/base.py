@@ -1,0 +1,253 @@
+"""What every statement builder shares: releases, identifiers, the request and the script.
+
+Pure: standard library only.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+#: First release (major, minor) that supports each feature.
+FEATURE_SINCE: dict[str, tuple[int, int]] = {
+    # Identifiers up to 128 bytes (12.2 New Features, "Long Identifiers"; SQL
+    # Language Reference 12.2, "Database Object Naming Rules"). Needs
+    # COMPATIBLE >= 12.2 as well; before that the limit is 30 bytes.
+    "long_identifiers": (12, 2),
+    # ALTER TABLE ... MOVE ONLINE for non-partitioned tables, with automatic
+    # index maintenance (12.2 New Features, "Online Table Move"; SQL Language
+    # Reference 12.2, move_table_clause: MOVE [filter] [ONLINE] [segment attrs]).
+    "online_table_move": (12, 2),
+    # UPDATE INDEXES on a non-partitioned table MOVE (same 12.2 move_table_clause);
+    # before 12.2 the move leaves every index UNUSABLE.
+    "update_indexes_table_move": (12, 2),
+    # ALTER TABLE ... MOVE PARTITION|SUBPARTITION ... ONLINE (12.1 New Features,
+    # "Online Partition Move"; move_table_partition: ... [update_index_clauses] ... [ONLINE]).
+    "online_partition_move": (12, 1),
+    # UPDATE INDEXES on partition maintenance, MOVE PARTITION included (9i).
+    "update_indexes_partition_move": (9, 0),
+    # ALTER INDEX ... REBUILD [PARTITION|SUBPARTITION] ... ONLINE (8i).
+    "online_index_rebuild": (8, 1),
+}
+
+#: Owners whose segments are data dictionary objects Oracle does not support moving.
+DICTIONARY_OWNERS: frozenset[str] = frozenset({"SYS"})
+
+UNDO_TYPES: frozenset[str] = frozenset({"TYPE2 UNDO", "UNDO", "ROLLBACK", "DEFERRED ROLLBACK"})
+TEMP_TYPES: frozenset[str] = frozenset({"TEMPORARY"})
+
+FLASH_CACHE_HINTS: frozenset[str] = frozenset({"KEEP", "NONE", "DEFAULT"})
+#: FLASH_CACHE is the Database Smart Flash Cache hint; CELL_FLASH_CACHE the Exadata one.
+FLASH_CACHE_ATTRIBUTES: frozenset[str] = frozenset({"FLASH_CACHE", "CELL_FLASH_CACHE"})
+
+ReleaseLike = str | tuple[int, int]
+
+_RELEASE_RE = re.compile(r"^\s*(\d+)(?:[.](\d+))?")
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
+
+
+class DdlError(ValueError):
+    """The DDL cannot be written: a bad name, a missing input, an unknown hint."""
+
+
+@dataclass(frozen=True)
+class DdlRequest:
+    """One segment and where it should go, as DBA_SEGMENTS and friends name it.
+
+    ``object_type`` uses DBA_SEGMENTS.SEGMENT_TYPE spelling. For partitions
+    ``object_name`` is the table or index name and ``subobject_name`` the
+    (sub)partition name, as in DBA_SEGMENTS.
+
+    LOB segments (LOBSEGMENT, LOB PARTITION, LOB SUBPARTITION) need
+    ``partitioned_parent`` = the table (DBA_LOBS.TABLE_NAME) and
+    ``lob_column`` = the column name alone (DBA_LOBS.COLUMN_NAME). A LOB
+    (sub)partition also needs ``table_partition_name``: the *table*
+    (sub)partition it belongs to (DBA_LOB_PARTITIONS.PARTITION_NAME or
+    DBA_LOB_SUBPARTITIONS.SUBPARTITION_NAME), because DBA_SEGMENTS only gives
+    the LOB partition's own name.
+
+    ``table_indexes`` lists (owner, index name) of the table's indexes; they
+    are rebuilt after a non-partitioned table or LOB move that cannot keep them
+    usable (before 12.2, or with ``online=False`` before 12.2). ``online=False``
+    asks for the offline form even where ONLINE is available.
+    ``release`` is V$INSTANCE.VERSION (e.g. "19.0.0.0.0") or (major, minor).
+    """
+
+    owner: str
+    object_name: str
+    object_type: str
+    release: ReleaseLike
+    subobject_name: str | None = None
+    target_tablespace: str | None = None
+    partitioned_parent: str | None = None
+    lob_column: str | None = None
+    table_partition_name: str | None = None
+    table_indexes: tuple[tuple[str, str], ...] = ()
+    online: bool = True
+
+
+@dataclass(frozen=True)
+class DdlScript:
+    """Lines of a script: statements end with ';', comments start with '-- '."""
+
+    lines: tuple[str, ...]
+
+    @property
+    def statements(self) -> tuple[str, ...]:
+        return tuple(line for line in self.lines if not line.startswith("--"))
+
+    @property
+    def comments(self) -> tuple[str, ...]:
+        return tuple(line for line in self.lines if line.startswith("--"))
+
+    def text(self) -> str:
+        """The script as SQL*Plus runs it, one line per statement or comment."""
+        return "".join(line + "\n" for line in self.lines)
+
+
+
+# --------------------------------------------------------------------------- releases
+
+
+@functools.lru_cache(maxsize=64)
+def parse_release(release: ReleaseLike) -> tuple[int, int]:
+    """Return (major, minor) from "19.0.0.0.0", "12.2.0.1", "23ai" or a tuple.
+
+    >>> parse_release("12.2.0.1.0")
+    (12, 2)
+    >>> parse_release("23ai")
+    (23, 0)
+    """
+    if isinstance(release, tuple):
+        if len(release) == 2 and all(isinstance(part, int) and part >= 0 for part in release):
+            return release
+        raise DdlError(f"release must be (major, minor) integers, got {release!r}")
+    match = _RELEASE_RE.match(release) if isinstance(release, str) else None
+    if match is None:
+        raise DdlError(f"release must look like '19.0.0.0.0' or '12.2', got {release!r}")
+    return int(match.group(1)), int(match.group(2) or 0)
+
+
+def supports(feature: str, release: ReleaseLike) -> bool:
+    """True when ``release`` has ``feature`` (a key of :data:`FEATURE_SINCE`)."""
+    if feature not in FEATURE_SINCE:
+        raise DdlError(f"unknown feature {feature!r}; known: {', '.join(sorted(FEATURE_SINCE))}")
+    return parse_release(release) >= FEATURE_SINCE[feature]
+
+
+def max_identifier_bytes(release: ReleaseLike) -> int:
+    """128 bytes from 12.2 (with COMPATIBLE >= 12.2), 30 bytes before."""
+    return 128 if supports("long_identifiers", release) else 30
+
+
+# --------------------------------------------------------------------------- identifiers
+
+
+def quote_identifier(name: str, *, release: ReleaseLike = "19.0", what: str = "name") -> str:
+    """Return ``name`` as an Oracle quoted identifier, exactly as spelled.
+
+    Raises :class:`DdlError` (naming ``what``) for names Oracle cannot have:
+    empty, containing a double quotation mark (not allowed even in quoted
+    identifiers, SQL Language Reference "Database Object Naming Rules"),
+    containing a control character (NUL is forbidden by Oracle; the others
+    would break a SQL*Plus script line), or longer than the release allows.
+    Length is counted in UTF-8 bytes (AL32UTF8, the default character set).
+
+    >>> quote_identifier("Order Lines")
+    '"Order Lines"'
+    """
+    if not isinstance(name, str) or name == "":
+        raise DdlError(f"{what} is empty: Oracle has no zero-length identifiers")
+    if '"' in name:
+        raise DdlError(
+            f"{what} {name!r} contains a double quotation mark, which Oracle does not "
+            "allow in any identifier, quoted or not"
+        )
+    control = _CONTROL_RE.search(name)
+    if control is not None:
+        raise DdlError(
+            f"{what} {name!r} contains the control character U+{ord(control.group()):04X}; "
+            "refusing to put it in a script"
+        )
+    limit = max_identifier_bytes(release)
+    size = len(name.encode("utf-8"))
+    if size > limit:
+        major, minor = parse_release(release)
+        raise DdlError(
+            f"{what} {name!r} is {size} bytes long; Oracle {major}.{minor} allows at most "
+            f"{limit} bytes"
+        )
+    return f'"{name}"'
+
+
+def qualified_name(owner: str, name: str, *, release: ReleaseLike = "19.0") -> str:
+    """``"OWNER"."NAME"``, both parts quoted."""
+    return (
+        quote_identifier(owner, release=release, what="owner")
+        + "."
+        + quote_identifier(name, release=release, what="object name")
+    )
+
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _kind(request: DdlRequest) -> str:
+    if not isinstance(request.object_type, str) or not request.object_type.strip():
+        raise DdlError(f"object_type is empty for {request.owner}.{request.object_name}")
+    return " ".join(request.object_type.upper().split())
+
+
+def _tablespace(request: DdlRequest) -> str:
+    if not request.target_tablespace:
+        raise DdlError(
+            f"target_tablespace is needed to move {request.owner}.{request.object_name}"
+        )
+    return quote_identifier(request.target_tablespace, release=request.release, what="target tablespace")
+
+
+def _subobject(request: DdlRequest) -> str:
+    if not request.subobject_name:
+        raise DdlError(
+            f"{request.object_type} {request.owner}.{request.object_name}: subobject_name "
+            "(the partition or subpartition name) is needed"
+        )
+    return request.subobject_name
+
+
+def _table_name(request: DdlRequest) -> str:
+    """The table a statement alters: the LOB's parent table, else object_name."""
+    kind = _kind(request)
+    if kind in ("LOBSEGMENT", "LOB PARTITION", "LOB SUBPARTITION"):
+        if not request.partitioned_parent:
+            raise DdlError(
+                f"{kind} {request.owner}.{request.object_name}: partitioned_parent "
+                "(the table, DBA_LOBS.TABLE_NAME) is needed"
+            )
+        return qualified_name(request.owner, request.partitioned_parent, release=request.release)
+    return qualified_name(request.owner, request.object_name, release=request.release)
+
+
+def _lob_column(request: DdlRequest) -> str:
+    if not request.lob_column:
+        raise DdlError(
+            f"{request.object_type} {request.owner}.{request.object_name}: lob_column "
+            "(DBA_LOBS.COLUMN_NAME) is needed"
+        )
+    return quote_identifier(request.lob_column, release=request.release, what="lob_column")
+
+
+
+def _safe(name: str) -> str:
+    """A name for a comment line: quoted when valid, else escaped on one line."""
+    try:
+        return quote_identifier(name, release=(23, 0))
+    except DdlError:
+        return ascii(name)
+
+
+def _comment(text: str) -> str:
+    return "-- " + text
+
