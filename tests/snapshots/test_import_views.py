@@ -117,6 +117,18 @@ class ImportPageTests:
         assert escape(error) in response.content.decode()
         assert _rows(report_target) == (0, 0, 0)
 
+    def test_it_refuses_a_name_longer_than_oracle_allows_with_its_line_not_a_500(self, admin_client, report_target):
+        # 100 characters fit the 128-character column, but they are 200 bytes: more than an Oracle name holds
+        data = (SAMPLES / HTML_11G).read_bytes().replace(b">T_ONLINE_USER<", ">{}<".format("É" * 100).encode(), 1)
+
+        response = admin_client.post(URL, {"kind": "report", "report-report": _report_upload(data=data)})
+
+        assert response.status_code == 400
+        error = response.context["error"]
+        assert error.startswith(f"{HTML_11G}, line 2968: ") and "object name" in error and "200 bytes" in error
+        assert "\n" not in error
+        assert _rows(report_target) == (0, 0, 0)
+
     def test_it_refuses_an_upload_over_the_limit(self, admin_client, report_target, settings):
         from apps.core.config import get_config
 

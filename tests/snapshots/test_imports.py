@@ -85,7 +85,8 @@ class ReportImportTests:
         # Figures as the report prints them (Segments by Physical Read Requests: 2,040,761).
         stat = SegmentStat.objects.get(snapshot=snap, segment__object_name="T_ONLINE_USER")
         assert stat.physical_read_requests == 2040761
-        assert stat.interval_s == snap.interval_seconds
+        # The interval is the elapsed time the report states (60.09 min), not end - begin (3,606 s)
+        assert stat.interval_s == pytest.approx(60.09 * 60)
         assert SysStat.objects.get(snapshot=snap, name="physical read IO requests").value == 4084013
         assert TablespaceIO.objects.filter(snapshot=snap).count() == 12
         report_target.refresh_from_db()

@@ -99,6 +99,7 @@ def build_header(fields: HeaderFields, *, filename: str, line: int | None) -> Re
         elapsed_minutes=elapsed,
         is_global=fields.is_global,
         startup_times=startups,
+        elapsed_stated=fields.elapsed_minutes is not None,
     )
 
 

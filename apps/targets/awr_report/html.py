@@ -157,13 +157,11 @@ def read_report(
         tables = _section_tables(section, filename=filename)
         if kind in ("segments", "global_segments"):
             found = _segment_figures(tables, section, kind=kind, filename=filename, notes=notes)
-            check_names(found, section=section.title, filename=filename, line=section.line)
             figures.extend(found)
         elif kind == "sysstat":
             sysstat.update(_sysstat(tables, section=section.title, filename=filename, notes=notes))
         else:
             rows = _tablespace_figures(tables, section=section.title, filename=filename, notes=notes)
-            check_names(rows, section=section.title, filename=filename, line=section.line)
             tablespaces.extend(rows)
     return RawReport(
         header=header,
@@ -255,6 +253,7 @@ def _tablespace_figures(
                                                filename=filename))
                 continue
             if figure is not None:
+                check_names([figure], section=section, filename=filename, line=line)
                 figures.append(figure)
     return figures
 

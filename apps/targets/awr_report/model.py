@@ -24,8 +24,9 @@ MAX_REPORT_BYTES: int = 20 * 1024 * 1024
 #: an HTML section costs about 20 times its size as a tree. A 5 MB text report has about 60,000 lines.
 MAX_SECTION_BYTES: int = 2 * 1024 * 1024
 MAX_TEXT_LINES: int = 200_000
-#: Oracle names are 128 characters (12.2 on); object types as stored, 30.
-NAME_MAX_CHARS: int = 128
+#: Oracle names are 128 bytes at most (12.2 on; 30 before: 128 is the hard limit, a report of 12.1 with a
+#: longer one is not a real report either); object types as stored, 30 characters.
+NAME_MAX_BYTES: int = 128
 TYPE_MAX_CHARS: int = 30
 
 
@@ -46,10 +47,31 @@ class AwrReportError(ValueError):
         super().__init__(f"{where}: {problem}")
 
 
+def name_too_long(field_name: str, text: str) -> str | None:
+    """What is wrong with a name longer than Oracle allows (bytes in UTF-8; types in characters), else None.
+
+    >>> name_too_long("object name", "X" * 128) is None
+    True
+    >>> name_too_long("object name", "É" * 100)
+    "object name 'ÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉÉ...' is 100 characters (200 bytes) long, more than the 128 bytes an Oracle name has"
+    """
+    shown = text[:40] + "..." if len(text) > 40 else text
+    if field_name == "object type":
+        if len(text) <= TYPE_MAX_CHARS:
+            return None
+        return f"{field_name} {shown!r} is {len(text)} characters long, more than the {TYPE_MAX_CHARS} an object type has"
+    size = len(text.encode("utf-8", errors="replace"))
+    if size <= NAME_MAX_BYTES:
+        return None
+    length = f"{len(text)} characters" if size == len(text) else f"{len(text)} characters ({size} bytes)"
+    return f"{field_name} {shown!r} is {length} long, more than the {NAME_MAX_BYTES} bytes an Oracle name has"
+
+
 def check_names(
     figures: Sequence[SegmentFigure | TablespaceFigure], *, section: str, filename: str, line: int | None
 ) -> None:
-    """Refuse a name longer than Oracle allows, naming the section, the field and the line."""
+    """Refuse a name longer than Oracle allows, naming the section, the field and the line (the row's, when
+    the caller checks row by row)."""
     for figure in figures:
         if isinstance(figure, TablespaceFigure):
             named = {"tablespace name": figure.name}
@@ -58,13 +80,9 @@ def check_names(
                      "object name": figure.object_name, "subobject name": figure.subobject_name,
                      "object type": figure.object_type}
         for field_name, text in named.items():
-            longest = TYPE_MAX_CHARS if field_name == "object type" else NAME_MAX_CHARS
-            if len(text) > longest:
-                raise AwrReportError(
-                    f"section {section!r}: {field_name} {text[:40] + '...'!r} is {len(text)} characters "
-                    f"long, more than the {longest} an Oracle name has",
-                    filename=filename, line=line,
-                )
+            problem = name_too_long(field_name, text)
+            if problem is not None:
+                raise AwrReportError(f"section {section!r}: {problem}", filename=filename, line=line)
 
 
 @dataclass(frozen=True)
@@ -84,6 +102,9 @@ class ReportHeader:
     is_global: bool
     #: Instance number -> startup time as the header prints it (minute precision).
     startup_times: dict[int, dt.datetime] = field(default_factory=dict)
+    #: True when the report states its elapsed time ("Elapsed: 2.77 (mins)"); False when it is
+    #: end_time - begin_time (times printed to the minute by global reports: up to 8 % off).
+    elapsed_stated: bool = False
 
 
 @dataclass(frozen=True)
@@ -198,6 +219,7 @@ class AwrReport:
     startup_times: dict[int, dt.datetime] = field(default_factory=dict)
     filename: str = ""
     notes: tuple[str, ...] = ()
+    elapsed_stated: bool = False  # see ReportHeader.elapsed_stated
 
     def to_json_dict(self) -> dict[str, Any]:
         """The report as plain JSON types, with exactly the documented keys."""

@@ -261,6 +261,7 @@ def _build_report(raw: RawReport, *, report_format: str, filename: str) -> AwrRe
         startup_times=dict(header.startup_times),
         filename=filename,
         notes=raw.notes,
+        elapsed_stated=header.elapsed_stated,
     )
 
 

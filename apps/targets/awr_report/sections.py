@@ -21,7 +21,7 @@ from apps.targets.awr_report.cells import (
     strict_count,
     strict_number,
 )
-from apps.targets.awr_report.model import SegmentFigure, TablespaceFigure
+from apps.targets.awr_report.model import SegmentFigure, TablespaceFigure, check_names
 from apps.targets.awr_report.numbers import parse_count, parse_number, snake_case
 
 SEGMENT_SECTION_PREFIX = "segments by "
@@ -284,6 +284,7 @@ def listed_segment_rows(
         except CellProblem as problem:
             raise refusal(problem, section=section, where=where, filename=filename, line=line) from None
         if figure is not None:
+            check_names([figure], section=section, filename=filename, line=line)
             located = ", ".join(part for part in (f"line {line}" if line else "", where) if part)
             listed.append(ListedRow(figure, columns.percent(row), located, columns.printed(row)))
     return listed

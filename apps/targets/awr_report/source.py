@@ -9,6 +9,8 @@ An AWR report is one interval, so it becomes one :class:`Snapshot`:
 * ``begin_at`` / ``end_at``: reports print local database time with no zone;
   the printed time is **treated as UTC** (documented limitation: a report
   from a database in another zone is shifted by that offset).
+* the interval (``elapsed_s``) is the elapsed time the report states ("Elapsed: 2.77 (mins)"), not
+  end - begin: a global report prints its snapshot times to the minute (180 s for 166 s, 8 % off).
 * ``startup_at`` is the header's Startup Time (minute precision), treated as
   UTC like the snapshot times; for a global report, the latest startup of its
   instances (any restart inside the cluster starts a new baseline); when the
@@ -98,6 +100,7 @@ def report_to_collection(report: AwrReport) -> Collection:
             for name, io in report.tablespaces.items()
         ),
         top_n_only=True,
+        elapsed_s=round(report.elapsed_minutes * 60, 3) if report.elapsed_stated else None,
     )
     database = DatabaseInfo(
         dbid=report.dbid,

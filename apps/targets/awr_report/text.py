@@ -123,13 +123,11 @@ def read_report(
         body = lines[section.start : section.end]
         if kind == "segments":
             found = _segment_figures(body, section, filename=filename, notes=notes)
-            check_names(found, section=section.title, filename=filename, line=section.line)
             figures.extend(found)
         elif kind == "sysstat":
             sysstat.update(_sysstat(body, section, filename=filename, notes=notes))
         elif kind == "tablespace_io":
             rows = _tablespace_figures(body, section, filename=filename, notes=notes)
-            check_names(rows, section=section.title, filename=filename, line=section.line)
             tablespaces.extend(rows)
     return RawReport(
         header=header,
@@ -298,6 +296,7 @@ def _tablespace_figures(
                                            filename=filename))
             continue
         if figure is not None:
+            check_names([figure], section=section.title, filename=filename, line=line)
             figures.append(figure)
     return figures
 

@@ -48,9 +48,9 @@ from apps.targets.oracle.source import (
 )
 from apps.targets.rows import SEGMENT_STAT_FIELDS, Collection, DatabaseInfo, SegmentInfo, Snapshot
 
-#: Longest text per column: Oracle names are 128 characters (12.2 on), types 30 as stored; a few
-#: columns hold longer text (parameter values, LOB column paths).
-NAME_MAX_CHARS = 128
+#: Longest text per column: Oracle names are 128 bytes (12.2 on), types 30 characters as stored; a few
+#: columns hold longer text (parameter values, LOB column paths), counted in characters.
+NAME_MAX_BYTES = 128
 _TEXT_MAX_CHARS = {"VALUE": 4000, "LOB_COLUMN_NAME": 300, "OBJECT_TYPE": 30, "SEGMENT_TYPE": 30}
 
 # A SQL*Plus or Oracle error spooled instead of rows: the statement failed on the database.
@@ -141,10 +141,15 @@ def _typed(text: str, column: Column, *, filename: str, line: int) -> Any:
         shown = text if len(text) <= 40 else text[:40] + "..."
         raise ExtractError(f"{shown!r} is not {expected}", filename=filename, line=line,
                            column=column.name) from None
-    longest = _TEXT_MAX_CHARS.get(column.name, NAME_MAX_CHARS)
-    if len(text) > longest:
+    longest = _TEXT_MAX_CHARS.get(column.name)
+    if longest is not None and len(text) > longest:
         raise ExtractError(f"{text[:40] + '...'!r} is {len(text)} characters long, more than the {longest} allowed",
                            filename=filename, line=line, column=column.name)
+    size = len(text.encode("utf-8")) if longest is None else 0
+    if size > NAME_MAX_BYTES:
+        length = f"{len(text)} characters" if size == len(text) else f"{len(text)} characters ({size} bytes)"
+        raise ExtractError(f"{text[:40] + '...'!r} is {length} long, more than the {NAME_MAX_BYTES} bytes an Oracle "
+                           "name has", filename=filename, line=line, column=column.name)
     return text
 
 

@@ -80,3 +80,17 @@ class ReportToCollectionTests(unittest.TestCase):
         # The later of the two instance startups (10:33 and 10:41).
         self.assertEqual(snapshot.startup_at, dt.datetime(2016, 9, 14, 10, 41, tzinfo=UTC))
         self.assertTrue(any("global RAC" in note for note in collection.notes))
+
+
+class StatedElapsedTests(unittest.TestCase):
+    """Issue 15 item 11: the interval is the elapsed time the report states, not its minute-rounded times."""
+
+    def test_it_takes_the_interval_of_a_global_report_from_its_stated_elapsed_time(self) -> None:
+        (snapshot,) = _collection("edwinjiang__dataextraction_found__beautifulsoap__awr_rac.html").snapshots
+        # Snapshot times print minutes only (180 s apart); the report states 2.77 min
+        self.assertEqual((snapshot.end_at - snapshot.begin_at).total_seconds(), 180.0)
+        self.assertAlmostEqual(snapshot.interval_seconds, 2.77 * 60)
+
+    def test_it_takes_the_stated_elapsed_time_of_an_instance_report(self) -> None:
+        (snapshot,) = _collection("1newstar__awr2csv__sample__awr_11204_1.txt").snapshots
+        self.assertAlmostEqual(snapshot.interval_seconds, 60.22 * 60)

@@ -321,6 +321,16 @@ class SegmentsCsvTests:
 
         assert [info.bytes for info in infos] == [1073741824, 268435456, 67108864, 8388608]
 
+    def test_it_refuses_a_name_of_more_than_128_bytes(self) -> None:
+        # 100 characters fit the 128-character columns but are 200 bytes: longer than an Oracle name
+        data = (FIXTURES / "single" / "segments.csv").read_bytes().replace(b'"ORDERS_PK"', '"{}"'.format("É" * 100).encode())
+
+        with pytest.raises(ExtractError) as caught:
+            read_segments_csv(data, filename="sizes.csv")
+
+        assert str(caught.value).startswith("sizes.csv, line 3, column SEGMENT_NAME: ")
+        assert "200 bytes" in str(caught.value) and "128 bytes" in str(caught.value)
+
     def test_it_names_the_uploaded_file_in_errors(self) -> None:
         data = (FIXTURES / "single" / "segments.csv").read_bytes() + b'"APP","X","","TABLE","USERS","big"\n'
 
