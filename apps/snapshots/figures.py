@@ -27,7 +27,8 @@ from apps.snapshots.rollups import segment_days_roll_up
 from apps.snapshots.tasks import window_base_prepare as window_base_prepare_task
 from apps.snapshots.windows import STATISTICS, WindowArrays
 
-__all__ = ["STATISTICS", "WindowArrays", "WindowSpan", "window_read", "window_span"]
+__all__ = ["STATISTICS", "UnlistedBound", "WindowArrays", "WindowSpan", "window_read", "window_span",
+           "window_unlisted"]
 
 T = TypeVar("T")
 
@@ -89,6 +90,48 @@ def window_read(span: WindowSpan, *, now: dt.datetime, next_collect_at: dt.datet
         transaction.on_commit(lambda: window_base_prepare_task.delay(
             span.target_id, span.last_day.isoformat(), span.days, span.statistic, day_ends))
     return results[1], (results[2] if alongside else None)
+
+
+@dataclass(frozen=True)
+class UnlistedBound:
+    """What a window says of the segments its top-N snapshots list nowhere.
+
+    ``gaps``: the window holds top-N snapshots (AWR, an imported report), so such a segment was not
+    measured (below capture, not idle). ``iops_bound``: an upper bound on its IOPS, the per-snapshot
+    bounds the sources gave summed (NaN: a snapshot gave none).
+    """
+
+    gaps: bool
+    iops_bound: float
+
+
+# Per snapshot (its RAC instances summed, over the longest of their intervals): the bound on the requests
+# of a segment it lists nowhere, NULL when an instance gave none.
+_UNLISTED_SQL = """
+WITH per_snapshot AS (
+  SELECT sum(unlisted_read_requests_bound + unlisted_write_requests_bound) AS requests,
+         max(extract(epoch FROM end_at - begin_at)) AS interval_s
+  FROM snapshots_snapshot
+  WHERE target_id = %(target)s AND top_n_only AND end_at >= %(start)s AND end_at < %(stop)s
+    AND dbid = (SELECT dbid FROM snapshots_snapshot WHERE target_id = %(target)s
+                ORDER BY end_at DESC, id DESC LIMIT 1)
+  GROUP BY kind, dbid, snap_id
+)
+SELECT count(*), bool_or(requests IS NULL), sum(requests / nullif(interval_s, 0))
+FROM per_snapshot
+"""
+
+
+def window_unlisted(span: WindowSpan) -> UnlistedBound:
+    """The window's top-N gap for segments no snapshot of it lists (see :class:`UnlistedBound`)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(_UNLISTED_SQL, {"target": span.target_id, "start": span.start_at, "stop": span.stop_at})
+        count, unbounded, bound = cursor.fetchone()
+    if not count:
+        return UnlistedBound(False, 0.0)
+    return UnlistedBound(True, float("nan") if unbounded or bound is None else float(bound))
 
 
 class _RollUp:

@@ -1,0 +1,112 @@
+"""Top-N gaps stay unknown end to end: never 0 IOPS, never a move, costs as lower bounds, bounds kept.
+
+An AWR report lists only its top segments per section. A segment listed under
+"Segments by Logical Reads" but not under the request sections, or listed
+nowhere, had its requests read as 0 and was sent to the slowest tier (issue 15,
+case 1). These tests store such a report's rows and read the recommendation.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+
+from apps.snapshots.models import Segment
+from apps.snapshots.services import collection_store
+from apps.targets.base import CollectState
+from apps.targets.models import TablespaceTier, Target
+from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey, SegmentStat, Snapshot
+from apps.tiering.models import Recommendation, Tier
+from apps.tiering.services import recommendation_refresh
+
+NOW = dt.datetime(2026, 11, 20, 12, 0, tzinfo=dt.timezone.utc)
+GB = 1024**3
+LISTED = SegmentKey("APP", "LISTED", "", "TABLE")
+LOGICAL_ONLY = SegmentKey("APP", "LOGICAL_ONLY", "", "TABLE")
+UNBOUNDED = SegmentKey("APP", "UNBOUNDED", "", "TABLE")
+UNLISTED = SegmentKey("APP", "UNLISTED", "", "TABLE")
+
+
+def _stat(key: SegmentKey, **figures) -> SegmentStat:
+    return SegmentStat(key=key, tablespace_name="FLASHY", obj_number=None, dataobj_number=None, **figures)
+
+
+def _report_target(*, unlisted_bound: int | None) -> Target:
+    target = Target.objects.create(name="rpt", mode=Target.Mode.REPORT, tier_set_id="seed-2009")
+    flash = Tier.objects.get(tier_set="seed-2009", name="flash")
+    TablespaceTier.objects.create(target=target, tablespace_name="FLASHY", tier=flash)
+    snapshot = Snapshot(
+        dbid=7, instance_number=1, snap_id=100, begin_at=NOW - dt.timedelta(hours=1), end_at=NOW,
+        startup_at=NOW - dt.timedelta(days=30), top_n_only=True,
+        unlisted_read_requests_bound=unlisted_bound, unlisted_write_requests_bound=0 if unlisted_bound else None,
+        segment_stats=(
+            _stat(LISTED, physical_read_requests=3600, physical_write_requests=0, logical_reads=10),
+            # Listed by logical reads only: the request sections bound it (their smallest listed value).
+            _stat(LOGICAL_ONLY, physical_read_requests=None, read_requests_bound=3600,
+                  physical_write_requests=None, write_requests_bound=360, logical_reads=10**6),
+            # ##### in a section without a usable bound.
+            _stat(UNBOUNDED, physical_read_requests=None, physical_write_requests=0, logical_reads=10**6),
+        ),
+    )
+    collection = Collection(
+        database=DatabaseInfo(dbid=7, db_name="RPT", release="19.0.0.0.0", is_rac=False, instances=(1,)),
+        snapshots=(snapshot,),
+        segments=tuple(SegmentInfo(key=key, tablespace_name="FLASHY", bytes=100 * GB, blocks=100 * GB // 8192)
+                       for key in (LISTED, LOGICAL_ONLY, UNBOUNDED, UNLISTED)),
+    )
+    collection_store(target=target, collection=collection, kind="report",
+                     state=CollectState(now=NOW, history_start_at=NOW - dt.timedelta(days=8)))
+    recommendation_refresh(target_id=target.id, now=NOW)
+    return target
+
+
+def _rec(target: Target, key: SegmentKey) -> Recommendation:
+    segment = Segment.objects.get(target=target, object_name=key.object_name)
+    return Recommendation.objects.current().select_related("run", "current_tier", "recommended_tier").get(
+        segment=segment)
+
+
+@pytest.mark.django_db
+class UnmeasuredSegmentTests:
+    def test_a_segment_listed_only_by_logical_reads_is_not_measured_and_keeps_its_bound(self, seed_tiers):
+        target = _report_target(unlisted_bound=1800)
+
+        rec = _rec(target, LOGICAL_ONLY)
+        assert rec.measured is False
+        assert rec.iops is None and rec.read_iops is None and rec.intensity is None
+        assert rec.read_requests_per_day is None
+        assert rec.iops_bound == pytest.approx((3600 + 360) / 3600)
+
+    def test_an_unmeasured_segment_is_never_moved_and_its_cost_is_a_lower_bound(self, seed_tiers):
+        target = _report_target(unlisted_bound=1800)
+
+        for key in (LOGICAL_ONLY, UNBOUNDED, UNLISTED):
+            rec = _rec(target, key)
+            assert rec.action not in ("move", "move_partitions"), key
+            assert rec.recommended_tier_id == rec.current_tier_id, key
+            # 100 GB on flash at $30/GB: the GB part alone, the least it can cost.
+            assert rec.cost_now_usd == Decimal("3000.00"), key
+            assert rec.savings_usd == Decimal("0.00"), key
+
+    def test_a_segment_listed_nowhere_gets_the_reports_bound_for_unlisted_segments(self, seed_tiers):
+        target = _report_target(unlisted_bound=1800)
+
+        rec = _rec(target, UNLISTED)
+        assert rec.measured is False and rec.iops is None
+        assert rec.iops_bound == pytest.approx(1800 / 3600)
+
+    def test_without_a_bound_the_figure_is_unknown_and_unbounded(self, seed_tiers):
+        target = _report_target(unlisted_bound=None)
+
+        assert _rec(target, UNBOUNDED).iops_bound is None
+        assert _rec(target, UNLISTED).iops_bound is None
+        assert _rec(target, UNLISTED).measured is False
+
+    def test_a_measured_segment_keeps_its_figures(self, seed_tiers):
+        target = _report_target(unlisted_bound=1800)
+
+        rec = _rec(target, LISTED)
+        assert rec.measured is True and rec.iops_bound is None
+        assert rec.iops == pytest.approx(1.0)
