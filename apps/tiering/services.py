@@ -24,7 +24,7 @@ from apps.core.pgcopy import copy_from_arrays, fetch_arrays
 from apps.snapshots.figures import WindowArrays, window_read, window_span
 from apps.snapshots.models import Residency
 from apps.targets.models import TablespaceTier, Target
-from apps.tiering import costmodel, rules
+from apps.tiering import costmodel, movability, rules
 from apps.tiering.models import RecommendationRun, Tier
 from apps.tiering.selectors import tablespace_read_latency_ms
 from apps.tiering.tasks import recommendation_runs_prune as recommendation_runs_prune_task
@@ -124,7 +124,21 @@ SELECT s.id::int8, coalesce(s.size_bytes, -1)::int8, s.in_awr,
        coalesce((%(latency)s::float8[])[array_position(%(tablespaces)s::text[], s.tablespace_name::text)],
                 'NaN')::float8,
        CASE WHEN s.object_type = ANY(%(partition)s)
-            THEN hashtextextended(s.owner || '.' || s.object_name || '.' || s.object_type, 0) ELSE 0 END::int8
+            THEN hashtextextended(s.owner || '.' || s.object_name || '.' || s.object_type, 0) ELSE 0 END::int8,
+       -- apps.tiering.movability.movability(), rule for rule (held to it by tests/tiering/test_movability.py)
+       CASE WHEN s.name_truncated THEN %(m_name_truncated)s
+            WHEN s.object_type = ANY(%(m_lob_index_types)s)
+                 OR (s.object_type = 'INDEX' AND s.object_name ~ %(m_lob_index_name)s) THEN %(m_moves_with_lob)s
+            WHEN s.object_type = ANY(%(m_own_rule_types)s) THEN 0
+            WHEN s.owner = %(m_missing_owner)s OR s.object_type = ANY(%(m_unknown_types)s) THEN %(m_unknown_object)s
+            WHEN s.owner = ANY(%(m_dictionary_owners)s) THEN %(m_dictionary)s
+            WHEN s.owner = ANY(%(m_oracle_owners)s) THEN %(m_oracle_maintained)s
+            WHEN s.object_type = ANY(%(m_cluster_types)s) THEN %(m_cluster)s
+            WHEN starts_with(s.object_name, %(m_aq_prefix)s) THEN %(m_aq_internal)s
+            WHEN starts_with(s.object_name, %(m_iot_top)s) OR starts_with(s.object_name, %(m_iot_over)s)
+                 THEN %(m_iot_segment)s
+            WHEN s.object_type <> ALL(%(m_movable_types)s) THEN %(m_segment_type)s
+            ELSE 0 END::int2
 FROM snapshots_segment s
 LEFT JOIN targets_tablespacetier m ON m.target_id = s.target_id AND m.tablespace_name = s.tablespace_name
 WHERE s.target_id = %(target)s
@@ -133,19 +147,33 @@ WHERE s.target_id = %(target)s
 SEGMENT_ARRAY_COLUMNS = (
     ("segment_id", "int8"), ("size_bytes", "int8"), ("in_awr", "bool"), ("is_undo", "bool"), ("is_temp", "bool"),
     ("is_lob", "bool"), ("is_partition", "bool"), ("flash_cache", "int2"), ("tier_id", "int8"),
-    ("latency_ms", "float8"), ("partition_group", "int8"),
+    ("latency_ms", "float8"), ("partition_group", "int8"), ("movability", "int2"),
 )
+
+
+_MOVABILITY_PARAMS = {
+    **{f"m_{code}": movability.CODES.index(code) for code in movability.CODES[1:]},
+    "m_lob_index_types": sorted(movability.LOB_INDEX_TYPES), "m_lob_index_name": movability.LOB_INDEX_NAME,
+    "m_own_rule_types": sorted(movability.OWN_RULE_TYPES), "m_missing_owner": movability.MISSING_OWNER,
+    "m_unknown_types": sorted(movability.UNKNOWN_TYPES),
+    "m_dictionary_owners": sorted(movability.DICTIONARY_OWNERS),
+    "m_oracle_owners": sorted(movability.ORACLE_MAINTAINED_OWNERS),
+    "m_cluster_types": sorted(movability.CLUSTER_TYPES), "m_aq_prefix": movability.AQ_PREFIX,
+    "m_iot_top": movability.IOT_PREFIXES[0], "m_iot_over": movability.IOT_PREFIXES[1],
+    "m_movable_types": sorted(movability.MOVABLE_TYPES),
+}
 
 
 def segment_arrays(*, target_id: int, latency_ms: dict[str, float] | None = None) -> dict[str, np.ndarray]:
     """Every segment of a target as arrays, ordered by id: size (-1 unknown), kind flags, hint code,
     current tier id (-1 unmapped), its tablespace's measured read latency (NaN: none) and a
     partition group (0: not a partition; else a 64-bit hash of owner, name and type, which is
-    cheaper than sorting 100k names to number the groups)."""
+    cheaper than sorting 100k names to number the groups) and whether a move can relocate it (an
+    index into movability.CODES, 0: it can)."""
     latency_ms = latency_ms or {}
     params = {"target": target_id, "undo": _UNDO, "temp": _TEMP, "lob": _LOB, "partition": _PARTITION,
               "hints": list(rules.FLASH_CACHE_CODES[1:]), "tablespaces": list(latency_ms),
-              "latency": list(latency_ms.values())}
+              "latency": list(latency_ms.values()), **_MOVABILITY_PARAMS}
     with roomy_sorts(), connection.cursor() as cursor:
         arrays = fetch_arrays(cursor.cursor, _SEGMENTS_SQL, params, SEGMENT_ARRAY_COLUMNS)
     order = np.argsort(arrays["segment_id"], kind="stable")
