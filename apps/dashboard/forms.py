@@ -65,7 +65,7 @@ class TierForm(forms.ModelForm):
     class Meta:
         model = Tier
         fields = [
-            "name", "tier_set", "kind", "billing", "device_cost_usd", "device_gb", "device_iops", "usd_per_gb",
+            "name", "tier_set", "kind", "device_cost_usd", "device_gb", "device_iops", "usd_per_gb",
             "usd_per_iops", "included_iops", "iops_per_gb", "volume_min_gb", "volume_max_gb", "volume_max_iops",
             "max_iops_per_gb", "max_devices", "max_gb", "read_latency_ms", "is_flash", "price_source", "priced_on",
             "note",

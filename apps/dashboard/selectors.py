@@ -19,7 +19,7 @@ from apps.dashboard.rows import FlashSample, ResidencyRow, ResidencySample, Segm
 from apps.snapshots.models import CollectionRun, Residency, Segment, SegmentStat, SysStat
 from apps.targets.models import Target
 from apps.tiering import costmodel
-from apps.tiering.models import Recommendation, RecommendationRun, Refresh, Tier
+from apps.tiering.models import Recommendation, RecommendationRun, Refresh, Tier, TierSet
 from apps.tiering.selectors import recommendation_list
 from apps.tiering.tiers import tier_to_model
 
@@ -350,18 +350,21 @@ class TierSetView:
     tiers: list[TierView]
     break_evens: list[costmodel.BreakEven]
     targets: list[str]
+    basis: costmodel.BillingBasis = costmodel.BillingBasis(purchase=True)
 
 
 def tier_catalog() -> list[TierSetView]:
-    """Tiers grouped by tier set with tier intensities, break-evens and the targets using each set (two queries)."""
+    """Tiers grouped by tier set with tier intensities, break-evens, the billing basis and the targets using
+    each set (three queries)."""
     groups: dict[str, list[Tier]] = defaultdict(list)
     for tier in Tier.objects.order_by("tier_set", "name"):
-        groups[tier.tier_set].append(tier)
+        groups[tier.tier_set_id].append(tier)
     users: dict[str, list[str]] = defaultdict(list)
     for name, tier_set in Target.objects.values_list("name", "tier_set"):
         users[tier_set].append(name)
     sets = []
-    for set_name, tiers in sorted(groups.items()):
+    for tier_set in TierSet.objects.order_by("name"):
+        set_name, tiers = tier_set.name, groups.get(tier_set.name, [])
         views, models = [], []
         for tier in tiers:
             try:
@@ -375,5 +378,5 @@ def tier_catalog() -> list[TierSetView]:
             views.append(TierView(tier=tier, intensity=intensity, usd_per_gb=per_gb, usd_per_iops=per_iops))
         views.sort(key=lambda v: (v.intensity is None, v.intensity or 0.0, v.tier.name))
         sets.append(TierSetView(name=set_name, tiers=views, break_evens=costmodel.break_evens(models),
-                                targets=users.get(set_name, [])))
+                                targets=users.get(set_name, []), basis=tier_set.basis))
     return sets

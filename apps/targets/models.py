@@ -1,9 +1,21 @@
 from __future__ import annotations
 
+from django.apps import apps
+from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
 
 from apps.core.crypto import decrypt_secret, encrypt_secret
+
+DEFAULT_TIER_SET = "seed-2009"
+
+
+def default_tier_set() -> str:
+    """The seed's tier set, created (empty, bought devices) if it does not exist yet, so a new target always
+    names a real set; its tiers come with the presets (tiering.services.tier_presets_install)."""
+    tier_set_model = apps.get_model("tiering", "TierSet")  # by name: targets comes before tiering on the path
+    tier_set_model.objects.get_or_create(name=DEFAULT_TIER_SET)
+    return DEFAULT_TIER_SET
 
 
 class TargetQuerySet(models.QuerySet["Target"]):
@@ -32,7 +44,8 @@ class Target(models.Model):
     interval_minutes = models.PositiveIntegerField(default=60, validators=[MinValueValidator(5)])
     enabled = models.BooleanField(default=True)
     demo_seed = models.IntegerField(default=42)
-    tier_set = models.CharField(max_length=60, default="seed-2009", help_text="the tier set recommendations compare")
+    tier_set = models.ForeignKey("tiering.TierSet", on_delete=models.PROTECT, related_name="targets",
+                                 default=default_tier_set, help_text="the tier set recommendations compare")
     next_collect_at = models.DateTimeField(null=True, blank=True)
     # What the last collection learned: release, dbid, RAC, pack access.
     capabilities = models.JSONField(default=dict, blank=True, editable=False)
@@ -49,6 +62,19 @@ class Target(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        super().clean()
+        if self.pk is None or self.tier_set_id is None:
+            return
+        foreign = (TablespaceTier.objects.filter(target_id=self.pk).exclude(tier__tier_set_id=self.tier_set_id)
+                   .select_related("tier").order_by("tablespace_name"))
+        if foreign:
+            names = ", ".join(f"{m.tablespace_name} → {m.tier.name}" for m in foreign[:5])
+            raise ValidationError({"tier_set": (
+                f"target {self.name!r}: its tablespace map names tiers of another set ({names}); "
+                f"map those tablespaces to tiers of {self.tier_set_id!r} first, or keep the set"
+            )})
 
     def set_password(self, plain: str) -> None:
         self.password_encrypted = encrypt_secret(plain) if plain else ""
@@ -88,6 +114,19 @@ class TablespaceTier(models.Model):
 
     def __str__(self) -> str:
         return f"{self.target}: {self.tablespace_name} → {self.tier}"
+
+    def clean(self) -> None:
+        """A tablespace may only be mapped to a tier of its target's tier set (money in one unit)."""
+        super().clean()
+        if self.target_id is None or self.tier_id is None:
+            return
+        tier_set_id = self.tier.tier_set_id
+        if tier_set_id != self.target.tier_set_id:
+            raise ValidationError({"tier": (
+                f"tablespace {self.tablespace_name!r} of target {self.target.name!r}: tier {self.tier.name!r} "
+                f"is in tier set {tier_set_id!r}, but the target compares the {self.target.tier_set_id!r} set; "
+                f"pick a tier of {self.target.tier_set_id!r}"
+            )})
 
 
 class TargetCheck(models.Model):

@@ -1,18 +1,55 @@
 from __future__ import annotations
 
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 
 from apps.core.fields import MoneyField
+from apps.tiering.costmodel import DEFAULT_AMORTISATION_MONTHS, BillingBasis
+
+
+class TierSet(models.Model):
+    """Tiers compared with one another (a preset or a custom set), and the basis their prices are billed on.
+
+    Purchase sets price devices bought once; their figures are amortised to a
+    monthly one over ``amortisation_months``. Monthly sets (cloud) are billed
+    per month already. Money shown across sets is per month (:meth:`per_month`).
+    The name is the key, so a target's tier set is one of these, never a typo.
+    """
+
+    class Billing(models.TextChoices):
+        PURCHASE = "purchase", "purchase (one-off, amortised)"
+        MONTHLY = "monthly", "monthly"
+
+    name = models.CharField(
+        max_length=60, primary_key=True,
+        validators=[RegexValidator(r"^[A-Za-z0-9][A-Za-z0-9 _.-]*$", "letters, digits, space, _ . - only")],
+    )
+    billing = models.CharField(max_length=10, choices=Billing.choices, default=Billing.PURCHASE)
+    amortisation_months = models.PositiveSmallIntegerField(
+        default=DEFAULT_AMORTISATION_MONTHS, validators=[MinValueValidator(1), MaxValueValidator(600)],
+        help_text="purchase sets: months a purchase is spread over for the monthly figure",
+    )
+    note = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def basis(self) -> BillingBasis:
+        """The cost model's view of the billing (apps.tiering.costmodel.BillingBasis)."""
+        return BillingBasis(purchase=self.billing == self.Billing.PURCHASE, months=self.amortisation_months)
 
 
 class Tier(models.Model):
-    """A storage tier and its price.
+    """A storage tier and its price, in one tier set (whose billing says whether the price is a purchase or monthly).
 
     Priced per device (the seed's form: device cost, GB, IOPS), linearly (USD per
     GB and per IOPS), or as cloud block storage (per GB plus provisioned IOPS
     above an included baseline; or per GB at a performance level that gives
-    IOPS per GB). ``billing`` says whether the money is one-off (bought
-    devices) or monthly (cloud).
+    IOPS per GB).
     """
 
     class Kind(models.TextChoices):
@@ -21,13 +58,8 @@ class Tier(models.Model):
         PROVISIONED_IOPS = "provisioned_iops", "cloud: per GB + IOPS above a baseline"
         PERFORMANCE_LEVEL = "performance_level", "cloud: per GB at IOPS per GB"
 
-    class Billing(models.TextChoices):
-        ONE_OFF = "one_off", "one-off"
-        MONTHLY = "monthly", "monthly"
-
     name = models.CharField(max_length=60, unique=True)
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.DEVICE)
-    billing = models.CharField(max_length=10, choices=Billing.choices, default=Billing.ONE_OFF)
     device_cost_usd = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
     device_gb = models.FloatField(null=True, blank=True)
     device_iops = models.FloatField(null=True, blank=True)
@@ -46,8 +78,8 @@ class Tier(models.Model):
     max_gb = models.FloatField(null=True, blank=True, help_text="capacity limit for placements; empty = unlimited")
     price_source = models.CharField(max_length=300, blank=True)
     priced_on = models.DateField(null=True, blank=True)
-    # Tiers are compared within one set (a preset or a custom set); each target names its set.
-    tier_set = models.CharField(max_length=60, default="custom")
+    # Tiers are compared within one set; each target names its set.
+    tier_set = models.ForeignKey(TierSet, on_delete=models.PROTECT, related_name="tiers")
     note = models.CharField(max_length=300, blank=True)
 
     class Meta:

@@ -141,6 +141,15 @@ PRESETS: dict[str, tuple[PresetTier, ...]] = {
     "oci-block-volume": OCI_BLOCK_VOLUME,
 }
 
+#: How each preset's prices are billed: device prices are a purchase (amortised per month over the
+#: set's months), cloud prices are per month.
+PRESET_BILLING: dict[str, str] = {
+    "seed-2009": "purchase",
+    "on-prem-2025": "purchase",
+    "aws-ebs": "monthly",
+    "oci-block-volume": "monthly",
+}
+
 _KINDS: dict[str, type[Tier]] = {
     "device": DeviceTier,
     "provisioned_iops": ProvisionedIopsTier,

@@ -59,8 +59,9 @@ class RefreshResult:
 
 def tier_presets_install() -> list[str]:
     """Create the preset tiers that do not exist yet (by name); never overwrite an edited tier."""
-    from apps.tiering.tiers import preset_rows
+    from apps.tiering.tiers import preset_rows, preset_sets_ensure
 
+    preset_sets_ensure()
     created = []
     for row in preset_rows():
         _, was_created = Tier.objects.get_or_create(name=row["name"], defaults=row)
@@ -226,7 +227,8 @@ def build_recommendations(
     set_ids = np.array([t.id for t in tiers], dtype=np.int64)
     current_id = segments["tier_id"]
     current_index = _index_of(set_ids, current_id)  # -1: unmapped or another set
-    costs = costmodel.cost_matrix(model_tiers, iops, gb) if n else np.zeros((0, len(tiers)))
+    # Marginal costs: on a cloud tier a segment shares its tablespace's volumes (costmodel.pools).
+    costs = costmodel.cost_matrix(model_tiers, iops, gb, pooled=True) if n else np.zeros((0, len(tiers)))
     choice = costmodel.cheapest(costs, model_tiers, current_index) if n else np.zeros(0, dtype=np.int64)
     chosen_cost = costs[np.arange(n), choice] if n else np.zeros(0)
     cost_tier_id = np.where(sized, set_ids[choice] if n else choice, current_id)
@@ -331,7 +333,8 @@ def _current_costs(costs, current_index, current_id, mapped_tiers, iops, gb) -> 
     foreign = (current_index < 0) & (current_id >= 0)
     for tier_id in np.unique(current_id[foreign]):
         rows = current_id == tier_id
-        cost_now[rows] = costmodel.cost_matrix([tier_to_model(mapped_tiers[int(tier_id)])], iops[rows], gb[rows])[:, 0]
+        cost_now[rows] = costmodel.cost_matrix([tier_to_model(mapped_tiers[int(tier_id)])], iops[rows], gb[rows],
+                                               pooled=True)[:, 0]
     return cost_now
 
 

@@ -6,7 +6,7 @@ from decimal import Decimal
 from typing import Any
 
 from apps.tiering import costmodel
-from apps.tiering.models import Tier
+from apps.tiering.models import Tier, TierSet
 
 FLASH_LATENCY_MS = 2.0  # nominal read latency at or below this: SSD/flash-backed (HDD tiers are 5 ms and up)
 
@@ -40,16 +40,29 @@ _FIELD_OF = {
 }
 
 
+def preset_sets_ensure() -> list[str]:
+    """Create the preset tier sets that do not exist yet, with their billing basis (never overwrite an edited
+    set); returns the names created."""
+    from apps.tiering.presets import PRESET_BILLING, PRESETS
+
+    created = []
+    for set_name in PRESETS:
+        billing = TierSet.Billing.PURCHASE if PRESET_BILLING[set_name] == "purchase" else TierSet.Billing.MONTHLY
+        _, was_created = TierSet.objects.get_or_create(name=set_name, defaults={"billing": billing})
+        if was_created:
+            created.append(set_name)
+    return created
+
+
 def preset_rows() -> list[dict[str, Any]]:
-    """Every preset tier as the field values of a Tier row."""
+    """Every preset tier as the field values of a Tier row (its set by name: ``tier_set_id``)."""
     from apps.tiering.presets import PRESETS
 
     rows = []
     for set_name, entries in PRESETS.items():
-        billing = Tier.Billing.ONE_OFF if entries[0].kind == "device" else Tier.Billing.MONTHLY
         for entry in entries:
             row: dict[str, Any] = {
-                "name": entry.name, "kind": entry.kind, "billing": billing, "tier_set": set_name,
+                "name": entry.name, "kind": entry.kind, "tier_set_id": set_name,
                 "read_latency_ms": entry.read_latency_ms, "is_flash": entry.read_latency_ms <= FLASH_LATENCY_MS,
                 "price_source": entry.price_source, "priced_on": entry.price_read_on, "note": entry.note[:300],
             }

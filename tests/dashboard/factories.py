@@ -17,7 +17,7 @@ SNAPSHOTS = 6
 def build_target(*, name: str, segments: int) -> Target:
     """A demo-mode target on the seed-2009 tiers (install them first) with ``segments`` segments."""
     now = timezone.now()
-    target = Target.objects.create(name=name, mode=Target.Mode.DEMO, tier_set="seed-2009",
+    target = Target.objects.create(name=name, mode=Target.Mode.DEMO, tier_set_id="seed-2009",
                                    capabilities={"release": "19.0.0.0.0", "block_size_bytes": 8192})
     tiers = list(Tier.objects.filter(tier_set="seed-2009").order_by("name"))
     segs = Segment.objects.bulk_create([

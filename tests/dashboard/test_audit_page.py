@@ -9,7 +9,7 @@ from apps.core.audit import audit_event_record
 from apps.core.models import AuditLogEntry
 from apps.dashboard.views import AUDIT_PAGE_SIZE
 from apps.targets.models import Target
-from apps.tiering.models import Tier
+from apps.tiering.models import Tier, TierSet
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +30,8 @@ class AuditPagePermissionTests:
 
 class AuditPageTests:
     def test_it_shows_a_tier_price_change_with_old_and_new_value_and_author(self, admin_client, admin_user):
-        tier = Tier.objects.create(name="flash", device_cost_usd="100.00", device_gb=1000, device_iops=10000)
+        tier = Tier.objects.create(name="flash", device_cost_usd="100.00", device_gb=1000, device_iops=10000,
+                                   tier_set=TierSet.objects.create(name="custom"))
         with set_actor(admin_user):
             tier.device_cost_usd = "250.00"
             tier.save()

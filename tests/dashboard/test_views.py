@@ -72,8 +72,9 @@ class RoleTests:
 
     def test_it_saves_a_tier_edit_for_admins(self, admin_client, seed_tiers):
         tier = Tier.objects.get(name="flash")
-        data = {f: getattr(tier, f) for f in ("name", "tier_set", "kind", "billing", "device_cost_usd", "device_gb",
+        data = {f: getattr(tier, f) for f in ("name", "tier_set_id", "kind", "device_cost_usd", "device_gb",
                                               "device_iops", "read_latency_ms", "price_source")}
+        data["tier_set"] = data.pop("tier_set_id")
         data["device_cost_usd"] = "1999.00"
         data = {k: ("" if v is None else v) for k, v in data.items()}
         response = admin_client.post(f"/tiers/{tier.id}/edit/", data)

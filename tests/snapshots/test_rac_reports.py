@@ -33,7 +33,7 @@ def _requests(name: str, object_name: str) -> tuple[int, float]:
 @pytest.mark.django_db
 @pytest.mark.parametrize("order", [(INSTANCE_1, INSTANCE_2), (INSTANCE_2, INSTANCE_1)], ids=["1-then-2", "2-then-1"])
 def test_two_instance_reports_of_one_snapshot_pair_are_summed(order, seed_tiers, django_capture_on_commit_callbacks):
-    target = Target.objects.create(name="orcl", mode=Target.Mode.REPORT, tier_set="seed-2009")
+    target = Target.objects.create(name="orcl", mode=Target.Mode.REPORT, tier_set_id="seed-2009")
     first, second = (_requests(name, "IDL_UB2$") for name in order)
 
     # Each report imported on its own, the second a collection later (its instance "late" for the first's day).

@@ -39,7 +39,7 @@ def _hourly(hours: int, reads_of, writes_of, key: SegmentKey, tablespace: str, l
 
 @pytest.fixture
 def target(db, seed_tiers) -> Target:
-    target = Target.objects.create(name="t1", mode=Target.Mode.DEMO, tier_set="seed-2009")
+    target = Target.objects.create(name="t1", mode=Target.Mode.DEMO, tier_set_id="seed-2009")
     tiers = {t.name: t for t in Tier.objects.filter(tier_set="seed-2009")}
     TablespaceTier.objects.create(target=target, tablespace_name="SLOW", tier=tiers["hi-cap disk"])
     TablespaceTier.objects.create(target=target, tablespace_name="FLASHY", tier=tiers["flash"])

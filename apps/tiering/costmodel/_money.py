@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 
 import numpy as np
@@ -74,3 +75,50 @@ def to_cents_array(costs: np.ndarray) -> np.ndarray:
             for amount in usd[large].tolist()
         ]
     return rounded
+
+
+#: Months a purchase is spread over for its monthly figure, unless the tier set says otherwise.
+DEFAULT_AMORTISATION_MONTHS = 60
+#: The unit of every money figure compared across tier sets (pages, fleet totals).
+PER_MONTH = "USD/month"
+#: The unit of a purchase set's own figures (device prices, paid once).
+PURCHASE = "USD purchase"
+
+
+@dataclass(frozen=True)
+class BillingBasis:
+    """How a tier set's prices are billed: a purchase amortised over ``months``, or monthly (cloud).
+
+    Costs are computed in the set's own unit (:attr:`unit`: the seed's device
+    prices stay exact); :meth:`per_month` gives the figure every page shows.
+
+    >>> seed = BillingBasis(purchase=True)
+    >>> seed.unit, seed.per_month(Decimal(18000)), BillingBasis(purchase=False).per_month(Decimal("6.75"))
+    ('USD purchase', Decimal('300'), Decimal('6.75'))
+    """
+
+    purchase: bool
+    months: int = DEFAULT_AMORTISATION_MONTHS
+
+    def __post_init__(self) -> None:
+        if self.purchase and not self.months >= 1:
+            raise ValueError(f"amortisation months must be at least 1, got {self.months!r}")
+
+    @property
+    def unit(self) -> str:
+        return PURCHASE if self.purchase else PER_MONTH
+
+    @property
+    def divisor(self) -> int:
+        """What a figure in :attr:`unit` is divided by to be per month."""
+        return self.months if self.purchase else 1
+
+    def per_month(self, amount: Decimal | None) -> Decimal | None:
+        """The monthly figure of an amount in this basis's unit (None stays None: unknown)."""
+        return None if amount is None else amount / self.divisor
+
+    def describe(self) -> str:
+        """One line for the pages: how a figure becomes per month."""
+        if self.purchase:
+            return f"purchase prices, amortised over {self.months} months"
+        return "billed monthly"
