@@ -106,30 +106,36 @@ class UnlistedBound:
 
 
 # Per snapshot (its RAC instances summed, over the longest of their intervals): the bound on the requests
-# of a segment it lists nowhere, NULL when an instance gave none.
+# of a segment it lists nowhere, NULL when an instance gave none; and whether it lists only the top N.
 _UNLISTED_SQL = """
 WITH per_snapshot AS (
-  SELECT sum(unlisted_read_requests_bound + unlisted_write_requests_bound) AS requests,
+  SELECT bool_and(top_n_only) AS top_n,
+         sum(unlisted_read_requests_bound + unlisted_write_requests_bound) AS requests,
          max(extract(epoch FROM end_at - begin_at)) AS interval_s
   FROM snapshots_snapshot
-  WHERE target_id = %(target)s AND top_n_only AND end_at >= %(start)s AND end_at < %(stop)s
+  WHERE target_id = %(target)s AND end_at >= %(start)s AND end_at < %(stop)s
     AND dbid = (SELECT dbid FROM snapshots_snapshot WHERE target_id = %(target)s
                 ORDER BY end_at DESC, id DESC LIMIT 1)
   GROUP BY kind, dbid, snap_id
 )
-SELECT count(*), bool_or(requests IS NULL), sum(requests / nullif(interval_s, 0))
+SELECT count(*) FILTER (WHERE top_n), count(*) FILTER (WHERE NOT top_n),
+       bool_or(requests IS NULL) FILTER (WHERE top_n), sum(requests / nullif(interval_s, 0)) FILTER (WHERE top_n)
 FROM per_snapshot
 """
 
 
 def window_unlisted(span: WindowSpan) -> UnlistedBound:
-    """The window's top-N gap for segments no snapshot of it lists (see :class:`UnlistedBound`)."""
+    """The window's top-N gap for segments no snapshot of it lists (see :class:`UnlistedBound`).
+
+    A window that also holds complete snapshots (V$ samples of every segment, the demo) measured a
+    segment absent from them as idle: no gap then.
+    """
     from django.db import connection
 
     with connection.cursor() as cursor:
         cursor.execute(_UNLISTED_SQL, {"target": span.target_id, "start": span.start_at, "stop": span.stop_at})
-        count, unbounded, bound = cursor.fetchone()
-    if not count:
+        top_n, complete, unbounded, bound = cursor.fetchone()
+    if not top_n or complete:
         return UnlistedBound(False, 0.0)
     return UnlistedBound(True, float("nan") if unbounded or bound is None else float(bound))
 

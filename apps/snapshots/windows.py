@@ -83,6 +83,9 @@ class WindowArrays:
     covered_s: np.ndarray
     intervals: np.ndarray
     from_samples: np.ndarray
+    #: The statistic needs values of top-N snapshots that did not capture the segment (its p95 rank
+    #: falls among them, or its average counts them): ``iops`` is then a lower bound.
+    gaps: np.ndarray
 
     def __len__(self) -> int:
         return int(self.segment_id.size)
@@ -91,7 +94,7 @@ class WindowArrays:
     def unmeasured(self) -> np.ndarray:
         """True where some of the window's read or write requests were not measured (a top-N gap):
         the counters and IOPS are then lower bounds."""
-        return (self.reads_unmeasured > 0) | (self.writes_unmeasured > 0)
+        return (self.reads_unmeasured > 0) | (self.writes_unmeasured > 0) | self.gaps
 
     @property
     def iops_bound(self) -> np.ndarray:
@@ -101,7 +104,7 @@ class WindowArrays:
         upper = (self.read_requests + self.write_requests + self.read_requests_bound + self.write_requests_bound)
         per_interval = np.divide(self.covered_s, np.maximum(self.intervals, 1))
         bound = np.divide(upper, per_interval, out=np.full(upper.size, np.nan), where=per_interval > 0)
-        bound = np.where((self.reads_unbounded > 0) | (self.writes_unbounded > 0), np.nan, bound)
+        bound = np.where((self.reads_unbounded > 0) | (self.writes_unbounded > 0) | self.gaps, np.nan, bound)
         return np.where(self.unmeasured, bound, self.iops)
 
 
@@ -137,16 +140,23 @@ def window_figures(*, target_id: int, last_day: dt.date, days: int, statistic: s
     last = activity.prefer_snapshots(last_day_rollup)
     merged = activity.merge(base, last, keep=ranks, by_source=False)
     n = merged.intervals
+    # Over every top-N snapshot of the window, captured or not (those that did not capture a segment
+    # hold an unknown value below their capture); V$ samples measure every segment they cover.
+    n_all = np.where(merged.from_samples, n, np.maximum(n, _top_n_snapshots_in(target_id, first_day, last_day)))
     if statistic == "avg":
-        iops = np.divide(merged.iops_sum, n, out=np.zeros(n.size), where=n > 0)
+        iops = np.divide(merged.iops_sum, n_all, out=np.zeros(n.size), where=n_all > 0)
+        gaps = n_all > n
     elif statistic == "max":
         iops = activity.kth_largest(merged.tops, np.where(n > 0, 1, 0))
+        gaps = np.zeros(n.size, dtype=bool)
     else:
-        iops = activity.kth_largest(merged.tops, p95_rank(n))
+        rank = p95_rank(n_all)
+        iops = activity.kth_largest(merged.tops, rank)
+        gaps = rank > n
     return _arrays(first_day, last_day, statistic, {
         "segment_id": merged.segment_id, "from_samples": merged.from_samples,
         **{name: merged.counter(name) for name in COUNTERS}, "covered_s": merged.covered_s,
-        "intervals": merged.intervals}, iops)
+        "intervals": merged.intervals, "gaps": gaps}, iops)
 
 
 def _arrays(first_day, last_day, statistic, data: dict[str, np.ndarray], iops: np.ndarray) -> WindowArrays:
@@ -157,7 +167,7 @@ def _arrays(first_day, last_day, statistic, data: dict[str, np.ndarray], iops: n
         first_day=first_day, last_day=last_day, statistic=statistic, segment_id=data["segment_id"], iops=iops,
         read_iops=iops * read_share, write_iops=iops * (1 - read_share),
         **{name: data[name] for name in COUNTERS}, covered_s=data["covered_s"], intervals=data["intervals"],
-        from_samples=data["from_samples"],
+        from_samples=data["from_samples"], gaps=data["gaps"],
     )
 
 
@@ -169,6 +179,18 @@ def _snapshots_in(target_id: int, first_day: dt.date, last_day: dt.date) -> int:
         cursor.execute(
             "SELECT count(DISTINCT (kind, snap_id)) FROM snapshots_snapshot "
             f"WHERE target_id = %s AND end_at >= %s AND end_at < %s AND dbid = ({CURRENT_DBID_SQL})",
+            [target_id, start, end, target_id])
+        return int(cursor.fetchone()[0])
+
+
+def _top_n_snapshots_in(target_id: int, first_day: dt.date, last_day: dt.date) -> int:
+    """The window's top-N snapshots (AWR, imported reports) of the target's current database: distinct
+    (kind, snap_id), their RAC instances counted once."""
+    start, end = _day_bounds(first_day, last_day)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(DISTINCT (kind, snap_id)) FROM snapshots_snapshot "
+            f"WHERE target_id = %s AND top_n_only AND end_at >= %s AND end_at < %s AND dbid = ({CURRENT_DBID_SQL})",
             [target_id, start, end, target_id])
         return int(cursor.fetchone()[0])
 
@@ -311,7 +333,17 @@ def window_base_drop(*, target_id: int) -> None:
 # --------------------------------------------------------------------------- the reference: raw statistics
 
 
-_AGG = {"p95": "percentile_disc(0.95) WITHIN GROUP (ORDER BY iops)", "avg": "avg(iops)", "max": "max(iops)"}
+# n_all: the values a statistic is over, the window's top-N snapshots that did not capture the segment
+# included (see window_figures); the p95 is the k-th largest, k = p95_rank(n_all), NULL when beyond
+# the values captured (a gap).
+_N_ALL = "(CASE WHEN bool_and(from_samples) THEN count(*) ELSE greatest(count(*), %(top_n)s) END)"
+_AGG = {
+    "p95": f"(array_agg(iops ORDER BY iops DESC))[{_N_ALL} - ceil(0.95 * {_N_ALL})::int8 + 1]",
+    "avg": f"sum(iops) / {_N_ALL}",
+    "max": "max(iops)",
+}
+_GAPS = {"p95": f"{_N_ALL} - ceil(0.95 * {_N_ALL})::int8 + 1 > count(*)", "avg": f"{_N_ALL} > count(*)",
+         "max": "false"}
 
 _RAW_SQL = """
 WITH per_snap AS (
@@ -328,7 +360,7 @@ WITH per_snap AS (
   FROM per_snap
 )
 SELECT segment_id::int8, bool_and(from_samples), {totals}, sum(interval_s)::float8, count(*)::int8,
-       sum(iops)::float8, ({agg})::float8
+       sum(iops)::float8, coalesce(({agg})::float8, 0), {gaps}
 FROM chosen WHERE from_samples = only_samples GROUP BY segment_id
 """
 
@@ -339,11 +371,14 @@ def raw_window_figures(*, target_id: int, last_day: dt.date, days: int, statisti
     start, end = _day_bounds(first_day, last_day)
     sql = _RAW_SQL.format(
         sums=", ".join(f"sum({RAW_SQL[c]}) AS {c}" for c in COUNTERS),
-        totals=", ".join(f"sum({c})::int8" for c in COUNTERS), agg=_AGG[statistic],
+        totals=", ".join(f"sum({c})::int8" for c in COUNTERS), agg=_AGG[statistic], gaps=_GAPS[statistic],
         current_dbid=CURRENT_DBID_SQL.replace("%s", "%(target)s"))
     columns = [("segment_id", "int8"), ("from_samples", "bool"), *((name, "int8") for name in COUNTERS),
-               ("covered_s", "float8"), ("intervals", "int8"), ("iops_sum", "float8"), ("iops", "float8")]
+               ("covered_s", "float8"), ("intervals", "int8"), ("iops_sum", "float8"), ("iops", "float8"),
+               ("gaps", "bool")]
     with roomy_sorts(), connection.cursor() as cursor:
-        data = fetch_arrays(cursor.cursor, sql, {"target": target_id, "start": start, "end": end}, columns)
+        data = fetch_arrays(cursor.cursor, sql, {"target": target_id, "start": start, "end": end,
+                                                 "top_n": _top_n_snapshots_in(target_id, first_day, last_day)},
+                            columns)
     return _arrays(first_day, last_day, statistic, data, data["iops"])
 

@@ -6,7 +6,12 @@ Header (stable; new columns are only ever appended):
 target, owner, object_name, subobject_name, object_type, tablespace_name, size_gb,
 iops, read_iops, write_iops, intensity, statistic, window_days, current_tier,
 recommended_tier, action, cost_now_usd, cost_after_usd, savings_usd,
-io_time_saved_s_per_day, reasons, ddl, computed_at
+io_time_saved_s_per_day, reasons, ddl, computed_at, measured, iops_bound
+
+A figure that was not measured is an empty cell (JSON null), never 0: ``measured`` is
+false where a top-N source (AWR, an imported report) did not list all of a segment's
+requests, ``iops_bound`` then bounds its IOPS when the source gave a bound, and its costs
+count the GB and what was measured only (lower bounds).
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ HEADER = (
     "target", "owner", "object_name", "subobject_name", "object_type", "tablespace_name", "size_gb", "iops",
     "read_iops", "write_iops", "intensity", "statistic", "window_days", "current_tier", "recommended_tier",
     "action", "cost_now_usd", "cost_after_usd", "savings_usd", "io_time_saved_s_per_day", "reasons", "ddl",
-    "computed_at",
+    "computed_at", "measured", "iops_bound",
 )
 
 
@@ -86,6 +91,7 @@ def _row(rec: Recommendation, target_name: str, explanation: Explanation) -> tup
         rec.current_tier.name if rec.current_tier else "", rec.recommended_tier.name if rec.recommended_tier else "",
         rec.action, rec.cost_now_usd, rec.cost_after_usd, rec.savings_usd, _round(rec.io_time_saved_s_per_day, 1),
         " ".join(reason.text for reason in explanation.reasons), explanation.ddl, rec.computed_at.isoformat(),
+        rec.measured, _round(rec.iops_bound, 3),
     )
 
 

@@ -157,13 +157,18 @@ class Recommendation(models.Model):
                             db_constraint=False)
     segment = models.ForeignKey("snapshots.Segment", on_delete=models.CASCADE, related_name="recommendations",
                                 db_index=False, db_constraint=False)
-    iops = models.FloatField()
-    read_iops = models.FloatField(default=0)
-    write_iops = models.FloatField(default=0)
+    # NULL where not measured (a top-N gap, ``measured`` False): then ``iops_bound`` bounds it when the
+    # source gave a bound, and the costs are lower bounds (GB x $/GB plus what was measured).
+    iops = models.FloatField(null=True)
+    read_iops = models.FloatField(null=True)
+    write_iops = models.FloatField(null=True)
+    measured = models.BooleanField(default=True, db_default=True,
+                                   help_text="every read and write request of the window was measured")
+    iops_bound = models.FloatField(null=True, help_text="upper bound on IOPS where not measured")
     size_bytes = models.BigIntegerField(null=True)
     size_gb = models.FloatField(null=True)
     intensity = models.FloatField(null=True)
-    read_requests_per_day = models.FloatField(default=0)
+    read_requests_per_day = models.FloatField(null=True)  # NULL: reads not all measured
     # Window totals the rules read (requests; blocks; scans).
     read_requests = models.BigIntegerField(default=0)
     write_requests = models.BigIntegerField(default=0)

@@ -110,3 +110,82 @@ class UnmeasuredSegmentTests:
         rec = _rec(target, LISTED)
         assert rec.measured is True and rec.iops_bound is None
         assert rec.iops == pytest.approx(1.0)
+
+
+@pytest.mark.django_db
+class UnmeasuredExportTests:
+    def _rows(self, target: Target) -> dict[str, dict[str, str]]:
+        import csv
+        import io
+
+        from apps.tiering.export import export_csv, export_rows
+
+        recs = Recommendation.objects.current(target_id=target.id).select_related("segment")
+        text = export_csv(export_rows(recs, target))
+        return {row["object_name"]: row for row in csv.DictReader(io.StringIO(text))}
+
+    def test_the_csv_leaves_an_unmeasured_figure_empty_and_says_so(self, seed_tiers):
+        rows = self._rows(_report_target(unlisted_bound=1800))
+
+        row = rows["LOGICAL_ONLY"]
+        assert row["iops"] == "" and row["read_iops"] == "" and row["intensity"] == ""
+        assert row["measured"] == "false"
+        assert float(row["iops_bound"]) == pytest.approx(1.1)
+        assert rows["UNBOUNDED"]["iops_bound"] == ""
+        assert rows["LISTED"]["measured"] == "true" and float(rows["LISTED"]["iops"]) == pytest.approx(1.0)
+
+    def test_the_json_gives_null_for_an_unmeasured_figure(self, seed_tiers):
+        import json
+
+        from apps.tiering.export import export_json, export_rows
+
+        target = _report_target(unlisted_bound=None)
+        recs = Recommendation.objects.current(target_id=target.id).select_related("segment")
+        rows = {row["object_name"]: row for row in json.loads(export_json(export_rows(recs, target)))}
+        assert rows["UNLISTED"]["iops"] is None and rows["UNLISTED"]["iops_bound"] is None
+        assert rows["UNLISTED"]["measured"] is False
+
+
+def _awr_target(*, with_samples: bool) -> Target:
+    """A live-AWR-like target: one DBA_HIST_SEG_STAT snapshot (top N) naming HOT only; with_samples adds
+    the V$ sample of the same hour, complete (every segment), which names COLD with no IO."""
+    hot, cold = SegmentKey("APP", "HOT", "", "TABLE"), SegmentKey("APP", "COLD", "", "TABLE")
+    target = Target.objects.create(name="awr", mode=Target.Mode.AWR, tier_set_id="seed-2009")
+    TablespaceTier.objects.create(target=target, tablespace_name="FLASHY",
+                                  tier=Tier.objects.get(tier_set="seed-2009", name="flash"))
+    begin = NOW - dt.timedelta(hours=1)
+    awr = Snapshot(dbid=7, instance_number=1, snap_id=100, begin_at=begin, end_at=NOW,
+                   startup_at=NOW - dt.timedelta(days=30), top_n_only=True,
+                   segment_stats=(_stat(hot, physical_read_requests=36_000, physical_write_requests=0),))
+    database = DatabaseInfo(dbid=7, db_name="AWR", release="19.0.0.0.0", is_rac=False, instances=(1,))
+    sizes = tuple(SegmentInfo(key=key, tablespace_name="FLASHY", bytes=100 * GB, blocks=100 * GB // 8192)
+                  for key in (hot, cold))
+    state = CollectState(now=NOW, history_start_at=NOW - dt.timedelta(days=8))
+    collection_store(target=target, collection=Collection(database=database, snapshots=(awr,), segments=sizes),
+                     kind="awr", state=state)
+    if with_samples:
+        sample = Snapshot(dbid=7, instance_number=1, snap_id=5000, begin_at=begin, end_at=NOW,
+                          startup_at=NOW - dt.timedelta(days=30), top_n_only=False,
+                          segment_stats=(_stat(hot, physical_read_requests=36_000, physical_write_requests=0),
+                                         _stat(cold, physical_read_requests=0, physical_write_requests=0)))
+        collection_store(target=target, collection=Collection(database=database, snapshots=(sample,), segments=sizes),
+                         kind="sample", state=state)
+    recommendation_refresh(target_id=target.id, now=NOW)
+    return target
+
+
+@pytest.mark.django_db
+class LiveAwrGapTests:
+    def test_a_segment_awr_never_captured_is_not_measured_without_a_v_sample(self, seed_tiers):
+        target = _awr_target(with_samples=False)
+
+        cold = _rec(target, SegmentKey("APP", "COLD", "", "TABLE"))
+        assert cold.measured is False and cold.iops is None and cold.iops_bound is None
+        assert cold.action not in ("move", "move_partitions")
+        assert _rec(target, SegmentKey("APP", "HOT", "", "TABLE")).measured is True
+
+    def test_a_complete_v_sample_measures_what_awr_left_out(self, seed_tiers):
+        target = _awr_target(with_samples=True)
+
+        cold = _rec(target, SegmentKey("APP", "COLD", "", "TABLE"))
+        assert cold.measured is True and cold.iops == 0.0

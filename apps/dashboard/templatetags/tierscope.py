@@ -68,3 +68,38 @@ def sort_header(context: template.Context, key: str, label: str, numeric: bool =
 def spaced(code: str) -> str:
     """``flash_cache_none`` -> ``flash cache none``."""
     return (code or "").replace("_", " ")
+
+
+# A recommendation's figures where a top-N gap left them unmeasured (Recommendation.measured False):
+# said so, with the bound the source gave, never shown as 0.
+NOT_MEASURED = "not measured"
+
+
+@register.filter
+def rec_iops(rec: Any) -> str:
+    """The recommendation's IOPS, or "not measured (≤ N IO/s)"."""
+    if getattr(rec, "measured", True):
+        return formatting.fmt_iops(rec.iops)
+    bound = getattr(rec, "iops_bound", None)
+    return NOT_MEASURED if bound is None else f"{NOT_MEASURED} (≤ {formatting.fmt_iops(bound)})"
+
+
+@register.filter
+def rec_intensity(rec: Any) -> str:
+    """The recommendation's intensity, or "not measured (≤ N)" (the IOPS bound over its size)."""
+    if getattr(rec, "measured", True):
+        return formatting.fmt_intensity(rec.intensity)
+    bound, size_gb = getattr(rec, "iops_bound", None), getattr(rec, "size_gb", None)
+    if bound is None or not size_gb:
+        return NOT_MEASURED
+    return f"{NOT_MEASURED} (≤ {formatting.fmt_intensity(bound / size_gb)})"
+
+
+@register.filter
+def rec_cost(rec: Any, field: str) -> str:
+    """A cost of the recommendation (``cost_now_usd``, ``cost_after_usd``); "≥ " before it where the
+    IOPS were not all measured, so the cost counts GB and the measured IOPS only (a lower bound)."""
+    text = formatting.fmt_usd(getattr(rec, field, None))
+    if getattr(rec, "measured", True) or getattr(rec, field, None) is None:
+        return text
+    return f"≥ {text}"
