@@ -189,3 +189,56 @@ class LiveAwrGapTests:
 
         cold = _rec(target, SegmentKey("APP", "COLD", "", "TABLE"))
         assert cold.measured is True and cold.iops == 0.0
+
+
+@pytest.mark.django_db
+class PartialCaptureTests:
+    """AWR captured a segment in 1 of 24 hourly snapshots (no V$ sample): its p95 over the day is the 2nd
+    largest of 24 values, 23 of which AWR did not keep. It was the p95 of the one value kept (its busiest
+    hour), moving a mostly idle segment to flash."""
+
+    def _target(self) -> Target:
+        hot, busy_once = SegmentKey("APP", "HOT", "", "TABLE"), SegmentKey("APP", "BUSY_ONCE", "", "TABLE")
+        target = Target.objects.create(name="awr24", mode=Target.Mode.AWR, tier_set_id="seed-2009")
+        TablespaceTier.objects.create(target=target, tablespace_name="FLASHY",
+                                      tier=Tier.objects.get(tier_set="seed-2009", name="hi-cap disk"))
+        snapshots = []
+        for hour in range(24):
+            end = NOW - dt.timedelta(hours=23 - hour)
+            stats = [_stat(hot, physical_read_requests=360_000, physical_write_requests=0)]
+            if hour == 5:
+                stats.append(_stat(busy_once, physical_read_requests=3_600_000, physical_write_requests=0))
+            snapshots.append(Snapshot(dbid=7, instance_number=1, snap_id=100 + hour, begin_at=end - dt.timedelta(hours=1),
+                                      end_at=end, startup_at=NOW - dt.timedelta(days=30), top_n_only=True,
+                                      segment_stats=tuple(stats)))
+        database = DatabaseInfo(dbid=7, db_name="AWR", release="19.0.0.0.0", is_rac=False, instances=(1,))
+        sizes = tuple(SegmentInfo(key=key, tablespace_name="FLASHY", bytes=10 * GB, blocks=10 * GB // 8192)
+                      for key in (hot, busy_once))
+        collection_store(target=target, collection=Collection(database=database, snapshots=tuple(snapshots),
+                                                              segments=sizes),
+                         kind="awr", state=CollectState(now=NOW, history_start_at=NOW - dt.timedelta(days=8)))
+        return target
+
+    @pytest.mark.parametrize("statistic", ["p95", "avg"])
+    def test_a_statistic_that_needs_uncaptured_snapshots_is_not_measured(self, seed_tiers, statistic):
+        target = self._target()
+        recommendation_refresh(target_id=target.id, now=NOW, statistic=statistic)
+
+        busy_once = _rec(target, SegmentKey("APP", "BUSY_ONCE", "", "TABLE"))
+        assert busy_once.measured is False and busy_once.iops is None
+        assert busy_once.action not in ("move", "move_partitions")
+        hot = _rec(target, SegmentKey("APP", "HOT", "", "TABLE"))
+        assert hot.measured is True and hot.iops == pytest.approx(100.0)
+
+    def test_the_raw_window_agrees_with_the_rollups(self, seed_tiers):
+        from apps.snapshots.figures import window_read, window_span
+        from apps.snapshots.windows import raw_window_figures
+
+        target = self._target()
+        for statistic in ("p95", "avg", "max"):
+            span = window_span(target_id=target.id, now=NOW, days=7, statistic=statistic)
+            rolled, _ = window_read(span, now=NOW)
+            raw = raw_window_figures(target_id=target.id, last_day=span.last_day, days=7, statistic=statistic)
+            assert list(rolled.segment_id) == list(raw.segment_id)
+            assert list(rolled.gaps) == list(raw.gaps), statistic
+            assert rolled.iops == pytest.approx(raw.iops), statistic
