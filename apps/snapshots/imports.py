@@ -13,15 +13,16 @@ a retry after a crash completes what is missing.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO
 
 from apps.core.config import get_config
-from apps.snapshots.models import CollectionRun, Snapshot
+from apps.snapshots.models import CollectionRun, Segment, Snapshot
 from apps.snapshots.runs import CollectionBusy, run_finish, run_start, target_lock
 from apps.snapshots.services import collect_state_build, collection_store, run_succeeded_announce
-from apps.targets.awr_report import AwrReportError, parse_report
+from apps.targets.awr_report import AwrReport, AwrReportError, parse_report
+from apps.targets.awr_report.names import FullName, resolve_truncated_names
 from apps.targets.awr_report.source import report_to_collection
 from apps.targets.extract import ExtractError, ExtractLimits, read_extract, read_segments_csv
 from apps.targets.models import Target
@@ -41,20 +42,26 @@ def report_import(*, target: Target, data: bytes | str, filename: str, sizes: by
     ``data`` is the file's bytes, or its text when the caller decoded it (``decode_report``).
     ``sizes``, when given, is a DBA_SEGMENTS listing in the extract's segments.csv format:
     segments the report lists get their size from it; segments it does not list are not
-    invented, and report segments without a size keep size_bytes NULL. Raises
+    invented, and report segments without a size keep size_bytes NULL. Names a text report cut
+    to their column are completed from it and from the target's segments when exactly one full
+    name fits (awr_report.names); the others stay marked cut (Segment.name_truncated). Raises
     :class:`ImportRefused` for an oversized, unreadable or foreign report (nothing written).
     """
     _check_size(len(data), filename)
     try:
-        collection = report_to_collection(parse_report(data, filename=filename))
+        report = parse_report(data, filename=filename)
     except AwrReportError as error:
         raise ImportRefused(str(error)) from None
+    infos: Sequence[SegmentInfo] | None = None
     if sizes is not None:
         _check_size(len(sizes), sizes_filename)
         try:
             infos = read_segments_csv(sizes, filename=sizes_filename)
         except ExtractError as error:
             raise ImportRefused(str(error)) from None
+    report, _ = resolve_truncated_names(report, _known_full_names(target, report, infos or ()))
+    collection = report_to_collection(report)
+    if infos is not None:
         collection = dataclasses.replace(collection, segments=report_segment_sizes(collection, infos))
     _check_same_database(target, collection.database, what=f"AWR report {filename}")
     return _import_store(target=target, collection=collection, kind="report", authoritative=False)
@@ -104,6 +111,21 @@ def report_segment_sizes(collection: Collection, infos: Iterable[SegmentInfo]) -
             if info is not None:
                 matched[key] = dataclasses.replace(info, key=key)
     return tuple(matched.values())
+
+
+def _known_full_names(target: Target, report: AwrReport, infos: Iterable[SegmentInfo]) -> list[FullName]:
+    """The full names a text report's cut names may be completed from: the sizes listing given with it,
+    and the target's segments whose names are whole (only read when the report cut some)."""
+    if not any(segment.truncated_fields for segment in report.segments):
+        return []
+    names = [FullName(i.key.owner, i.key.object_name, i.key.subobject_name, i.tablespace_name) for i in infos]
+    owners = {segment.owner for segment in report.segments if "owner" not in segment.truncated_fields}
+    held = Segment.objects.filter(target=target, name_truncated=False)
+    if all("owner" not in segment.truncated_fields for segment in report.segments):
+        held = held.filter(owner__in=owners)
+    names.extend(FullName(*row) for row in held.values_list("owner", "object_name", "subobject_name",
+                                                           "tablespace_name").iterator())
+    return names
 
 
 def _check_size(size_bytes: int, filename: str) -> None:

@@ -385,3 +385,49 @@ class ReportCellImportTests:
 
         assert escape(run.warnings[0]) in admin_client.get(f"/targets/{report_target.name}/").content.decode()
         assert escape(run.warnings[0]) in admin_client.get("/runs/").content.decode()
+
+
+@pytest.mark.django_db
+class TruncatedNameImportTests:
+    """Issue 15 item 6: a text report's cut names are completed from the sizes listing or stay marked cut."""
+
+    def test_it_keeps_cut_names_marked_when_nothing_completes_them(self, report_target):
+        run = report_import(target=report_target, data=_sample(SAME_TEXT), filename=SAME_TEXT)
+
+        cut = Segment.objects.filter(target=report_target, name_truncated=True)
+        assert cut.count() == 11
+        assert cut.filter(object_name="WRH$_LATCH_MISSES_SU", subobject_name="80142923_0").exists()
+        assert not Segment.objects.get(target=report_target, object_name="KOTAD$").name_truncated
+        assert "11 segment names are cut" in run.notes
+
+    def test_it_completes_cut_names_from_the_sizes_listing(self, report_target):
+        from apps.targets.awr_report import parse_report
+
+        twin = parse_report(_sample(SAME_HTML), filename=SAME_HTML)
+        sizes = _sizes_csv(*((s.owner, s.object_name, s.subobject_name, "TABLE", s.tablespace_name, 8192)
+                             for s in twin.segments))
+
+        run = report_import(target=report_target, data=_sample(SAME_TEXT), filename=SAME_TEXT, sizes=sizes)
+
+        segments = Segment.objects.filter(target=report_target)
+        assert not segments.filter(name_truncated=True).exists()
+        full = segments.get(object_name="WRH$_LATCH_MISSES_SUMMARY_PK", subobject_name="WRH$_LATCH__1380142923_0")
+        assert full.size_bytes == 8192
+        assert not segments.filter(object_name="WRH$_LATCH_MISSES_SU").exists()
+        assert "11 of 11 names cut to their column width completed" in run.notes
+
+    def test_it_completes_cut_names_from_the_segments_the_target_holds(self, report_target):
+        # A segment tierscope already holds under its full name (from an HTML report or an extract)
+        Segment.objects.bulk_create([
+            Segment(target=report_target, owner="SYS", object_name="WRH$_LATCH_MISSES_SUMMARY_PK",
+                    subobject_name="WRH$_LATCH__1380142923_0", object_type="INDEX PARTITION",
+                    first_seen_at=dt.datetime(2026, 1, 1, tzinfo=UTC), last_seen_at=dt.datetime(2026, 1, 1, tzinfo=UTC)),
+        ])
+
+        report_import(target=report_target, data=_sample(SAME_TEXT), filename=SAME_TEXT)
+
+        segments = Segment.objects.filter(target=report_target)
+        assert segments.filter(object_name="WRH$_LATCH_MISSES_SUMMARY_PK", subobject_name="WRH$_LATCH__1380142923_0",
+                               object_type="INDEX PARTITION").count() == 1
+        assert not segments.filter(object_name="WRH$_LATCH_MISSES_SU").exists()
+        assert segments.filter(name_truncated=True).count() == 10

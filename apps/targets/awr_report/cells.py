@@ -109,22 +109,54 @@ class ListedRow:
     printed: str = ""  # the figure's cell as printed ("#####" for an unknown)
 
 
+@dataclass(frozen=True)
+class SectionListing:
+    """The rows one "Segments by ..." section lists, in its order, and the total it prints (bounds.py).
+
+    ``statistic`` is None for Segment Statistics (Global), whose rows each name their statistic.
+    """
+
+    statistic: str | None
+    rows: tuple[ListedRow, ...]
+    total: int | None = None
+
+
 def overflow_notes(
     rows: Sequence[ListedRow], *, section: str, column: str, total: int | None, filename: str
 ) -> list[str]:
     """One note per unknown (overflowed) figure of a section, with the bounds the section gives."""
-    notes: list[str] = []
-    for index, row in enumerate(rows):
-        if row.figure.value is not None:
-            continue
-        lower, upper = _neighbour_bounds(rows, index)
-        if row.percent_total is not None and total is not None:
-            share_low = max(row.percent_total - _PERCENT_HALF_STEP, 0.0)
-            lower = max(lower or 0, math.ceil(share_low * total / 100))
-            share_upper = math.floor((row.percent_total + _PERCENT_HALF_STEP) * total / 100)
-            upper = share_upper if upper is None else min(upper, share_upper)
-        notes.append(_overflow_note(row, section=section, column=column, bounds=(lower, upper), filename=filename))
-    return notes
+    return [
+        _overflow_note(row, section=section, column=column, bounds=overflow_bounds(rows, index, total),
+                       filename=filename)
+        for index, row in enumerate(rows)
+        if row.figure.value is None
+    ]
+
+
+def overflow_bounds(rows: Sequence[ListedRow], index: int, total: int | None) -> tuple[int | None, int | None]:
+    """(lower, upper) bounds of the unknown figure of ``rows[index]``: the rows around it, tightened by its
+    %Total of the section's ``total`` when both are printed."""
+    row = rows[index]
+    lower, upper = _neighbour_bounds(rows, index)
+    if row.percent_total is not None and total is not None:
+        share_low = max(row.percent_total - _PERCENT_HALF_STEP, 0.0)
+        lower = max(lower or 0, math.ceil(share_low * total / 100))
+        share_upper = math.floor((row.percent_total + _PERCENT_HALF_STEP) * total / 100)
+        upper = share_upper if upper is None else min(upper, share_upper)
+    return lower, upper
+
+
+def total_at_most(rows: Sequence[ListedRow]) -> int | None:
+    """An upper bound on the section's total from its rows' %Total (each printed to a hundredth), or None.
+
+    A row of value v printed as p % says total <= v * 100 / (p - 0.005).
+    """
+    bounds = [
+        math.floor(row.figure.value * 100 / (row.percent_total - _PERCENT_HALF_STEP))
+        for row in rows
+        if row.figure.value is not None and row.percent_total is not None and row.percent_total > _PERCENT_HALF_STEP
+    ]
+    return min(bounds) if bounds else None
 
 
 def _neighbour_bounds(rows: Sequence[ListedRow], index: int) -> tuple[int | None, int | None]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import lxml.html
 from lxml import etree
 
-from apps.targets.awr_report.cells import CellProblem, overflow_notes, refusal, section_total
+from apps.targets.awr_report.cells import CellProblem, ListedRow, SectionListing, overflow_notes, refusal, section_total
 from apps.targets.awr_report.header import HeaderFields, build_header
 from apps.targets.awr_report.model import (
     MAX_SECTION_BYTES,
@@ -150,13 +150,14 @@ def read_report(
     sysstat: dict[str, int] = {}
     tablespaces: list[TablespaceFigure] = []
     notes: list[str] = []
+    listings: list[SectionListing] = []
     for section in sections:
         kind = section_kind(section.title)
         if kind is None:
             continue
         tables = _section_tables(section, filename=filename)
         if kind in ("segments", "global_segments"):
-            found = _segment_figures(tables, section, kind=kind, filename=filename, notes=notes)
+            found = _segment_figures(tables, section, kind=kind, filename=filename, notes=notes, listings=listings)
             figures.extend(found)
         elif kind == "sysstat":
             sysstat.update(_sysstat(tables, section=section.title, filename=filename, notes=notes))
@@ -169,6 +170,7 @@ def read_report(
         sysstat=sysstat,
         tablespace_figures=tuple(tablespaces),
         notes=tuple(notes),
+        listings=tuple(listings),
     )
 
 
@@ -181,7 +183,8 @@ def _find_heading_row(table: list[tuple[int, Row]], required: str) -> int | None
 
 
 def _segment_figures(
-    tables: list[list[tuple[int, Row]]], section: HtmlSection, *, kind: str, filename: str, notes: list[str]
+    tables: list[list[tuple[int, Row]]], section: HtmlSection, *, kind: str, filename: str, notes: list[str],
+    listings: list[SectionListing],
 ) -> list[SegmentFigure]:
     """Figures of a "Segments by" table, or of the long global table (statistic read per row)."""
     statistic = segment_statistic_for_section(section.title) if kind == "segments" else None
@@ -189,6 +192,7 @@ def _segment_figures(
     preamble = section.body[: _TABLE_RE.search(section.body).start()] if _TABLE_RE.search(section.body) else ""
     total = section_total(html_lib.unescape(_TAG_RE.sub(" ", preamble))) if statistic else None
     figures: list[SegmentFigure] = []
+    rows: list[ListedRow] = []
     for table in tables:
         heading_index = _find_heading_row(table, "owner")
         if heading_index is None:
@@ -201,6 +205,8 @@ def _segment_figures(
         notes.extend(overflow_notes(listed, section=section.title, column=columns.value_heading, total=total,
                                     filename=filename))
         figures.extend(row.figure for row in listed)
+        rows.extend(listed)
+    listings.append(SectionListing(statistic, tuple(rows), total))
     return figures
 
 

@@ -11,7 +11,10 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from apps.targets.awr_report.cells import SectionListing
 
 #: Bigger uploads are refused before any parsing. A 60-minute report of a
 #: busy RAC database is 2-5 MB and a report lists top-N rows whatever its window,
@@ -119,6 +122,9 @@ class SegmentFigure:
     statistic: str  # snake_case key, e.g. "physical_read_requests"
     value: int | None  # None: printed as ##### (too wide for its column), unknown
     instance_number: int | None = None  # per-instance rows of global reports
+    #: Name fields printed cut to their column's width (text reports): "owner", "tablespace_name",
+    #: "object_name" (their first characters) and "subobject_name" (its last characters).
+    truncated_fields: tuple[str, ...] = ()
 
     @property
     def key(self) -> tuple[str, str, str, str, str]:
@@ -150,6 +156,7 @@ class RawReport:
     sysstat: dict[str, int]
     tablespace_figures: tuple[TablespaceFigure, ...]
     notes: tuple[str, ...] = ()
+    listings: tuple[SectionListing, ...] = ()  # each "Segments by ..." section's rows (bounds.py)
 
 
 @dataclass(frozen=True)
@@ -171,6 +178,15 @@ class AwrSegment:
     object_type: str
     stats: dict[str, int | None]
     instance_numbers: tuple[int, ...] = ()
+    #: Upper bounds of the statistics printed as ##### (None in ``stats``), from the rows around them.
+    bounds: dict[str, int | None] = field(default_factory=dict)
+    #: Name fields the report printed cut to their column (text reports; see SegmentFigure).
+    truncated_fields: tuple[str, ...] = ()
+
+    @property
+    def name_truncated(self) -> bool:
+        """The printed (owner, object, subobject) may not be the segment's full name."""
+        return any(name != "tablespace_name" for name in self.truncated_fields)
 
     def to_json_dict(self) -> dict[str, Any]:
         identity: dict[str, Any] = {
@@ -179,8 +195,10 @@ class AwrSegment:
             "object_name": self.object_name,
             "subobject_name": self.subobject_name,
             "object_type": self.object_type,
+            "name_truncated": self.name_truncated,
         }
-        return identity | dict(self.stats)
+        bounds = {f"{statistic}_bound": bound for statistic, bound in self.bounds.items()}
+        return identity | dict(self.stats) | bounds
 
 
 @dataclass(frozen=True)
@@ -220,6 +238,9 @@ class AwrReport:
     filename: str = ""
     notes: tuple[str, ...] = ()
     elapsed_stated: bool = False  # see ReportHeader.elapsed_stated
+    #: Statistic -> upper bound on the figure of a segment its "Segments by" section does not list
+    #: (bounds.py); a statistic without a section is not a key (no bound: unknown).
+    unlisted_bounds: dict[str, int | None] = field(default_factory=dict)
 
     def to_json_dict(self) -> dict[str, Any]:
         """The report as plain JSON types, with exactly the documented keys."""
@@ -237,6 +258,7 @@ class AwrReport:
             "segments": [segment.to_json_dict() for segment in self.segments],
             "sysstat": dict(self.sysstat),
             "notes": list(self.notes),
+            "unlisted_bounds": dict(self.unlisted_bounds),
             "tablespaces": {
                 name: {"reads": io.reads, "av_read_ms": io.av_read_ms, "writes": io.writes}
                 for name, io in self.tablespaces.items()

@@ -45,6 +45,7 @@ from collections.abc import Iterable, Sequence
 
 from apps.targets.awr_report import html as html_reader
 from apps.targets.awr_report import text as text_reader
+from apps.targets.awr_report.bounds import SegmentKeyTuple, overflow_uppers, unlisted_bounds
 from apps.targets.awr_report.model import (
     MAX_REPORT_BYTES,
     MAX_TEXT_LINES,
@@ -255,24 +256,31 @@ def _build_report(raw: RawReport, *, report_format: str, filename: str) -> AwrRe
         elapsed_minutes=header.elapsed_minutes,
         is_global=header.is_global,
         report_format=report_format,
-        segments=merge_segments(raw.segment_figures),
+        segments=merge_segments(raw.segment_figures, overflow_uppers(raw.listings)),
         sysstat=dict(raw.sysstat),
         tablespaces=merge_tablespaces(raw.tablespace_figures),
         startup_times=dict(header.startup_times),
         filename=filename,
         notes=raw.notes,
         elapsed_stated=header.elapsed_stated,
+        unlisted_bounds=unlisted_bounds(raw.listings),
     )
 
 
-def merge_segments(figures: Iterable[SegmentFigure]) -> tuple[AwrSegment, ...]:
+def merge_segments(
+    figures: Iterable[SegmentFigure], uppers: dict[tuple[SegmentKeyTuple, str], int | None] | None = None
+) -> tuple[AwrSegment, ...]:
     """One :class:`AwrSegment` per printed key, in order of first appearance; figures summed.
 
-    A sum with an unknown (``#####``) part is unknown: None, never the known part alone.
+    A sum with an unknown (``#####``) part is unknown: None, never the known part alone; its upper
+    bound, when ``uppers`` (bounds.overflow_uppers) gives one, is kept in ``bounds``. A name cut in
+    any row is marked cut.
     """
-    stats_by_key: dict[tuple[str, str, str, str, str], dict[str, int | None]] = {}
-    instances_by_key: dict[tuple[str, str, str, str, str], set[int]] = {}
+    stats_by_key: dict[SegmentKeyTuple, dict[str, int | None]] = {}
+    instances_by_key: dict[SegmentKeyTuple, set[int]] = {}
+    cut_by_key: dict[SegmentKeyTuple, set[str]] = {}
     for figure in figures:
+        cut_by_key.setdefault(figure.key, set()).update(figure.truncated_fields)
         stats = stats_by_key.setdefault(figure.key, {})
         if figure.statistic not in stats:
             stats[figure.statistic] = figure.value
@@ -291,6 +299,9 @@ def merge_segments(figures: Iterable[SegmentFigure]) -> tuple[AwrSegment, ...]:
             object_type=key[4],
             stats=stats,
             instance_numbers=tuple(sorted(instances_by_key[key])),
+            bounds={statistic: (uppers or {}).get((key, statistic)) for statistic, value in stats.items()
+                    if value is None},
+            truncated_fields=tuple(sorted(cut_by_key[key])),
         )
         for key, stats in stats_by_key.items()
     )

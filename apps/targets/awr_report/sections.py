@@ -113,6 +113,8 @@ _IDENTITY_COLUMNS: dict[str, str] = {
     "inst": "instance",
     "inst num": "instance",
 }
+#: Name columns a text report cuts to their width.
+_CUT_NAME_ROLES: tuple[str, ...] = ("owner", "tablespace_name", "object_name", "subobject_name")
 _IGNORED_COLUMNS: frozenset[str] = frozenset({"obj#", "dataobj#", "pdb name", "con id", "con#"})
 
 
@@ -202,11 +204,12 @@ class SegmentColumns:
             return ""
         return " ".join(row[index].replace("\xa0", " ").split())
 
-    def figure(self, row: Sequence[str], statistic: str) -> SegmentFigure | None:
+    def figure(self, row: Sequence[str], statistic: str, widths: Sequence[int] | None = None) -> SegmentFigure | None:
         """One row as a figure; None when the row names no segment or its count is blank.
 
         A count printed as ``#####`` gives a figure whose value is None (unknown); any other text
-        that is not a number raises :class:`CellProblem`.
+        that is not a number raises :class:`CellProblem`. ``widths`` (text reports: each column's width)
+        mark the names that fill their column as cut.
         """
         if self.value >= len(row) or is_blank(row[self.value]):
             return None
@@ -224,6 +227,15 @@ class SegmentColumns:
             statistic=statistic,
             value=value,
             instance_number=instance,
+            truncated_fields=self._filled(row, widths) if widths else (),
+        )
+
+    def _filled(self, row: Sequence[str], widths: Sequence[int]) -> tuple[str, ...]:
+        """The name fields whose printed text fills its column: the report cut them to fit."""
+        return tuple(
+            role for role in _CUT_NAME_ROLES
+            if (index := self.identity.get(role)) is not None and index < len(widths)
+            and len(self.cell(row, role)) >= widths[index]
         )
 
     def percent(self, row: Sequence[str]) -> float | None:
@@ -268,6 +280,7 @@ def listed_segment_rows(
     *,
     section: str,
     filename: str,
+    widths: Sequence[int] | None = None,
 ) -> list[ListedRow]:
     """The segment rows of one table, each (file line, "row k" or "", cells); ``statistic`` None reads
     it from each row (Segment Statistics (Global)). A bad cell refuses the report (see cells.py)."""
@@ -280,7 +293,7 @@ def listed_segment_rows(
                 continue
             row_statistic = global_statistic_key(name)
         try:
-            figure = columns.figure(row, row_statistic)
+            figure = columns.figure(row, row_statistic, widths)
         except CellProblem as problem:
             raise refusal(problem, section=section, where=where, filename=filename, line=line) from None
         if figure is not None:

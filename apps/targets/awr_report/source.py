@@ -17,7 +17,11 @@ An AWR report is one interval, so it becomes one :class:`Snapshot`:
   report prints none, ``begin_at``.
 * ``segment_stats`` carry only what the report prints; AWR lists only its
   top-N segments per statistic, so ``top_n_only`` is True. There are no
-  object numbers and no sizes (hence no SegmentInfo).
+  object numbers and no sizes (hence no SegmentInfo). A request count the
+  report does not show keeps the upper bound it gives (``read_requests_bound``:
+  its ##### cell's, or the smallest row / the remainder of its section for a
+  segment that section leaves out; the snapshot's ``unlisted_*_bound`` for
+  segments listed nowhere); a name cut to its column is ``name_truncated``.
 """
 
 from __future__ import annotations
@@ -86,7 +90,7 @@ def report_to_collection(report: AwrReport) -> Collection:
         end_at=_as_utc(report.end_time),
         startup_at=_startup_at(report, begin_at),
         segment_stats=tuple(
-            _segment_stat(segment, truncated_types=report.report_format == "text")
+            _segment_stat(segment, truncated_types=report.report_format == "text", unlisted=report.unlisted_bounds)
             for segment in report.segments
         ),
         sysstats=tuple(SysStat(name=name, value=value) for name, value in report.sysstat.items()),
@@ -101,6 +105,8 @@ def report_to_collection(report: AwrReport) -> Collection:
         ),
         top_n_only=True,
         elapsed_s=round(report.elapsed_minutes * 60, 3) if report.elapsed_stated else None,
+        unlisted_read_requests_bound=report.unlisted_bounds.get("physical_read_requests"),
+        unlisted_write_requests_bound=report.unlisted_bounds.get("physical_write_requests"),
     )
     database = DatabaseInfo(
         dbid=report.dbid,
@@ -136,7 +142,7 @@ def dba_segment_type(printed: str, subobject_name: str, *, truncated: bool = Fal
     return candidates[0] if len(candidates) == 1 else spelled
 
 
-def _segment_stat(segment: AwrSegment, *, truncated_types: bool) -> SegmentStat:
+def _segment_stat(segment: AwrSegment, *, truncated_types: bool, unlisted: dict[str, int | None]) -> SegmentStat:
     # An unknown figure (printed as #####) stays None, as an unlisted one does; the run's notes say which.
     counts: dict[str, int | None] = {}
     for statistic, field_name in SEGMENT_STAT_FIELD_FOR.items():
@@ -157,7 +163,20 @@ def _segment_stat(segment: AwrSegment, *, truncated_types: bool) -> SegmentStat:
         obj_number=None,
         dataobj_number=None,
         **counts,
+        read_requests_bound=_bound(segment, "physical_read_requests", unlisted),
+        write_requests_bound=_bound(segment, "physical_write_requests", unlisted),
+        name_truncated=segment.name_truncated,
     )
+
+
+def _bound(segment: AwrSegment, statistic: str, unlisted: dict[str, int | None]) -> int | None:
+    """An upper bound on a request count the report does not show for ``segment``: the bound of its #####
+    cell, or when its section does not list it, the section's (bounds.py); None when known or unbounded."""
+    if segment.stats.get(statistic) is not None:
+        return None
+    if statistic in segment.stats:  # listed, printed as #####
+        return segment.bounds.get(statistic)
+    return unlisted.get(statistic)
 
 
 def _as_utc(moment: dt.datetime) -> dt.datetime:
@@ -178,7 +197,12 @@ def _notes(report: AwrReport) -> tuple[str, ...]:
     if report.is_global:
         listed = ", ".join(str(number) for number in report.instances)
         notes.append(f"global RAC report: figures summed over instances {listed} (instance 0)")
-    if report.report_format == "text":
-        notes.append("text report: object names are truncated as the report prints them")
+    cut = sum(1 for segment in report.segments if segment.name_truncated)
+    if cut:
+        notes.append(
+            f"Warning: text report: {cut} segment names are cut to their column width and no single full name "
+            "fits them: they are kept as printed, marked cut, and get no DDL; import the sizes listing "
+            "(segments.csv) with the report, or the HTML report, to complete them"
+        )
     notes.extend(report.notes)
     return tuple(notes)

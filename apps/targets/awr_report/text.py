@@ -8,7 +8,8 @@ column spans. From 12.2 on, segment and tablespace tables print each record
 on two lines (owner and tablespace first, then the object and its figures),
 so their heading has two dash lines; a record is then one line per dash line.
 Names are kept exactly as printed: objects cut at 20 characters, subobjects
-to their last 10, types to 5 (``LOB P``).
+to their last 10, types to 5 (``LOB P``); a name that fills its column is
+marked as cut (``SegmentFigure.truncated_fields``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from apps.targets.awr_report.cells import CellProblem, overflow_notes, refusal, section_total
+from apps.targets.awr_report.cells import CellProblem, SectionListing, overflow_notes, refusal, section_total
 from apps.targets.awr_report.header import HeaderFields, build_header
 from apps.targets.awr_report.model import (
     AwrReportError,
@@ -118,12 +119,12 @@ def read_report(
     sysstat: dict[str, int] = {}
     tablespaces: list[TablespaceFigure] = []
     notes: list[str] = []
+    listings: list[SectionListing] = []
     for section in sections:
         kind = section_kind(section.title)
         body = lines[section.start : section.end]
         if kind == "segments":
-            found = _segment_figures(body, section, filename=filename, notes=notes)
-            figures.extend(found)
+            figures.extend(_segment_figures(body, section, filename=filename, notes=notes, listings=listings))
         elif kind == "sysstat":
             sysstat.update(_sysstat(body, section, filename=filename, notes=notes))
         elif kind == "tablespace_io":
@@ -135,6 +136,7 @@ def read_report(
         sysstat=sysstat,
         tablespace_figures=tuple(tablespaces),
         notes=tuple(notes),
+        listings=tuple(listings),
     )
 
 
@@ -181,8 +183,8 @@ def _titles(title_lines: Sequence[str], spans: Spans) -> list[str]:
 
 def read_table(
     body: Sequence[str], heading_complete: Callable[[list[str]], bool]
-) -> tuple[list[str], list[tuple[int, list[str]]]]:
-    """The column titles and records of the first table in ``body``.
+) -> tuple[list[str], list[tuple[int, list[str]]], list[int]]:
+    """The column titles, records and column widths (dash runs) of the first table in ``body``.
 
     The heading may have several dash lines; it is complete once
     ``heading_complete`` accepts the titles gathered so far. Each record has
@@ -197,19 +199,20 @@ def read_table(
         line = body[index].lstrip("\f")
         index += 1
         if is_section_rule(line):
-            return [], []
+            return [], [], []
         if is_dash_line(line):
             spans = dash_spans(line)
             groups.append(spans)
             titles.extend(_titles(pending, spans) if pending else ["" for _ in spans])
             pending = []
             if heading_complete(titles):
-                return titles, [(index + at, record) for at, record in _records(body[index:], groups)]
+                widths = [end - start for spans_of_line in groups for start, end in spans_of_line]
+                return titles, [(index + at, record) for at, record in _records(body[index:], groups)], widths
         elif not line.strip() or line.lstrip().startswith("->"):
             pending = []
         else:
             pending.append(line)
-    return [], []
+    return [], [], []
 
 
 def _records(body: Sequence[str], groups: Sequence[Spans]) -> Iterator[tuple[int, list[str]]]:
@@ -236,23 +239,26 @@ def _has(*names: str) -> Callable[[list[str]], bool]:
 
 
 def _segment_figures(
-    body: Sequence[str], section: TextSection, *, filename: str, notes: list[str]
+    body: Sequence[str], section: TextSection, *, filename: str, notes: list[str], listings: list[SectionListing]
 ) -> list[SegmentFigure]:
-    titles, records = read_table(body, _has("owner", "object name"))
+    statistic = segment_statistic_for_section(section.title)
+    total = section_total("\n".join(line for line in body[:_PREAMBLE_LINES] if line.lstrip().startswith("->")))
+    titles, records, widths = read_table(body, _has("owner", "object name"))
     columns = SegmentColumns.from_headings(titles) if titles else None
     if columns is None:
+        listings.append(SectionListing(statistic, (), total))  # "No data exists for this section"
         return []
-    statistic = segment_statistic_for_section(section.title)
     located = [(section.start + index + 1, "", record) for index, record in records]
-    listed = listed_segment_rows(columns, located, statistic, section=section.title, filename=filename)
-    total = section_total("\n".join(line for line in body[:_PREAMBLE_LINES] if line.lstrip().startswith("->")))
+    listed = listed_segment_rows(columns, located, statistic, section=section.title, filename=filename,
+                                 widths=widths)
     notes.extend(overflow_notes(listed, section=section.title, column=columns.value_heading, total=total,
                                 filename=filename))
+    listings.append(SectionListing(statistic, tuple(listed), total))
     return [row.figure for row in listed]
 
 
 def _sysstat(body: Sequence[str], section: TextSection, *, filename: str, notes: list[str]) -> dict[str, int]:
-    titles, records = read_table(body, _has("statistic", "total"))
+    titles, records, _ = read_table(body, _has("statistic", "total"))
     columns = statistic_total_columns(titles) if titles else None
     if columns is None:
         return {}
@@ -280,7 +286,7 @@ def _sysstat(body: Sequence[str], section: TextSection, *, filename: str, notes:
 def _tablespace_figures(
     body: Sequence[str], section: TextSection, *, filename: str, notes: list[str]
 ) -> list[TablespaceFigure]:
-    titles, records = read_table(body, _has("tablespace", "reads"))
+    titles, records, _ = read_table(body, _has("tablespace", "reads"))
     columns = TablespaceColumns.from_headings(titles) if titles else None
     if columns is None:
         return []

@@ -431,7 +431,8 @@ class JsonShapeTests(unittest.TestCase):
         self.assertEqual(
             set(data),
             {"db_name", "dbid", "instances", "release", "rac", "begin_snap", "end_snap",
-             "begin_time", "end_time", "elapsed_minutes", "segments", "sysstat", "tablespaces", "notes"},
+             "begin_time", "end_time", "elapsed_minutes", "segments", "sysstat", "tablespaces", "notes",
+             "unlisted_bounds"},
         )
         identity = {"owner", "tablespace_name", "object_name", "subobject_name", "object_type"}
         for segment in data["segments"]:
