@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from apps.dashboard.rows import FlashSample, ResidencyRow, ResidencySample, SegmentPoints, SegmentSample, TierCost
+from apps.tiering.costmodel import PER_MONTH, BillingBasis
 
 SKEW_MAX_POINTS = 400  # enough for a smooth curve; the page stays small with 100k segments
 SCATTER_MAX_POINTS = 4000
@@ -93,12 +94,14 @@ class SkewCurve:
     total_iops: float
     total_gb: float
     segments: int
+    unmeasured: int = 0  # sized segments left out: their IO was not all measured (a top-N gap)
 
 
 def skew_curve(points: SegmentPoints) -> SkewCurve:
     """Cumulative share of IO against cumulative share of capacity, hottest segments first.
 
-    Segments without a size are left out (they have no capacity share).
+    Segments without a size are left out (they have no capacity share), and so are those whose IO was
+    not measured (NaN IOPS: a share of an unknown total would be made up); ``unmeasured`` counts them.
 
     >>> c = skew_curve(SegmentPoints.of([(1, 1.0, 90.0, ""), (2, 9.0, 10.0, "")])); c.points
     [{'x': 0.0, 'y': 0.0}, {'x': 10.0, 'y': 90.0}, {'x': 100.0, 'y': 100.0}]
@@ -107,6 +110,8 @@ def skew_curve(points: SegmentPoints) -> SkewCurve:
     """
     with np.errstate(invalid="ignore"):
         sized = points.size_gb > 0
+    unmeasured = sized & np.isnan(points.iops)
+    sized &= ~unmeasured
     size, iops = points.size_gb[sized], points.iops[sized]
     order = np.argsort(-(iops / size), kind="stable")  # hottest first; ties keep their order
     cum_gb, cum_iops = np.cumsum(size[order]), np.cumsum(iops[order])
@@ -122,6 +127,7 @@ def skew_curve(points: SegmentPoints) -> SkewCurve:
     return SkewCurve(
         points=[{"x": round(px, 3), "y": round(py, 3)} for px, py in _thin(curve, SKEW_MAX_POINTS)],
         callouts=callouts, total_iops=total_iops, total_gb=total_gb, segments=int(size.size),
+        unmeasured=int(unmeasured.sum()),
     )
 
 
@@ -142,12 +148,19 @@ def _thin(curve: list[tuple[float, float]], limit: int) -> list[tuple[float, flo
     return [curve[round(i * step)] for i in range(limit)]
 
 
-def tier_cost_payload(rows: Sequence[TierCost]) -> dict[str, Any]:
-    """Stacked bars: one series per tier, values [cost now, cost after]."""
+def tier_cost_payload(rows: Sequence[TierCost], *, basis: BillingBasis | None = None) -> dict[str, Any]:
+    """Stacked bars: one series per tier, values [cost now, cost after], per month (``unit``): a purchase set's
+    figures are divided by its amortisation months (``basis``; None: monthly already)."""
+    divisor = basis.divisor if basis else 1
+
+    def month(amount: Decimal) -> float:
+        return float(amount / divisor)
+
     return {
         "labels": ["Now", "Recommended"],
-        "series": [{"tier": r.tier, "values": [float(r.now_usd), float(r.after_usd)]} for r in rows],
-        "totals": [float(sum((r.now_usd for r in rows), Decimal(0))), float(sum((r.after_usd for r in rows), Decimal(0)))],
+        "unit": PER_MONTH,
+        "series": [{"tier": r.tier, "values": [month(r.now_usd), month(r.after_usd)]} for r in rows],
+        "totals": [month(sum((r.now_usd for r in rows), Decimal(0))), month(sum((r.after_usd for r in rows), Decimal(0)))],
     }
 
 

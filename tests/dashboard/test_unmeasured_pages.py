@@ -1,0 +1,60 @@
+"""Pages show a figure a report did not measure as "not measured", with its bound, never as 0 (issue 15)."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils.html import escape
+
+from apps.snapshots.models import Segment
+from apps.targets.models import Target
+from tests.tiering.test_unmeasured import _report_target
+
+
+def _unsized_target() -> Target:
+    """A report target whose one segment has no size (no sizes listing was given)."""
+    from apps.targets.models import TablespaceTier
+    from apps.tiering.models import Tier
+
+    target = _report_target(unlisted_bound=1800)
+    Segment.objects.filter(target=target).update(size_bytes=None)
+    TablespaceTier.objects.filter(target=target).update(tier=Tier.objects.get(tier_set="seed-2009", name="flash"))
+    from apps.tiering.services import recommendation_refresh
+    from tests.tiering.test_unmeasured import NOW
+
+    recommendation_refresh(target_id=target.id, now=NOW)
+    return target
+
+
+@pytest.mark.django_db
+class UnmeasuredPageTests:
+    def test_the_recommendations_table_says_not_measured_with_the_bound(self, admin_client, seed_tiers):
+        target = _report_target(unlisted_bound=1800)
+
+        body = admin_client.get(f"/targets/{target.name}/recommendations/?sort=name").content.decode()
+        assert "not measured (≤ 1.1" in body  # LOGICAL_ONLY: (3600 + 360) / 3600 s
+        assert "not measured (≤ 0.5" in body  # UNLISTED: the report's bound for unlisted segments
+        assert escape("≥ $") in body or "≥ $" in body  # its cost counts the GB only: a lower bound
+
+    def test_the_segment_page_says_not_measured(self, admin_client, seed_tiers):
+        target = _report_target(unlisted_bound=None)
+        segment = Segment.objects.get(target=target, object_name="UNBOUNDED")
+
+        body = admin_client.get(f"/targets/{target.name}/segments/{segment.id}/").content.decode()
+        assert "not measured" in body
+        assert "top-N capture" in body
+
+    def test_the_target_page_says_its_cost_is_a_lower_bound_and_leaves_unmeasured_out_of_the_skew(
+            self, admin_client, seed_tiers):
+        target = _report_target(unlisted_bound=1800)
+
+        body = admin_client.get(f"/targets/{target.name}/").content.decode()
+        assert "with IO not measured, priced by GB" in body
+        assert "left out: IO not measured" in body
+
+    def test_an_unsized_target_shows_its_storage_cost_as_unknown_not_zero(self, admin_client, seed_tiers):
+        target = _unsized_target()
+
+        body = admin_client.get(f"/targets/{target.name}/").content.decode()
+        kpi = body.split('id="kpi-now">', 1)[1].split("</div>", 1)[0]
+        assert kpi == "unknown"
+        assert "not priced (size unknown" in body
