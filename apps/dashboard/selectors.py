@@ -98,6 +98,14 @@ def target_last_run(*, target_id: int) -> CollectionRun | None:
     return CollectionRun.objects.filter(target_id=target_id).order_by("-queued_at").first()
 
 
+def window_start(*, run: RecommendationRun | None) -> dt.datetime:
+    """Start of the window the target's recommendations use: their run's first day (an imported report's own
+    days), else today's window."""
+    if run is None or run.window_first_day is None:
+        return window_since()
+    return dt.datetime.combine(run.window_first_day, dt.time(), tzinfo=dt.timezone.utc)
+
+
 def segment_points(*, target_id: int) -> SegmentPoints:
     """Every segment's current figures, for the scatter and the skew curve: read into arrays (one query and
     the tier names), as 100k model rows or tuples would take a second."""

@@ -21,7 +21,7 @@ from apps.dashboard.forms import RecommendationFilterForm, TierForm
 from apps.snapshots.models import CollectionRun, Segment
 from apps.targets.models import Target
 from apps.tiering.explain import explain
-from apps.tiering.models import Tier
+from apps.tiering.models import Refresh, Tier
 
 View = Callable[..., HttpResponse]
 
@@ -55,6 +55,18 @@ def _filtered(request: HttpRequest, target: Target, *, with_action: bool) -> tup
     return form, selectors.recommendation_filtered(target_id=target.id, filters=form.filters())
 
 
+def _head(target: Target) -> dict[str, Any]:
+    """What the head of a target's pages shows: the last run, the current recommendations and their window
+    (the span their figures cover, which the IOPS labels name), and the latest refresh (a Recompute's)."""
+    from apps.tiering.selectors import recommendation_run_current, recommendation_window, refresh_latest
+
+    run = recommendation_run_current(target_id=target.id)
+    window = recommendation_window(run=run)
+    return {"last_run": selectors.target_last_run(target_id=target.id), "reco_run": run, "window": window,
+            "iops_label": f"IOPS ({window.words})" if window else "IOPS",
+            "refresh": refresh_latest(target_id=target.id)}
+
+
 def _table_page(request: HttpRequest, target: Target, *, with_action: bool) -> dict[str, Any]:
     """Filter form, filtered+sorted page and totals shared by the target and recommendations pages."""
     form, filtered = _filtered(request, target, with_action=with_action)
@@ -78,10 +90,11 @@ def target_detail(request: HttpRequest, name: str) -> HttpResponse:
     skew = charts.skew_curve(points)
     costs = selectors.tier_costs(target_id=target.id)
     residency = selectors.latest_residency(target_id=target.id)
-    flash = selectors.flash_samples(target_id=target.id, since=selectors.window_since())
+    head = _head(target)
+    flash = selectors.flash_samples(target_id=target.id, since=selectors.window_start(run=head["reco_run"]))
     context = {
         "target": target,
-        "last_run": selectors.target_last_run(target_id=target.id),
+        **head,
         "segments_total": len(points),
         "unsized": points.unsized,
         "scatter": charts.scatter_payload(points, labels=selectors.segment_labels, tier_order=tier_order,
@@ -134,7 +147,7 @@ def recommendations(request: HttpRequest, name: str) -> HttpResponse:
     if request.GET.get("format") == "csv":  # the rows alone: no page to count, no totals
         return _csv_response(target, _filtered(request, target, with_action=True)[1])
     table = _table_page(request, target, with_action=True)
-    context = {"target": target, "last_run": selectors.target_last_run(target_id=target.id), **table}
+    context = {"target": target, **_head(target), **table}
     return render(request, "dashboard/recommendations.html", context)
 
 
@@ -211,6 +224,44 @@ def run_collect(request: HttpRequest, name: str) -> HttpResponse:
     return redirect("dashboard:runs")
 
 
+@require_POST
+@staff_required
+def recompute(request: HttpRequest, name: str) -> HttpResponse:
+    """Recompute the target's recommendations from its stored snapshots (after a tablespace map or tier
+    change; any mode): a refresh queued like the one after a run, shown on the target page as it runs."""
+    from apps.tiering.refreshes import refresh_enqueue
+
+    target = get_object_or_404(Target, name=name)
+    with transaction.atomic():
+        refresh = refresh_enqueue(target_id=target.id)
+    refresh.refresh_from_db()  # the broker may have refused it once committed
+    if refresh.status == Refresh.Status.FAILED:
+        audit_event_record(actor=request.user, action="recompute", target=target, outcome=f"not queued: {refresh.error}")
+        messages.error(request, f"Recompute of {target.name} not queued: {refresh.error}")
+    else:
+        audit_event_record(actor=request.user, action="recompute", target=target, outcome=f"queued as refresh {refresh.id}")
+        messages.info(request, f"Recompute of {target.name} queued (refresh {refresh.id}): its recommendations are "
+                               "rebuilt from the snapshots stored, with the current tablespace map and tier prices.")
+    return redirect("dashboard:target", name=target.name)
+
+
+@require_GET
+def refresh_status(request: HttpRequest, name: str) -> JsonResponse:
+    """The target's latest refresh, for its page to follow a Recompute."""
+    from apps.tiering.selectors import refresh_latest
+
+    target = get_object_or_404(Target, name=name)
+    refresh = refresh_latest(target_id=target.id)
+    if refresh is None:
+        return JsonResponse({"status": "", "done": True})
+    pending = refresh.status in (Refresh.Status.QUEUED, Refresh.Status.RUNNING)
+    return JsonResponse({
+        "id": refresh.id, "status": refresh.status, "error": refresh.error, "done": not pending,
+        "recommendations": refresh.recommendations, "queued_at": refresh.queued_at.isoformat(),
+        "finished_at": refresh.finished_at and refresh.finished_at.isoformat(),
+    })
+
+
 @require_GET
 def tiers(request: HttpRequest) -> HttpResponse:
     return render(request, "dashboard/tiers.html", {"sets": selectors.tier_catalog()})
@@ -222,7 +273,8 @@ def tier_edit(request: HttpRequest, tier_id: int) -> HttpResponse:
     form = TierForm(request.POST or None, instance=tier)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, f"Saved tier {tier.name}. Recommendations use it from the next collection.")
+        messages.success(request, f"Saved tier {tier.name}. Recommendations use it from each target's next "
+                                  "collection or import, or now with Recompute on the target's page.")
         return redirect("dashboard:tiers")
     return render(request, "dashboard/tier_edit.html", {"form": form, "tier": tier})
 

@@ -33,3 +33,108 @@ def incarnation_current(incarnations: list[Incarnation]) -> Incarnation | None:
     """The database of the latest snapshot (on a tie, the one first seen later: a database recreated)."""
     return max(incarnations, key=lambda incarnation: (incarnation.last_end_at, incarnation.first_end_at),
                default=None)
+
+
+#: How a window's statistic is named in a label.
+_STATISTIC_WORDS = {"p95": "P95", "avg": "mean", "max": "max"}
+
+
+def span_words(seconds: float) -> str:
+    """A time span in a label's words, rounded to what a DBA reads at a glance.
+
+    >>> span_words(166.2), span_words(1800), span_words(3600), span_words(79267), span_words(86400 * 5.5)
+    ('2.8 min', '30 min', '1 h', '22 h', '5.5 days')
+    """
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 3600:
+        minutes = seconds / 60
+        return f"{round(minutes, 1):g} min" if minutes < 10 else f"{minutes:.0f} min"
+    if seconds < 48 * 3600:
+        hours = seconds / 3600
+        return f"{round(hours, 1):g} h" if hours < 10 else f"{hours:.0f} h"
+    days = round(seconds / 86400, 1)
+    return f"{days:g} days"
+
+
+@dataclass(frozen=True)
+class WindowCoverage:
+    """What a window's figures actually cover: its snapshot intervals (the RAC instances of one snapshot are
+    one interval), from the first one's begin to the last one's end. A window is named by its days
+    (WINDOW_DAYS), but a single imported report holds one interval of its own length."""
+
+    statistic: str
+    intervals: int
+    begin_at: dt.datetime | None = None
+    end_at: dt.datetime | None = None
+    interval_s: float | None = None  # the median interval
+
+    @property
+    def span_s(self) -> float | None:
+        return (self.end_at - self.begin_at).total_seconds() if self.begin_at and self.end_at else None
+
+    @property
+    def words(self) -> str:
+        """The span as a label says it: "one 22 h interval", "P95 over 6 days", "nothing measured".
+
+        >>> utc = dt.timezone.utc
+        >>> begin, end = dt.datetime(2023, 12, 23, 6, tzinfo=utc), dt.datetime(2023, 12, 24, 4, tzinfo=utc)
+        >>> WindowCoverage("p95", 1, begin, end, 79200.0).words, WindowCoverage("p95", 22, begin, end, 3600.0).words
+        ('one 22 h interval', 'P95 over 22 h')
+        >>> WindowCoverage("p95", 0).words
+        'nothing measured'
+        """
+        if not self.intervals or self.span_s is None:
+            return "nothing measured"
+        if self.intervals == 1:
+            return f"one {span_words(self.span_s)} interval"
+        return f"{_STATISTIC_WORDS.get(self.statistic, self.statistic)} over {span_words(self.span_s)}"
+
+    @property
+    def detail(self) -> str:
+        """The whole of it, for a title or the page's facts: statistic, intervals, first begin and last end.
+
+        >>> utc = dt.timezone.utc
+        >>> WindowCoverage("p95", 144, dt.datetime(2026, 11, 18, tzinfo=utc), dt.datetime(2026, 11, 24, tzinfo=utc), 3600.0).detail
+        'P95 of 144 snapshot intervals of 1 h, 2026-11-18 00:00 to 2026-11-24 00:00 UTC'
+        """
+        if not self.intervals or self.begin_at is None or self.end_at is None:
+            return "no snapshot in the window"
+        when = f"{self.begin_at:%Y-%m-%d %H:%M} to {self.end_at:%Y-%m-%d %H:%M} UTC"
+        if self.intervals == 1:
+            return f"one snapshot interval of {span_words(self.span_s or 0)}, {when}"
+        length = f" of {span_words(self.interval_s)}" if self.interval_s else ""
+        return (f"{_STATISTIC_WORDS.get(self.statistic, self.statistic)} of {self.intervals} snapshot "
+                f"intervals{length}, {when}")
+
+
+# The intervals of the target's current database (the DBID of its latest snapshot, as the windows read)
+# that end in the window's days, the instances of one (kind, snap_id) one interval. V$ samples measure the
+# same time as the AWR snapshots beside them and fill their gaps: they count only where nothing else does.
+_COVERAGE_SQL = """
+WITH intervals AS (
+  SELECT kind, min(begin_at) AS begin_at, max(end_at) AS end_at
+  FROM snapshots_snapshot
+  WHERE target_id = %(target)s AND end_at >= %(start)s AND end_at < %(stop)s
+    AND dbid = (SELECT dbid FROM snapshots_snapshot WHERE target_id = %(target)s ORDER BY end_at DESC, id DESC LIMIT 1)
+  GROUP BY kind, snap_id
+), counted AS (
+  SELECT * FROM intervals
+  WHERE kind <> 'sample' OR NOT EXISTS (SELECT 1 FROM intervals WHERE kind <> 'sample')
+)
+SELECT count(*), min(begin_at), max(end_at),
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM end_at - begin_at))
+FROM counted
+"""
+
+
+def window_coverage(*, target_id: int, first_day: dt.date, last_day: dt.date, statistic: str) -> WindowCoverage:
+    """What the window of ``first_day`` to ``last_day`` (whole UTC days) holds (see :class:`WindowCoverage`)."""
+    from django.db import connection
+
+    start = dt.datetime.combine(first_day, dt.time(), tzinfo=dt.timezone.utc)
+    stop = dt.datetime.combine(last_day + dt.timedelta(days=1), dt.time(), tzinfo=dt.timezone.utc)
+    with connection.cursor() as cursor:
+        cursor.execute(_COVERAGE_SQL, {"target": target_id, "start": start, "stop": stop})
+        count, begin_at, end_at, median_s = cursor.fetchone()
+    return WindowCoverage(statistic, int(count), begin_at, end_at, None if median_s is None else float(median_s))

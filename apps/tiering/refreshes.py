@@ -1,7 +1,10 @@
 """The refresh of a target's recommendations as a task of its own, with its own record (:class:`Refresh`).
 
 A run that succeeds (a collection or an import: apps.snapshots.signals.run_succeeded)
-queues a refresh once its rows are committed. A refresh that fails fails only
+queues a refresh once its rows are committed; so does the target page's Recompute
+button (:func:`refresh_enqueue` without a run: after a tablespace map or tier
+change, for any mode), and ``manage.py recommend TARGET --refresh`` runs one in
+the foreground (:func:`refresh_now`). A refresh that fails fails only
 itself, is retried a few times, and shows on /runs/; :func:`refreshes_reap`
 fails refreshes a dead worker left behind and queues the ones that never
 were (the broker was down when the run ended), so recommendations never
@@ -48,6 +51,13 @@ def refresh_enqueue(*, target_id: int, run_id: int | None = None) -> Refresh:
     refresh = Refresh.objects.create(target_id=target_id, after_run_id=run_id, queued_at=timezone.now())
     transaction.on_commit(functools.partial(_refresh_send, refresh_id=refresh.id))
     return refresh
+
+
+def refresh_now(*, target_id: int) -> Refresh:
+    """Recompute a target's recommendations here and now (``manage.py recommend TARGET --refresh``), from the
+    snapshots stored, recorded as a refresh like a queued one (it shows on the target page the same way)."""
+    refresh = Refresh.objects.create(target_id=target_id, queued_at=timezone.now())
+    return refresh_run(refresh_id=refresh.id, retries_left=False)
 
 
 def _refresh_send(*, refresh_id: int) -> None:

@@ -16,13 +16,13 @@ pytestmark = pytest.mark.django_db
 PUBLIC = {"healthz", "login", "admin:login"}
 VIEWER = {
     "dashboard:fleet", "dashboard:target", "dashboard:segment", "dashboard:recommendations", "dashboard:runs",
-    "dashboard:run_status", "dashboard:tiers", "password_change", "password_change_done", "logout",
+    "dashboard:run_status", "dashboard:refresh_status", "dashboard:tiers", "password_change", "password_change_done", "logout",
 }
 ADMIN_PAGES = {
-    "dashboard:tier_edit", "dashboard:tier_presets", "dashboard:collect", "snapshots:import", "targets:check",
+    "dashboard:tier_edit", "dashboard:tier_presets", "dashboard:collect", "dashboard:recompute", "snapshots:import", "targets:check",
     "targets:check_status", "dashboard:audit",
 }
-POST_ONLY = {"dashboard:tier_presets", "dashboard:collect", "logout", "admin:logout"}
+POST_ONLY = {"dashboard:tier_presets", "dashboard:collect", "dashboard:recompute", "logout", "admin:logout"}
 # What an admin gets on a GET where it is not 200, and why.
 ADMIN_NOT_200 = {
     "admin:view_on_site": (302, 404),  # a redirect to the object's page, or 404 when it has none

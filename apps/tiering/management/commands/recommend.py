@@ -1,4 +1,8 @@
-"""`manage.py recommend <target> --format table|csv|json`: the rows of the CSV download."""
+"""`manage.py recommend <target> [--refresh] --format table|csv|json`: the rows of the CSV download.
+
+``--refresh`` first recomputes the recommendations from the snapshots stored (after a tablespace map or
+tier change; every mode, report targets included), in the foreground, and says what it did.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +10,20 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from apps.core.audit import audit_command, audit_event_record
+
 
 class Command(BaseCommand):
-    help = "Print a target's current recommendations (same rows as the CSV download)."
+    help = "Print a target's current recommendations (same rows as the CSV download); --refresh recomputes them first."
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("target")
-        parser.add_argument("--format", choices=["table", "csv", "json"], default="table")
+        parser.add_argument("--format", choices=["table", "csv", "json"], default=None,
+                            help="print the rows (default table; with --refresh, only when given)")
+        parser.add_argument("--refresh", action="store_true",
+                            help="recompute from the stored snapshots first (after a tablespace map or tier change)")
 
+    @audit_command("recommend")
     def handle(self, *args: Any, **options: Any) -> None:
         from apps.targets.models import Target
         from apps.tiering.export import export_csv_parts, export_json, export_rows, export_table
@@ -23,10 +33,37 @@ class Command(BaseCommand):
             target = Target.objects.get(name=options["target"])
         except Target.DoesNotExist:
             raise CommandError(f"No target named {options['target']!r}.") from None
+        if options["refresh"]:
+            self._refresh(target)
+            if options["format"] is None:
+                return
         recs = recommendation_list(target_id=target.id)
         if options["format"] == "csv":
             for part in export_csv_parts(recs, target):
                 self.stdout.write(part, ending="")
             return
-        render = {"table": export_table, "json": export_json}[options["format"]]
+        render = {"table": export_table, "json": export_json}[options["format"] or "table"]
         self.stdout.write(render(export_rows(recs, target)))
+
+    def _refresh(self, target: Any) -> None:
+        from apps.tiering.refreshes import refresh_now
+        from apps.tiering.selectors import (
+            recommendation_changes,
+            recommendation_decisions,
+            recommendation_run_current,
+            recommendation_window,
+        )
+
+        before = recommendation_decisions(target_id=target.id)
+        refresh = refresh_now(target_id=target.id)
+        if refresh.status != refresh.Status.SUCCEEDED:
+            audit_event_record(actor=None, action="recommend --refresh", target=target, outcome=f"failed: {refresh.error}")
+            raise CommandError(f"{target.name}: recompute failed: {refresh.error}")
+        changes = recommendation_changes(before, recommendation_decisions(target_id=target.id))
+        summary = (f"{target.name}: recomputed from the stored snapshots in {refresh.duration_s:.1f} s: "
+                   f"{refresh.recommendations} recommendations; {changes}.")
+        self.stdout.write(summary)
+        window = recommendation_window(run=recommendation_run_current(target_id=target.id))
+        self.stdout.write(f"  figures: {window.detail if window else 'none computed (no tiers in its tier set?)'}")
+        audit_event_record(actor=None, action="recommend --refresh", target=target, outcome=summary)
+

@@ -1,0 +1,41 @@
+/* A target's pages: follow its latest refresh (a Recompute's) until it is done, without a reload. */
+(function () {
+  "use strict";
+  const box = document.getElementById("refresh-state");
+  if (!box) return;
+  const PENDING = ["queued", "running"];
+
+  function update(refresh) {
+    box.dataset.status = refresh.status;
+    const badge = box.querySelector("[data-role=status]");
+    if (badge) {
+      badge.textContent = refresh.status;
+      badge.className = "status " + refresh.status;
+    }
+    const note = box.querySelector("[data-role=note]");
+    note.textContent = "";
+    if (PENDING.indexOf(refresh.status) >= 0) {
+      note.textContent = "recomputing…";
+    } else if (refresh.status === "failed") {
+      note.textContent = refresh.error;
+    } else if (refresh.status === "succeeded") {
+      const link = document.createElement("a");
+      link.href = window.location.href;
+      link.textContent = "done: reload for the new figures";
+      link.dataset.role = "reload";
+      note.appendChild(link);
+    }
+  }
+
+  function tick() {
+    fetch(box.dataset.statusUrl, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(function (refresh) {
+        update(refresh);
+        if (!refresh.done) setTimeout(tick, 1000);
+      })
+      .catch(function () { setTimeout(tick, 3000); });
+  }
+
+  if (PENDING.indexOf(box.dataset.status) >= 0) setTimeout(tick, 1000);
+})();
