@@ -128,10 +128,13 @@ def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResp
     history = selectors.segment_recommendation_history(segment=segment)
     current = next((r for r in history if r.is_current), None)
     explanation = explain([current], target=target)[0] if current else None
+    from apps.tiering.selectors import recommendation_window
+
     context = {
         "target": target, "segment": segment, "series": series, "residency": residency, "history": history,
         "current": current, "reasons": explanation.reasons if explanation else (),
         "ddl": explanation.ddl if explanation else "",
+        "window": recommendation_window(run=current.run) if current else None,
         "label": selectors.segment_label(segment.owner, segment.object_name, segment.subobject_name),
         "io_payload": charts.segment_io_payload(series),
         "size_payload": charts.segment_size_payload(series, current_size_bytes=segment.size_bytes),

@@ -32,6 +32,16 @@ class WindowLabelTests:
             assert f"one snapshot interval of 22 h, {REPORT_22H_SPAN}" in page, url
             assert not re.search(r"\b7 ?d\b|P95, 7|7 days", page, re.IGNORECASE), url
 
+    def test_the_segment_page_names_it_too(self, viewer_client, ppd):
+        from apps.tiering.models import Recommendation
+
+        rec = Recommendation.objects.current(target_id=ppd.id).filter(measured=True).first()
+        page = viewer_client.get(f"/targets/ppd/segments/{rec.segment_id}/").content.decode()
+
+        label = re.search(r'<div class="kpi-label" id="kpi-iops-label" title="([^"]*)">([^<]*)</div>', page)
+        assert label and label[2] == "IOPS (one 22 h interval)"
+        assert label[1] == f"one snapshot interval of 22 h, {REPORT_22H_SPAN}"
+
     def test_the_scatter_and_flash_cards_name_the_same_window(self, viewer_client, ppd):
         page = viewer_client.get("/targets/ppd/").content.decode()
 
