@@ -65,6 +65,24 @@ def fmt_usd(amount: Decimal | float | None) -> str:
     return f"{sign}${body}"
 
 
+def fmt_usd_per_month(amount: Decimal | float | None) -> str:
+    """A monthly figure with its unit: the unit every page compares money in.
+
+    >>> fmt_usd_per_month(Decimal("312")), fmt_usd_per_month(Decimal("0.0125")), fmt_usd_per_month(None)
+    ('$312.00/month', '$0.01/month', '—')
+    """
+    return DASH if amount is None else f"{fmt_usd(amount)}/month"
+
+
+def fmt_usd_purchase(amount: Decimal | float | None) -> str:
+    """A purchase figure (bought devices, paid once) with its unit.
+
+    >>> fmt_usd_purchase(Decimal(18000))
+    '$18,000 purchase'
+    """
+    return DASH if amount is None else f"{fmt_usd(amount)} purchase"
+
+
 def fmt_pct(ratio: float | None) -> str:
     """A 0..1 ratio as a percentage."""
     return DASH if ratio is None else f"{ratio * 100:.1f}%"

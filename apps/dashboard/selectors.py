@@ -51,12 +51,45 @@ class FleetRow:
     cost_after_usd: Decimal | None = None
     savings_usd: Decimal | None = None
     flash_hit_ratio: float | None = None  # 0..1 over the window; None when not collected
+    # The costs above are in the unit of the target's tier set (a purchase, or per month); these are per month.
+    basis: costmodel.BillingBasis = costmodel.BillingBasis(purchase=True)
+
+    @property
+    def cost_now_usd_per_month(self) -> Decimal | None:
+        return self.basis.per_month(self.cost_now_usd)
+
+    @property
+    def cost_after_usd_per_month(self) -> Decimal | None:
+        return self.basis.per_month(self.cost_after_usd)
+
+    @property
+    def savings_usd_per_month(self) -> Decimal | None:
+        return self.basis.per_month(self.savings_usd)
+
+
+def fleet_totals(rows: list[FleetRow]) -> dict[str, Decimal | None]:
+    """The fleet's costs per month (``now``, ``after``, ``savings``): every target's in one unit, so a purchase
+    is never added to a monthly bill. None where no target has the figure.
+
+    >>> seed = costmodel.BillingBasis(purchase=True)
+    >>> rows = [FleetRow(None, None, 0, Decimal(18000), Decimal(12000), Decimal(6000), basis=seed),
+    ...         FleetRow(None, None, 0, Decimal("12.00"), None, None, basis=costmodel.BillingBasis(purchase=False))]
+    >>> fleet_totals(rows)
+    {'now': Decimal('312.00'), 'after': Decimal('200'), 'savings': Decimal('100')}
+    """
+    totals: dict[str, Decimal | None] = {}
+    for key in ("now", "after", "savings"):
+        figures = [getattr(row, f"{'cost_' if key != 'savings' else ''}{key}_usd_per_month") for row in rows]
+        known = [figure for figure in figures if figure is not None]
+        totals[key] = sum(known, Decimal(0)) if known else None
+    return totals
 
 
 def fleet_overview() -> list[FleetRow]:
     """One row per target: mode, last collection, segments, costs, flash-cache hit ratio (four queries)."""
     last_run_id = CollectionRun.objects.filter(target=OuterRef("pk")).order_by("-queued_at").values("pk")[:1]
-    targets = list(Target.objects.annotate(segment_count=Count("segments"), last_run_id=Subquery(last_run_id)))
+    targets = list(Target.objects.select_related("tier_set").annotate(segment_count=Count("segments"),
+                                                                      last_run_id=Subquery(last_run_id)))
     runs = CollectionRun.objects.in_bulk([t.last_run_id for t in targets if t.last_run_id])
     costs = {
         r["run__target_id"]: r
@@ -70,6 +103,7 @@ def fleet_overview() -> list[FleetRow]:
             target=t, last_run=runs.get(t.last_run_id), segments=t.segment_count,
             cost_now_usd=costs.get(t.id, {}).get("now"), cost_after_usd=costs.get(t.id, {}).get("after"),
             savings_usd=costs.get(t.id, {}).get("savings"), flash_hit_ratio=ratios.get(t.id),
+            basis=t.tier_set.basis,
         )
         for t in targets
     ]

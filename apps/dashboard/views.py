@@ -44,7 +44,8 @@ def _block_size(target: Target) -> int:
 
 @require_GET
 def fleet(request: HttpRequest) -> HttpResponse:
-    return render(request, "dashboard/fleet.html", {"rows": selectors.fleet_overview()})
+    rows = selectors.fleet_overview()
+    return render(request, "dashboard/fleet.html", {"rows": rows, "totals": selectors.fleet_totals(rows)})
 
 
 def _filtered(request: HttpRequest, target: Target, *, with_action: bool) -> tuple[RecommendationFilterForm, Any]:
@@ -64,7 +65,8 @@ def _head(target: Target) -> dict[str, Any]:
     window = recommendation_window(run=run)
     return {"last_run": selectors.target_last_run(target_id=target.id), "reco_run": run, "window": window,
             "iops_label": f"IOPS ({window.words})" if window else "IOPS",
-            "refresh": refresh_latest(target_id=target.id)}
+            "refresh": refresh_latest(target_id=target.id),
+            "basis": target.tier_set.basis}  # money per month: the target's set's billing basis
 
 
 def _table_page(request: HttpRequest, target: Target, *, with_action: bool) -> dict[str, Any]:
@@ -78,7 +80,7 @@ def _table_page(request: HttpRequest, target: Target, *, with_action: bool) -> d
 
 @require_GET
 def target_detail(request: HttpRequest, name: str) -> HttpResponse:
-    target = get_object_or_404(Target, name=name)
+    target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     points = selectors.segment_points(target_id=target.id)
     _, models = selectors.tier_set_models(tier_set=target.tier_set)
     from apps.snapshots.selectors import database_incarnations, incarnation_current
@@ -104,7 +106,7 @@ def target_detail(request: HttpRequest, name: str) -> HttpResponse:
         "skew_payload": {"points": skew.points, "callouts": skew.callouts},
         "skew_80": next((c for c in skew.callouts if c["io_pct"] == 80.0), None),
         "costs": costs,
-        "cost_payload": charts.tier_cost_payload(costs),
+        "cost_payload": charts.tier_cost_payload(costs, basis=target.tier_set.basis),
         "residency": residency,
         "residency_payload": charts.residency_payload(residency, block_size_bytes=_block_size(target)),
         "block_size_bytes": _block_size(target),
@@ -121,7 +123,7 @@ def target_detail(request: HttpRequest, name: str) -> HttpResponse:
 
 @require_GET
 def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResponse:
-    target = get_object_or_404(Target, name=name)
+    target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     segment = get_object_or_404(Segment, pk=segment_id, target=target)
     series = selectors.segment_series(segment_id=segment.id)
     residency = selectors.segment_residency_series(segment_id=segment.id)
@@ -139,14 +141,14 @@ def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResp
         "io_payload": charts.segment_io_payload(series),
         "size_payload": charts.segment_size_payload(series, current_size_bytes=segment.size_bytes),
         "residency_payload": charts.residency_series_payload(residency, block_size_bytes=_block_size(target)),
-        "block_size_bytes": _block_size(target),
+        "block_size_bytes": _block_size(target), "basis": target.tier_set.basis,
     }
     return render(request, "dashboard/segment.html", context)
 
 
 @require_GET
 def recommendations(request: HttpRequest, name: str) -> HttpResponse:
-    target = get_object_or_404(Target, name=name)
+    target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     if request.GET.get("format") == "csv":  # the rows alone: no page to count, no totals
         return _csv_response(target, _filtered(request, target, with_action=True)[1])
     table = _table_page(request, target, with_action=True)

@@ -6,7 +6,14 @@ Header (stable; new columns are only ever appended):
 target, owner, object_name, subobject_name, object_type, tablespace_name, size_gb,
 iops, read_iops, write_iops, intensity, statistic, window_days, current_tier,
 recommended_tier, action, cost_now_usd, cost_after_usd, savings_usd,
-io_time_saved_s_per_day, reasons, ddl, computed_at, measured, iops_bound
+io_time_saved_s_per_day, reasons, ddl, computed_at, measured, iops_bound, cost_unit,
+cost_now_usd_per_month, cost_after_usd_per_month, savings_usd_per_month
+
+Money: cost_now_usd, cost_after_usd and savings_usd are in the unit of the target's
+tier set, named in ``cost_unit``: "USD purchase" (devices bought once: the seed's
+figures) or "USD/month" (cloud). The ``*_per_month`` columns give every figure per
+month (a purchase divided by its set's amortisation months, default 60), the one unit
+that may be added up across targets.
 
 A figure that was not measured is an empty cell (JSON null), never 0: ``measured`` is
 false where a top-N source (AWR, an imported report) did not list all of a segment's
@@ -27,6 +34,7 @@ from django.db.models import QuerySet
 
 from apps.snapshots.models import Segment
 from apps.targets.models import Target
+from apps.tiering.costmodel import BillingBasis
 from apps.tiering.csvsafe import write_rows
 from apps.tiering.explain import Explanation, explain, partition_siblings
 from apps.tiering.models import Recommendation, RecommendationRun, Tier
@@ -35,7 +43,8 @@ HEADER = (
     "target", "owner", "object_name", "subobject_name", "object_type", "tablespace_name", "size_gb", "iops",
     "read_iops", "write_iops", "intensity", "statistic", "window_days", "current_tier", "recommended_tier",
     "action", "cost_now_usd", "cost_after_usd", "savings_usd", "io_time_saved_s_per_day", "reasons", "ddl",
-    "computed_at", "measured", "iops_bound",
+    "computed_at", "measured", "iops_bound", "cost_unit", "cost_now_usd_per_month", "cost_after_usd_per_month",
+    "savings_usd_per_month",
 )
 
 
@@ -46,7 +55,9 @@ def _round(number: float | None, digits: int) -> float | None:
 def export_rows(recs: Iterable[Recommendation], target: Target) -> list[tuple[Any, ...]]:
     """The export rows of ``recs`` (recommendation_list), reasons and DDL worded here (apps.tiering.explain)."""
     recs = _lean(recs) if isinstance(recs, QuerySet) else list(recs)
-    return [_row(rec, target.name, explanation) for rec, explanation in zip(recs, explain(recs, target=target))]
+    basis = target.tier_set.basis
+    return [_row(rec, target.name, explanation, basis)
+            for rec, explanation in zip(recs, explain(recs, target=target))]
 
 
 #: The segment fields the export and the DDL read.
@@ -82,7 +93,12 @@ def _attach(rows: list[Recommendation], tiers: dict[int, Tier], runs: dict[int, 
         rec.recommended_tier = tiers.get(rec.recommended_tier_id)
 
 
-def _row(rec: Recommendation, target_name: str, explanation: Explanation) -> tuple[Any, ...]:
+def _per_month(amount: Decimal | None, basis: BillingBasis) -> float | None:
+    """A cost per month, to a hundredth of a cent (a purchase divided by its months is rarely whole cents)."""
+    return None if amount is None else float(round(basis.per_month(amount), 4))
+
+
+def _row(rec: Recommendation, target_name: str, explanation: Explanation, basis: BillingBasis) -> tuple[Any, ...]:
     seg = rec.segment
     return (
         target_name, seg.owner, seg.object_name, seg.subobject_name, seg.object_type, seg.tablespace_name,
@@ -91,7 +107,8 @@ def _row(rec: Recommendation, target_name: str, explanation: Explanation) -> tup
         rec.current_tier.name if rec.current_tier else "", rec.recommended_tier.name if rec.recommended_tier else "",
         rec.action, rec.cost_now_usd, rec.cost_after_usd, rec.savings_usd, _round(rec.io_time_saved_s_per_day, 1),
         " ".join(reason.text for reason in explanation.reasons), explanation.ddl, rec.computed_at.isoformat(),
-        rec.measured, _round(rec.iops_bound, 3),
+        rec.measured, _round(rec.iops_bound, 3), basis.unit, _per_month(rec.cost_now_usd, basis),
+        _per_month(rec.cost_after_usd, basis), _per_month(rec.savings_usd, basis),
     )
 
 
@@ -114,13 +131,14 @@ def export_csv_parts(recs: QuerySet[Recommendation], target: Target) -> Iterator
     tiers: dict[int, Tier] = {}
     runs: dict[int, RecommendationRun] = {}
     siblings: dict[tuple, tuple] = {}
+    basis = target.tier_set.basis
     while part := list(itertools.islice(rows, CHUNK_ROWS)):
         new_runs = {rec.run_id for rec in part} - runs.keys()
         if new_runs:  # every partition of the run, once: the partition-skew reason compares them
             siblings.update(partition_siblings(run_ids=new_runs, target_id=target.id))
         _attach(part, tiers, runs)
         explanations = explain(part, target=target, siblings=siblings)
-        yield export_csv([_row(rec, target.name, e) for rec, e in zip(part, explanations)], with_header=False)
+        yield export_csv([_row(rec, target.name, e, basis) for rec, e in zip(part, explanations)], with_header=False)
 
 
 def export_json(rows: list[tuple[Any, ...]]) -> str:

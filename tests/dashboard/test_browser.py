@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.db.models import Sum
 
-from apps.dashboard.formatting import fmt_pct, fmt_usd
+from apps.dashboard.formatting import fmt_pct, fmt_usd_per_month
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -96,6 +96,7 @@ class DashboardBrowserTests:
         target = collected
         current = Recommendation.objects.current(target_id=target.id)
         sums = current.aggregate(now=Sum("cost_now_usd"), after=Sum("cost_after_usd"), savings=Sum("savings_usd"))
+        months = target.tier_set.amortisation_months  # the demo's seed-2009 devices are a purchase: per month
 
         # Login page, then through the form.
         response = page.goto(f"{live_server.url}/accounts/login/")
@@ -106,8 +107,8 @@ class DashboardBrowserTests:
 
         # Fleet: cost, savings and flash-cache ratio as the database has them.
         row = page.locator("#fleet-table tr[data-target=demo]")
-        assert row.locator("[data-col=savings]").inner_text() == fmt_usd(sums["savings"])
-        assert row.locator("[data-col=cost_now]").inner_text() == fmt_usd(sums["now"])
+        assert row.locator("[data-col=savings]").inner_text() == fmt_usd_per_month(sums["savings"] / months)
+        assert row.locator("[data-col=cost_now]").inner_text() == fmt_usd_per_month(sums["now"] / months)
         # Over the window the page uses (the demo holds a day more than it).
         stats = dict(SysStat.objects.filter(snapshot__target=target, snapshot__end_at__gt=window_since())
                      .values_list("name").annotate(s=Sum("value")))
@@ -123,12 +124,12 @@ class DashboardBrowserTests:
         page.wait_for_url(re.compile(r"/targets/demo/$"))
         for canvas in ("chart-scatter", "chart-skew", "chart-cost", "chart-residency", "chart-flash"):
             assert_drawn(page, canvas)
-        assert page.locator("#kpi-now").inner_text() == fmt_usd(sums["now"])
-        assert page.locator("#kpi-savings").inner_text() == fmt_usd(sums["savings"])
+        assert page.locator("#kpi-now").inner_text() == fmt_usd_per_month(sums["now"] / months)
+        assert page.locator("#kpi-savings").inner_text() == fmt_usd_per_month(sums["savings"] / months)
         top = current.order_by("-savings_usd", "segment__owner", "segment__object_name", "segment_id").first()
         first_row = page.locator("#segments-table tbody tr").first
         assert first_row.get_attribute("data-segment-id") == str(top.segment_id)
-        assert first_row.locator("[data-col=savings]").inner_text() == fmt_usd(top.savings_usd)
+        assert first_row.locator("[data-col=savings]").inner_text() == fmt_usd_per_month(top.savings_usd / months)
         assert "of capacity serves 80% of IO" in page.locator("#skew-callout").inner_text()
         shot(page, "target")
         assert_no_csp_violation(page, csp_violations)

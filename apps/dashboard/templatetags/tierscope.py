@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from django import template
@@ -11,6 +12,47 @@ from django import template
 from apps.dashboard import formatting
 
 register = template.Library()
+
+
+# Money per month (issue 15): figures are stored in their tier set's unit (a purchase, or per month);
+# ``basis`` (costmodel.BillingBasis, the target's tier_set.basis) turns them into the page's one unit.
+
+
+def _amount(value: Any) -> Decimal | None:
+    return None if value is None or value == "" else Decimal(str(value))
+
+
+@register.filter
+def usd_month(amount: Any) -> str:
+    """``{{ amount|usd_month }}``: an amount that is per month already, with its unit."""
+    return formatting.fmt_usd_per_month(_amount(amount))
+
+
+@register.filter
+def per_month(amount: Any, basis: Any) -> str:
+    """``{{ amount|per_month:basis }}``: "$300.00/month" for $18,000 of devices over 60 months."""
+    figure = _amount(amount)
+    return formatting.fmt_usd_per_month(None if figure is None or not basis else basis.per_month(figure))
+
+
+@register.filter
+def in_own_unit(amount: Any, basis: Any) -> str:
+    """``{{ amount|in_own_unit:basis }}``: the figure as billed, "$18,000 purchase" or "$12.00/month"."""
+    figure = _amount(amount)
+    if basis and basis.purchase:
+        return formatting.fmt_usd_purchase(figure)
+    return formatting.fmt_usd_per_month(figure)
+
+
+@register.simple_tag
+def rec_money(rec: Any, field: str, basis: Any) -> str:
+    """A recommendation's cost field per month; "≥ " before it where the IOPS were not all measured (the
+    cost counts GB and the measured IOPS only: a lower bound)."""
+    value = getattr(rec, field, None)
+    text = per_month(value, basis)
+    if getattr(rec, "measured", True) or value is None or field == "savings_usd":
+        return text
+    return f"≥ {text}"
 
 
 def _missing_is_none(fmt: Callable[[Any], str]) -> Callable[[Any], str]:

@@ -105,7 +105,7 @@
         datasets: d.series.map(function (s) { return { label: s.tier, data: s.values, backgroundColor: TS.tierColour(s.tier) }; }),
       },
       options: {
-        scales: { x: { stacked: true }, y: { stacked: true, title: { display: true, text: "Cost (USD)" }, ticks: { callback: function (v) { return fmt.usd(v); } } } },
+        scales: { x: { stacked: true }, y: { stacked: true, title: { display: true, text: "Cost (" + (d.unit || "USD") + ")" }, ticks: { callback: function (v) { return fmt.usd(v); } } } },
         plugins: {
           legend: { position: "bottom" },
           tooltip: { callbacks: { label: function (i) { return i.dataset.label + ": " + fmt.usd(i.raw); }, footer: function (items) { return "Total " + fmt.usd(d.totals[items[0].dataIndex]); } } },

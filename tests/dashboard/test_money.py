@@ -1,0 +1,77 @@
+"""Money in one unit on the pages (issue 15, item 7): every figure per month with its unit; a purchase set's
+figures amortised over its months; fleet totals per month, never adding a purchase to a monthly bill."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+
+from apps.dashboard.selectors import fleet_overview
+from apps.snapshots.models import Segment
+from apps.targets.models import Target
+from apps.tiering.models import Recommendation, RecommendationRun, Tier
+
+NOW = dt.datetime(2026, 11, 20, 12, 0, tzinfo=dt.timezone.utc)
+
+
+def _target_costing(name: str, tier_set: str, tier_name: str, now_usd: str, after_usd: str) -> Target:
+    """A target whose one recommendation costs ``now_usd`` now and ``after_usd`` after, in its set's unit."""
+    target = Target.objects.create(name=name, mode=Target.Mode.REPORT, tier_set_id=tier_set)
+    segment = Segment.objects.create(target=target, owner="APP", object_name="SALES", object_type="TABLE",
+                                     tablespace_name="USERS", size_bytes=10 * 1024**3, first_seen_at=NOW,
+                                     last_seen_at=NOW)
+    run = RecommendationRun.objects.create(target=target, computed_at=NOW, state=RecommendationRun.State.CURRENT,
+                                           window_days=7, statistic="p95", recommendations=1)
+    tier = Tier.objects.get(name=tier_name)
+    Recommendation.objects.create(run=run, segment=segment, iops=1.0, size_gb=10.0, intensity=0.1,
+                                  current_tier=tier, cost_tier=tier, recommended_tier=tier,
+                                  cost_now_usd=Decimal(now_usd), cost_after_usd=Decimal(after_usd),
+                                  savings_usd=Decimal(now_usd) - Decimal(after_usd), action="keep")
+    return target
+
+
+@pytest.fixture
+def fleet(db, seed_tiers):
+    _target_costing("onprem", "seed-2009", "fast disk", "18000.00", "12000.00")  # a purchase: $300 / $200 a month
+    _target_costing("cloud", "aws-ebs", "EBS gp3", "12.00", "6.75")  # monthly already
+
+
+@pytest.mark.django_db
+class FleetMoneyTests:
+    def test_it_gives_every_target_s_costs_per_month(self, fleet):
+        rows = {row.target.name: row for row in fleet_overview()}
+
+        assert (rows["onprem"].cost_now_usd_per_month, rows["onprem"].savings_usd_per_month) == (300, 100)
+        assert (rows["cloud"].cost_now_usd_per_month, rows["cloud"].cost_after_usd_per_month) == (
+            Decimal("12.00"), Decimal("6.75"))
+
+    def test_it_shows_the_unit_and_a_per_month_fleet_total(self, fleet, viewer_client):
+        body = viewer_client.get("/").content.decode()
+
+        assert "$300.00/month" in body and "$12.00/month" in body
+        assert "$18,000" not in body  # never a purchase beside a monthly bill
+        assert 'data-col="total_now">$312.00/month' in body
+        assert "amortised over 60 months" in body
+
+
+@pytest.mark.django_db
+class TargetMoneyTests:
+    def test_it_shows_a_purchase_set_s_costs_per_month_with_the_purchase_beside(self, fleet, viewer_client):
+        body = viewer_client.get("/targets/onprem/").content.decode()
+
+        assert "$300.00/month" in body and "$18,000 purchase" in body
+        assert "amortised over 60 months" in body
+
+    def test_it_gives_the_cost_chart_its_unit(self, fleet, viewer_client):
+        response = viewer_client.get("/targets/onprem/")
+
+        payload = response.context["cost_payload"]
+        assert payload["unit"] == "USD/month"
+        assert payload["totals"] == [300.0, 200.0]
+
+    def test_it_shows_per_month_figures_on_the_recommendations_page(self, fleet, viewer_client):
+        body = viewer_client.get("/targets/onprem/recommendations/").content.decode()
+
+        assert "$300.00/month" in body and "$100.00/month" in body

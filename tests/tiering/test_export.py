@@ -1,0 +1,61 @@
+"""The recommendation export carries its money's unit (issue 15, item 7): columns only appended, the set's own
+unit named in ``cost_unit``, the per-month figures beside the old ones."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from decimal import Decimal
+
+import pytest
+
+from apps.tiering.export import HEADER, export_csv, export_json, export_rows
+from apps.tiering.selectors import recommendation_list
+from apps.tiering.services import recommendation_refresh
+from tests.tiering.test_recommendation_pooled import NOW, _cold_partitions
+
+# The header as it was before money got its unit: these columns keep their names and places.
+HEADER_BEFORE = (
+    "target", "owner", "object_name", "subobject_name", "object_type", "tablespace_name", "size_gb", "iops",
+    "read_iops", "write_iops", "intensity", "statistic", "window_days", "current_tier", "recommended_tier",
+    "action", "cost_now_usd", "cost_after_usd", "savings_usd", "io_time_saved_s_per_day", "reasons", "ddl",
+    "computed_at", "measured", "iops_bound",
+)
+MONEY = ("cost_unit", "cost_now_usd_per_month", "cost_after_usd_per_month", "savings_usd_per_month")
+
+
+def _csv_rows(target) -> list[dict[str, str]]:
+    text = export_csv(export_rows(recommendation_list(target_id=target.id), target))
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+@pytest.mark.django_db
+class ExportMoneyTests:
+    def test_it_only_appends_the_unit_and_the_monthly_figures(self):
+        assert HEADER[:len(HEADER_BEFORE)] == HEADER_BEFORE
+        assert HEADER[len(HEADER_BEFORE):] == MONEY
+
+    def test_it_names_a_purchase_and_gives_its_monthly_figure_over_the_set_s_months(self, demo_target, collect):
+        collect(demo_target)
+
+        rows = [row for row in _csv_rows(demo_target) if row["cost_now_usd"]]
+        assert rows and {row["cost_unit"] for row in rows} == {"USD purchase"}
+        for row in rows:
+            assert Decimal(row["cost_now_usd_per_month"]) == round(Decimal(row["cost_now_usd"]) / 60, 4)
+            assert Decimal(row["savings_usd_per_month"]) == round(Decimal(row["savings_usd"]) / 60, 4)
+
+    def test_it_names_a_monthly_bill_and_keeps_its_figures(self, db, seed_tiers):
+        from apps.targets.models import TablespaceTier, Target
+        from apps.tiering.models import Tier
+
+        target = Target.objects.create(name="c1", mode=Target.Mode.DEMO, tier_set_id="aws-ebs")
+        TablespaceTier.objects.create(target=target, tablespace_name="COLD", tier=Tier.objects.get(name="EBS gp3"))
+        _cold_partitions(target)
+        recommendation_refresh(target_id=target.id, now=NOW)
+
+        rows = _csv_rows(target)
+        assert {(row["cost_unit"], row["cost_now_usd_per_month"], row["cost_after_usd_per_month"]) for row in rows} == {
+            ("USD/month", "0.8", "0.45")}
+        document = json.loads(export_json(export_rows(recommendation_list(target_id=target.id), target)))
+        assert document[0]["cost_unit"] == "USD/month" and document[0]["savings_usd_per_month"] == 0.35
