@@ -27,7 +27,8 @@ def _bounded(upload: UploadedFile | None, *, label: str, kind_limit_bytes: int |
 class ReportUploadForm(forms.Form):
     report = forms.FileField(
         label="AWR report",
-        help_text="HTML or text, as awrrpt.sql, awrrpti.sql or awrgrpt.sql (global RAC, HTML) write it.",
+        help_text=("HTML or text, as awrrpt.sql, awrrpti.sql or awrgrpt.sql (global RAC, HTML) write it; a "
+                   "compare-period report (awrddrpt.sql, awrddrpi.sql) gives one snapshot per period."),
     )
     sizes = forms.FileField(
         label="Segment sizes (optional)",

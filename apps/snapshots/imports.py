@@ -22,6 +22,7 @@ from apps.snapshots.models import CollectionRun, Segment, Snapshot
 from apps.snapshots.runs import CollectionBusy, run_finish, run_start, target_lock
 from apps.snapshots.services import collect_state_build, collection_store, run_succeeded_announce
 from apps.targets.awr_report import AwrReport, AwrReportError, parse_report
+from apps.targets.awr_report.compare import periods_of_database
 from apps.targets.awr_report.names import FullName, resolve_truncated_names
 from apps.targets.awr_report.source import report_to_collection
 from apps.targets.extract import ExtractError, ExtractLimits, read_extract, read_segments_csv
@@ -37,7 +38,10 @@ class ImportRefused(ValueError):
 
 def report_import(*, target: Target, data: bytes | str, filename: str, sizes: bytes | None = None,
                   sizes_filename: str = "segments.csv") -> CollectionRun:
-    """Import one AWR report (HTML or text, awrrpt or awrgrpt) into ``target``.
+    """Import one AWR report (HTML or text, awrrpt, awrgrpt or a compare-period awrddrpt) into ``target``.
+
+    A compare-period report gives a snapshot per period; a period of another database than the target's
+    (or than the 1st period's, for a new target) is left out with a warning on the run.
 
     ``data`` is the file's bytes, or its text when the caller decoded it (``decode_report``).
     ``sizes``, when given, is a DBA_SEGMENTS listing in the extract's segments.csv format:
@@ -59,6 +63,10 @@ def report_import(*, target: Target, data: bytes | str, filename: str, sizes: by
             infos = read_segments_csv(sizes, filename=sizes_filename)
         except ExtractError as error:
             raise ImportRefused(str(error)) from None
+    if len({period.dbid for period in report.periods}) > 1:
+        held = _held_dbids(target)
+        report = periods_of_database(report, next((p.dbid for p in report.periods if p.dbid in held),
+                                                  report.periods[0].dbid))
     report, _ = resolve_truncated_names(report, _known_full_names(target, report, infos or ()))
     collection = report_to_collection(report)
     if infos is not None:
@@ -116,12 +124,13 @@ def report_segment_sizes(collection: Collection, infos: Iterable[SegmentInfo]) -
 def _known_full_names(target: Target, report: AwrReport, infos: Iterable[SegmentInfo]) -> list[FullName]:
     """The full names a text report's cut names may be completed from: the sizes listing given with it,
     and the target's segments whose names are whole (only read when the report cut some)."""
-    if not any(segment.truncated_fields for segment in report.segments):
+    segments = [s for period in report.periods for s in period.segments] if report.periods else report.segments
+    if not any(segment.truncated_fields for segment in segments):
         return []
     names = [FullName(i.key.owner, i.key.object_name, i.key.subobject_name, i.tablespace_name) for i in infos]
-    owners = {segment.owner for segment in report.segments if "owner" not in segment.truncated_fields}
+    owners = {segment.owner for segment in segments if "owner" not in segment.truncated_fields}
     held = Segment.objects.filter(target=target, name_truncated=False)
-    if all("owner" not in segment.truncated_fields for segment in report.segments):
+    if all("owner" not in segment.truncated_fields for segment in segments):
         held = held.filter(owner__in=owners)
     names.extend(FullName(*row) for row in held.values_list("owner", "object_name", "subobject_name",
                                                            "tablespace_name").iterator())
@@ -135,11 +144,17 @@ def _check_size(size_bytes: int, filename: str) -> None:
                             f"({limit // (1024 * 1024)} MB)")
 
 
-def _check_same_database(target: Target, database: DatabaseInfo, *, what: str) -> None:
-    """A target holds one database: refuse data of another DBID once it has any."""
+def _held_dbids(target: Target) -> set[int]:
+    """The DBIDs of the database the target holds (its snapshots', and the one its capabilities name)."""
     known = set(Snapshot.objects.filter(target=target).values_list("dbid", flat=True).distinct().order_by())
     if target.capabilities.get("dbid") is not None:
         known.add(int(target.capabilities["dbid"]))
+    return known
+
+
+def _check_same_database(target: Target, database: DatabaseInfo, *, what: str) -> None:
+    """A target holds one database: refuse data of another DBID once it has any."""
+    known = _held_dbids(target)
     if known and database.dbid not in known:
         held = ", ".join(str(dbid) for dbid in sorted(known))
         name = target.capabilities.get("db_name") or "its database"

@@ -129,6 +129,16 @@ class ImportPageTests:
         assert "\n" not in error
         assert _rows(report_target) == (0, 0, 0)
 
+    def test_it_imports_a_compare_period_report_as_two_snapshots(self, admin_client, report_target):
+        fixture = Path(__file__).resolve().parents[1] / "targets" / "awr_report" / "fixtures" / "awrdiff_19c.txt"
+        upload = SimpleUploadedFile("awrdiff_19c.txt", fixture.read_bytes(), "text/plain")
+
+        response = admin_client.post(URL, {"kind": "report", "report-report": upload}, follow=True)
+
+        assert response.status_code == 200
+        assert sorted(Snapshot.objects.filter(target=report_target).values_list("snap_id", flat=True)) == [89, 92]
+        assert "truncated" not in response.content.decode()
+
     def test_it_refuses_an_upload_over_the_limit(self, admin_client, report_target, settings):
         from apps.core.config import get_config
 

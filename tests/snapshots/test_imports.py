@@ -431,3 +431,38 @@ class TruncatedNameImportTests:
                                object_type="INDEX PARTITION").count() == 1
         assert not segments.filter(object_name="WRH$_LATCH_MISSES_SU").exists()
         assert segments.filter(name_truncated=True).count() == 10
+
+
+COMPARE_FIXTURES = Path(__file__).resolve().parents[1] / "targets" / "awr_report" / "fixtures"
+
+
+@pytest.mark.django_db
+class CompareReportImportTests:
+    """Issue 15 item 5: a compare-period report imports as two snapshots, one per period (it was refused)."""
+
+    def test_it_stores_each_period_as_a_snapshot_with_its_own_instance_and_interval(self, report_target):
+        data = (COMPARE_FIXTURES / "awrdiff_rac_12c.html").read_bytes()
+
+        run = report_import(target=report_target, data=data, filename="awrdiff_rac_12c.html")
+
+        assert run.status == CollectionRun.Status.SUCCEEDED and run.snapshots_added == 2
+        snaps = Snapshot.objects.filter(target=report_target).order_by("instance_number")
+        assert [(s.kind, s.dbid, s.instance_number, s.snap_id) for s in snaps] == [
+            ("report", 2871094613, 1, 1201), ("report", 2871094613, 2, 1201)]
+        intervals = {stat.snapshot.instance_number: stat.interval_s
+                     for stat in SegmentStat.objects.filter(snapshot__target=report_target, segment__object_name="ORDERS")}
+        assert intervals == {1: pytest.approx(60.10 * 60), 2: pytest.approx(60.07 * 60)}
+        reads = dict(SegmentStat.objects.filter(snapshot__target=report_target, segment__object_name="ORDERS")
+                     .values_list("snapshot__instance_number", "physical_read_requests"))
+        assert reads == {1: 88000, 2: 52500}
+        assert "1st period: DBID 2871094613 instance 1, snaps 1200-1201" in run.notes
+
+    def test_it_leaves_out_a_period_of_another_database_and_says_so(self, report_target):
+        text = (COMPARE_FIXTURES / "awrdiff_19c.txt").read_bytes().replace(
+            b"Second (2nd)   909607496", b"Second (2nd)   123456789", 1)
+
+        run = report_import(target=report_target, data=text, filename="awrdiff_19c.txt")
+
+        assert list(Snapshot.objects.filter(target=report_target).values_list("dbid", "snap_id")) == [(909607496, 92)]
+        assert "the 2nd period (snaps 88-89) is of database CDB1 (DBID 123456789)" in run.notes
+        assert "not imported" in run.notes

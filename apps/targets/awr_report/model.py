@@ -211,6 +211,36 @@ class TablespaceIOStat:
 
 
 @dataclass(frozen=True)
+class AwrPeriod:
+    """One of the two periods of a compare-period report (awrddrpt.sql / awrddrpi.sql), with its own
+    database, instance, snapshots, interval and segments (as an instance report of that period has them)."""
+
+    label: str  # "1st" or "2nd"
+    db_name: str
+    dbid: int
+    instance_number: int
+    release: str
+    rac: bool
+    begin_snap: int
+    end_snap: int
+    begin_time: dt.datetime
+    end_time: dt.datetime
+    elapsed_minutes: float
+    elapsed_stated: bool
+    segments: tuple[AwrSegment, ...] = ()
+    unlisted_bounds: dict[str, int | None] = field(default_factory=dict)
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label, "db_name": self.db_name, "dbid": self.dbid, "instance_number": self.instance_number,
+            "release": self.release, "rac": self.rac, "begin_snap": self.begin_snap, "end_snap": self.end_snap,
+            "begin_time": self.begin_time.isoformat(), "end_time": self.end_time.isoformat(),
+            "elapsed_minutes": self.elapsed_minutes, "unlisted_bounds": dict(self.unlisted_bounds),
+            "segments": [segment.to_json_dict() for segment in self.segments],
+        }
+
+
+@dataclass(frozen=True)
 class AwrReport:
     """One parsed AWR report (``awrrpt.sql``/``awrrpti.sql`` or ``awrgrpt.sql``).
 
@@ -241,6 +271,9 @@ class AwrReport:
     #: Statistic -> upper bound on the figure of a segment its "Segments by" section does not list
     #: (bounds.py); a statistic without a section is not a key (no bound: unknown).
     unlisted_bounds: dict[str, int | None] = field(default_factory=dict)
+    #: A compare-period report's two periods (the fields above are the 1st period's; ``segments`` is empty:
+    #: each period has its own). Empty for every other report.
+    periods: tuple[AwrPeriod, ...] = ()
 
     def to_json_dict(self) -> dict[str, Any]:
         """The report as plain JSON types, with exactly the documented keys."""
@@ -259,6 +292,7 @@ class AwrReport:
             "sysstat": dict(self.sysstat),
             "notes": list(self.notes),
             "unlisted_bounds": dict(self.unlisted_bounds),
+            "periods": [period.to_json_dict() for period in self.periods],
             "tablespaces": {
                 name: {"reads": io.reads, "av_read_ms": io.av_read_ms, "writes": io.writes}
                 for name, io in self.tablespaces.items()

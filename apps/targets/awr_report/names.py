@@ -29,6 +29,8 @@ class FullName(NamedTuple):
 def resolve_truncated_names(report: AwrReport, known: Iterable[FullName]) -> tuple[AwrReport, int]:
     """``report`` with each cut name completed from ``known`` when exactly one full name fits it, and how
     many were completed. Names that fit none or several stay as printed, marked cut."""
+    if report.periods:
+        return _resolve_periods(report, known)
     cut = [segment for segment in report.segments if segment.truncated_fields]
     if not cut:
         return report, 0
@@ -49,6 +51,21 @@ def resolve_truncated_names(report: AwrReport, known: Iterable[FullName]) -> tup
                 "segments known (exactly one full name fits each)")
         report = dataclasses.replace(report, segments=tuple(segments), notes=(*report.notes, note))
     return report, resolved
+
+
+def _resolve_periods(report: AwrReport, known: Iterable[FullName]) -> tuple[AwrReport, int]:
+    """A compare-period report: each period's names completed on their own."""
+    known = list(known)
+    periods = []
+    resolved = 0
+    notes: list[str] = []
+    for period in report.periods:
+        done, count = resolve_truncated_names(dataclasses.replace(report, segments=period.segments, periods=(),
+                                                                  notes=()), known)
+        periods.append(dataclasses.replace(period, segments=done.segments))
+        resolved += count
+        notes.extend(done.notes)
+    return dataclasses.replace(report, periods=tuple(periods), notes=(*report.notes, *notes)), resolved
 
 
 def _fits(segment: AwrSegment, name: FullName) -> bool:

@@ -2,6 +2,9 @@
 
 Decisions worth knowing:
 
+* **Compare-period reports** (awrddrpt.sql / awrddrpi.sql) are read by
+  ``compare.py``: one :class:`AwrPeriod` per period in ``AwrReport.periods``,
+  each with its own segments and interval.
 * **Formats.** HTML from every release is read with lxml.html
   (``html.py``); text reports are read by their fixed-width layout
   (``text.py``). Global RAC reports (awrgrpt.sql) are read in HTML; their text
@@ -43,6 +46,7 @@ import dataclasses
 import re
 from collections.abc import Iterable, Sequence
 
+from apps.targets.awr_report import compare
 from apps.targets.awr_report import html as html_reader
 from apps.targets.awr_report import text as text_reader
 from apps.targets.awr_report.bounds import SegmentKeyTuple, overflow_uppers, unlisted_bounds
@@ -77,6 +81,9 @@ def parse_report(data: bytes | str, *, filename: str = "") -> AwrReport:
     """
     document = _decode(data, filename=filename)
     try:
+        if compare.is_compare_report(document):
+            reader = compare.read_html if _HTML_MARKER_RE.search(document) else compare.read_text
+            return reader(document, filename=filename)
         if _HTML_MARKER_RE.search(document):
             (raw, titles), report_format = _read_html(document, filename), "html"
         else:
@@ -147,7 +154,7 @@ def _read_html(document: str, filename: str) -> tuple[RawReport, list[tuple[str,
     sections = html_reader.split_sections(document)
     title_section = html_reader.find_title(sections, filename=filename)
     titles = [(section.title, section.line) for section in sections]
-    _check_complete(
+    check_complete(
         titles,
         html_reader.has_end_marker(document),
         filename=filename,
@@ -173,13 +180,13 @@ def _read_text(document: str, filename: str) -> tuple[RawReport, list[tuple[str,
     title_index = text_reader.find_title(lines, filename=filename)
     sections = text_reader.split_sections(lines)
     titles = [(section.title, section.line) for section in sections]
-    _check_complete(
+    check_complete(
         titles, text_reader.has_end_marker(lines), filename=filename, end_line=len(lines)
     )
     return text_reader.read_report(lines, sections, title_index=title_index, filename=filename), titles
 
 
-def _check_complete(
+def check_complete(
     titles: Sequence[tuple[str, int]], has_end: bool, *, filename: str, end_line: int
 ) -> None:
     """Refuse a truncated report unless its Segment Statistics are complete (see module doc)."""
@@ -194,7 +201,7 @@ def _check_complete(
     segment_positions = [
         index
         for index, (title, _) in enumerate(titles)
-        if section_kind(title) in ("segments", "global_segments")
+        if section_kind(title) in ("segments", "global_segments", "compare_segments")
     ]
     last_title, last_line = titles[-1]
     if not segment_positions:

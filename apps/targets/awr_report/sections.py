@@ -26,6 +26,8 @@ from apps.targets.awr_report.numbers import parse_count, parse_number, snake_cas
 
 SEGMENT_SECTION_PREFIX = "segments by "
 GLOBAL_SEGMENT_SECTION = "segment statistics (global)"
+#: Compare-period reports (awrddrpt.sql): "Top Segments Comparison by Physical Read Requests".
+COMPARE_SEGMENT_SECTION_PREFIX = "top segments comparison by "
 
 #: "Segments by <title>" -> statistic key. Unknown titles fall back to snake_case.
 SEGMENT_SECTION_STATISTICS: dict[str, str] = {
@@ -34,6 +36,7 @@ SEGMENT_SECTION_STATISTICS: dict[str, str] = {
     "physical read requests": "physical_read_requests",
     "unoptimized reads": "unoptimized_reads",
     "optimized reads": "optimized_physical_reads",
+    "optimized read requests": "optimized_physical_reads",
     "direct physical reads": "physical_reads_direct",
     "physical writes": "physical_writes",
     "physical write requests": "physical_write_requests",
@@ -128,10 +131,12 @@ def normalize(text: str) -> str:
 
 
 def section_kind(title: str) -> str | None:
-    """'segments', 'global_segments', 'sysstat', 'tablespace_io' or None for ``title``."""
+    """'segments', 'global_segments', 'compare_segments', 'sysstat', 'tablespace_io' or None for ``title``."""
     name = normalize(title)
     if name.startswith(SEGMENT_SECTION_PREFIX):
         return "segments"
+    if name.startswith(COMPARE_SEGMENT_SECTION_PREFIX):
+        return "compare_segments"
     if name == GLOBAL_SEGMENT_SECTION:
         return "global_segments"
     if name in SYSSTAT_SECTIONS:
@@ -142,8 +147,10 @@ def section_kind(title: str) -> str | None:
 
 
 def segment_statistic_for_section(title: str) -> str:
-    """The statistic key a "Segments by ..." section carries."""
-    name = normalize(title)[len(SEGMENT_SECTION_PREFIX) :]
+    """The statistic key a "Segments by ..." (or "Top Segments Comparison by ...") section carries."""
+    name = normalize(title)
+    prefix = COMPARE_SEGMENT_SECTION_PREFIX if name.startswith(COMPARE_SEGMENT_SECTION_PREFIX) else SEGMENT_SECTION_PREFIX
+    name = name[len(prefix) :]
     return SEGMENT_SECTION_STATISTICS.get(name, snake_case(name))
 
 

@@ -80,7 +80,10 @@ _PARTITION_OF: dict[str, str] = {
 
 
 def report_to_collection(report: AwrReport) -> Collection:
-    """The report as a :class:`Collection`: database info and one snapshot (see module doc)."""
+    """The report as a :class:`Collection`: database info and one snapshot (see module doc); a
+    compare-period report gives one snapshot per period."""
+    if report.periods:
+        return _compare_to_collection(report)
     begin_at = _as_utc(report.begin_time)
     snapshot = Snapshot(
         dbid=report.dbid,
@@ -116,6 +119,49 @@ def report_to_collection(report: AwrReport) -> Collection:
         instances=report.instances,
     )
     return Collection(database=database, snapshots=(snapshot,), notes=_notes(report))
+
+
+def _compare_to_collection(report: AwrReport) -> Collection:
+    """A compare-period report: each period a snapshot of its own database, instance and interval (no
+    startup time is printed: the interval's begin stands for it, as for a report that prints none)."""
+    text = report.report_format == "text"
+    snapshots = tuple(
+        Snapshot(
+            dbid=period.dbid,
+            instance_number=period.instance_number,
+            snap_id=period.end_snap,
+            begin_at=_as_utc(period.begin_time),
+            end_at=_as_utc(period.end_time),
+            startup_at=_as_utc(period.begin_time),
+            segment_stats=tuple(_segment_stat(segment, truncated_types=text, unlisted=period.unlisted_bounds)
+                                for segment in period.segments),
+            top_n_only=True,
+            elapsed_s=round(period.elapsed_minutes * 60, 3) if period.elapsed_stated else None,
+            unlisted_read_requests_bound=period.unlisted_bounds.get("physical_read_requests"),
+            unlisted_write_requests_bound=period.unlisted_bounds.get("physical_write_requests"),
+        )
+        for period in report.periods
+    )
+    first = report.periods[0]
+    database = DatabaseInfo(
+        dbid=first.dbid, db_name=first.db_name, release=first.release, is_rac=first.rac,
+        instances=tuple(sorted({p.instance_number for p in report.periods if p.dbid == first.dbid})),
+    )
+    source = f"AWR compare-period report {report.filename}" if report.filename else "AWR compare-period report"
+    described = "; ".join(
+        f"{p.label} period: DBID {p.dbid} instance {p.instance_number}, snaps {p.begin_snap}-{p.end_snap}"
+        for p in report.periods)
+    notes = [f"{source}: {described}; each period stored as a snapshot of its own, times read as UTC"]
+    cut = sum(1 for period in report.periods for segment in period.segments if segment.name_truncated)
+    if cut:
+        notes.append(_cut_note(cut))
+    return Collection(database=database, snapshots=snapshots, notes=(*notes, *report.notes))
+
+
+def _cut_note(cut: int) -> str:
+    return (f"Warning: text report: {cut} segment names are cut to their column width and no single full name "
+            "fits them: they are kept as printed, marked cut, and get no DDL; import the sizes listing "
+            "(segments.csv) with the report, or the HTML report, to complete them")
 
 
 def dba_segment_type(printed: str, subobject_name: str, *, truncated: bool = False) -> str:
@@ -199,10 +245,6 @@ def _notes(report: AwrReport) -> tuple[str, ...]:
         notes.append(f"global RAC report: figures summed over instances {listed} (instance 0)")
     cut = sum(1 for segment in report.segments if segment.name_truncated)
     if cut:
-        notes.append(
-            f"Warning: text report: {cut} segment names are cut to their column width and no single full name "
-            "fits them: they are kept as printed, marked cut, and get no DDL; import the sizes listing "
-            "(segments.csv) with the report, or the HTML report, to complete them"
-        )
+        notes.append(_cut_note(cut))
     notes.extend(report.notes)
     return tuple(notes)

@@ -43,7 +43,7 @@ from apps.targets.awr_report.sections import (
     sysstat_total,
 )
 
-_SECTION_TITLE_RE = re.compile(r"^(?P<title>\S.*?)\s+DB/Inst:\s*\S.*?Snaps:\s*\d+\s*-\s*\d+")
+_SECTION_TITLE_RE = re.compile(r"^(?P<title>\S.*?)(?:\s+First)?\s+DB/Inst:\s*\S.*?Snaps:\s*\d+\s*-\s*\d+")
 _REPORT_TITLE_RE = re.compile(r"^\s*WORKLOAD REPOSITORY (?:PDB )?report", re.IGNORECASE)
 _GLOBAL_TITLE_RE = re.compile(r"^\s*WORKLOAD REPOSITORY REPORT \(RAC\)", re.IGNORECASE)
 _SNAP_RE = re.compile(
@@ -174,7 +174,8 @@ def slice_fields(line: str, spans: Spans) -> list[str]:
     return fields
 
 
-def _titles(title_lines: Sequence[str], spans: Spans) -> list[str]:
+def column_titles(title_lines: Sequence[str], spans: Spans) -> list[str]:
+    """The titles of the columns ``spans`` cut, each joined over the heading's lines."""
     columns = [slice_fields(line, spans) for line in title_lines]
     return [" ".join(part for part in parts if part) for parts in zip(*columns, strict=False)] or [
         "" for _ in spans
@@ -203,7 +204,7 @@ def read_table(
         if is_dash_line(line):
             spans = dash_spans(line)
             groups.append(spans)
-            titles.extend(_titles(pending, spans) if pending else ["" for _ in spans])
+            titles.extend(column_titles(pending, spans) if pending else ["" for _ in spans])
             pending = []
             if heading_complete(titles):
                 widths = [end - start for spans_of_line in groups for start, end in spans_of_line]

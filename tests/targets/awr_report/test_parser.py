@@ -432,7 +432,7 @@ class JsonShapeTests(unittest.TestCase):
             set(data),
             {"db_name", "dbid", "instances", "release", "rac", "begin_snap", "end_snap",
              "begin_time", "end_time", "elapsed_minutes", "segments", "sysstat", "tablespaces", "notes",
-             "unlisted_bounds"},
+             "unlisted_bounds", "periods"},
         )
         identity = {"owner", "tablespace_name", "object_name", "subobject_name", "object_type"}
         for segment in data["segments"]:
