@@ -43,8 +43,9 @@ def _report_target(*, unlisted_bound: int | None) -> Target:
         unlisted_read_requests_bound=unlisted_bound, unlisted_write_requests_bound=0 if unlisted_bound else None,
         segment_stats=(
             _stat(LISTED, physical_read_requests=3600, physical_write_requests=0, logical_reads=10),
-            # Listed by logical reads only: the request sections bound it (their smallest listed value).
-            _stat(LOGICAL_ONLY, physical_read_requests=None, read_requests_bound=3600,
+            # Listed by logical reads only: the request sections bound it (their smallest listed value), and
+            # the bound is high enough to make flash the cheaper tier (above 1200 IOPS on 100 GB).
+            _stat(LOGICAL_ONLY, physical_read_requests=None, read_requests_bound=5_000_000,
                   physical_write_requests=None, write_requests_bound=360, logical_reads=10**6),
             # ##### in a section without a usable bound.
             _stat(UNBOUNDED, physical_read_requests=None, physical_write_requests=0, logical_reads=10**6),
@@ -77,18 +78,29 @@ class UnmeasuredSegmentTests:
         assert rec.measured is False
         assert rec.iops is None and rec.read_iops is None and rec.intensity is None
         assert rec.read_requests_per_day is None
-        assert rec.iops_bound == pytest.approx((3600 + 360) / 3600)
+        assert rec.iops_bound == pytest.approx((5_000_000 + 360) / 3600)
 
-    def test_an_unmeasured_segment_is_never_moved_and_its_cost_is_a_lower_bound(self, seed_tiers):
+    def test_an_unmeasured_segment_whose_tier_depends_on_the_unknown_is_never_moved(self, seed_tiers):
         target = _report_target(unlisted_bound=1800)
 
-        for key in (LOGICAL_ONLY, UNBOUNDED, UNLISTED):
+        # LOGICAL_ONLY: hi-cap disk at 0 IOPS, flash at its bound; UNBOUNDED: no bound at all.
+        for key in (LOGICAL_ONLY, UNBOUNDED):
             rec = _rec(target, key)
             assert rec.action not in ("move", "move_partitions"), key
             assert rec.recommended_tier_id == rec.current_tier_id, key
             # 100 GB on flash at $30/GB: the GB part alone, the least it can cost.
             assert rec.cost_now_usd == Decimal("3000.00"), key
             assert rec.savings_usd == Decimal("0.00"), key
+
+    def test_a_move_that_holds_over_the_whole_bound_is_made_and_saves_the_lesser_saving(self, seed_tiers):
+        target = _report_target(unlisted_bound=1800)
+
+        # UNLISTED: at most 0.5 IOPS on 100 GB of flash; hi-cap disk is cheaper at 0 and at 0.5 IOPS alike.
+        rec = _rec(target, UNLISTED)
+        assert rec.measured is False
+        assert rec.action == "move" and rec.recommended_tier.name == "hi-cap disk"
+        # flash $30/GB -> hi-cap max($0.25/GB x 100, $2.5/IOPS x 0.5): $3000 - $25 at either end.
+        assert rec.savings_usd == Decimal("2975.00")
 
     def test_a_segment_listed_nowhere_gets_the_reports_bound_for_unlisted_segments(self, seed_tiers):
         target = _report_target(unlisted_bound=1800)
@@ -130,7 +142,7 @@ class UnmeasuredExportTests:
         row = rows["LOGICAL_ONLY"]
         assert row["iops"] == "" and row["read_iops"] == "" and row["intensity"] == ""
         assert row["measured"] == "false"
-        assert float(row["iops_bound"]) == pytest.approx(1.1)
+        assert float(row["iops_bound"]) == pytest.approx((5_000_000 + 360) / 3600, rel=1e-3)
         assert rows["UNBOUNDED"]["iops_bound"] == ""
         assert rows["LISTED"]["measured"] == "true" and float(rows["LISTED"]["iops"]) == pytest.approx(1.0)
 
