@@ -7,7 +7,8 @@ target, owner, object_name, subobject_name, object_type, tablespace_name, size_g
 iops, read_iops, write_iops, intensity, statistic, window_days, current_tier,
 recommended_tier, action, cost_now_usd, cost_after_usd, savings_usd,
 io_time_saved_s_per_day, reasons, ddl, computed_at, measured, iops_bound, cost_unit,
-cost_now_usd_per_month, cost_after_usd_per_month, savings_usd_per_month
+cost_now_usd_per_month, cost_after_usd_per_month, savings_usd_per_month, window,
+window_start, window_end, window_intervals
 
 Money: cost_now_usd, cost_after_usd and savings_usd are in the unit of the target's
 tier set, named in ``cost_unit``: "USD purchase" (devices bought once: the seed's
@@ -19,6 +20,12 @@ A figure that was not measured is an empty cell (JSON null), never 0: ``measured
 false where a top-N source (AWR, an imported report) did not list all of a segment's
 requests, ``iops_bound`` then bounds its IOPS when the source gave a bound, and its costs
 count the GB and what was measured only (lower bounds).
+
+The window: ``window_days`` is the window's length in days as configured (WINDOW_DAYS);
+what its figures really cover is in ``window`` (in words: "one 22 h interval", "P95 over
+6 days"), ``window_start`` and ``window_end`` (the first snapshot's begin and the last one's
+end, UTC) and ``window_intervals`` (snapshot intervals, RAC instances of one snapshot
+counted once): a single imported report of 22 hours is not 7 days.
 """
 
 from __future__ import annotations
@@ -33,18 +40,20 @@ from typing import Any
 from django.db.models import QuerySet
 
 from apps.snapshots.models import Segment
+from apps.snapshots.selectors import WindowCoverage
 from apps.targets.models import Target
 from apps.tiering.costmodel import BillingBasis
 from apps.tiering.csvsafe import write_rows
 from apps.tiering.explain import Explanation, explain, partition_siblings
 from apps.tiering.models import Recommendation, RecommendationRun, Tier
+from apps.tiering.selectors import recommendation_window
 
 HEADER = (
     "target", "owner", "object_name", "subobject_name", "object_type", "tablespace_name", "size_gb", "iops",
     "read_iops", "write_iops", "intensity", "statistic", "window_days", "current_tier", "recommended_tier",
     "action", "cost_now_usd", "cost_after_usd", "savings_usd", "io_time_saved_s_per_day", "reasons", "ddl",
     "computed_at", "measured", "iops_bound", "cost_unit", "cost_now_usd_per_month", "cost_after_usd_per_month",
-    "savings_usd_per_month",
+    "savings_usd_per_month", "window", "window_start", "window_end", "window_intervals",
 )
 
 
@@ -55,8 +64,8 @@ def _round(number: float | None, digits: int) -> float | None:
 def export_rows(recs: Iterable[Recommendation], target: Target) -> list[tuple[Any, ...]]:
     """The export rows of ``recs`` (recommendation_list), reasons and DDL worded here (apps.tiering.explain)."""
     recs = _lean(recs) if isinstance(recs, QuerySet) else list(recs)
-    basis = target.tier_set.basis
-    return [_row(rec, target.name, explanation, basis)
+    basis, windows = target.tier_set.basis, _windows({rec.run_id: rec.run for rec in recs}, {})
+    return [_row(rec, target.name, explanation, basis, windows[rec.run_id])
             for rec, explanation in zip(recs, explain(recs, target=target))]
 
 
@@ -93,12 +102,28 @@ def _attach(rows: list[Recommendation], tiers: dict[int, Tier], runs: dict[int, 
         rec.recommended_tier = tiers.get(rec.recommended_tier_id)
 
 
+def _windows(runs: dict[int, RecommendationRun], known: dict[int, WindowCoverage | None]
+             ) -> dict[int, WindowCoverage | None]:
+    """What each run's window covers (one query a run, kept in ``known`` across calls)."""
+    for run_id, run in runs.items():
+        if run_id not in known:
+            known[run_id] = recommendation_window(run=run)
+    return known
+
+
+def _window_cells(window: WindowCoverage | None) -> tuple[Any, ...]:
+    if window is None or not window.intervals:
+        return (window.words if window else None), None, None, (window.intervals if window else None)
+    return window.words, window.begin_at.isoformat(), window.end_at.isoformat(), window.intervals
+
+
 def _per_month(amount: Decimal | None, basis: BillingBasis) -> float | None:
     """A cost per month, to a hundredth of a cent (a purchase divided by its months is rarely whole cents)."""
     return None if amount is None else float(round(basis.per_month(amount), 4))
 
 
-def _row(rec: Recommendation, target_name: str, explanation: Explanation, basis: BillingBasis) -> tuple[Any, ...]:
+def _row(rec: Recommendation, target_name: str, explanation: Explanation, basis: BillingBasis,
+         window: WindowCoverage | None) -> tuple[Any, ...]:
     seg = rec.segment
     return (
         target_name, seg.owner, seg.object_name, seg.subobject_name, seg.object_type, seg.tablespace_name,
@@ -108,7 +133,7 @@ def _row(rec: Recommendation, target_name: str, explanation: Explanation, basis:
         rec.action, rec.cost_now_usd, rec.cost_after_usd, rec.savings_usd, _round(rec.io_time_saved_s_per_day, 1),
         " ".join(reason.text for reason in explanation.reasons), explanation.ddl, rec.computed_at.isoformat(),
         rec.measured, _round(rec.iops_bound, 3), basis.unit, _per_month(rec.cost_now_usd, basis),
-        _per_month(rec.cost_after_usd, basis), _per_month(rec.savings_usd, basis),
+        _per_month(rec.cost_after_usd, basis), _per_month(rec.savings_usd, basis), *_window_cells(window),
     )
 
 
@@ -131,14 +156,17 @@ def export_csv_parts(recs: QuerySet[Recommendation], target: Target) -> Iterator
     tiers: dict[int, Tier] = {}
     runs: dict[int, RecommendationRun] = {}
     siblings: dict[tuple, tuple] = {}
+    windows: dict[int, WindowCoverage | None] = {}
     basis = target.tier_set.basis
     while part := list(itertools.islice(rows, CHUNK_ROWS)):
         new_runs = {rec.run_id for rec in part} - runs.keys()
         if new_runs:  # every partition of the run, once: the partition-skew reason compares them
             siblings.update(partition_siblings(run_ids=new_runs, target_id=target.id))
         _attach(part, tiers, runs)
+        _windows({rec.run_id: rec.run for rec in part}, windows)
         explanations = explain(part, target=target, siblings=siblings)
-        yield export_csv([_row(rec, target.name, e, basis) for rec, e in zip(part, explanations)], with_header=False)
+        yield export_csv([_row(rec, target.name, e, basis, windows[rec.run_id]) for rec, e in zip(part, explanations)],
+                         with_header=False)
 
 
 def export_json(rows: list[tuple[Any, ...]]) -> str:

@@ -23,6 +23,7 @@ HEADER_BEFORE = (
     "computed_at", "measured", "iops_bound",
 )
 MONEY = ("cost_unit", "cost_now_usd_per_month", "cost_after_usd_per_month", "savings_usd_per_month")
+WINDOW = ("window", "window_start", "window_end", "window_intervals")
 
 
 def _csv_rows(target) -> list[dict[str, str]]:
@@ -34,7 +35,7 @@ def _csv_rows(target) -> list[dict[str, str]]:
 class ExportMoneyTests:
     def test_it_only_appends_the_unit_and_the_monthly_figures(self):
         assert HEADER[:len(HEADER_BEFORE)] == HEADER_BEFORE
-        assert HEADER[len(HEADER_BEFORE):] == MONEY
+        assert HEADER[len(HEADER_BEFORE):len(HEADER_BEFORE) + len(MONEY)] == MONEY
 
     def test_it_names_a_purchase_and_gives_its_monthly_figure_over_the_set_s_months(self, demo_target, collect):
         collect(demo_target)
@@ -59,3 +60,35 @@ class ExportMoneyTests:
             ("USD/month", "0.8", "0.45")}
         document = json.loads(export_json(export_rows(recommendation_list(target_id=target.id), target)))
         assert document[0]["cost_unit"] == "USD/month" and document[0]["savings_usd_per_month"] == 0.35
+
+
+@pytest.mark.django_db
+class ExportWindowTests:
+    """The export says the span its figures cover (issue 15, item 11): window_days stays the configured 7."""
+
+    def test_it_appends_the_window_after_the_money(self):
+        assert HEADER[len(HEADER_BEFORE) + len(MONEY):] == WINDOW
+
+    def test_a_single_22_hour_report_is_one_22_hour_interval_in_csv_and_json(
+        self, seed_tiers, django_capture_on_commit_callbacks
+    ):
+        from tests.dashboard.report_target import report_imported
+
+        target = report_imported(django_capture_on_commit_callbacks)
+
+        rows = _csv_rows(target)
+        assert rows and {(row["window_days"], row["window"], row["window_start"], row["window_end"],
+                          row["window_intervals"]) for row in rows} == {
+            ("7", "one 22 h interval", "2023-12-23T05:59:38+00:00", "2023-12-24T04:00:45+00:00", "1")}
+        document = json.loads(export_json(export_rows(recommendation_list(target_id=target.id), target)))
+        assert {(row["window"], row["window_intervals"]) for row in document} == {("one 22 h interval", 1)}
+
+    def test_the_streamed_csv_carries_the_same_window(self, seed_tiers, django_capture_on_commit_callbacks):
+        from apps.tiering.export import export_csv_parts
+        from tests.dashboard.report_target import report_imported
+
+        target = report_imported(django_capture_on_commit_callbacks)
+
+        streamed = "".join(export_csv_parts(recommendation_list(target_id=target.id), target))
+        assert streamed == export_csv(export_rows(recommendation_list(target_id=target.id), target))
+        assert ",one 22 h interval,2023-12-23T05:59:38+00:00," in streamed
