@@ -27,7 +27,8 @@ class WhatIfCommandTests:
         report = json.loads(run("whatif", "--tiers", str(FIXTURES / "example_tiers.json"),
                                 "--objects", str(FIXTURES / "example_objects.csv"), "--format", "json"))
 
-        assert set(report) == {"tiers", "break_even", "objects", "placements"}
+        assert set(report) == {"tiers", "break_even", "objects", "placements", "cost_unit", "amortisation_months"}
+        assert (report["cost_unit"], report["amortisation_months"]) == ("USD purchase", 60)
         totals = {p["name"]: p["total_cost"] for p in report["placements"]}
         assert totals["recommended"] == 18000
         assert totals["all on fast disk"] == 28200

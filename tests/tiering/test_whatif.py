@@ -24,11 +24,14 @@ def run_json(tiers: Path = EXAMPLE_TIERS, objects: Path = EXAMPLE_OBJECTS) -> di
 class WhatIfJsonTests(unittest.TestCase):
     def test_it_has_exactly_the_documented_keys(self) -> None:
         report = run_json()
-        self.assertEqual(set(report), {"tiers", "break_even", "objects", "placements"})
-        self.assertEqual(set(report["tiers"][0]), {"name", "usd_per_gb", "usd_per_iops", "intensity"})
-        self.assertEqual(set(report["objects"][0]), {"name", "iops", "gb", "intensity", "costs", "tier"})
-        self.assertEqual(set(report["placements"][0]), {"name", "tiers", "total_cost"})
-        self.assertEqual(set(report["placements"][0]["tiers"]["flash"]), {"devices", "cost", "iops", "gb"})
+        self.assertEqual(set(report), {"tiers", "break_even", "objects", "placements", "cost_unit",
+                                       "amortisation_months"})
+        self.assertEqual(set(report["tiers"][0]), {"name", "usd_per_gb", "usd_per_iops", "intensity", "billing"})
+        self.assertEqual(set(report["objects"][0]), {"name", "iops", "gb", "intensity", "costs", "tier",
+                                                     "costs_per_month"})
+        self.assertEqual(set(report["placements"][0]), {"name", "tiers", "total_cost", "total_cost_per_month"})
+        self.assertEqual(set(report["placements"][0]["tiers"]["flash"]),
+                         {"devices", "cost", "iops", "gb", "cost_per_month"})
 
     def test_it_reproduces_the_seed_example_placements(self) -> None:
         placements = {p["name"]: p for p in run_json()["placements"]}
@@ -40,9 +43,9 @@ class WhatIfJsonTests(unittest.TestCase):
         self.assertEqual(sum(t["iops"] for t in recommended["tiers"].values()), 34200)
         self.assertEqual(sum(t["gb"] for t in recommended["tiers"].values()), 4520)
         all_fast = placements["all on fast disk"]["tiers"]["fast disk"]
-        self.assertEqual(all_fast, {"devices": 47, "cost": 28200.0, "iops": 14100, "gb": 14100})
+        self.assertEqual(all_fast, {"devices": 47, "cost": 28200.0, "iops": 14100, "gb": 14100, "cost_per_month": 470.0})
         all_flash = placements["all on flash"]["tiers"]["flash"]
-        self.assertEqual(all_flash, {"devices": 3, "cost": 28800.0, "iops": 90000, "gb": 960})
+        self.assertEqual(all_flash, {"devices": 3, "cost": 28800.0, "iops": 90000, "gb": 960, "cost_per_month": 480.0})
         self.assertEqual(placements["optimized"]["total_cost"], 18000.0)
 
     def test_it_reports_the_seed_tier_intensities_and_break_evens(self) -> None:
@@ -69,18 +72,71 @@ class WhatIfJsonTests(unittest.TestCase):
         self.assertLessEqual(placements["optimized"]["total_cost"], placements["recommended"]["total_cost"])
 
 
+class WhatIfMoneyTests(unittest.TestCase):
+    """Money in one unit (issue 15, items 7 and 8): the seed's purchase totals kept, the monthly view beside them;
+    tiers billed differently compared per month; cloud volumes pooled per tier."""
+
+    def test_it_keeps_the_seed_purchase_totals_and_adds_them_per_month(self) -> None:
+        report = run_json()
+        placements = {p["name"]: p for p in report["placements"]}
+        self.assertEqual((report["cost_unit"], report["amortisation_months"]), ("USD purchase", 60))
+        self.assertEqual([t["billing"] for t in report["tiers"]], ["purchase", "purchase"])
+        self.assertEqual((placements["recommended"]["total_cost"], placements["recommended"]["total_cost_per_month"]),
+                         (18000.0, 300.0))
+        self.assertEqual(placements["all on fast disk"]["tiers"]["fast disk"]["cost_per_month"], 470.0)
+        objects = {o["name"]: o for o in report["objects"]}
+        self.assertEqual(objects["A"]["costs_per_month"], {"flash": 150.0, "fast disk": 333.33})
+
+    def test_it_compares_a_purchase_and_a_monthly_bill_per_month(self) -> None:
+        with tempfile.TemporaryDirectory() as folder:
+            tiers = Path(folder) / "tiers.json"
+            tiers.write_text(json.dumps([
+                {"name": "flash", "device_cost": 9600, "device_gb": 320, "device_iops": 30000},
+                {"name": "gp3", "kind": "provisioned_iops", "usd_per_gb": 0.08, "usd_per_iops": 0.005,
+                 "included_iops_per_volume": 3000, "max_iops_per_gb": 500},
+            ]))
+            report = run_json(tiers=tiers)
+        placements = {p["name"]: p for p in report["placements"]}
+        self.assertEqual(report["cost_unit"], "USD/month")
+        self.assertEqual([t["billing"] for t in report["tiers"]], ["purchase", "monthly"])
+        # One flash device for A is $9,600 / 60 = $160 a month, never $9,600 beside gp3's monthly bill.
+        self.assertEqual(placements["all on flash"]["tiers"]["flash"]["cost"], 480.0)
+        self.assertEqual(placements["all on flash"]["total_cost"], placements["all on flash"]["total_cost_per_month"])
+
+    def test_it_pools_cold_partitions_on_st1_per_tier(self) -> None:
+        with tempfile.TemporaryDirectory() as folder:
+            objects = Path(folder) / "partitions.csv"
+            objects.write_text("name,iops,gb,current_tier\n" + "".join(f"P{m:02d},0.002,10,EBS gp3\n" for m in range(15)))
+            report = run_json(tiers=FIXTURES / "ebs_tiers.json", objects=objects)
+        placements = {p["name"]: p for p in report["placements"]}
+        self.assertEqual({o["tier"] for o in report["objects"]}, {"EBS st1"})
+        self.assertEqual(placements["recommended"]["total_cost"], 6.75)
+        self.assertEqual(placements["all on EBS gp3"]["total_cost"], 12.0)
+        self.assertEqual(report["cost_unit"], "USD/month")
+
+    def test_it_appends_the_monthly_figures_to_the_csv(self) -> None:
+        text = whatif_run(tiers_path=EXAMPLE_TIERS, objects_path=EXAMPLE_OBJECTS, output_format="csv")
+        objects_part, placements_part = text.split("\r\n\r\n")
+        objects = list(csv.reader(io.StringIO(objects_part)))
+        placements = list(csv.reader(io.StringIO(placements_part)))
+        self.assertEqual(objects[0][-2:], ["cost per month flash", "cost per month fast disk"])
+        self.assertEqual(placements[0], ["placement", "tier", "devices", "cost", "iops", "gb", "cost_unit",
+                                         "cost_per_month"])
+        self.assertIn(["recommended", "TOTAL", "", "18000.00", "", "", "USD purchase", "300.00"], placements)
+
+
 class WhatIfCsvAndTableTests(unittest.TestCase):
     def test_it_writes_objects_then_placements_in_csv(self) -> None:
         text = whatif_run(tiers_path=EXAMPLE_TIERS, objects_path=EXAMPLE_OBJECTS, output_format="csv")
         objects_part, placements_part = text.split("\r\n\r\n")
         objects = list(csv.reader(io.StringIO(objects_part)))
         placements = list(csv.reader(io.StringIO(placements_part)))
-        self.assertEqual(objects[0], ["object", "iops", "gb", "intensity", "cost flash", "cost fast disk", "tier"])
+        self.assertEqual(objects[0][:7], ["object", "iops", "gb", "intensity", "cost flash", "cost fast disk", "tier"])
         self.assertEqual(objects[1][0], "A")
-        self.assertEqual(objects[1][-1], "flash")
-        self.assertEqual(placements[0], ["placement", "tier", "devices", "cost", "iops", "gb"])
-        self.assertIn(["all on fast disk", "fast disk", "47", "28200.00", "14100", "14100"], placements)
-        self.assertIn(["recommended", "TOTAL", "", "18000.00", "", ""], placements)
+        self.assertEqual(objects[1][6], "flash")
+        self.assertEqual(placements[0][:6], ["placement", "tier", "devices", "cost", "iops", "gb"])
+        self.assertIn(["all on fast disk", "fast disk", "47", "28200.00", "14100", "14100"], [p[:6] for p in placements])
+        self.assertIn(["recommended", "TOTAL", "", "18000.00", "", ""], [p[:6] for p in placements])
 
     def test_it_neutralises_formula_names_in_csv(self) -> None:
         with tempfile.TemporaryDirectory() as folder:

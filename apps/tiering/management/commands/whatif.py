@@ -10,6 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from apps.tiering.costmodel import DEFAULT_AMORTISATION_MONTHS
 from apps.tiering.whatif import OUTPUT_FORMATS, WhatIfError, whatif_run
 
 
@@ -27,6 +28,10 @@ class Command(BaseCommand):
             "--time-limit", type=float, default=30.0, dest="time_limit_s",
             help="seconds the MILP solver may spend on the optimized placement (default 30)",
         )
+        parser.add_argument(
+            "--amortisation-months", type=int, default=DEFAULT_AMORTISATION_MONTHS, dest="amortisation_months",
+            help="months a purchase price is spread over for its monthly figure (default 60)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
@@ -35,6 +40,7 @@ class Command(BaseCommand):
                 objects_path=options["objects"],
                 output_format=options["output_format"],
                 time_limit_s=options["time_limit_s"],
+                amortisation_months=options["amortisation_months"],
             )
         except WhatIfError as error:
             raise CommandError(str(error)) from None
