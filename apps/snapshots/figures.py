@@ -94,24 +94,30 @@ def window_read(span: WindowSpan, *, now: dt.datetime, next_collect_at: dt.datet
 
 @dataclass(frozen=True)
 class UnlistedBound:
-    """What a window says of the segments its top-N snapshots list nowhere.
+    """What a window says of the segments its top-N snapshots list nowhere, and of its RAC intervals.
 
-    ``gaps``: the window holds top-N snapshots (AWR, an imported report), so such a segment was not
-    measured (below capture, not idle). ``iops_bound``: an upper bound on its IOPS, the per-snapshot
-    bounds the sources gave summed (NaN: a snapshot gave none).
+    ``gaps``: the window holds top-N snapshots (AWR, an imported report) and no complete ones, so such a
+    segment was not measured (below capture, not idle). ``iops_bound``: an upper bound on its IOPS, the
+    per-snapshot bounds the sources gave summed (NaN: a snapshot gave none). ``incomplete``: intervals
+    of a RAC database whose instances are not all stored, as (snap_id, instances stored, instances of
+    the database): every segment's figure is then a lower bound (the missing instances' IO is unknown).
     """
 
     gaps: bool
     iops_bound: float
+    incomplete: tuple[tuple[int, int, int], ...] = ()
 
 
 # Per snapshot (its RAC instances summed, over the longest of their intervals): the bound on the requests
-# of a segment it lists nowhere, NULL when an instance gave none; and whether it lists only the top N.
+# of a segment it lists nowhere, NULL when an instance gave none; whether it lists only the top N; and
+# its instances stored against those its database had (a global report, instance 0, holds them all).
 _UNLISTED_SQL = """
 WITH per_snapshot AS (
-  SELECT bool_and(top_n_only) AS top_n,
+  SELECT snap_id, bool_and(top_n_only) AS top_n,
          sum(unlisted_read_requests_bound + unlisted_write_requests_bound) AS requests,
-         max(extract(epoch FROM end_at - begin_at)) AS interval_s
+         max(extract(epoch FROM end_at - begin_at)) AS interval_s,
+         CASE WHEN bool_or(instance_number = 0) THEN NULL ELSE count(DISTINCT instance_number) END AS stored,
+         max(database_instances) AS expected
   FROM snapshots_snapshot
   WHERE target_id = %(target)s AND end_at >= %(start)s AND end_at < %(stop)s
     AND dbid = (SELECT dbid FROM snapshots_snapshot WHERE target_id = %(target)s
@@ -119,7 +125,9 @@ WITH per_snapshot AS (
   GROUP BY kind, dbid, snap_id
 )
 SELECT count(*) FILTER (WHERE top_n), count(*) FILTER (WHERE NOT top_n),
-       bool_or(requests IS NULL) FILTER (WHERE top_n), sum(requests / nullif(interval_s, 0)) FILTER (WHERE top_n)
+       bool_or(requests IS NULL) FILTER (WHERE top_n), sum(requests / nullif(interval_s, 0)) FILTER (WHERE top_n),
+       coalesce(array_agg(ARRAY[snap_id, stored, expected] ORDER BY snap_id) FILTER (WHERE stored < expected),
+                '{}')
 FROM per_snapshot
 """
 
@@ -134,10 +142,11 @@ def window_unlisted(span: WindowSpan) -> UnlistedBound:
 
     with connection.cursor() as cursor:
         cursor.execute(_UNLISTED_SQL, {"target": span.target_id, "start": span.start_at, "stop": span.stop_at})
-        top_n, complete, unbounded, bound = cursor.fetchone()
+        top_n, complete, unbounded, bound, incomplete = cursor.fetchone()
+    incomplete = tuple(tuple(int(v) for v in row) for row in incomplete)
     if not top_n or complete:
-        return UnlistedBound(False, 0.0)
-    return UnlistedBound(True, float("nan") if unbounded or bound is None else float(bound))
+        return UnlistedBound(False, 0.0, incomplete)
+    return UnlistedBound(True, float("nan") if unbounded or bound is None else float(bound), incomplete)
 
 
 class _RollUp:

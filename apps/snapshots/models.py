@@ -73,6 +73,9 @@ class Snapshot(models.Model):
     # Top-N sources: upper bounds on the requests of a segment the snapshot lists nowhere (NULL: unknown).
     unlisted_read_requests_bound = models.BigIntegerField(null=True)
     unlisted_write_requests_bound = models.BigIntegerField(null=True)
+    # A RAC instance report's "Number of Instances": the interval is complete once that many instances (or a
+    # global report, instance 0) are stored. NULL: not stated.
+    database_instances = models.SmallIntegerField(null=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # Added to the daily rollups (RollupDay) yet? See apps.snapshots.rollups.segment_days_roll_up.
     rolled_up = models.BooleanField(default=False, db_default=False)

@@ -138,3 +138,36 @@ def window_coverage(*, target_id: int, first_day: dt.date, last_day: dt.date, st
         cursor.execute(_COVERAGE_SQL, {"target": target_id, "start": start, "stop": stop})
         count, begin_at, end_at, median_s = cursor.fetchone()
     return WindowCoverage(statistic, int(count), begin_at, end_at, None if median_s is None else float(median_s))
+
+
+@dataclass(frozen=True)
+class IncompleteInterval:
+    """An interval of a RAC database whose instances are not all stored: its figures are lower bounds."""
+
+    snap_id: int
+    end_at: dt.datetime
+    instances_stored: tuple[int, ...]
+    instances_expected: int
+
+
+_INCOMPLETE_SQL = """
+SELECT snap_id, max(end_at), array_agg(DISTINCT instance_number ORDER BY instance_number), max(database_instances)
+FROM snapshots_snapshot
+WHERE target_id = %(target)s
+  AND dbid = (SELECT dbid FROM snapshots_snapshot WHERE target_id = %(target)s ORDER BY end_at DESC, id DESC LIMIT 1)
+GROUP BY kind, snap_id
+HAVING NOT bool_or(instance_number = 0) AND count(DISTINCT instance_number) < max(database_instances)
+ORDER BY max(end_at) DESC
+LIMIT %(limit)s
+"""
+
+
+def incomplete_intervals(*, target_id: int, limit: int = 5) -> list[IncompleteInterval]:
+    """The latest intervals of the target's current database that have some of their RAC instances only
+    (instance reports stating "Number of Instances", without the others or a global report)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(_INCOMPLETE_SQL, {"target": target_id, "limit": limit})
+        return [IncompleteInterval(int(snap), end_at, tuple(stored), int(expected))
+                for snap, end_at, stored, expected in cursor.fetchall()]

@@ -248,16 +248,17 @@ def snapshots_store(
 def _insert_snapshots(*, target_id: int, kind: str, batch: Sequence[SnapshotRow]) -> list[tuple[int, SnapshotRow]]:
     """Insert the batch's snapshot rows; returns (id, row) of those that were not stored yet."""
     values = [(target_id, kind, s.dbid, s.instance_number, s.snap_id, s.begin_at, s.end_at, s.startup_at,
-               s.top_n_only, s.unlisted_read_requests_bound, s.unlisted_write_requests_bound) for s in batch]
+               s.top_n_only, s.unlisted_read_requests_bound, s.unlisted_write_requests_bound, s.database_instances)
+              for s in batch]
     with connection.cursor() as cursor:
         cursor.execute(
             """
             INSERT INTO snapshots_snapshot (target_id, kind, dbid, instance_number, snap_id, begin_at, end_at,
                                             startup_at, top_n_only, unlisted_read_requests_bound,
-                                            unlisted_write_requests_bound, created_at)
+                                            unlisted_write_requests_bound, database_instances, created_at)
             SELECT v.*, now() FROM unnest(%s::bigint[], %s::text[], %s::bigint[], %s::int[], %s::bigint[],
                                          %s::timestamptz[], %s::timestamptz[], %s::timestamptz[], %s::bool[],
-                                         %s::bigint[], %s::bigint[]) AS v
+                                         %s::bigint[], %s::bigint[], %s::smallint[]) AS v
             ON CONFLICT (target_id, dbid, instance_number, kind, snap_id) DO NOTHING
             RETURNING id, dbid, instance_number, snap_id
             """,

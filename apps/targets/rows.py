@@ -153,6 +153,10 @@ class Snapshot:
     #: The interval's length as the source states it (an AWR report's "Elapsed:"), when it differs from
     #: end_at - begin_at (report times are rounded to the minute). None: end_at - begin_at.
     elapsed_s: float | None = None
+    #: How many instances the database had in the interval, as an instance report of a RAC database
+    #: states it ("Number of Instances"): until every instance's snapshot (or a global report, instance 0)
+    #: is stored, the interval's figures are lower bounds. None: not stated (taken as complete).
+    database_instances: int | None = None
 
     @property
     def interval_seconds(self) -> float:

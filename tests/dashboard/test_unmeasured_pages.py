@@ -58,3 +58,22 @@ class UnmeasuredPageTests:
         kpi = body.split('id="kpi-now">', 1)[1].split("</div>", 1)[0]
         assert kpi == "unknown"
         assert "not priced (size unknown" in body
+
+
+@pytest.mark.django_db
+def test_the_target_page_names_a_rac_interval_missing_instances(admin_client, seed_tiers):
+    from apps.targets.models import TablespaceTier
+    from apps.tiering.models import Tier
+    from tests.tiering.test_unmeasured import IncompleteRacIntervalTests
+
+    target = Target.objects.create(name="rac", mode=Target.Mode.REPORT, tier_set_id="seed-2009")
+    TablespaceTier.objects.create(target=target, tablespace_name="FLASHY",
+                                  tier=Tier.objects.get(tier_set="seed-2009", name="flash"))
+    IncompleteRacIntervalTests()._store(target, 1)
+
+    body = admin_client.get(f"/targets/{target.name}/").content.decode()
+    assert "RAC database of 2 instances: snapshot 100" in body
+    assert "holds instance 1 only" in body
+
+    IncompleteRacIntervalTests()._store(target, 2)
+    assert "RAC database of 2" not in admin_client.get(f"/targets/{target.name}/").content.decode()

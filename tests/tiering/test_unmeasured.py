@@ -254,3 +254,47 @@ class PartialCaptureTests:
             assert list(rolled.segment_id) == list(raw.segment_id)
             assert list(rolled.gaps) == list(raw.gaps), statistic
             assert rolled.iops == pytest.approx(raw.iops), statistic
+
+
+@pytest.mark.django_db
+class IncompleteRacIntervalTests:
+    """Instance reports of a RAC database each measure one instance. With only some of them imported,
+    the database's figure for the interval is a lower bound: a segment listed only by logical reads on
+    instance 1 read 164,600 blocks on instance 2, and was sent to hi-cap disk (issue 15, case 1)."""
+
+    KEY = SegmentKey("APP", "ORDERS", "", "TABLE")
+
+    def _store(self, target: Target, instance: int) -> None:
+        snapshot = Snapshot(
+            dbid=7, instance_number=instance, snap_id=100, begin_at=NOW - dt.timedelta(hours=1), end_at=NOW,
+            startup_at=NOW - dt.timedelta(days=30), top_n_only=True, database_instances=2,
+            unlisted_read_requests_bound=10, unlisted_write_requests_bound=10,
+            segment_stats=(_stat(self.KEY, physical_read_requests=36, physical_write_requests=0),))
+        collection = Collection(
+            database=DatabaseInfo(dbid=7, db_name="RAC", release="19.0.0.0.0", is_rac=True, instances=(instance,)),
+            snapshots=(snapshot,),
+            segments=(SegmentInfo(key=self.KEY, tablespace_name="FLASHY", bytes=100 * GB, blocks=100 * GB // 8192),))
+        collection_store(target=target, collection=collection, kind="report",
+                         state=CollectState(now=NOW, history_start_at=NOW - dt.timedelta(days=8)))
+        recommendation_refresh(target_id=target.id, now=NOW)
+
+    def test_one_instance_of_two_leaves_every_figure_a_lower_bound(self, seed_tiers):
+        target = Target.objects.create(name="rac", mode=Target.Mode.REPORT, tier_set_id="seed-2009")
+        TablespaceTier.objects.create(target=target, tablespace_name="FLASHY",
+                                      tier=Tier.objects.get(tier_set="seed-2009", name="flash"))
+        self._store(target, 1)
+
+        rec = _rec(target, self.KEY)
+        assert rec.measured is False and rec.iops is None and rec.iops_bound is None
+        assert rec.action not in ("move", "move_partitions")
+
+    def test_both_instances_make_the_interval_whole(self, seed_tiers):
+        target = Target.objects.create(name="rac", mode=Target.Mode.REPORT, tier_set_id="seed-2009")
+        TablespaceTier.objects.create(target=target, tablespace_name="FLASHY",
+                                      tier=Tier.objects.get(tier_set="seed-2009", name="flash"))
+        self._store(target, 1)
+        self._store(target, 2)
+
+        rec = _rec(target, self.KEY)
+        assert rec.measured is True and rec.iops == pytest.approx(72 / 3600)
+        assert rec.action == "move" and rec.recommended_tier.name == "hi-cap disk"
