@@ -15,6 +15,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from apps.tiering.movability import CODES as MOVABILITY_CODES
 from apps.tiering.rules import (
     ACTIONS,
     DEFAULT_THRESHOLDS,
@@ -35,7 +36,14 @@ from apps.tiering.rules import (
     finding_codes,
     partition_skew,
 )
+from apps.tiering.rules.wording import DISPLAY_ORDER
 from tests.tiering.test_rules import GIB, figures
+
+
+def movability(owner: str, name: str, kind: str, *, name_truncated: bool) -> int:
+    from apps.tiering.movability import movability as code
+
+    return MOVABILITY_CODES.index(code(owner, name, kind, name_truncated=name_truncated))
 
 VERDICT_CODES = ("cheaper_tier", "keep_current")
 
@@ -47,12 +55,12 @@ def _counts(largest: int) -> st.SearchStrategy[int]:
 
 _SEGMENT_FIGURES = st.builds(
     SegmentFigures,
-    owner=st.just("SOE"),
-    object_name=st.sampled_from(["ORDERS", "ORD_DATE_IX"]),
+    owner=st.sampled_from(["SOE", "SOE", "SYS"]),
+    object_name=st.sampled_from(["ORDERS", "ORD_DATE_IX", "SYS_IL0000087654C00003$$", "AQ$_ORDERS_QT_I"]),
     subobject_name=st.sampled_from(["", "P1", "P2", "P3"]),
     object_type=st.sampled_from(
         ["TABLE", "TABLE PARTITION", "index  subpartition", "INDEX", "LOBSEGMENT", "LOB PARTITION",
-         "TYPE2 UNDO", "ROLLBACK", "TEMPORARY", "CLUSTER"]
+         "TYPE2 UNDO", "ROLLBACK", "TEMPORARY", "CLUSTER", "LOBINDEX"]
     ),
     tablespace_name=st.just("SOE_DATA"),
     size_bytes=st.one_of(st.none(), st.just(0), st.integers(0, 10**13)),
@@ -63,7 +71,7 @@ _SEGMENT_FIGURES = st.builds(
     optimized_physical_reads=_counts(10**7),
     table_scans=_counts(5000),
     db_block_changes=_counts(10**6),
-    iops=st.floats(0, 1e5),
+    iops=st.one_of(st.floats(0, 1e5), st.none()),
     intensity=st.one_of(st.none(), st.floats(0, 1000), st.sampled_from([0.8, 15.0])),
     current_tier=st.sampled_from(["FLASH", "FAST_DISK", "HICAP"]),
     recommended_tier=st.sampled_from(["FLASH", "FAST_DISK", "HICAP"]),
@@ -78,6 +86,11 @@ _SEGMENT_FIGURES = st.builds(
         st.tuples(st.sampled_from(["P1", "P2", "P3", "P4", "P5", "P6"]), st.one_of(st.none(), st.floats(0, 500))),
         max_size=7,
     ).map(tuple),
+    unmeasured=st.booleans(),
+    reads_unmeasured=st.sampled_from([None, True, False]),
+    writes_unmeasured=st.sampled_from([None, True, False]),
+    iops_bound=st.one_of(st.none(), st.floats(0, 1e5)),
+    name_truncated=st.sampled_from([False, False, True]),
 )
 _THRESHOLDS = st.one_of(
     st.just(DEFAULT_THRESHOLDS),
@@ -132,6 +145,10 @@ def columns_from_arrays(batch: list[SegmentFigures], thresholds: Mapping[str, fl
         flash_cache_enabled=values("flash_cache_enabled", bool),
         below_awr_capture=values("below_awr_capture", bool),
         skewed=[partition_skew(f.partition_intensities, thresholds=thresholds) is not None for f in batch],
+        unmeasured=values("unmeasured", bool),
+        iops_bound=values("iops_bound"),
+        movability=[movability(f.owner, f.object_name, f.object_type, name_truncated=f.name_truncated)
+                    for f in batch],
     )
 
 
@@ -240,20 +257,24 @@ class ColumnsTests(BatchTestCase):
 
 
 class FindingCodesTests(unittest.TestCase):
-    def test_it_names_the_bits_of_a_findings_mask_in_rule_order(self) -> None:
+    def test_it_names_the_bits_of_a_findings_mask_in_the_order_advice_gives_them(self) -> None:
         write_heavy = 1 << FINDING_CODES.index("write_heavy")
         size_unknown = 1 << FINDING_CODES.index("size_unknown")
+        not_movable = 1 << FINDING_CODES.index("not_movable")
         self.assertEqual(finding_codes(0), ())
         self.assertEqual(finding_codes(write_heavy | size_unknown), ("size_unknown", "write_heavy"))
         self.assertEqual(finding_codes(np.uint16(write_heavy)), ("write_heavy",))
-        self.assertEqual(finding_codes((1 << len(FINDING_CODES)) - 1), FINDING_CODES)
+        self.assertEqual(finding_codes(write_heavy | not_movable), ("not_movable", "write_heavy"))
+        self.assertEqual(finding_codes((1 << len(FINDING_CODES)) - 1), DISPLAY_ORDER)
 
-    def test_it_lists_the_findings_in_the_order_advice_gives_them(self) -> None:
+    def test_its_bits_are_only_ever_appended_as_stored_findings_keep_them(self) -> None:
         self.assertEqual(
             FINDING_CODES,
             ("size_unknown", "below_awr_capture", "undo_redo", "temp_ok", "write_heavy", "full_scan",
-             "already_resident", "flash_cache_keep", "flash_cache_none", "partition_skew"),
+             "already_resident", "flash_cache_keep", "flash_cache_none", "partition_skew", "unmeasured",
+             "not_movable", "moves_with_lob", "name_truncated"),
         )
+        self.assertEqual(DISPLAY_ORDER[:4], ("name_truncated", "moves_with_lob", "not_movable", "unmeasured"))
 
     def test_it_rejects_a_mask_with_unknown_bits(self) -> None:
         for mask in (-1, 1 << len(FINDING_CODES)):

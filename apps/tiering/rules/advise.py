@@ -20,7 +20,7 @@ from apps.tiering.rules.figures import (
     _partition_skews,
 )
 from apps.tiering.rules.limits import DEFAULT_THRESHOLDS, RulesError, merge_thresholds
-from apps.tiering.rules.wording import FINDING_CODES, WASTE_CAUSES, Mix, RowDecision, reasons
+from apps.tiering.rules.wording import DISPLAY_ORDER, FINDING_CODES, WASTE_CAUSES, Mix, RowDecision, reasons
 
 # --------------------------------------------------------------------------- advise
 
@@ -47,7 +47,7 @@ def advise(figures: SegmentFigures, *, thresholds: Mapping[str, float] = DEFAULT
 
 
 def finding_codes(mask: int) -> tuple[str, ...]:
-    """The codes of a findings bitmask (Decisions.findings), in FINDING_CODES order.
+    """The codes of a findings bitmask (Decisions.findings), in the order advice lists their Reasons (wording.DISPLAY_ORDER).
 
     >>> finding_codes(0b10001)
     ('size_unknown', 'write_heavy')
@@ -59,7 +59,7 @@ def finding_codes(mask: int) -> tuple[str, ...]:
 
 
 _CODES_BY_MASK: tuple[tuple[str, ...], ...] = tuple(
-    tuple(code for bit, code in enumerate(FINDING_CODES) if mask >> bit & 1)
+    tuple(code for code in DISPLAY_ORDER if mask >> FINDING_CODES.index(code) & 1)
     for mask in range(1 << len(FINDING_CODES))
 )
 
@@ -80,6 +80,7 @@ def _word(
             decisions.scan_by_direct.tolist(),
             _names(WASTE_CAUSES, decisions.waste_cause),
             _mixes(decisions),
+            _names(ACTIONS, decisions.action),
         ),
     )
     return [

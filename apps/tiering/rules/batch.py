@@ -13,12 +13,15 @@ from typing import NamedTuple
 
 import numpy as np
 
+from apps.tiering.movability import CODES as MOVABILITY_CODES
+from apps.tiering.movability import MOVES_WITH_LOB, NAME_TRUNCATED
 from apps.tiering.rules.figures import (
     _ACTION_FLASH_CACHE_KEEP,
     _ACTION_FLASH_CACHE_NONE,
     _ACTION_KEEP,
     _ACTION_MOVE,
     _ACTION_MOVE_PARTITIONS,
+    _ACTION_NOT_MOVABLE,
     _FLASH_CACHE_KEEP,
     _FLASH_CACHE_NONE,
     _HINT_KEEP,
@@ -51,8 +54,12 @@ _FLOAT_COLUMNS = frozenset(
         "intensity",
         "flash_blocks",
         "block_size_bytes",
+        "iops_bound",
     }
 )
+#: Columns with a default for callers that do not pass them: (dtype, fill value).
+_DEFAULTED = {"unmeasured": (bool, False), "iops_bound": (np.float64, math.nan), "movability": (np.int8, 0)}
+_MOVES_WITH_LOB, _TRUNCATED = MOVABILITY_CODES.index(MOVES_WITH_LOB), MOVABILITY_CODES.index(NAME_TRUNCATED)
 _FINDING_BITS = np.array([1 << bit for bit in range(len(FINDING_CODES))], dtype=np.uint16)
 _FLASH_CACHE_CODE: dict[str | None, int] = {code or None: index for index, code in enumerate(FLASH_CACHE_CODES)}
 
@@ -67,6 +74,11 @@ class Columns:
     index into FLASH_CACHE_CODES; ``cost_moves`` says the cost model's tier is not
     the current one; ``skewed`` says partition_skew() found skew in the segment's
     partition group (for a whole partitioned table or index: its partitions).
+    ``unmeasured``: some of the window's read or write requests were not measured
+    (a top-N gap), so ``iops`` is a lower bound, and ``iops_bound`` its upper bound
+    where the source gave one (NaN: none); ``movability`` indexes
+    movability.CODES (0: a move of its own relocates it). These three default to
+    measured, no bound and movable when not given.
     Arrays are converted to their dtype on construction (bool, float64, int8);
     the figures in them are trusted, as SegmentFigures has validated them.
     """
@@ -93,14 +105,24 @@ class Columns:
     flash_cache_enabled: np.ndarray
     below_awr_capture: np.ndarray
     skewed: np.ndarray
+    unmeasured: np.ndarray | None = None
+    iops_bound: np.ndarray | None = None
+    movability: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         codes = np.asarray(self.flash_cache)
         if codes.size and (codes.min() < 0 or codes.max() >= len(FLASH_CACHE_CODES)):
             raise RulesError(f"Columns.flash_cache must index FLASH_CACHE_CODES, got {codes.min()}..{codes.max()}")
+        codes = np.asarray(self.movability if self.movability is not None else [])
+        if codes.size and (codes.min() < 0 or codes.max() >= len(MOVABILITY_CODES)):
+            raise RulesError(f"Columns.movability must index movability.CODES, got {codes.min()}..{codes.max()}")
         rows: int | None = None
         for field in fields(self):
             dtype = np.float64 if field.name in _FLOAT_COLUMNS else np.int8 if field.name == "flash_cache" else bool
+            if field.name in _DEFAULTED:
+                dtype, fill = _DEFAULTED[field.name]
+                if getattr(self, field.name) is None:
+                    object.__setattr__(self, field.name, np.full(len(self.is_undo), fill, dtype=dtype))
             column = np.asarray(getattr(self, field.name), dtype=dtype)
             if column.ndim != 1:
                 raise RulesError(f"Columns.{field.name} must be one-dimensional, got shape {column.shape}")
@@ -151,7 +173,7 @@ class Columns:
             physical_reads_direct_blocks=column("physical_reads_direct_blocks"),
             optimized_physical_reads=column("optimized_physical_reads"),
             table_scans=column("table_scans"),
-            iops=column("iops"),
+            iops=unknown_as_nan("iops"),
             intensity=unknown_as_nan("intensity"),
             current_is_flash=column("current_is_flash", bool),
             recommended_is_flash=column("recommended_is_flash", bool),
@@ -162,6 +184,9 @@ class Columns:
             flash_cache_enabled=column("flash_cache_enabled", bool),
             below_awr_capture=column("below_awr_capture", bool),
             skewed=np.fromiter((skew is not None for skew in skews), bool, rows),
+            unmeasured=column("unmeasured", bool),
+            iops_bound=unknown_as_nan("iops_bound"),
+            movability=np.fromiter((MOVABILITY_CODES.index(f.movability) for f in figures), np.int8, rows),
         )
 
 
@@ -224,28 +249,39 @@ def decide(columns: Columns, *, thresholds: Mapping[str, float] = DEFAULT_THRESH
     """Apply the seed rules to every segment of ``columns`` at once: findings, hint, action.
 
     The one implementation of the rules; :func:`advise_many` words its result.
-    Actions: "move" (to the cost model's tier), "move_partitions" (a skewed
-    partitioned table or index: move its hot partitions), "flash_cache_keep",
-    "flash_cache_none", "keep". The cost model's tier is overridden (kept on the
-    current tier) when the size is unknown, or when the segment would go to flash
-    although the seeds call it a poor flash candidate (undo, large scans).
+    Actions: "not_movable" (movability: Oracle will not move it by itself, or its
+    name was cut short), "move" (to the cost model's tier), "move_partitions" (a
+    skewed partitioned table or index: move its hot partitions),
+    "flash_cache_keep", "flash_cache_none", "keep". The cost model's tier is
+    overridden (kept on the current tier) when the segment is not movable, its IO
+    was not all measured, its size is unknown, or it would go to flash although
+    the seeds call it a poor flash candidate (undo, large scans). Segments that
+    are not movable or not measured get no hint and no placement finding: their
+    figures cannot carry one.
     """
     limits = merge_thresholds(thresholds)
     mix = _mix(columns, limits)
     signs = _signs(columns, mix, limits)
-    wants_keep = _wants_keep(columns, mix, signs, limits)
-    waste_cause = _waste_cause(columns, mix, signs, limits)
+    place = _placement(columns, signs)
+    quiet = place.pinned | columns.unmeasured
+    wants_keep = _wants_keep(columns, mix, signs, limits) & ~quiet
+    waste_cause = _waste_cause(columns, mix, signs, place, limits)
+    waste_cause[quiet] = 0
     fired = {
         "size_unknown": np.isnan(columns.size_bytes),
         "below_awr_capture": columns.below_awr_capture,
         "undo_redo": columns.is_undo,
         "temp_ok": columns.is_temp,
-        "write_heavy": signs.write_heavy,
-        "full_scan": signs.scan_heavy,
-        "already_resident": ~columns.current_is_flash & signs.resident,
+        "write_heavy": signs.write_heavy & ~quiet,
+        "full_scan": signs.scan_heavy & ~quiet,
+        "already_resident": ~columns.current_is_flash & signs.resident & ~quiet,
         "flash_cache_keep": wants_keep,
         "flash_cache_none": waste_cause != 0,
-        "partition_skew": columns.skewed,
+        "partition_skew": columns.skewed & ~quiet,
+        "unmeasured": columns.unmeasured & ~place.pinned,
+        "not_movable": place.pinned & (columns.movability != _MOVES_WITH_LOB) & (columns.movability != _TRUNCATED),
+        "moves_with_lob": columns.movability == _MOVES_WITH_LOB,
+        "name_truncated": columns.movability == _TRUNCATED,
     }
     # Distinct bits: their sum is their OR.
     findings = (np.stack([fired[code] for code in FINDING_CODES], axis=-1) * _FINDING_BITS).sum(
@@ -253,10 +289,20 @@ def decide(columns: Columns, *, thresholds: Mapping[str, float] = DEFAULT_THRESH
     )
     # The first hint in rule order wins: KEEP (keep rule) before NONE (waste rule).
     hint = _first([(wants_keep, _HINT_KEEP), (fired["flash_cache_none"], _HINT_NONE)], 0, len(columns))
-    action, keep_current_tier = _decide_action(columns, signs, hint)
+    action = _first(
+        [
+            (place.pinned, _ACTION_NOT_MOVABLE),
+            (place.whole_skewed, _ACTION_MOVE_PARTITIONS),
+            (place.moving, _ACTION_MOVE),
+            (hint == _HINT_KEEP, _ACTION_FLASH_CACHE_KEEP),
+            (hint == _HINT_NONE, _ACTION_FLASH_CACHE_NONE),
+        ],
+        _ACTION_KEEP,
+        len(columns),
+    )
     return Decisions(
         action=action,
-        keep_current_tier=keep_current_tier,
+        keep_current_tier=place.keep_current_tier,
         hint=hint,
         findings=findings,
         **mix._asdict(),
@@ -266,24 +312,32 @@ def decide(columns: Columns, *, thresholds: Mapping[str, float] = DEFAULT_THRESH
     )
 
 
-def _decide_action(columns: Columns, signs: _Signs, hint: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(action code, whether the segment stays on its tier although cost would move it)."""
+class _Placement(NamedTuple):
+    """Where each segment ends up: the tier stays unless ``moving``."""
+
+    pinned: np.ndarray  # no move of its own can relocate it (movability)
+    whole_skewed: np.ndarray  # a skewed partitioned table or index: its hot partitions move instead
+    keep_current_tier: np.ndarray  # stays on its tier although the cost model's differs
+    moving: np.ndarray  # moves to the cost model's tier
+    final_is_flash: np.ndarray  # on flash after the action
+
+
+def _placement(columns: Columns, signs: _Signs) -> _Placement:
+    pinned = columns.movability != 0
+    held = pinned | columns.unmeasured  # never moved on figures that are lower bounds
     onto_flash = columns.recommended_is_flash & ~columns.current_is_flash
     # The undo_redo and full_scan findings veto flash: cost alone must not put these on it.
     vetoed = onto_flash & (columns.is_undo | signs.scan_heavy)
-    whole_skewed = columns.skewed & ~columns.is_partition  # move partitions, not the table
-    keep_current_tier = columns.cost_moves & (np.isnan(columns.size_bytes) | vetoed | whole_skewed)
-    action = _first(
-        [
-            (whole_skewed, _ACTION_MOVE_PARTITIONS),
-            (columns.cost_moves & ~keep_current_tier, _ACTION_MOVE),
-            (hint == _HINT_KEEP, _ACTION_FLASH_CACHE_KEEP),
-            (hint == _HINT_NONE, _ACTION_FLASH_CACHE_NONE),
-        ],
-        _ACTION_KEEP,
-        len(columns),
+    whole_skewed = columns.skewed & ~columns.is_partition & ~held  # move partitions, not the table
+    keep_current_tier = columns.cost_moves & (np.isnan(columns.size_bytes) | vetoed | whole_skewed | held)
+    moving = columns.cost_moves & ~keep_current_tier
+    return _Placement(
+        pinned=pinned,
+        whole_skewed=whole_skewed,
+        keep_current_tier=keep_current_tier,
+        moving=moving,
+        final_is_flash=np.where(moving, columns.recommended_is_flash, columns.current_is_flash),
     )
-    return action, keep_current_tier
 
 
 def _first(choices: list[tuple[np.ndarray, int]], default: int, rows: int) -> np.ndarray:
@@ -369,14 +423,14 @@ def _wants_keep(columns: Columns, mix: _MixColumns, signs: _Signs, limits: Limit
     )
 
 
-def _waste_cause(columns: Columns, mix: _MixColumns, signs: _Signs, limits: Limits) -> np.ndarray:
+def _waste_cause(columns: Columns, mix: _MixColumns, signs: _Signs, place: _Placement, limits: Limits) -> np.ndarray:
     """Why a segment's blocks in the flash cache are waste: index into WASTE_CAUSES, 0 = they are not."""
     # The flash cache is shared: blocks of a segment it cannot help push out
     # blocks of segments it can.
     holds_waste = (columns.flash_cache != _FLASH_CACHE_NONE) & (mix.flash_bytes >= limits["flash_waste_min_bytes"])
     cause = _first(
         [
-            (columns.current_is_flash & columns.recommended_is_flash, WASTE_CAUSES.index("on_flash")),
+            (place.final_is_flash, WASTE_CAUSES.index("on_flash")),
             (columns.intensity < limits["cold_intensity"], WASTE_CAUSES.index("cold")),
             (signs.write_heavy, WASTE_CAUSES.index("write_heavy")),
             (signs.scan_heavy, WASTE_CAUSES.index("scan_heavy")),

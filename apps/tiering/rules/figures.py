@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from apps.tiering.movability import movability
 from apps.tiering.rules.limits import DEFAULT_THRESHOLDS, Limits, RulesError, merge_thresholds
 from apps.tiering.rules.wording import Reason
 
@@ -34,6 +35,8 @@ ACTION_KEEP = "keep"
 ACTION_MOVE_PARTITIONS = "move_partitions"
 ACTION_FLASH_CACHE_KEEP = "flash_cache_keep"
 ACTION_FLASH_CACHE_NONE = "flash_cache_none"
+#: Oracle will not move the segment (or not by itself), or it cannot be acted on as read: see movability.
+ACTION_NOT_MOVABLE = "not_movable"
 
 #: Codes in the batch arrays: Columns.flash_cache, Decisions.action and Decisions.hint
 #: index these. "" = no FLASH_CACHE hint known (SegmentFigures.flash_cache None).
@@ -44,12 +47,14 @@ ACTIONS: tuple[str, ...] = (
     ACTION_MOVE_PARTITIONS,
     ACTION_FLASH_CACHE_KEEP,
     ACTION_FLASH_CACHE_NONE,
+    ACTION_NOT_MOVABLE,
 )
 HINTS: tuple[str | None, ...] = (None, "KEEP", "NONE")
 _ACTION_KEEP, _ACTION_MOVE = ACTIONS.index(ACTION_KEEP), ACTIONS.index(ACTION_MOVE)
 _ACTION_MOVE_PARTITIONS = ACTIONS.index(ACTION_MOVE_PARTITIONS)
 _ACTION_FLASH_CACHE_KEEP = ACTIONS.index(ACTION_FLASH_CACHE_KEEP)
 _ACTION_FLASH_CACHE_NONE = ACTIONS.index(ACTION_FLASH_CACHE_NONE)
+_ACTION_NOT_MOVABLE = ACTIONS.index(ACTION_NOT_MOVABLE)
 _HINT_KEEP, _HINT_NONE = HINTS.index("KEEP"), HINTS.index("NONE")
 _FLASH_CACHE_KEEP, _FLASH_CACHE_NONE = FLASH_CACHE_CODES.index("KEEP"), FLASH_CACHE_CODES.index("NONE")
 
@@ -65,8 +70,12 @@ class SegmentFigures:
     ``table_scans`` counts scans; ``db_block_changes`` blocks changed.
 
     ``iops`` is the placement figure (IO requests per second at
-    ``iops_statistic``: "p95", "avg" or "max"); ``intensity`` = iops per GB, None
-    when ``size_bytes`` is unknown. ``flash_blocks``/``cache_blocks`` are V$BH
+    ``iops_statistic``: "p95", "avg" or "max"), None when not measured;
+    ``intensity`` = iops per GB, None when ``size_bytes`` or ``iops`` is unknown.
+    ``unmeasured``: some of the window's read or write requests were not
+    measured (a top-N gap); ``reads_unmeasured``/``writes_unmeasured`` say which
+    when known (None: not known), ``iops_bound`` bounds the IOPS when the source
+    gave a bound. ``name_truncated``: a text report cut the name short. ``flash_blocks``/``cache_blocks`` are V$BH
     buffers with STATUS LIKE 'flash%' / other non-free statuses (None when not
     collected); ``flash_cache`` is the segment's FLASH_CACHE hint;
     ``flash_cache_enabled`` says the instance has a Smart Flash Cache
@@ -91,7 +100,7 @@ class SegmentFigures:
     optimized_physical_reads: int
     table_scans: int
     db_block_changes: int
-    iops: float
+    iops: float | None
     intensity: float | None
     current_tier: str
     recommended_tier: str
@@ -107,6 +116,11 @@ class SegmentFigures:
     partition_intensities: tuple[tuple[str, float | None], ...] = ()
     current_cost: Decimal | None = None
     recommended_cost: Decimal | None = None
+    unmeasured: bool = False
+    reads_unmeasured: bool | None = None
+    writes_unmeasured: bool | None = None
+    iops_bound: float | None = None
+    name_truncated: bool = False
 
     def __post_init__(self) -> None:
         for name in (
@@ -122,9 +136,9 @@ class SegmentFigures:
         for name in ("size_bytes", "flash_blocks", "cache_blocks"):
             if getattr(self, name) is not None:
                 self._check_count(name, getattr(self, name))
-        self._check_rate("iops", self.iops)
-        if self.intensity is not None:
-            self._check_rate("intensity", self.intensity)
+        for name in ("iops", "intensity", "iops_bound"):
+            if getattr(self, name) is not None:
+                self._check_rate(name, getattr(self, name))
         if self.block_size_bytes <= 0:
             self._fail("block_size_bytes", self.block_size_bytes, "must be positive")
         if self.flash_cache is not None and self.flash_cache not in FLASH_CACHE_HINTS:
@@ -143,6 +157,11 @@ class SegmentFigures:
     def kind(self) -> str:
         """object_type upper-cased with single spaces."""
         return " ".join(self.object_type.upper().split())
+
+    @property
+    def movability(self) -> str:
+        """movability.CODES code: "" when a move of its own can relocate it."""
+        return movability(self.owner, self.object_name, self.object_type, name_truncated=self.name_truncated)
 
     def _check_count(self, name: str, number: object) -> None:
         if isinstance(number, bool) or not isinstance(number, int) or number < 0:

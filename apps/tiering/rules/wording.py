@@ -18,6 +18,8 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import NamedTuple, Protocol
 
+from apps.tiering.movability import why_not_movable
+
 #: The Reason codes of the findings, in the order their Reasons are listed.
 #: Bit i of a findings mask is set when FINDING_CODES[i] fired.
 FINDING_CODES: tuple[str, ...] = (
@@ -31,8 +33,17 @@ FINDING_CODES: tuple[str, ...] = (
     "flash_cache_keep",
     "flash_cache_none",
     "partition_skew",
+    "unmeasured",
+    "not_movable",
+    "moves_with_lob",
+    "name_truncated",
 )
 SIZE_UNKNOWN = 1 << FINDING_CODES.index("size_unknown")
+#: Findings that hold a segment where it is whatever its figures say: their Reasons come first.
+_HOLDS: tuple[str, ...] = ("name_truncated", "moves_with_lob", "not_movable", "unmeasured")
+#: The order Reasons are listed in: what holds a segment, then the rest in FINDING_CODES order.
+DISPLAY_ORDER: tuple[str, ...] = _HOLDS + tuple(code for code in FINDING_CODES if code not in _HOLDS)
+_HOLD_BITS = sum(1 << FINDING_CODES.index(code) for code in _HOLDS)
 
 #: Why a segment's blocks in the flash cache are waste ("" = they are not).
 WASTE_CAUSES: tuple[str, ...] = ("", "on_flash", "cold", "write_heavy", "scan_heavy")
@@ -56,6 +67,8 @@ class Figures(Protocol):
     @property
     def object_name(self) -> str: ...
     @property
+    def object_type(self) -> str: ...
+    @property
     def subobject_name(self) -> str: ...
     @property
     def kind(self) -> str: ...
@@ -64,7 +77,15 @@ class Figures(Protocol):
     @property
     def table_scans(self) -> int: ...
     @property
-    def iops(self) -> float: ...
+    def iops(self) -> float | None: ...
+    @property
+    def iops_bound(self) -> float | None: ...
+    @property
+    def reads_unmeasured(self) -> bool | None: ...
+    @property
+    def writes_unmeasured(self) -> bool | None: ...
+    @property
+    def movability(self) -> str: ...
     @property
     def iops_statistic(self) -> str: ...
     @property
@@ -120,26 +141,31 @@ class RowDecision(NamedTuple):
     scan_by_direct: bool  # direct-path share reaches direct_read_fraction
     waste_cause: str  # one of WASTE_CAUSES
     mix: Mix
+    action: str  # rules.ACTIONS: what is done, which the words must agree with
 
 
 def reasons(figures: Figures, skew: Skew | None, row: RowDecision) -> tuple[Reason, ...]:
-    """The cost model's verdict (unless the size is unknown), then one Reason per finding."""
+    """What holds the segment where it is, the cost model's verdict (unless the size is unknown), then one
+    Reason per other finding."""
     found = row.findings
     if not found:
         return (_verdict(figures, row),)
     said = [word(figures, skew, row) for word in _WORDING_BY_MASK[found]]
     if not found & SIZE_UNKNOWN:
-        said.insert(0, _verdict(figures, row))
+        said.insert(bin(found & _HOLD_BITS).count("1"), _verdict(figures, row))
     return tuple(said)
 
 
 def _verdict(figures: Figures, row: RowDecision) -> Reason:
-    """The cost model's view: cheaper tier, or already on the cheapest."""
+    """The cost model's view: cheaper tier, or already on the cheapest; "by cost alone" when not moved."""
     assert figures.size_bytes is not None
-    load = (
-        f"{_rate(figures.iops)} IO requests/s at {figures.iops_statistic} over "
-        f"{_size(figures.size_bytes)}, an intensity of {_intensity(figures.intensity)}"
-    )
+    if figures.iops is None:
+        rate = f"IO requests/s not measured at {figures.iops_statistic}"
+    elif figures.unmeasured:
+        rate = f"at least {_rate(figures.iops)} IO requests/s at {figures.iops_statistic}"
+    else:
+        rate = f"{_rate(figures.iops)} IO requests/s at {figures.iops_statistic}"
+    load = f"{rate} over {_size(figures.size_bytes)}, an intensity of {_intensity(figures.intensity)}"
     if not row.cost_moves:
         return Reason("keep_current", f"{figures.current_tier} is already the cheapest tier for it ({load}).")
     costs = ""
@@ -149,7 +175,13 @@ def _verdict(figures: Figures, row: RowDecision) -> Reason:
             f"{_money(figures.current_cost)} on {figures.current_tier}."
         )
     lead = "By cost alone, " if row.keep_current_tier else ""
-    return Reason("cheaper_tier", f"{lead}{figures.recommended_tier} is the cheapest tier for it ({load}).{costs}")
+    with_index = ""
+    if row.action == "move" and figures.kind in ("LOBSEGMENT", "LOB PARTITION", "LOB SUBPARTITION"):
+        with_index = " Its LOB index moves with it, in the same statement."
+    return Reason(
+        "cheaper_tier",
+        f"{lead}{figures.recommended_tier} is the cheapest tier for it ({load}).{costs}{with_index}",
+    )
 
 
 # --------------------------------------------------------------------------- one sentence per finding
@@ -205,9 +237,12 @@ def _temp(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
 def _write_heavy(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
     assert row.mix.write_fraction is not None
     write_fraction = row.mix.write_fraction
+    rate = ""
+    if figures.iops is not None:
+        rate = f" (about {_rate(figures.iops * write_fraction)}/s at {figures.iops_statistic})"
     if figures.current_is_flash:
         advice = "a flash tablespace is the right place for it, not FLASH_CACHE KEEP."
-    elif figures.recommended_is_flash and not row.findings & SIZE_UNKNOWN:
+    elif figures.recommended_is_flash and row.action == "move":
         advice = (
             f"move it to a flash tablespace on {figures.recommended_tier} "
             "rather than rely on FLASH_CACHE KEEP."
@@ -216,8 +251,7 @@ def _write_heavy(figures: Figures, skew: Skew | None, row: RowDecision) -> Reaso
         advice = "if it needs flash, give it a flash tablespace, not FLASH_CACHE KEEP."
     return Reason(
         "write_heavy",
-        f"{_pct(write_fraction)} of its IO requests are writes (about "
-        f"{_rate(figures.iops * write_fraction)}/s at {figures.iops_statistic}); the flash cache only "
+        f"{_pct(write_fraction)} of its IO requests are writes{rate}; the flash cache only "
         "serves reads, and a buffer cache that fills with dirty blocks waiting for slow writes "
         f"gives free buffer waits, so {advice}",
     )
@@ -243,17 +277,24 @@ def _full_scan(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
 
 
 def _already_resident(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
-    return Reason(
-        "already_resident",
-        f"The flash cache already serves it ({_residency(row.mix)}), so most of its reads are "
-        "fast already; moving it to flash would mainly speed up its writes.",
-    )
+    served = f"The flash cache already serves it ({_residency(row.mix)})"
+    if row.action == "move" and figures.recommended_is_flash:
+        then = "so most of its reads are fast already; moving it to flash would mainly speed up its writes."
+    elif row.action == "move":
+        then = (
+            f"so its reads stay fast on {figures.recommended_tier} once the flash cache holds the moved "
+            "segment's blocks again (a move gives the segment new blocks)."
+        )
+    else:
+        then = "so most of its reads are fast already."
+    return Reason("already_resident", f"{served}, {then}")
 
 
 def _flash_cache_keep(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
     assert row.mix.write_fraction is not None
     if figures.recommended_is_flash:
-        why = f"a cheap alternative to moving it to {figures.recommended_tier}"
+        # Only when the move goes to flash: an alternative (its DDL is a comment), not a second step.
+        why = f"a cheap alternative to moving it to {figures.recommended_tier} (one or the other, not both)"
     else:
         why = "a cheap way to serve its reads from flash"
     residency = _residency(row.mix) or "little of it is there"
@@ -276,6 +317,8 @@ def _flash_cache_none(figures: Figures, skew: Skew | None, row: RowDecision) -> 
 
 def _waste_cause(figures: Figures, row: RowDecision) -> str:
     cause = row.waste_cause
+    if cause == "on_flash" and row.action == "move":
+        return f"it is moving to flash ({figures.recommended_tier}), where the flash cache adds nothing"
     if cause == "on_flash":
         return f"it is stored on flash ({figures.current_tier}) already"
     if cause == "cold":
@@ -311,6 +354,48 @@ def _partition_skew(figures: Figures, skew: Skew | None, row: RowDecision) -> Re
     return Reason("partition_skew", text)
 
 
+def _unmeasured(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+    reads, writes = figures.reads_unmeasured, figures.writes_unmeasured
+    if reads and writes:
+        unknown = "read and write requests"
+    elif reads:
+        unknown = "read requests" + (" (its writes perhaps too)" if writes is None else "")
+    elif writes:
+        unknown = "write requests" + (" (its reads perhaps too)" if reads is None else "")
+    else:
+        unknown = "read or write requests"
+    if figures.iops_bound is not None:
+        bound = f"its IOPS at {figures.iops_statistic} are ≤ {_rate(figures.iops_bound)} IO/s, by the bound the source gives"
+    else:
+        bound = "the source gives no bound on them"
+    return Reason(
+        "unmeasured",
+        f"Its {unknown} over the window were not all measured (the source lists only its top segments), "
+        f"so its IO figures are lower bounds and {bound}; it stays on {figures.current_tier} until they are "
+        "measured. To measure it: collect the target in nopack mode, which samples V$SEGSTAT for every "
+        "segment. AWR keeps only the top segments of each snapshot by its own fixed criteria "
+        "(DBA_HIST_SEG_STAT) and no setting widens that for segments: "
+        "DBMS_WORKLOAD_REPOSITORY.MODIFY_SNAPSHOT_SETTINGS(topnsql=>...) applies to SQL only.",
+    )
+
+
+def _not_movable(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+    return Reason("not_movable", _why(figures))
+
+
+def _moves_with_lob(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+    return Reason("moves_with_lob", _why(figures))
+
+
+def _name_truncated(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+    return Reason("name_truncated", _why(figures))
+
+
+def _why(figures: Figures) -> str:
+    return why_not_movable(figures.movability, owner=figures.owner, object_name=figures.object_name,
+                           object_type=figures.object_type)
+
+
 _Wording = Callable[[Figures, "Skew | None", RowDecision], Reason]
 _WORDING_BY_CODE: dict[str, _Wording] = {
     "size_unknown": _size_unknown,
@@ -323,10 +408,14 @@ _WORDING_BY_CODE: dict[str, _Wording] = {
     "flash_cache_keep": _flash_cache_keep,
     "flash_cache_none": _flash_cache_none,
     "partition_skew": _partition_skew,
+    "unmeasured": _unmeasured,
+    "not_movable": _not_movable,
+    "moves_with_lob": _moves_with_lob,
+    "name_truncated": _name_truncated,
 }
-#: The wording of each finding of a findings mask, in FINDING_CODES order (the order of the Reasons).
+#: The wording of each finding of a findings mask, in DISPLAY_ORDER (the order of the Reasons).
 _WORDING_BY_MASK: tuple[tuple[_Wording, ...], ...] = tuple(
-    tuple(_WORDING_BY_CODE[code] for bit, code in enumerate(FINDING_CODES) if mask >> bit & 1)
+    tuple(_WORDING_BY_CODE[code] for code in DISPLAY_ORDER if mask >> FINDING_CODES.index(code) & 1)
     for mask in range(1 << len(FINDING_CODES))
 )
 
