@@ -13,6 +13,7 @@ a retry after a crash completes what is missing.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO
@@ -171,6 +172,7 @@ def _import_store(*, target: Target, collection: Collection, kind: str, authorit
             try:
                 state = collect_state_build(target=target, now=run.started_at)
                 collection = _without_stored_snapshots(target, collection, kind=kind)
+                collection = _one_figure_per_interval(target, collection, kind=kind)
                 result = collection_store(target=target, collection=collection, kind=kind, state=state)
                 run.snapshots_added, run.rows_added = result.snapshots_added, result.rows_added
                 _capabilities_merge(target, collection.database, authoritative=authoritative)
@@ -199,6 +201,43 @@ def _without_stored_snapshots(target: Target, collection: Collection, *, kind: s
     )
     fresh = tuple(snap for snap in collection.snapshots if (snap.instance_number, snap.snap_id) not in stored)
     return dataclasses.replace(collection, snapshots=fresh)
+
+
+#: A global report prints its snapshot times to the minute: an instance report of the same interval begins
+#: within this of it.
+_SAME_INTERVAL = dt.timedelta(minutes=2)
+
+
+def _one_figure_per_interval(target: Target, collection: Collection, *, kind: str) -> Collection:
+    """A global RAC report (instance 0: all instances summed) and instance reports of the same DBID and
+    snapshot pair never count twice, whatever order they arrive in: the global one wins. An instance report
+    of an interval whose global report is stored adds nothing; a global report replaces the instance reports'
+    snapshots of its interval (deleting a snapshot drops its days' rollups, rebuilt at the next roll-up). The
+    run's notes say which (Warning: lines, shown after the import)."""
+    if not collection.snapshots:
+        return collection
+    stored = list(Snapshot.objects.filter(target=target, kind=kind, dbid=collection.database.dbid,
+                                          snap_id__in=[snap.snap_id for snap in collection.snapshots])
+                  .values_list("id", "instance_number", "snap_id", "begin_at"))
+    kept, notes = [], []
+    for snap in collection.snapshots:
+        same = [row for row in stored if row[2] == snap.snap_id and abs(row[3] - snap.begin_at) <= _SAME_INTERVAL]
+        if snap.instance_number != 0 and any(row[1] == 0 for row in same):
+            notes.append(f"Warning: instance {snap.instance_number}'s figures of snapshot {snap.snap_id} were not "
+                         "stored: the global RAC report of the same interval, imported already, covers every "
+                         "instance (both would count the interval twice)")
+            continue
+        replaced = [row for row in same if snap.instance_number == 0 and row[1] != 0]
+        if replaced:
+            Snapshot.objects.filter(id__in=[row[0] for row in replaced]).delete()
+            listed = ", ".join(str(row[1]) for row in sorted(replaced, key=lambda row: row[1]))
+            notes.append(f"Warning: the global RAC report of snapshot {snap.snap_id} covers every instance: it "
+                         f"replaced the instance reports' figures of the same interval (instance {listed}), so "
+                         "the interval counts once")
+        kept.append(snap)
+    if not notes:
+        return collection
+    return dataclasses.replace(collection, snapshots=tuple(kept), notes=(*collection.notes, *notes))
 
 
 def _capabilities_merge(target: Target, database: DatabaseInfo, *, authoritative: bool) -> None:

@@ -32,9 +32,9 @@ def _read(upload: UploadedFile) -> bytearray:
 
 
 def _outcome(run: CollectionRun, what: str) -> str:
-    if run.snapshots_added == 0:
-        return f"{what}: nothing new, it was already imported."
     warnings = "".join(f" {warning}" for warning in run.warnings)
+    if run.snapshots_added == 0:
+        return f"{what}: nothing new{':' + warnings if warnings else ', it was already imported.'}"
     return f"{what}: imported {run.snapshots_added} snapshot(s), {run.rows_added} rows.{warnings}"
 
 

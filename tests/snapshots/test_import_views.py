@@ -139,6 +139,19 @@ class ImportPageTests:
         assert sorted(Snapshot.objects.filter(target=report_target).values_list("snap_id", flat=True)) == [89, 92]
         assert "truncated" not in response.content.decode()
 
+    def test_it_says_why_an_instance_report_of_an_imported_global_interval_adds_nothing(self, admin_client,
+                                                                                          report_target):
+        from tests.snapshots.test_rac_reports import GLOBAL, INSTANCE_1, _as_instance_of_the_global_interval
+
+        admin_client.post(URL, {"kind": "report", "report-report": _report_upload(GLOBAL)})
+        upload = SimpleUploadedFile("i1.txt", _as_instance_of_the_global_interval(INSTANCE_1), "text/plain")
+
+        response = admin_client.post(URL, {"kind": "report", "report-report": upload}, follow=True)
+
+        page = response.content.decode()
+        assert "nothing new:" in page and "the global RAC report of the same interval" in page
+        assert "it was already imported" not in page
+
     def test_it_refuses_an_upload_over_the_limit(self, admin_client, report_target, settings):
         from apps.core.config import get_config
 

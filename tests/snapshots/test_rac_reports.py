@@ -9,6 +9,7 @@ import pytest
 import time_machine
 
 from apps.snapshots.imports import report_import
+from apps.snapshots.models import SegmentStat, Snapshot
 from apps.targets.awr_report import parse_report
 from apps.targets.awr_report.source import report_to_collection
 from apps.targets.models import Target
@@ -50,3 +51,45 @@ def test_two_instance_reports_of_one_snapshot_pair_are_summed(order, seed_tiers,
     assert round(row.read_iops, 4) == 0.0199
     assert row.measured is False and row.iops is None and row.write_iops is None
     assert row.iops_bound == pytest.approx((first[0] + second[0] + 8 + 6) / first[1], rel=1e-9)
+
+
+GLOBAL = "edwinjiang__dataextraction_found__beautifulsoap__awr_rac.html"
+
+
+def _as_instance_of_the_global_interval(name: str) -> bytes:
+    """An instance report of the global report's database and snapshot pair (SLOB, DBID 3648831675, 176-177):
+    the 11.2.0.4 instance report with its header's DBID, snapshot ids and times edited, in place."""
+    text = (SAMPLES / name).read_text()
+    text = text.replace("1380142923", "3648831675")
+    text = text.replace("Begin Snap:         2 10-Jul-14 04:00:45", "Begin Snap:       176 18-Sep-16 14:51:10")
+    text = text.replace("  End Snap:         3 10-Jul-14 05:00:58", "  End Snap:       177 18-Sep-16 14:54:05")
+    return text.encode()
+
+
+@pytest.mark.django_db
+class GlobalAndInstanceReportTests:
+    """Issue 15: a global RAC report and the instance reports of its interval never count twice."""
+
+    def test_an_instance_report_after_the_global_one_adds_nothing_and_says_why(self):
+        target = Target.objects.create(name="slob", mode=Target.Mode.REPORT)
+        report_import(target=target, data=(SAMPLES / GLOBAL).read_bytes(), filename=GLOBAL)
+
+        run = report_import(target=target, data=_as_instance_of_the_global_interval(INSTANCE_1), filename="i1.txt")
+
+        assert run.snapshots_added == 0
+        assert list(Snapshot.objects.filter(target=target).values_list("instance_number", "snap_id")) == [(0, 177)]
+        assert "instance 1's figures of snapshot 177 were not stored" in run.notes
+        assert not SegmentStat.objects.filter(snapshot__target=target, segment__object_name="KOTAD$").exists()
+
+    def test_a_global_report_after_the_instance_reports_replaces_them(self):
+        target = Target.objects.create(name="slob", mode=Target.Mode.REPORT)
+        for name in (INSTANCE_1, INSTANCE_2):
+            report_import(target=target, data=_as_instance_of_the_global_interval(name), filename=name)
+        assert Snapshot.objects.filter(target=target).count() == 2
+
+        run = report_import(target=target, data=(SAMPLES / GLOBAL).read_bytes(), filename=GLOBAL)
+
+        # One figure for the interval: the global report's (all instances), the instance reports' gone
+        assert list(Snapshot.objects.filter(target=target).values_list("instance_number", "snap_id")) == [(0, 177)]
+        assert not SegmentStat.objects.filter(snapshot__target=target, segment__object_name="KOTAD$").exists()
+        assert "replaced the instance reports' figures of the same interval (instance 1, 2)" in run.notes
