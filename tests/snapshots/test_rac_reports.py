@@ -9,7 +9,7 @@ import pytest
 import time_machine
 
 from apps.snapshots.imports import report_import
-from apps.snapshots.models import SegmentStat, Snapshot
+from apps.snapshots.models import Segment, SegmentStat, Snapshot
 from apps.targets.awr_report import parse_report
 from apps.targets.awr_report.source import report_to_collection
 from apps.targets.models import Target
@@ -93,3 +93,56 @@ class GlobalAndInstanceReportTests:
         assert list(Snapshot.objects.filter(target=target).values_list("instance_number", "snap_id")) == [(0, 177)]
         assert not SegmentStat.objects.filter(snapshot__target=target, segment__object_name="KOTAD$").exists()
         assert "replaced the instance reports' figures of the same interval (instance 1, 2)" in run.notes
+
+
+EXTRACTS = Path(__file__).resolve().parents[1] / "targets" / "extract" / "fixtures"
+
+
+@pytest.mark.django_db
+def test_the_instances_of_one_snapshot_in_an_extract_are_summed(seed_tiers, django_capture_on_commit_callbacks):
+    from apps.snapshots.imports import extract_import
+
+    target = Target.objects.create(name="racdb", mode=Target.Mode.REPORT, tier_set_id="seed-2009")
+
+    # Snapshot 201 of instances 1 and 2 (seg_stat.csv): SALES.INVOICES 7,200 + 360 and 3,600 + 0 requests in 3,600 s
+    with time_machine.travel(dt.datetime(2024, 5, 2, 10, 0, tzinfo=UTC), tick=False):
+        with django_capture_on_commit_callbacks(execute=True):
+            extract_import(target=target, path_or_zip=EXTRACTS / "rac")
+
+    row = Recommendation.objects.current(target_id=target.id).get(segment__object_name="INVOICES")
+    assert row.iops == pytest.approx((7200 + 360 + 3600 + 0) / 3600)
+    assert row.read_requests == 7200 + 3600
+
+
+@pytest.mark.django_db
+def test_the_instances_of_one_awr_snapshot_collected_live_are_summed_in_the_window():
+    """The live path (OracleSource, recorded rows): DBA_HIST_SEG_STAT rows of instances 1 and 2 for one snap_id
+    are stored as two snapshots of one (kind, dbid, snap_id), which the rollups add up."""
+    from apps.snapshots.rollups import segment_days_roll_up
+    from apps.snapshots.services import collection_store
+    from apps.snapshots.windows import window_figures
+    from apps.targets.oracle.source import OracleSource
+    from tests.targets.oracle.fakes import FakeConnect, load_recording
+    from tests.targets.oracle.test_source import rac_state
+
+    recording = load_recording("rac_awr")
+    (seg_stat,) = recording["statements"]["seg_stat"]
+    # Instance 2 read App.OrderLines too in snapshot 101 (instance 1: 3,600 reads and 720 writes in 3,600 s)
+    seg_stat["rows"].append([2, 101, "App", "OrderLines", None, "TABLE", "USERS", 76540, 76540, 1800, 0, 3600, 0,
+                             0, 0, 450, 72000, 0, 1, 104857600])
+    source = OracleSource(dsn="dbhost1:1521/PROD", user="TIERSCOPE", password="x", mode="awr",
+                          connect=FakeConnect(recording))
+    target = Target.objects.create(name="prod", mode=Target.Mode.AWR)
+    state = rac_state()
+    collection = source.collect(state)
+
+    collection_store(target=target, collection=collection, kind="awr", state=state)
+    segment_days_roll_up(target_id=target.id)
+    figures = window_figures(target_id=target.id, last_day=dt.date(2024, 5, 6), days=1, statistic="max")
+
+    stored = Snapshot.objects.filter(target=target, kind="awr", snap_id=101)
+    assert sorted(stored.values_list("instance_number", flat=True)) == [1, 2]
+    at = list(figures.segment_id).index(Segment.objects.get(target=target, object_name="OrderLines").id)
+    # Snapshot 101, both instances: (3,600 + 720 + 1,800) / 3,600 s = 1.7 IOPS, not instance 1's 1.2
+    assert figures.iops[at] == pytest.approx((3600 + 720 + 1800) / 3600)
+    assert figures.read_requests[at] == 3600 + 1800 + 1800
