@@ -22,7 +22,14 @@ Decisions worth knowing:
   summed: the per-instance rows of global reports, and the rows of different
   PDBs of a CDB that share every printed name (the report key has no PDB).
   Text reports print truncated names (20 characters for objects, the last 10
-  of subobjects, 5 of the type); they are kept as printed, never completed.
+  of subobjects, 5 of the type); they are kept as printed and a name that
+  fills its column is marked cut (``AwrSegment.truncated_fields``); the
+  import completes it only when exactly one known full name fits
+  (``names.py``).
+* **Bounds** (``bounds.py``). A segment a "Segments by" section leaves out
+  did less than its smallest row and than its total less its rows:
+  ``AwrReport.unlisted_bounds``; a ``#####`` cell's bound is in
+  ``AwrSegment.bounds``.
 * **Strict cells** (``cells.py``). A figure that is not a number (``2,04O,761``)
   refuses the report, naming file, line (and row in HTML), section, column and
   text. ``#####``, Oracle's mark for a figure too wide for its column, is read
@@ -50,6 +57,7 @@ from apps.targets.awr_report import compare
 from apps.targets.awr_report import html as html_reader
 from apps.targets.awr_report import text as text_reader
 from apps.targets.awr_report.bounds import SegmentKeyTuple, overflow_uppers, unlisted_bounds
+from apps.targets.awr_report.instances import database_instances
 from apps.targets.awr_report.model import (
     MAX_REPORT_BYTES,
     MAX_TEXT_LINES,
@@ -97,6 +105,8 @@ def parse_report(data: bytes | str, *, filename: str = "") -> AwrReport:
             f"unreadable report ({type(error).__name__}: {error})", filename=filename
         ) from error
     report = _build_report(raw, report_format=report_format, filename=filename)
+    if report.rac and not report.is_global:
+        report = dataclasses.replace(report, database_instances=database_instances(document))
     return _with_no_segments_warning(report, titles)
 
 
