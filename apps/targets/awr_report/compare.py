@@ -84,7 +84,10 @@ def _period_index(cell: str) -> int | None:
 def read_text(document: str, *, filename: str) -> AwrReport:
     """A text compare-period report as an AwrReport with its two periods."""
     lines = document.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    title_index = next(index for index, line in enumerate(lines) if COMPARE_TITLE_RE.search(line))
+    title_index = next((index for index, line in enumerate(lines) if COMPARE_TITLE_RE.search(line)), None)
+    if title_index is None:
+        raise AwrReportError("compare-period report without its 'WORKLOAD REPOSITORY COMPARE PERIOD REPORT' "
+                             "title on one line", filename=filename)
     if _GLOBAL_COMPARE_RE.search(lines[title_index]):
         raise _global_refusal(filename, title_index + 1)
     sections = text_reader.split_sections(lines)
