@@ -40,9 +40,14 @@ class SegmentPoints:
 
 @dataclass(frozen=True)
 class TierCost:
+    """One tier's cost now and after, in its set's unit: the segments' (marginal) costs plus, on a cloud volume
+    tier, the pools' once-per-pool charges (``pool_*_usd``: the volume minimum and free IOPS baseline)."""
+
     tier: str
     now_usd: Decimal
     after_usd: Decimal
+    pool_now_usd: Decimal = Decimal(0)
+    pool_after_usd: Decimal = Decimal(0)
 
 
 @dataclass(frozen=True)

@@ -4,12 +4,27 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
 import numpy as np
 from django.db import connection
-from django.db.models import Count, FloatField, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    FloatField,
+    Max,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -165,16 +180,56 @@ def segment_labels(ids: list[int]) -> dict[int, str]:
     return {pk: segment_label(owner, name, sub) for pk, owner, name, sub in rows}
 
 
-def tier_costs(*, target_id: int) -> list[TierCost]:
-    """Cost on each tier now (by current tier) and after (by recommended tier): two grouped queries."""
+def tier_costs(*, target_id: int, tier_models: Sequence[costmodel.Tier] | None = None) -> list[TierCost]:
+    """Cost on each tier now (by current tier) and after (by recommended tier), with each cloud volume pool's
+    charge once (tier_pool_charges, for the tiers of ``tier_models``, the target's set; None: read them): two
+    grouped queries, two more when the set has cloud volume tiers."""
     base = Recommendation.objects.current(target_id=target_id)
     now = dict(base.values_list("current_tier__name").annotate(s=Sum("cost_now_usd")).order_by())
     after = dict(base.values_list("recommended_tier__name").annotate(s=Sum("cost_after_usd")).order_by())
+    if tier_models is None:
+        tier_models = tier_set_models(tier_set=Target.objects.values_list("tier_set", flat=True).get(pk=target_id))[1]
+    pool_now, pool_after = tier_pool_charges(target_id=target_id, tier_models=tier_models)
     names = sorted({*now, *after}, key=lambda n: (n is None, n or ""))
-    return [
-        TierCost(tier=name or "unmapped", now_usd=now.get(name) or Decimal(0), after_usd=after.get(name) or Decimal(0))
-        for name in names
-    ]
+    rows = []
+    for name in names:
+        extra_now, extra_after = pool_now.get(name, Decimal(0)), pool_after.get(name, Decimal(0))
+        rows.append(TierCost(tier=name or "unmapped", now_usd=(now.get(name) or Decimal(0)) + extra_now,
+                             after_usd=(after.get(name) or Decimal(0)) + extra_after,
+                             pool_now_usd=extra_now, pool_after_usd=extra_after))
+    return rows
+
+
+def tier_pool_charges(
+    *, target_id: int, tier_models: Sequence[costmodel.Tier]
+) -> tuple[dict[str, Decimal], dict[str, Decimal]]:
+    """Per cloud volume tier name, the once-per-pool charges now and after (costmodel.pools): a segment's
+    stored cost is its marginal cost inside a pooled volume, so each pool adds its volume minimum (st1's
+    125 GB) and takes off its free IOPS baseline (gp3's 3000) once. Pools are the tablespaces now; after,
+    a segment that stays keeps its tablespace, the segments moved to a tier share one new pool there.
+    Unmeasured IOPS count as measured (a lower bound, as the costs are)."""
+    volumes = {tier.name: tier for tier in tier_models if isinstance(tier, costmodel.VolumeTier)}
+    if not volumes:
+        return {}, {}
+    base = Recommendation.objects.current(target_id=target_id)
+    moved_pool = Case(When(recommended_tier_id=F("current_tier_id"), then=F("segment__tablespace_name")),
+                      default=Value(""))
+    groups = (
+        ("now", base.filter(current_tier__name__in=volumes).values("segment__tablespace_name", "current_tier__name")
+         .annotate(tier=F("current_tier__name"), gb=Sum("size_gb"), iops=Sum("iops"), marginal=Sum("cost_now_usd"))),
+        ("after", base.filter(recommended_tier__name__in=volumes).annotate(pool=moved_pool)
+         .values("pool", "recommended_tier__name")
+         .annotate(tier=F("recommended_tier__name"), gb=Sum("size_gb"), iops=Sum("iops"),
+                   marginal=Sum("cost_after_usd"))),
+    )
+    charges: dict[str, dict[str, Decimal]] = {"now": defaultdict(Decimal), "after": defaultdict(Decimal)}
+    for when, query in groups:
+        for row in query.order_by():
+            if row["gb"] is None or row["marginal"] is None:
+                continue  # no segment of the pool is sized: it has no cost to add to
+            usage = volumes[row["tier"]].usage(costmodel.to_decimal(row["gb"]), costmodel.to_decimal(row["iops"] or 0.0))
+            charges[when][row["tier"]] += costmodel.to_cents(usage.cost_usd - row["marginal"])
+    return dict(charges["now"]), dict(charges["after"])
 
 
 def tier_set_models(*, tier_set: str) -> tuple[list[Tier], list[costmodel.Tier]]:

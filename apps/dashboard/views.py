@@ -90,7 +90,7 @@ def target_detail(request: HttpRequest, name: str) -> HttpResponse:
     tier_order = [t.name for t in tiers_by_intensity(models)]
     edges = [(b.lower, b.upper, b.intensity) for b in break_evens(models)]
     skew = charts.skew_curve(points)
-    costs = selectors.tier_costs(target_id=target.id)
+    costs = selectors.tier_costs(target_id=target.id, tier_models=models)
     residency = selectors.latest_residency(target_id=target.id)
     head = _head(target)
     flash = selectors.flash_samples(target_id=target.id, since=selectors.window_start(run=head["reco_run"]))
@@ -107,6 +107,7 @@ def target_detail(request: HttpRequest, name: str) -> HttpResponse:
         "skew_80": next((c for c in skew.callouts if c["io_pct"] == 80.0), None),
         "costs": costs,
         "cost_payload": charts.tier_cost_payload(costs, basis=target.tier_set.basis),
+        "pooled_tiers": any(c.pool_now_usd or c.pool_after_usd for c in costs),
         "residency": residency,
         "residency_payload": charts.residency_payload(residency, block_size_bytes=_block_size(target)),
         "block_size_bytes": _block_size(target),
