@@ -268,6 +268,8 @@ class AwrReport:
     filename: str = ""
     notes: tuple[str, ...] = ()
     elapsed_stated: bool = False  # see ReportHeader.elapsed_stated
+    #: An instance report of a RAC database: its "Number of Instances" (instances.py). None: not stated.
+    database_instances: int | None = None
     #: Statistic -> upper bound on the figure of a segment its "Segments by" section does not list
     #: (bounds.py); a statistic without a section is not a key (no bound: unknown).
     unlisted_bounds: dict[str, int | None] = field(default_factory=dict)

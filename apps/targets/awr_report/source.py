@@ -89,6 +89,7 @@ def report_to_collection(report: AwrReport) -> Collection:
         dbid=report.dbid,
         instance_number=0 if report.is_global else report.instances[0],
         snap_id=report.end_snap,
+        database_instances=report.database_instances,
         begin_at=begin_at,
         end_at=_as_utc(report.end_time),
         startup_at=_startup_at(report, begin_at),
