@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -83,7 +85,7 @@ def target_detail(request: HttpRequest, name: str) -> HttpResponse:
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     points = selectors.segment_points(target_id=target.id)
     _, models = selectors.tier_set_models(tier_set=target.tier_set)
-    from apps.snapshots.selectors import database_incarnations, incarnation_current
+    from apps.snapshots.selectors import database_incarnations, incarnation_current, incomplete_intervals
     from apps.tiering.costmodel import break_evens, tiers_by_intensity
 
     incarnations = database_incarnations(target_id=target.id)
@@ -116,6 +118,7 @@ def target_detail(request: HttpRequest, name: str) -> HttpResponse:
         "flash_ratio": charts.flash_hit_ratio(flash),
         # A database recreated (new DBID): the page says since when its figures hold (apps.snapshots.windows).
         "incarnations": incarnations,
+        "incomplete_intervals": incomplete_intervals(target_id=target.id),
         "incarnation_current": incarnation_current(incarnations),
         **_table_page(request, target, with_action=False),
     }
@@ -143,8 +146,26 @@ def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResp
         "size_payload": charts.segment_size_payload(series, current_size_bytes=segment.size_bytes),
         "residency_payload": charts.residency_series_payload(residency, block_size_bytes=_block_size(target)),
         "block_size_bytes": _block_size(target), "basis": target.tier_set.basis,
+        "latency": _read_latency(segment, current),
     }
     return render(request, "dashboard/segment.html", context)
+
+
+def _read_latency(segment: Segment, current) -> dict | None:
+    """The read latency the IO time saved is computed from: measured on the segment's tablespace over the
+    recommendation's window, else its current tier's nominal one (said so)."""
+    if current is None or current.run.window_first_day is None:
+        return None
+    from apps.tiering.selectors import tablespace_read_latency_ms
+
+    since = dt.datetime.combine(current.run.window_first_day, dt.time(), tzinfo=dt.timezone.utc)
+    until = dt.datetime.combine(current.run.window_last_day + dt.timedelta(days=1), dt.time(), tzinfo=dt.timezone.utc)
+    measured = tablespace_read_latency_ms(target_id=segment.target_id, since=since, until=until).get(
+        segment.tablespace_name)
+    if measured is not None:
+        return {"ms": measured, "measured": True}
+    tier = current.current_tier
+    return {"ms": tier.read_latency_ms if tier else None, "measured": False}
 
 
 @require_GET

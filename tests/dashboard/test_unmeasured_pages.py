@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.utils.html import escape
 
@@ -77,3 +79,38 @@ def test_the_target_page_names_a_rac_interval_missing_instances(admin_client, se
 
     IncompleteRacIntervalTests()._store(target, 2)
     assert "RAC database of 2" not in admin_client.get(f"/targets/{target.name}/").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_segment_page_says_whether_its_read_latency_was_measured_or_nominal(admin_client, seed_tiers):
+    target = _report_target(unlisted_bound=1800)  # the report has no Tablespace IO section
+    segment = Segment.objects.get(target=target, object_name="LISTED")
+
+    body = admin_client.get(f"/targets/{target.name}/segments/{segment.id}/").content.decode()
+    assert "the tier's nominal latency (FLASHY not measured)" in body
+
+
+@pytest.mark.django_db
+def test_the_segment_page_names_the_measured_latency(admin_client, seed_tiers):
+    from apps.snapshots.services import collection_store
+    from apps.targets.base import CollectState
+    from apps.targets.models import TablespaceTier
+    from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo
+    from apps.tiering.models import Tier
+    from apps.tiering.services import recommendation_refresh
+    from tests.tiering.test_recommendation_refresh import HOT, NOW, _hourly
+
+    target = Target.objects.create(name="t1", mode=Target.Mode.DEMO, tier_set_id="seed-2009")
+    TablespaceTier.objects.create(target=target, tablespace_name="SLOW",
+                                  tier=Tier.objects.get(tier_set="seed-2009", name="hi-cap disk"))
+    collection = Collection(
+        database=DatabaseInfo(dbid=7, db_name="T1", release="19.0.0.0.0", is_rac=False, instances=(1,)),
+        snapshots=tuple(_hourly(24, lambda h: 3600, lambda h: 0, HOT, "SLOW", 12.5)),
+        segments=(SegmentInfo(key=HOT, tablespace_name="SLOW", bytes=2 * 1024**3, blocks=2 * 1024**3 // 8192),))
+    collection_store(target=target, collection=collection, kind="demo",
+                     state=CollectState(now=NOW, history_start_at=NOW - dt.timedelta(days=8)))
+    recommendation_refresh(target_id=target.id, now=NOW)
+    segment = Segment.objects.get(target=target, object_name=HOT.object_name)
+
+    body = admin_client.get(f"/targets/{target.name}/segments/{segment.id}/").content.decode()
+    assert "12.50 ms, measured on SLOW" in body
