@@ -18,6 +18,8 @@ from apps.targets.models import TablespaceTier, Target
 from apps.tiering import ddl, rules
 from apps.tiering.models import Recommendation, Tier
 
+_UNMEASURED = 1 << rules.FINDING_CODES.index("unmeasured")
+
 
 @dataclass(frozen=True)
 class Explanation:
@@ -57,6 +59,12 @@ def _figures(rec: Recommendation, siblings: dict[tuple, tuple], block_size: int)
         physical_reads_blocks=rec.physical_reads_blocks, physical_reads_direct_blocks=rec.physical_reads_direct_blocks,
         optimized_physical_reads=rec.optimized_physical_reads, table_scans=rec.table_scans,
         db_block_changes=rec.db_block_changes, iops=rec.iops, intensity=rec.intensity,
+        # Held as unmeasured is the stored decision (a bounded segment whose tier holds over its bound moves);
+        # which requests are unknown shows in the IOPS left NULL.
+        unmeasured=bool(rec.findings & _UNMEASURED), iops_bound=rec.iops_bound,
+        reads_unmeasured=None if rec.measured else rec.read_iops is None,
+        writes_unmeasured=None if rec.measured else rec.write_iops is None,
+        name_truncated=seg.name_truncated,
         current_tier=current.name if current else "(unmapped)",
         recommended_tier=cheapest.name if cheapest else "(unmapped)",
         current_is_flash=bool(current and current.is_flash), recommended_is_flash=bool(cheapest and cheapest.is_flash),
@@ -110,10 +118,12 @@ def _tablespace_for_tier(target_id: int) -> dict[int, str]:
 
 def ddl_text(seg: Segment, advice: rules.Advice, tier: Tier | None, tablespace_for_tier: dict[int, str],
              release: str) -> str:
-    """The statements for an advice, or a comment saying why there are none."""
-    if advice.action == rules.ACTION_KEEP or tier is None:
+    """The statements for an advice (a move with its flash cache hint), or a comment saying why there are none."""
+    if advice.action == rules.ACTION_KEEP or (tier is None and advice.action != rules.ACTION_NOT_MOVABLE):
         return ""
-    tablespace = tablespace_for_tier.get(tier.id)
+    if advice.action == rules.ACTION_NOT_MOVABLE:
+        tier = None
+    tablespace = tablespace_for_tier.get(tier.id) if tier is not None else None
     needs_tablespace = advice.action in (rules.ACTION_MOVE, rules.ACTION_MOVE_PARTITIONS)
     if needs_tablespace and not tablespace:
         return (f"-- No tablespace of this target is mapped to tier {tier.name!r}: create one on that storage,\n"
@@ -122,8 +132,11 @@ def ddl_text(seg: Segment, advice: rules.Advice, tier: Tier | None, tablespace_f
         owner=seg.owner, object_name=seg.object_name, object_type=seg.object_type, release=release,
         subobject_name=seg.subobject_name or None, target_tablespace=tablespace,
         partitioned_parent=seg.partitioned_parent or None, lob_column=seg.lob_column or None,
+        name_truncated=seg.name_truncated,
     )
     try:
-        return ddl.ddl_for_action(request, advice.action, hot_partitions=advice.hot_partitions).text()
+        return ddl.ddl_for_action(request, advice.action, hot_partitions=advice.hot_partitions,
+                                  flash_cache_hint=advice.flash_cache_hint,
+                                  onto_flash=bool(tier is not None and tier.is_flash)).text()
     except ddl.DdlError as exc:
         return f"-- DDL cannot be generated: {exc}"

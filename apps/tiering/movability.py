@@ -130,7 +130,7 @@ def why_not_movable(code: str, *, owner: str, object_name: str, object_type: str
         return (f"AWR could not name this object ({name}, type {_shown(kind)}): it was dropped, or its "
                 "dictionary row is gone, so there is nothing to move.")
     if code == CLUSTER:
-        return (f"{name} is a cluster: ALTER TABLE ... MOVE refuses clustered tables (ORA-14512) and online "
+        return (f"{name} is a CLUSTER segment: ALTER TABLE ... MOVE refuses clustered tables (ORA-14512) and online "
                 "redefinition cannot change their tablespace (ORA-42066); recreate the cluster in the new "
                 "tablespace and reload it.")
     if code == AQ_INTERNAL:

@@ -258,6 +258,7 @@ def build_recommendations(
         block_size_bytes=np.full(n, block_size), flash_cache=segments["flash_cache"].astype(np.int8),
         flash_cache_enabled=np.full(n, flash_enabled), below_awr_capture=top_n_source & ~segments["in_awr"],
         skewed=skewed_partitions(segments["partition_group"], segments["is_partition"], intensity),
+        movability=segments["movability"].astype(np.int8),
     ))
 
     final_id = np.where(decisions.keep_current_tier, current_id, cost_tier_id)

@@ -270,11 +270,8 @@ class MoveDdlTests(unittest.TestCase):
             move_ddl(request("TABLE", target_tablespace=None))
 
     def test_it_explains_how_to_move_undo_instead_of_ddl(self) -> None:
+        # Undo segments belong to SYS: the undo rule, not the dictionary one (the rules may move undo to disk).
         script = move_ddl(request("TYPE2 UNDO", owner="SYS", object_name="_SYSSMU1_123$"))
-        self.assertEqual(script.statements, ())
-        # Dictionary owner comes first: SYS objects are never moved.
-        self.assertIn("data dictionary object", script.comments[0])
-        script = move_ddl(request("TYPE2 UNDO", owner="PUBLIC", object_name="_SYSSMU1_123$"))
         self.assertEqual(script.statements, ())
         self.assertIn("CREATE UNDO TABLESPACE", script.text())
         self.assertIn("ALTER SYSTEM SET UNDO_TABLESPACE", script.text())
@@ -404,3 +401,45 @@ class DdlForActionTests(unittest.TestCase):
     def test_it_rejects_an_unknown_action(self) -> None:
         with self.assertRaisesRegex(DdlError, "unknown action"):
             ddl_for_action(request("TABLE"), "shred")
+
+
+class OnlyRealMovesTests(unittest.TestCase):
+    """Issue 15, item 9: DDL only for moves Oracle makes, and every hint the reasons give comes with its DDL."""
+
+    def test_it_says_why_a_segment_is_not_movable_and_writes_no_statement(self) -> None:
+        cases = {
+            "dictionary": request("TABLE", owner="SYS", object_name="IDL_UB2$"),
+            "cluster": request("CLUSTER", owner="SYS", object_name="C_OBJ#"),
+            "aq": request("TABLE", object_name="AQ$_ORDERS_QT_S"),
+            "lob index": request("INDEX", object_name="SYS_IL0000087654C00003$$"),
+            "truncated": request("TABLE", object_name="WRH$_ACTIVE_SESSION_HISTO", name_truncated=True),
+        }
+        for name, case in cases.items():
+            with self.subTest(case=name):
+                script = ddl_for_action(case, "not_movable")
+                self.assertEqual(script.statements, ())
+                self.assertTrue(script.comments)
+                self.assertEqual(move_ddl(case), script)
+
+    def test_a_truncated_name_never_gets_a_move_statement(self) -> None:
+        script = move_ddl(request("TABLE", object_name="WRH$_ACTIVE_SESSION_HISTO", name_truncated=True))
+        self.assertEqual(script.statements, ())
+        self.assertIn("cut short", script.text())
+
+    def test_a_move_with_a_none_hint_writes_both_statements(self) -> None:
+        # INVENTORIES in the demo: moved to flash, FLASH_CACHE NONE advised; the DDL held only the MOVE.
+        table = request("TABLE", object_name="INVENTORIES")
+        script = ddl_for_action(table, "move", flash_cache_hint="NONE", onto_flash=True)
+        self.assertEqual(script.statements, move_ddl(table).statements + flash_cache_ddl(table, "NONE").statements)
+
+    def test_a_keep_hint_beside_a_move_to_flash_is_an_alternative_not_a_second_step(self) -> None:
+        table = request("TABLE")
+        script = ddl_for_action(table, "move", flash_cache_hint="KEEP", onto_flash=True)
+        self.assertEqual(script.statements, move_ddl(table).statements)
+        self.assertIn("-- instead of the move", script.text())
+        self.assertIn('-- ALTER TABLE "SOE"."ORDERS" STORAGE (FLASH_CACHE KEEP);', script.text())
+
+    def test_a_keep_hint_beside_a_move_to_disk_is_a_second_step(self) -> None:
+        table = request("TABLE")
+        script = ddl_for_action(table, "move", flash_cache_hint="KEEP", onto_flash=False)
+        self.assertEqual(script.statements, move_ddl(table).statements + flash_cache_ddl(table, "KEEP").statements)

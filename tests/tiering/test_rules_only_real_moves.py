@@ -108,13 +108,13 @@ class UnmeasuredTests(unittest.TestCase):
 class ReasonsAgreeWithActionTests(unittest.TestCase):
     def test_it_does_not_speak_of_flash_speeding_writes_on_a_move_to_disk(self) -> None:
         # ORDERS_P2025_12 in the demo: the flash cache serves its reads; cost moves it to hi-cap disk.
-        advice = advise(figures(recommended_tier="HICAP", recommended_is_flash=False, intensity=0.5,
+        advice = advise(figures(recommended_tier="HICAP", recommended_is_flash=False, intensity=1.0,
                                 flash_cache_enabled=True, flash_blocks=200_000, optimized_physical_reads=700_000))
 
         self.assertEqual((advice.action, advice.recommended_tier), ("move", "HICAP"))
         text = reason_text(advice, "already_resident")
         self.assertNotIn("moving it to flash", text)
-        self.assertIn("HICAP", text)
+        self.assertIn("its reads stay fast on HICAP once the flash cache holds", text)
 
     def test_it_says_reads_are_fast_already_when_the_segment_stays(self) -> None:
         advice = advise(figures(recommended_tier="FAST_DISK", recommended_is_flash=False, intensity=5.0,
@@ -141,3 +141,13 @@ class ReasonsAgreeWithActionTests(unittest.TestCase):
 
         self.assertEqual((advice.action, advice.flash_cache_hint), ("move", "NONE"))
         self.assertIn("moving to flash (FLASH)", reason_text(advice, "flash_cache_none"))
+
+    def test_it_does_not_promise_flash_cache_reads_after_a_move_that_sets_none(self) -> None:
+        # ORDERS_P2025_12 in the demo: cold, served by the flash cache, moved to hi-cap disk with FLASH_CACHE NONE.
+        advice = advise(figures(recommended_tier="HICAP", recommended_is_flash=False, intensity=0.5,
+                                flash_cache_enabled=True, flash_blocks=200_000, optimized_physical_reads=700_000))
+
+        self.assertEqual((advice.action, advice.flash_cache_hint), ("move", "NONE"))
+        text = reason_text(advice, "already_resident")
+        self.assertNotIn("stay fast", text)
+        self.assertIn("FLASH_CACHE NONE", text)

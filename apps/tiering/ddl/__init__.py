@@ -56,24 +56,38 @@ __all__ = [
 
 
 def ddl_for_action(
-    request: DdlRequest, action: str, *, hot_partitions: Sequence[str] = ()
+    request: DdlRequest, action: str, *, hot_partitions: Sequence[str] = (), flash_cache_hint: str | None = None,
+    onto_flash: bool = False,
 ) -> DdlScript:
     """The script for an :class:`apps.tiering.rules.Advice` action.
 
     "move" -> :func:`move_ddl`; "move_partitions" -> :func:`move_partitions_ddl`
     with ``hot_partitions``; "flash_cache_keep"/"flash_cache_none" ->
-    :func:`flash_cache_ddl`; "keep" -> a comment only.
+    :func:`flash_cache_ddl`; "not_movable" -> the comment saying why
+    (:func:`move_ddl` of such a segment); "keep" -> a comment only.
+
+    A move's ``flash_cache_hint`` (the advice's KEEP or NONE) follows the move
+    as its own statement, so the advice never comes without its DDL; a KEEP
+    beside a move ``onto_flash`` is the seed's cheap alternative to that move,
+    written as a commented statement: one or the other, not both.
     """
-    if action == "move":
-        return move_ddl(request)
-    if action == "move_partitions":
-        return move_partitions_ddl(request, hot_partitions)
+    if action in ("move", "move_partitions"):
+        script = move_ddl(request) if action == "move" else move_partitions_ddl(request, hot_partitions)
+        if flash_cache_hint is None:
+            return script
+        hint = flash_cache_ddl(request, flash_cache_hint)
+        if flash_cache_hint == "KEEP" and onto_flash:
+            alternative = [_comment("instead of the move, a cheap alternative (not both): keep its blocks in the "
+                                    "flash cache")]
+            alternative += [line if line.startswith("--") else _comment(line) for line in hint.lines]
+            return DdlScript(script.lines + tuple(alternative))
+        return DdlScript(script.lines + hint.lines)
     if action == "flash_cache_keep":
         return flash_cache_ddl(request, "KEEP")
     if action == "flash_cache_none":
         return flash_cache_ddl(request, "NONE")
+    if action == "not_movable":
+        return move_ddl(request)
     if action == "keep":
         return DdlScript((_comment("no change recommended"),))
     raise DdlError(f"unknown action {action!r}")
-
-

@@ -72,6 +72,7 @@ class DdlRequest:
     usable (before 12.2, or with ``online=False`` before 12.2). ``online=False``
     asks for the offline form even where ONLINE is available.
     ``release`` is V$INSTANCE.VERSION (e.g. "19.0.0.0.0") or (major, minor).
+    ``name_truncated``: a text report cut the name short; no statement names it.
     """
 
     owner: str
@@ -85,6 +86,7 @@ class DdlRequest:
     table_partition_name: str | None = None
     table_indexes: tuple[tuple[str, str], ...] = ()
     online: bool = True
+    name_truncated: bool = False
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from apps.tiering.ddl.base import (
-    DICTIONARY_OWNERS,
     TEMP_TYPES,
     UNDO_TYPES,
     DdlError,
@@ -26,6 +25,7 @@ from apps.tiering.ddl.base import (
     quote_identifier,
     supports,
 )
+from apps.tiering.movability import movability, why_not_movable
 
 # --------------------------------------------------------------------------- moves
 
@@ -185,16 +185,10 @@ def _unmovable_note(request: DdlRequest, kind: str) -> list[str] | None:
         if request.target_tablespace
         else "the target tier's storage"
     )
-    if request.owner in DICTIONARY_OWNERS:
-        return [
-            _comment(
-                f"{_safe(request.owner)}.{_safe(request.object_name)} is a data dictionary object: "
-                "Oracle does not support moving it"
-            ),
-            _comment(
-                "SYSAUX occupants can be relocated with the procedure V$SYSAUX_OCCUPANTS.MOVE_PROCEDURE names"
-            ),
-        ]
+    code = movability(request.owner, request.object_name, kind, name_truncated=request.name_truncated)
+    if code:
+        return [_comment(why_not_movable(code, owner=request.owner, object_name=request.object_name,
+                                         object_type=kind))]
     if kind in UNDO_TYPES:
         # Undo segments belong to the instance's UNDO_TABLESPACE; only switching
         # that parameter to a new undo tablespace relocates them.
@@ -219,8 +213,6 @@ def _unmovable_note(request: DdlRequest, kind: str) -> list[str] | None:
                 "TEMPORARY TABLESPACE <new name> for the users that sort"
             ),
         ]
-    if kind == "LOBINDEX":
-        return [_comment("a LOB index cannot be moved by itself: it moves with its LOB segment")]
     return None
 
 

@@ -39,6 +39,7 @@ from apps.tiering.rules.figures import (
     ACTION_KEEP,
     ACTION_MOVE,
     ACTION_MOVE_PARTITIONS,
+    ACTION_NOT_MOVABLE,
     ACTIONS,
     FLASH_CACHE_CODES,
     FLASH_CACHE_HINTS,
@@ -53,11 +54,11 @@ from apps.tiering.rules.figures import (
     partition_skew,
 )
 from apps.tiering.rules.limits import DEFAULT_THRESHOLDS, Limits, RulesError, merge_thresholds
-from apps.tiering.rules.wording import FINDING_CODES, WASTE_CAUSES, Mix, Reason, RowDecision
+from apps.tiering.rules.wording import DISPLAY_ORDER, FINDING_CODES, WASTE_CAUSES, Mix, Reason, RowDecision
 
 __all__ = [
     "ACTIONS", "ACTION_FLASH_CACHE_KEEP", "ACTION_FLASH_CACHE_NONE", "ACTION_KEEP", "ACTION_MOVE",
-    "ACTION_MOVE_PARTITIONS", "DEFAULT_THRESHOLDS", "FINDING_CODES", "FLASH_CACHE_CODES", "FLASH_CACHE_HINTS",
+    "ACTION_MOVE_PARTITIONS", "ACTION_NOT_MOVABLE", "DEFAULT_THRESHOLDS", "DISPLAY_ORDER", "FINDING_CODES", "FLASH_CACHE_CODES", "FLASH_CACHE_HINTS",
     "HINTS", "LOB_TYPES", "PARTITION_TYPES", "TEMP_TYPES", "UNDO_TYPES", "WASTE_CAUSES", "Advice", "Columns",
     "Decisions", "Limits", "Mix", "PartitionSkew", "Reason", "RowDecision", "RulesError", "SegmentFigures",
     "advise", "advise_many", "decide", "finding_codes", "merge_thresholds", "partition_skew",

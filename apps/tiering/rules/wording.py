@@ -43,6 +43,7 @@ SIZE_UNKNOWN = 1 << FINDING_CODES.index("size_unknown")
 _HOLDS: tuple[str, ...] = ("name_truncated", "moves_with_lob", "not_movable", "unmeasured")
 #: The order Reasons are listed in: what holds a segment, then the rest in FINDING_CODES order.
 DISPLAY_ORDER: tuple[str, ...] = _HOLDS + tuple(code for code in FINDING_CODES if code not in _HOLDS)
+_FLASH_CACHE_NONE = 1 << FINDING_CODES.index("flash_cache_none")
 _HOLD_BITS = sum(1 << FINDING_CODES.index(code) for code in _HOLDS)
 
 #: Why a segment's blocks in the flash cache are waste ("" = they are not).
@@ -280,6 +281,13 @@ def _already_resident(figures: Figures, skew: Skew | None, row: RowDecision) -> 
     served = f"The flash cache already serves it ({_residency(row.mix)})"
     if row.action == "move" and figures.recommended_is_flash:
         then = "so most of its reads are fast already; moving it to flash would mainly speed up its writes."
+    elif row.findings & _FLASH_CACHE_NONE and row.action == "move":
+        then = (
+            f"but that space is better spent on others (FLASH_CACHE NONE): after the move its reads come "
+            f"from {figures.recommended_tier}, whose cost already carries its IO load."
+        )
+    elif row.findings & _FLASH_CACHE_NONE:
+        then = "but that space is better spent on others (FLASH_CACHE NONE)."
     elif row.action == "move":
         then = (
             f"so its reads stay fast on {figures.recommended_tier} once the flash cache holds the moved "
