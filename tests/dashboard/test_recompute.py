@@ -126,6 +126,19 @@ class RecomputeTests:
         assert "Recompute" in admin_client.get("/targets/demo/").content.decode()
 
 
+class TierEditPointsToRecomputeTests:
+    def test_the_tier_edit_page_and_its_message_say_a_price_applies_at_once_only_with_recompute(self, admin_client, ppd):
+        tier = Tier.objects.get(tier_set=ppd.tier_set, name="flash")
+
+        page = admin_client.get(f"/tiers/{tier.id}/edit/").content.decode()
+
+        assert "(at once with Recompute on a target's page)" in page
+        form = {field: value for field, value in admin_client.get(f"/tiers/{tier.id}/edit/").context["form"].initial.items()
+                if value is not None}
+        saved = admin_client.post(f"/tiers/{tier.id}/edit/", form, follow=True).content.decode()
+        assert "or now with Recompute on the target" in saved
+
+
 class RecomputeAccessTests:
     def test_viewers_get_403_and_nothing_is_queued(self, viewer_client, ppd):
         refreshes = Refresh.objects.count()

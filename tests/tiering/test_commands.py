@@ -6,6 +6,7 @@ import io
 import json
 import subprocess
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -134,7 +135,7 @@ class RecommendCommandTests:
         said = run("recommend", "demo", "--refresh")
 
         after = Recommendation.objects.current(target_id=demo_target.id).aggregate(s=Sum("cost_now_usd"))["s"]
-        assert after == pytest.approx(2 * before, rel=0.01)
+        assert after == pytest.approx(2 * before, rel=Decimal("0.01"))
         assert said.startswith("demo: recomputed from the stored snapshots") and "figures: P95 of " in said
 
 
