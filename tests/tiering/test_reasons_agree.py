@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import io
-from collections import Counter
 
 import pytest
 
@@ -112,5 +111,3 @@ def test_no_reason_on_a_real_report_contradicts_its_action_or_its_figures(
     assert rows, "every report with segments yields recommendations"
     problems = [problem for rec, explanation in rows for problem in contradictions(rec, explanation)]
     assert problems == [], "\n".join(problems)
-    actions = Counter(rec.action for rec, _ in rows)
-    print(path.name, dict(actions))

@@ -16,6 +16,12 @@ from apps.tiering.rules import ACTIONS, Columns, advise, decide
 from tests.tiering.test_rules import figures, reason_text
 
 
+def served_by_the_flash_cache_moving_to_hicap(*, intensity: float):
+    """Mostly in the flash cache, which serves most of its reads; cost moves it to hi-cap disk."""
+    return figures(recommended_tier="HICAP", recommended_is_flash=False, intensity=intensity,
+                   flash_cache_enabled=True, flash_blocks=200_000, optimized_physical_reads=700_000)
+
+
 class NotMovableTests(unittest.TestCase):
     def test_it_never_moves_a_dictionary_object_and_says_why(self) -> None:
         advice = advise(figures(owner="SYS", object_name="IDL_UB2$"))
@@ -108,8 +114,7 @@ class UnmeasuredTests(unittest.TestCase):
 class ReasonsAgreeWithActionTests(unittest.TestCase):
     def test_it_does_not_speak_of_flash_speeding_writes_on_a_move_to_disk(self) -> None:
         # ORDERS_P2025_12 in the demo: the flash cache serves its reads; cost moves it to hi-cap disk.
-        advice = advise(figures(recommended_tier="HICAP", recommended_is_flash=False, intensity=1.0,
-                                flash_cache_enabled=True, flash_blocks=200_000, optimized_physical_reads=700_000))
+        advice = advise(served_by_the_flash_cache_moving_to_hicap(intensity=1.0))
 
         self.assertEqual((advice.action, advice.recommended_tier), ("move", "HICAP"))
         text = reason_text(advice, "already_resident")
@@ -144,8 +149,7 @@ class ReasonsAgreeWithActionTests(unittest.TestCase):
 
     def test_it_does_not_promise_flash_cache_reads_after_a_move_that_sets_none(self) -> None:
         # ORDERS_P2025_12 in the demo: cold, served by the flash cache, moved to hi-cap disk with FLASH_CACHE NONE.
-        advice = advise(figures(recommended_tier="HICAP", recommended_is_flash=False, intensity=0.5,
-                                flash_cache_enabled=True, flash_blocks=200_000, optimized_physical_reads=700_000))
+        advice = advise(served_by_the_flash_cache_moving_to_hicap(intensity=0.5))
 
         self.assertEqual((advice.action, advice.flash_cache_hint), ("move", "NONE"))
         text = reason_text(advice, "already_resident")
