@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 
@@ -87,6 +88,19 @@ class Tier(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """A tier mapped to tablespaces stays in its targets' set: moving it would price them in another unit."""
+        super().clean()
+        if self.pk is None or self.tier_set_id is None:
+            return
+        elsewhere = self.tablespaces.exclude(target__tier_set_id=self.tier_set_id).select_related("target")
+        if elsewhere:
+            maps = ", ".join(f"{m.target.name}: {m.tablespace_name}" for m in elsewhere[:5])
+            raise ValidationError({"tier_set": (
+                f"tier {self.name!r} is mapped to tablespaces of targets on another set ({maps}); "
+                f"map them to other tiers first, or keep the set"
+            )})
 
 
 class RecommendationRun(models.Model):

@@ -82,3 +82,20 @@ class TierSetAdminTests:
         assert response.status_code == 200
         assert "Select a valid choice" in response.content.decode()
         assert not Target.objects.exists()
+
+
+@pytest.mark.django_db
+class TierMoveTests:
+    def test_it_refuses_to_move_a_mapped_tier_to_another_set(self, admin_client, seed_tiers):
+        target = Target.objects.create(name="prod", mode=Target.Mode.REPORT, tier_set_id="seed-2009")
+        fast = Tier.objects.get(name="fast disk")
+        TablespaceTier.objects.create(target=target, tablespace_name="USERS", tier=fast)
+        data = {f: getattr(fast, f) for f in ("name", "kind", "device_cost_usd", "device_gb", "device_iops",
+                                              "read_latency_ms")}
+
+        response = admin_client.post(f"/tiers/{fast.pk}/edit/", {**data, "tier_set": "aws-ebs"})
+
+        assert response.status_code == 200
+        assert "mapped to tablespaces of targets on another set (prod: USERS)" in response.content.decode()
+        fast.refresh_from_db()
+        assert fast.tier_set_id == "seed-2009"
