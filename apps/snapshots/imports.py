@@ -172,8 +172,10 @@ def _import_store(*, target: Target, collection: Collection, kind: str, authorit
             try:
                 state = collect_state_build(target=target, now=run.started_at)
                 collection = _without_stored_snapshots(target, collection, kind=kind)
-                collection = _one_figure_per_interval(target, collection, kind=kind)
+                collection, replaced = _one_figure_per_interval(target, collection, kind=kind)
                 result = collection_store(target=target, collection=collection, kind=kind, state=state)
+                # Only once the global report is stored: a failed import leaves the instance reports.
+                Snapshot.objects.filter(id__in=replaced).delete()
                 run.snapshots_added, run.rows_added = result.snapshots_added, result.rows_added
                 _capabilities_merge(target, collection.database, authoritative=authoritative)
             except Exception as error:
@@ -208,18 +210,19 @@ def _without_stored_snapshots(target: Target, collection: Collection, *, kind: s
 _SAME_INTERVAL = dt.timedelta(minutes=2)
 
 
-def _one_figure_per_interval(target: Target, collection: Collection, *, kind: str) -> Collection:
+def _one_figure_per_interval(target: Target, collection: Collection, *, kind: str) -> tuple[Collection, list[int]]:
     """A global RAC report (instance 0: all instances summed) and instance reports of the same DBID and
     snapshot pair never count twice, whatever order they arrive in: the global one wins. An instance report
     of an interval whose global report is stored adds nothing; a global report replaces the instance reports'
-    snapshots of its interval (deleting a snapshot drops its days' rollups, rebuilt at the next roll-up). The
-    run's notes say which (Warning: lines, shown after the import)."""
+    snapshots of its interval: their ids are returned for the caller to delete once the global one is stored
+    (deleting a snapshot drops its days' rollups, rebuilt at the next roll-up). The run's notes say which
+    (Warning: lines, shown after the import)."""
     if not collection.snapshots:
-        return collection
+        return collection, []
     stored = list(Snapshot.objects.filter(target=target, kind=kind, dbid=collection.database.dbid,
                                           snap_id__in=[snap.snap_id for snap in collection.snapshots])
                   .values_list("id", "instance_number", "snap_id", "begin_at"))
-    kept, notes = [], []
+    kept, notes, replaced_ids = [], [], []
     for snap in collection.snapshots:
         same = [row for row in stored if row[2] == snap.snap_id and abs(row[3] - snap.begin_at) <= _SAME_INTERVAL]
         if snap.instance_number != 0 and any(row[1] == 0 for row in same):
@@ -229,15 +232,15 @@ def _one_figure_per_interval(target: Target, collection: Collection, *, kind: st
             continue
         replaced = [row for row in same if snap.instance_number == 0 and row[1] != 0]
         if replaced:
-            Snapshot.objects.filter(id__in=[row[0] for row in replaced]).delete()
+            replaced_ids.extend(row[0] for row in replaced)
             listed = ", ".join(str(row[1]) for row in sorted(replaced, key=lambda row: row[1]))
             notes.append(f"Warning: the global RAC report of snapshot {snap.snap_id} covers every instance: it "
                          f"replaced the instance reports' figures of the same interval (instance {listed}), so "
                          "the interval counts once")
         kept.append(snap)
     if not notes:
-        return collection
-    return dataclasses.replace(collection, snapshots=tuple(kept), notes=(*collection.notes, *notes))
+        return collection, []
+    return dataclasses.replace(collection, snapshots=tuple(kept), notes=(*collection.notes, *notes)), replaced_ids
 
 
 def _capabilities_merge(target: Target, database: DatabaseInfo, *, authoritative: bool) -> None:

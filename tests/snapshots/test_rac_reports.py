@@ -83,16 +83,26 @@ class GlobalAndInstanceReportTests:
 
     def test_a_global_report_after_the_instance_reports_replaces_them(self):
         target = Target.objects.create(name="slob", mode=Target.Mode.REPORT)
+        from apps.snapshots.rollups import segment_days_roll_up
+        from apps.snapshots.windows import window_figures
+
         for name in (INSTANCE_1, INSTANCE_2):
             report_import(target=target, data=_as_instance_of_the_global_interval(name), filename=name)
         assert Snapshot.objects.filter(target=target).count() == 2
+        segment_days_roll_up(target_id=target.id)  # the instance reports' day is rolled up already
 
         run = report_import(target=target, data=(SAMPLES / GLOBAL).read_bytes(), filename=GLOBAL)
+        segment_days_roll_up(target_id=target.id)
 
         # One figure for the interval: the global report's (all instances), the instance reports' gone
         assert list(Snapshot.objects.filter(target=target).values_list("instance_number", "snap_id")) == [(0, 177)]
         assert not SegmentStat.objects.filter(snapshot__target=target, segment__object_name="KOTAD$").exists()
         assert "replaced the instance reports' figures of the same interval (instance 1, 2)" in run.notes
+        # The day's rollup holds the global report's read requests alone
+        global_reads = sum(s.stats.get("physical_read_requests") or 0
+                           for s in parse_report((SAMPLES / GLOBAL).read_bytes(), filename=GLOBAL).segments)
+        figures = window_figures(target_id=target.id, last_day=dt.date(2016, 9, 18), days=1, statistic="max")
+        assert int(figures.read_requests.sum()) == global_reads
 
 
 EXTRACTS = Path(__file__).resolve().parents[1] / "targets" / "extract" / "fixtures"
