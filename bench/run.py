@@ -123,7 +123,7 @@ def _fresh_target(name: str):
     from apps.tiering.models import Tier
 
     Target.objects.filter(name=name).delete()
-    target = Target.objects.create(name=name, mode=Target.Mode.DEMO, enabled=False, tier_set="seed-2009")
+    target = Target.objects.create(name=name, mode=Target.Mode.DEMO, enabled=False, tier_set_id="seed-2009")
     tiers = {t.name: t for t in Tier.objects.filter(tier_set="seed-2009")}
     for tablespace, tier in (("DATA01", "fast disk"), ("DATA02", "fast disk"), ("DATA03", "hi-cap disk"),
                              ("DATA04", "fast disk"), ("INDX01", "fast disk"), ("INDX02", "fast disk"),
