@@ -89,10 +89,13 @@ def parse_report(data: bytes | str, *, filename: str = "") -> AwrReport:
     """
     document = _decode(data, filename=filename)
     try:
+        is_html = _HTML_MARKER_RE.search(document) is not None
+        if is_html and (width := wrap_width(document)) is not None:
+            document = unwrap(document, width)
         if compare.is_compare_report(document):
-            reader = compare.read_html if _HTML_MARKER_RE.search(document) else compare.read_text
+            reader = compare.read_html if is_html else compare.read_text
             return reader(document, filename=filename)
-        if _HTML_MARKER_RE.search(document):
+        if is_html:
             (raw, titles), report_format = _read_html(document, filename), "html"
         else:
             (raw, titles), report_format = _read_text(document, filename), "text"
@@ -158,9 +161,6 @@ def _decode_bytes(data: bytes | bytearray, *, filename: str) -> str:
 
 
 def _read_html(document: str, filename: str) -> tuple[RawReport, list[tuple[str, int]]]:
-    width = wrap_width(document)
-    if width is not None:
-        document = unwrap(document, width)
     sections = html_reader.split_sections(document)
     title_section = html_reader.find_title(sections, filename=filename)
     titles = [(section.title, section.line) for section in sections]

@@ -104,6 +104,14 @@ class CompareHtmlTests(unittest.TestCase):
         self.assertEqual(orders_pk.read_requests_bound, second.unlisted_read_requests_bound)
 
 
+    def test_it_reads_the_report_hard_wrapped_by_sqlplus(self) -> None:
+        from tests.targets.awr_report.test_layouts import sqlplus_wrap
+
+        wrapped = parse_report(sqlplus_wrap(_data(HTML).decode(), 132), filename=HTML)
+
+        self.assertEqual(wrapped.to_json_dict(), self.report.to_json_dict())
+
+
 class CompareLayoutTests(RefusalAssertions, unittest.TestCase):
     def test_it_refuses_a_segment_table_it_does_not_know_naming_the_section_not_truncation(self) -> None:
         # One half only (the 2nd period's Owner column renamed): not a layout tierscope reads
