@@ -177,7 +177,7 @@ def export_json(rows: list[tuple[Any, ...]]) -> str:
 
 
 TABLE_COLUMNS = ("owner", "object_name", "subobject_name", "object_type", "size_gb", "iops", "intensity",
-                 "current_tier", "recommended_tier", "action", "savings_usd")
+                 "current_tier", "recommended_tier", "action", "savings_usd", "cost_unit", "savings_usd_per_month")
 
 
 def export_table(rows: list[tuple[Any, ...]]) -> str:

@@ -10,7 +10,7 @@ from decimal import Decimal
 
 import pytest
 
-from apps.tiering.export import HEADER, export_csv, export_json, export_rows
+from apps.tiering.export import HEADER, export_csv, export_json, export_rows, export_table
 from apps.tiering.selectors import recommendation_list
 from apps.tiering.services import recommendation_refresh
 from tests.tiering.test_recommendation_pooled import NOW, _cold_partitions
@@ -60,6 +60,8 @@ class ExportMoneyTests:
             ("USD/month", "0.8", "0.45")}
         document = json.loads(export_json(export_rows(recommendation_list(target_id=target.id), target)))
         assert document[0]["cost_unit"] == "USD/month" and document[0]["savings_usd_per_month"] == 0.35
+        table = export_table(export_rows(recommendation_list(target_id=target.id), target))
+        assert "cost_unit" in table.splitlines()[0] and "USD/month" in table
 
 
 @pytest.mark.django_db
