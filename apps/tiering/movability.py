@@ -118,8 +118,9 @@ def why_not_movable(code: str, *, owner: str, object_name: str, object_type: str
                 "resolve it (import the HTML report, or a sizes listing where exactly one segment has that "
                 "prefix) before acting on it; no DDL until then.")
     if code == MOVES_WITH_LOB:
-        return (f"{name} is a LOB index: Oracle moves it with its LOB segment (ALTER TABLE ... MOVE LOB (...) "
-                "STORE AS (TABLESPACE ...)), never by itself, so it is moved and counted with its LOB.")
+        lob = f" {_shown(_lob_of(object_name))}" if _LOB_INDEX_NAME.match(object_name) else ""
+        return (f"{name} is a LOB index: Oracle moves it with its LOB segment{lob} (ALTER TABLE ... MOVE LOB "
+                "(...) STORE AS (TABLESPACE ...)), never by itself, so it is moved and counted with its LOB.")
     if code == DICTIONARY:
         return (f"{name} is a data dictionary object ({_shown(owner)}): Oracle does not support moving it "
                 "(SYSAUX occupants move only with the procedure V$SYSAUX_OCCUPANTS.MOVE_PROCEDURE names).")
@@ -143,6 +144,15 @@ def why_not_movable(code: str, *, owner: str, object_name: str, object_type: str
     if code == SEGMENT_TYPE:
         return f"No DDL moves a segment of type {_shown(kind)} by itself; it stays where it is."
     raise ValueError(f"not a not-movable code: {code!r}")
+
+
+def _lob_of(lob_index_name: str) -> str:
+    """The LOB segment of a LOB index: SYS_IL<obj#>C<col#>$$ indexes SYS_LOB<obj#>C<col#>$$.
+
+    >>> _lob_of("SYS_IL0000087654C00003$$")
+    'SYS_LOB0000087654C00003$$'
+    """
+    return "SYS_LOB" + lob_index_name.removeprefix("SYS_IL")
 
 
 def _shown(name: str) -> str:

@@ -51,7 +51,9 @@ class DemoReasonsTests:
         index, words = rows[("LOBINDEX", "SYS_IL0000087654C00003$$")]
         assert (index.action, index.savings_usd) == ("not_movable", 0)
         assert index.recommended_tier_id == index.current_tier_id
-        assert "moves it with its LOB segment" in " ".join(r.text for r in words.reasons)
+        assert "moves it with its LOB segment SYS_LOB0000087654C00003$$" in " ".join(r.text for r in words.reasons)
+        lob, _ = rows[("LOBSEGMENT", "SYS_LOB0000087654C00003$$")]
+        assert lob.action in ("move", "keep")  # decided on its own figures, for both
 
     def test_dictionary_objects_are_not_movable_and_save_nothing(self, demo_target, collect):
         collect(demo_target)

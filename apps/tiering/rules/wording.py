@@ -105,6 +105,10 @@ class Figures(Protocol):
     def current_cost(self) -> Decimal | None: ...
     @property
     def recommended_cost(self) -> Decimal | None: ...
+    @property
+    def cost_unit(self) -> str | None: ...
+    @property
+    def cost_months(self) -> int: ...
 
 
 class Skew(Protocol):
@@ -173,7 +177,7 @@ def _verdict(figures: Figures, row: RowDecision) -> Reason:
     if figures.current_cost is not None and figures.recommended_cost is not None:
         costs = (
             f" It would cost {_money(figures.recommended_cost)} there instead of "
-            f"{_money(figures.current_cost)} on {figures.current_tier}."
+            f"{_money(figures.current_cost)} on {figures.current_tier}{_cost_unit(figures)}."
         )
     lead = "By cost alone, " if row.keep_current_tier else ""
     with_index = ""
@@ -381,9 +385,10 @@ def _unmeasured(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason
         f"Its {unknown} over the window were not all measured (the source lists only its top segments), "
         f"so its IO figures are lower bounds and {bound}; it stays on {figures.current_tier} until they are "
         "measured. To measure it: collect the target in nopack mode, which samples V$SEGSTAT for every "
-        "segment. AWR keeps only the top segments of each snapshot by its own fixed criteria "
-        "(DBA_HIST_SEG_STAT) and no setting widens that for segments: "
-        "DBMS_WORKLOAD_REPOSITORY.MODIFY_SNAPSHOT_SETTINGS(topnsql=>...) applies to SQL only.",
+        "segment. AWR keeps only the top segments of each snapshot, by criteria of its own (DBA_HIST_SEG_STAT), "
+        "and an AWR report lists only the top rows of each 'Segments by ...' section; no documented setting "
+        "widens either for segments: DBMS_WORKLOAD_REPOSITORY.MODIFY_SNAPSHOT_SETTINGS(topnsql=>...) applies "
+        "to SQL only.",
     )
 
 
@@ -483,3 +488,14 @@ def _size(size_bytes: int) -> str:
 
 def _money(amount: Decimal) -> str:
     return f"{amount:,.2f}"
+
+
+def _cost_unit(figures: Figures) -> str:
+    """ " (USD purchase: $1.00/month instead of $4.17/month over 60 months)", " (USD/month)" or nothing."""
+    if figures.cost_unit is None or figures.current_cost is None or figures.recommended_cost is None:
+        return ""
+    if figures.cost_months <= 1:
+        return f" ({figures.cost_unit})"
+    there, here = (cost / figures.cost_months for cost in (figures.recommended_cost, figures.current_cost))
+    return (f" ({figures.cost_unit}: ${_money(there)}/month instead of ${_money(here)}/month "
+            f"over {figures.cost_months} months)")
