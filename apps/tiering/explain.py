@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from apps.snapshots.models import Segment
 from apps.targets.models import TablespaceTier, Target
 from apps.tiering import ddl, rules
+from apps.tiering.costmodel import BillingBasis
 from apps.tiering.models import Recommendation, Tier
 
 _UNMEASURED = 1 << rules.FINDING_CODES.index("unmeasured")
@@ -39,7 +40,8 @@ def explain(recs: Sequence[Recommendation], *, target: Target,
     if siblings is None:
         siblings = _partition_intensities(recs, target_id=target.id)
     block_size = int(target.capabilities.get("block_size_bytes") or 8192)
-    advices = rules.advise_many([_figures(rec, siblings, block_size) for rec in recs])
+    basis = target.tier_set.basis  # the unit the reasons quote costs in
+    advices = rules.advise_many([_figures(rec, siblings, block_size, basis) for rec in recs])
     tablespace_for_tier = _tablespace_for_tier(target.id)
     release = target.capabilities.get("release") or "19.0.0.0.0"
     return [
@@ -49,7 +51,8 @@ def explain(recs: Sequence[Recommendation], *, target: Target,
     ]
 
 
-def _figures(rec: Recommendation, siblings: dict[tuple, tuple], block_size: int) -> rules.SegmentFigures:
+def _figures(rec: Recommendation, siblings: dict[tuple, tuple], block_size: int,
+             basis: BillingBasis) -> rules.SegmentFigures:
     seg = rec.segment
     current, cheapest = rec.current_tier, rec.cost_tier
     return rules.SegmentFigures(
@@ -73,6 +76,7 @@ def _figures(rec: Recommendation, siblings: dict[tuple, tuple], block_size: int)
         below_awr_capture=rec.below_awr_capture,
         partition_intensities=siblings.get((rec.run_id, *_group(seg)), ()),
         current_cost=rec.cost_now_usd, recommended_cost=rec.cost_tier_usd,
+        cost_unit=basis.unit, cost_months=basis.divisor,
     )
 
 

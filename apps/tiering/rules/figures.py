@@ -116,6 +116,9 @@ class SegmentFigures:
     partition_intensities: tuple[tuple[str, float | None], ...] = ()
     current_cost: Decimal | None = None
     recommended_cost: Decimal | None = None
+    # The costs' unit ("USD purchase", "USD/month"; None: not said) and what divides them to a month.
+    cost_unit: str | None = None
+    cost_months: int = 1
     unmeasured: bool = False
     reads_unmeasured: bool | None = None
     writes_unmeasured: bool | None = None

@@ -1,0 +1,21 @@
+"""Reasons quote money with its unit (issue 15, item 7): a purchase set's costs say so, with the monthly figures."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.tiering.explain import explain
+from apps.tiering.services import recommendation_refresh
+from tests.tiering.test_recommendation_refresh import HOT, NOW, _rec, target  # noqa: F401 -- the fixture
+
+
+@pytest.mark.django_db
+class MoneyInReasonsTests:
+    def test_it_names_the_unit_of_the_costs_it_quotes(self, target):  # noqa: F811
+        recommendation_refresh(target_id=target.id, now=NOW)
+
+        (reason,) = [r for r in explain([_rec(target, HOT)], target=target)[0].reasons if r.code == "cheaper_tier"]
+
+        # hi-cap disk $250 -> flash $60: device prices, paid once; per month over the seed set's 60 months.
+        assert ("It would cost 60.00 there instead of 250.00 on hi-cap disk "
+                "(USD purchase: $1.00/month instead of $4.17/month over 60 months).") in reason.text
