@@ -24,8 +24,12 @@ _UNMEASURED = 1 << rules.FINDING_CODES.index("unmeasured")
 
 @dataclass(frozen=True)
 class Explanation:
+    """The words and statements of one recommendation; ``action`` is the one they were worded from, which is
+    the stored one as long as the stored figures reproduce the refresh's decision."""
+
     reasons: tuple[rules.Reason, ...]
     ddl: str
+    action: str = ""
 
 
 def explain(recs: Sequence[Recommendation], *, target: Target,
@@ -46,7 +50,8 @@ def explain(recs: Sequence[Recommendation], *, target: Target,
     release = target.capabilities.get("release") or "19.0.0.0.0"
     return [
         Explanation(reasons=advice.reasons,
-                    ddl=ddl_text(rec.segment, advice, rec.recommended_tier, tablespace_for_tier, release))
+                    ddl=ddl_text(rec.segment, advice, rec.recommended_tier, tablespace_for_tier, release),
+                    action=advice.action)
         for rec, advice in zip(recs, advices)
     ]
 

@@ -28,6 +28,9 @@ def contradictions(rec, explanation) -> list[str]:
     def say(problem: str) -> None:
         problems.append(f"{seg} [{rec.action}]: {problem}")
 
+    if explanation.action != rec.action:
+        say(f"worded from the action {explanation.action!r}, not the stored one")
+
     # Only real moves: a move has its statement (or says why none can be written), nothing else moves.
     if rec.action == rules.ACTION_MOVE and not statements and not any(
             why in explanation.ddl for why in ("DDL cannot be generated", "No tablespace of this target")):
