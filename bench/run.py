@@ -292,7 +292,7 @@ def bench_recommendations(target) -> dict:
     from apps.snapshots.models import Snapshot
     from apps.snapshots.windows import raw_window_figures, window_base_drop, window_base_prepare, window_figures
     from apps.targets.models import TablespaceTier
-    from apps.tiering import services
+    from apps.tiering import decision, services
     from apps.tiering.models import Tier
 
     now = Snapshot.objects.filter(target=target).aggregate(m=Max("end_at"))["m"]
@@ -324,7 +324,7 @@ def bench_recommendations(target) -> dict:
         segments, segments_s = _timed(lambda: services.segment_arrays(target_id=target.id))
         tiers = list(Tier.objects.filter(tier_set=target.tier_set))
         mapped = {m.tier_id: m.tier for m in TablespaceTier.objects.filter(target=target).select_related("tier")}
-        columns, build_s = _timed(lambda: services.build_recommendations(
+        columns, build_s = _timed(lambda: decision.build_recommendations(
             target=target, tiers=tiers, segments=segments, figures=figures, mapped_tiers=mapped,
             residency=services._latest_residency(target.id, segments["segment_id"]), now=now, window_days=7))
         _, store_s = _timed(lambda: services.recommendation_store(target_id=target.id, columns=columns, now=now))

@@ -160,7 +160,7 @@ def segment_points(*, target_id: int) -> SegmentPoints:
     the tier names), as 100k model rows or tuples would take a second."""
     nan = Value(float("nan"), output_field=FloatField())
     rows = Recommendation.objects.current(target_id=target_id).values_list(
-        "segment_id", Coalesce("size_gb", nan), "iops", Coalesce("intensity", nan),
+        "segment_id", Coalesce("size_gb", nan), Coalesce("iops", nan), Coalesce("intensity", nan),
         Coalesce("recommended_tier_id", Value(-1)))
     sql, params = rows.query.sql_with_params()
     with connection.cursor() as cursor:
@@ -341,10 +341,17 @@ def recommendation_sorted(qs: QuerySet[Recommendation], *, sort: str) -> QuerySe
 
 
 def recommendation_totals(qs: QuerySet[Recommendation]) -> dict[str, Decimal | int | None]:
-    """Sums of cost now / after / savings and the row count over a filtered list (one query)."""
+    """Sums of cost now / after / savings and the row count over a filtered list (one query).
+
+    ``unpriced``: rows without a cost (size unknown, tablespace unmapped), which the sums leave out;
+    ``unmeasured``: rows whose costs are lower bounds (IO not all measured). Either makes the sums
+    lower bounds, and all rows unpriced makes them unknown (``now`` None), never $0.
+    """
     return qs.order_by().aggregate(
         now=Sum("cost_now_usd"), after=Sum("cost_after_usd"), savings=Sum("savings_usd"), count=Count("segment_id"),
         moves=Count("segment_id", filter=Q(action__in=("move", "move_partitions"))),
+        unpriced=Count("segment_id", filter=Q(cost_now_usd__isnull=True)),
+        unmeasured=Count("segment_id", filter=Q(measured=False)),
     )
 
 

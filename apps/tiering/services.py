@@ -21,21 +21,21 @@ from django.db import connection, transaction
 from apps.core.config import get_config
 from apps.core.db import advisory_lock, in_parallel, roomy_sorts
 from apps.core.pgcopy import copy_from_arrays, fetch_arrays
-from apps.snapshots.figures import WindowArrays, window_read, window_span
+from apps.snapshots.figures import window_read, window_span, window_unlisted
 from apps.snapshots.models import Residency
 from apps.targets.models import TablespaceTier, Target
-from apps.tiering import costmodel, movability, rules
+from apps.tiering import movability, rules
+from apps.tiering.decision import build_recommendations, positions_in
 from apps.tiering.models import RecommendationRun, Tier
 from apps.tiering.selectors import tablespace_read_latency_ms
 from apps.tiering.tasks import recommendation_runs_prune as recommendation_runs_prune_task
-from apps.tiering.tiers import tier_to_model
 
 #: The facts of a whole refresh (RecommendationRun), as build_recommendations returns them.
 RUN_FIELDS = ("computed_at", "window_days", "window_first_day", "window_last_day", "statistic", "flash_cache_enabled")
 
 RECOMMENDATION_COLUMNS: tuple[tuple[str, str], ...] = (
     ("run_id", "int8"), ("segment_id", "int8"), ("iops", "float8"), ("read_iops", "float8"),
-    ("write_iops", "float8"), ("size_bytes", "int8"), ("size_gb", "float8"), ("intensity", "float8"), ("read_requests_per_day", "float8"),
+    ("write_iops", "float8"), ("measured", "bool"), ("iops_bound", "float8"), ("size_bytes", "int8"), ("size_gb", "float8"), ("intensity", "float8"), ("read_requests_per_day", "float8"),
     ("read_requests", "int8"), ("write_requests", "int8"), ("physical_reads_blocks", "int8"),
     ("physical_reads_direct_blocks", "int8"), ("optimized_physical_reads", "int8"), ("table_scans", "int8"),
     ("db_block_changes", "int8"), ("flash_blocks", "int8"), ("cache_blocks", "int8"), ("flash_cache", "text"),
@@ -105,7 +105,7 @@ def recommendation_refresh(*, target_id: int, now: dt.datetime, window_days: int
                                     alongside=lambda: segment_arrays(target_id=target_id, latency_ms=latency))
     mappings = list(TablespaceTier.objects.filter(target_id=target_id).select_related("tier"))
     columns = build_recommendations(
-        target=target, tiers=tiers, segments=segments, figures=figures,
+        target=target, tiers=tiers, segments=segments, figures=figures, unlisted=window_unlisted(span),
         mapped_tiers={m.tier_id: m.tier for m in mappings},
         residency=_latest_residency(target_id, segments["segment_id"]), now=now, window_days=span.days,
     )
@@ -193,7 +193,7 @@ def _latest_residency(target_id: int, segment_ids: np.ndarray) -> tuple[np.ndarr
         "segment_id", "flash_blocks", "cache_blocks"))
     if rows and segment_ids.size:
         ids, flash_blocks, cache_blocks = (np.array(column) for column in zip(*rows))
-        position, known = _positions(segment_ids, ids)
+        position, known = positions_in(segment_ids, ids)
         position = position[known]
         # Summed over instances (RAC); segments without a row stay unknown.
         flash[position] = 0.0
@@ -201,170 +201,6 @@ def _latest_residency(target_id: int, segment_ids: np.ndarray) -> tuple[np.ndarr
         np.add.at(flash, position, flash_blocks[known])
         np.add.at(cache, position, cache_blocks[known])
     return flash, cache
-
-
-# --------------------------------------------------------------------------- the decision
-
-
-def build_recommendations(
-    *, target: Target, tiers: list[Tier], segments: dict[str, np.ndarray], figures: WindowArrays,
-    mapped_tiers: dict[int, Tier], residency: tuple[np.ndarray, np.ndarray],
-    now: dt.datetime, window_days: int,
-) -> dict[str, np.ndarray | object]:
-    """Every segment's recommendation as columns (RECOMMENDATION_COLUMNS), for recommendation_store."""
-    ids = segments["segment_id"]
-    n = ids.size
-    window = _aligned(figures, ids)
-    iops = window["iops"]
-    sized = segments["size_bytes"] >= 0
-    size_bytes = np.where(sized, segments["size_bytes"], 0).astype(np.float64)
-    gb = size_bytes / 1024**3
-    with np.errstate(divide="ignore", invalid="ignore"):
-        intensity = np.where(sized & (gb > 0), iops / gb, np.nan)
-
-    # Tiers: the compared set, in order; a current tier of another set is priced on its own.
-    model_tiers = [tier_to_model(t) for t in tiers]
-    set_ids = np.array([t.id for t in tiers], dtype=np.int64)
-    current_id = segments["tier_id"]
-    current_index = _index_of(set_ids, current_id)  # -1: unmapped or another set
-    # Marginal costs: on a cloud tier a segment shares its tablespace's volumes (costmodel.pools).
-    costs = costmodel.cost_matrix(model_tiers, iops, gb, pooled=True) if n else np.zeros((0, len(tiers)))
-    choice = costmodel.cheapest(costs, model_tiers, current_index) if n else np.zeros(0, dtype=np.int64)
-    chosen_cost = costs[np.arange(n), choice] if n else np.zeros(0)
-    cost_tier_id = np.where(sized, set_ids[choice] if n else choice, current_id)
-    cost_now = _current_costs(costs, current_index, current_id, mapped_tiers, iops, gb)
-    cost_now[~sized] = np.nan
-
-    known_tiers = {**mapped_tiers, **{t.id: t for t in tiers}}  # every current, cheapest and final tier
-    flash_ids = np.array([tid for tid, tier in known_tiers.items() if tier.is_flash], dtype=np.int64)
-    current_is_flash = np.isin(current_id, flash_ids)
-    cost_is_flash = np.isin(cost_tier_id, flash_ids)
-    flash_blocks, cache_blocks = residency
-    flash_enabled = bool(np.nansum(flash_blocks) > 0) if n else False
-    top_n_source = target.mode in (Target.Mode.AWR, Target.Mode.NOPACK, Target.Mode.REPORT)
-    block_size = float(target.capabilities.get("block_size_bytes") or 8192)
-
-    decisions = rules.decide(rules.Columns(
-        is_undo=segments["is_undo"], is_temp=segments["is_temp"], is_lob=segments["is_lob"],
-        is_partition=segments["is_partition"], size_bytes=np.where(sized, size_bytes, np.nan),
-        read_requests=window["read_requests"].astype(np.float64),
-        write_requests=window["write_requests"].astype(np.float64),
-        physical_reads_blocks=window["physical_reads_blocks"].astype(np.float64),
-        physical_reads_direct_blocks=window["physical_reads_direct_blocks"].astype(np.float64),
-        optimized_physical_reads=window["optimized_physical_reads"].astype(np.float64),
-        table_scans=window["table_scans"].astype(np.float64), iops=iops, intensity=intensity,
-        current_is_flash=current_is_flash, recommended_is_flash=cost_is_flash,
-        cost_moves=cost_tier_id != current_id, flash_blocks=flash_blocks,
-        block_size_bytes=np.full(n, block_size), flash_cache=segments["flash_cache"].astype(np.int8),
-        flash_cache_enabled=np.full(n, flash_enabled), below_awr_capture=top_n_source & ~segments["in_awr"],
-        skewed=skewed_partitions(segments["partition_group"], segments["is_partition"], intensity),
-        movability=segments["movability"].astype(np.int8),
-    ))
-
-    final_id = np.where(decisions.keep_current_tier, current_id, cost_tier_id)
-    final_index = _index_of(set_ids, final_id)
-    cost_after = np.where(final_index >= 0, costs[np.arange(n), np.maximum(final_index, 0)] if n else 0.0, cost_now)
-    cost_after[~sized] = np.nan
-    chosen_cost[~sized] = np.nan
-    # Whole cents (MoneyField), NaN where unknown.
-    cost_now_c, cost_tier_c, cost_after_c = (np.round(costmodel.to_cents_array(c) * 100)
-                                             for c in (cost_now, chosen_cost, cost_after))
-    covered_days = window["covered_s"] / 86400.0
-    reads_per_day = np.divide(window["read_requests"], covered_days, out=np.zeros(n), where=covered_days > 0)
-    nominal = {tid: tier.read_latency_ms for tid, tier in known_tiers.items()}
-    # Read latency now: measured per tablespace, else the tier's nominal one; after: the tier's nominal one.
-    latency_now = np.where(np.isnan(segments["latency_ms"]), _lookup(current_id, nominal), segments["latency_ms"])
-    latency_after = _lookup(final_id, nominal)
-    saved = np.where(current_id == final_id, 0.0, reads_per_day * (latency_now - latency_after) / 1000.0)
-    saved[current_id < 0] = np.nan
-    return {
-        "segment_id": ids, "computed_at": now, "window_days": window_days, "window_first_day": figures.first_day,
-        "window_last_day": figures.last_day,
-        "statistic": figures.statistic, "iops": iops, "read_iops": window["read_iops"],
-        "write_iops": window["write_iops"], "size_bytes": np.where(sized, segments["size_bytes"], -1),
-        "size_gb": np.where(sized, gb, np.nan), "intensity": intensity, "read_requests_per_day": reads_per_day,
-        "read_requests": window["read_requests"], "write_requests": window["write_requests"],
-        "physical_reads_blocks": window["physical_reads_blocks"],
-        "physical_reads_direct_blocks": window["physical_reads_direct_blocks"],
-        "optimized_physical_reads": window["optimized_physical_reads"], "table_scans": window["table_scans"],
-        "db_block_changes": window["db_block_changes"],
-        "flash_blocks": np.where(np.isnan(flash_blocks), -1, flash_blocks).astype(np.int64),
-        "cache_blocks": np.where(np.isnan(cache_blocks), -1, cache_blocks).astype(np.int64),
-        "flash_cache": (segments["flash_cache"], rules.FLASH_CACHE_CODES),
-        "flash_cache_enabled": flash_enabled, "below_awr_capture": top_n_source & ~segments["in_awr"],
-        "current_tier_id": current_id, "cost_tier_id": cost_tier_id, "recommended_tier_id": final_id,
-        "cost_now_usd": cost_now_c, "cost_tier_usd": cost_tier_c, "cost_after_usd": cost_after_c,
-        "savings_usd": cost_now_c - cost_after_c, "io_time_saved_s_per_day": saved,
-        "action": (decisions.action, rules.ACTIONS), "findings": decisions.findings,
-    }
-
-
-def _aligned(figures: WindowArrays, ids: np.ndarray) -> dict[str, np.ndarray]:
-    """The window's arrays re-ordered to ``ids`` (sorted); zeros for segments without activity."""
-    names = ("iops", "read_iops", "write_iops", "read_requests", "write_requests", "physical_reads_blocks",
-             "physical_reads_direct_blocks", "optimized_physical_reads", "table_scans", "db_block_changes",
-             "covered_s")
-    out = {name: np.zeros(ids.size, dtype=getattr(figures, name).dtype) for name in names}
-    if len(figures) and ids.size:
-        position, known = _positions(ids, figures.segment_id)
-        for name in names:
-            out[name][position[known]] = getattr(figures, name)[known]
-    return out
-
-
-def _positions(ids: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Where each value stands in the sorted, non-empty ``ids``, and whether it is there at all."""
-    position = np.searchsorted(ids, values)
-    known = (position < ids.size) & (ids[np.minimum(position, ids.size - 1)] == values)
-    return position, known
-
-
-def _index_of(ids: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """Position of each value in ``ids`` (unsorted, small), -1 when absent."""
-    index = np.full(values.shape, -1, dtype=np.int64)
-    for position, tier_id in enumerate(ids):
-        index[values == tier_id] = position
-    return index
-
-
-def _current_costs(costs, current_index, current_id, mapped_tiers, iops, gb) -> np.ndarray:
-    """Each segment's cost on its current tier (NaN: unmapped); tiers of another set priced on their own."""
-    n = current_id.size
-    cost_now = np.where(current_index >= 0, costs[np.arange(n), np.maximum(current_index, 0)] if n else 0.0, np.nan)
-    foreign = (current_index < 0) & (current_id >= 0)
-    for tier_id in np.unique(current_id[foreign]):
-        rows = current_id == tier_id
-        cost_now[rows] = costmodel.cost_matrix([tier_to_model(mapped_tiers[int(tier_id)])], iops[rows], gb[rows],
-                                               pooled=True)[:, 0]
-    return cost_now
-
-
-def _lookup(keys: np.ndarray, values: dict[int, float]) -> np.ndarray:
-    """``values[key]`` for each of ``keys`` (a few distinct ones), NaN when missing."""
-    distinct, inverse = np.unique(keys, return_inverse=True)
-    return np.array([values.get(int(key), np.nan) for key in distinct], dtype=np.float64)[inverse.reshape(-1)]
-
-
-def skewed_partitions(groups: np.ndarray, is_partition: np.ndarray, intensity: np.ndarray) -> np.ndarray:
-    """True for the partitions (grouped by ``groups``) of tables or indexes whose intensities differ widely."""
-    skewed = np.zeros(groups.size, dtype=bool)
-    partitioned = np.flatnonzero(is_partition)
-    if not partitioned.size:
-        return skewed
-    order = partitioned[np.argsort(groups[partitioned], kind="stable")]
-    keys = groups[order]
-    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-    ends = np.append(starts[1:], order.size)
-    minimum = rules.merge_thresholds()["partition_skew_min_partitions"]
-    for start, end in zip(starts, ends):
-        if end - start < minimum:
-            continue
-        members = order[start:end]
-        values = intensity[members]
-        pairs = [(str(i), None if np.isnan(v) else float(v)) for i, v in enumerate(values)]
-        if rules.partition_skew(pairs) is not None:
-            skewed[members] = True
-    return skewed
 
 
 # --------------------------------------------------------------------------- store

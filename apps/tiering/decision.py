@@ -1,0 +1,221 @@
+"""The decision of a refresh: every segment's window figures -> the cost model and the seed rules -> columns.
+
+:func:`build_recommendations` takes a target's segments and window figures as numpy
+arrays (apps.tiering.services reads them) and decides for all of them at once: the
+cost model's cheapest tier (costmodel.cost_matrix), the seed rules' action
+(rules.decide), the costs, savings and read time saved, as the columns
+apps.tiering.services.recommendation_store writes. Figures a top-N source did
+not measure stay unknown here (see build_recommendations). No database access.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import numpy as np
+
+from apps.snapshots.figures import UnlistedBound, WindowArrays
+from apps.targets.models import Target
+from apps.tiering import costmodel, rules
+from apps.tiering.models import Tier
+from apps.tiering.tiers import tier_to_model
+
+
+def build_recommendations(
+    *, target: Target, tiers: list[Tier], segments: dict[str, np.ndarray], figures: WindowArrays,
+    mapped_tiers: dict[int, Tier], residency: tuple[np.ndarray, np.ndarray],
+    now: dt.datetime, window_days: int, unlisted: UnlistedBound = UnlistedBound(False, 0.0),
+) -> dict[str, np.ndarray | object]:
+    """Every segment's recommendation as columns (RECOMMENDATION_COLUMNS), for recommendation_store.
+
+    A segment whose requests the window did not all measure (a top-N gap: listed in some sections of a
+    report only, or in none; ``unlisted`` says what the window's top-N snapshots tell of the latter)
+    has unknown IOPS and intensity (NaN) and the bound the source gave; it is priced on what was
+    measured (lower bounds), and moved only when the cost model picks the same tier at the bound as at
+    what was measured, so the move does not rest on the unknown part (its saving is then the lesser of
+    those at the two ends). Without a bound it is never moved.
+    """
+    ids = segments["segment_id"]
+    n = ids.size
+    window = _aligned(figures, ids)
+    iops = window["iops"]  # what was measured: a lower bound where not all was
+    unmeasured = window["unmeasured"] | (~window["present"] & unlisted.gaps)
+    iops_bound = np.where(window["present"], window["iops_bound"], unlisted.iops_bound)
+    if unlisted.incomplete:  # a RAC interval without all its instances: every figure is a lower bound
+        unmeasured[:] = True
+        iops_bound[:] = np.nan
+    iops_bound[~unmeasured] = np.nan
+    sized = segments["size_bytes"] >= 0
+    size_bytes = np.where(sized, segments["size_bytes"], 0).astype(np.float64)
+    gb = size_bytes / 1024**3
+    with np.errstate(divide="ignore", invalid="ignore"):
+        intensity = np.where(sized & (gb > 0) & ~unmeasured, iops / gb, np.nan)
+
+    # Tiers: the compared set, in order; a current tier of another set is priced on its own.
+    model_tiers = [tier_to_model(t) for t in tiers]
+    set_ids = np.array([t.id for t in tiers], dtype=np.int64)
+    current_id = segments["tier_id"]
+    current_index = _index_of(set_ids, current_id)  # -1: unmapped or another set
+    # Marginal costs: on a cloud tier a segment shares its tablespace's volumes (costmodel.pools).
+    costs = costmodel.cost_matrix(model_tiers, iops, gb, pooled=True) if n else np.zeros((0, len(tiers)))
+    choice = costmodel.cheapest(costs, model_tiers, current_index) if n else np.zeros(0, dtype=np.int64)
+    chosen_cost = costs[np.arange(n), choice] if n else np.zeros(0)
+    cost_tier_id = np.where(sized, set_ids[choice] if n else choice, current_id)
+    cost_now = _current_costs(costs, current_index, current_id, mapped_tiers, iops, gb)
+    cost_now[~sized] = np.nan
+    # A gap with a bound: the cost model's choice at the bound. Where it is the choice at what was measured,
+    # the decision holds whatever the unmeasured part is; else the segment is held (rules: "unmeasured").
+    bounded = unmeasured & np.isfinite(iops_bound) & sized
+    iops_high = np.where(bounded, iops_bound, iops)
+    costs_high = costmodel.cost_matrix(model_tiers, iops_high, gb, pooled=True) if bounded.any() else costs
+    choice_high = costmodel.cheapest(costs_high, model_tiers, current_index) if bounded.any() else choice
+    held = unmeasured & ~(bounded & (choice_high == choice))
+
+    known_tiers = {**mapped_tiers, **{t.id: t for t in tiers}}  # every current, cheapest and final tier
+    flash_ids = np.array([tid for tid, tier in known_tiers.items() if tier.is_flash], dtype=np.int64)
+    current_is_flash = np.isin(current_id, flash_ids)
+    cost_is_flash = np.isin(cost_tier_id, flash_ids)
+    flash_blocks, cache_blocks = residency
+    flash_enabled = bool(np.nansum(flash_blocks) > 0) if n else False
+    top_n_source = target.mode in (Target.Mode.AWR, Target.Mode.NOPACK, Target.Mode.REPORT)
+    block_size = float(target.capabilities.get("block_size_bytes") or 8192)
+
+    decisions = rules.decide(rules.Columns(
+        is_undo=segments["is_undo"], is_temp=segments["is_temp"], is_lob=segments["is_lob"],
+        is_partition=segments["is_partition"], size_bytes=np.where(sized, size_bytes, np.nan),
+        read_requests=window["read_requests"].astype(np.float64),
+        write_requests=window["write_requests"].astype(np.float64),
+        physical_reads_blocks=window["physical_reads_blocks"].astype(np.float64),
+        physical_reads_direct_blocks=window["physical_reads_direct_blocks"].astype(np.float64),
+        optimized_physical_reads=window["optimized_physical_reads"].astype(np.float64),
+        table_scans=window["table_scans"].astype(np.float64), iops=iops, intensity=intensity,
+        current_is_flash=current_is_flash, recommended_is_flash=cost_is_flash,
+        cost_moves=cost_tier_id != current_id, flash_blocks=flash_blocks,
+        block_size_bytes=np.full(n, block_size), flash_cache=segments["flash_cache"].astype(np.int8),
+        flash_cache_enabled=np.full(n, flash_enabled), below_awr_capture=top_n_source & ~segments["in_awr"],
+        skewed=skewed_partitions(segments["partition_group"], segments["is_partition"], intensity),
+        unmeasured=held, iops_bound=iops_bound, movability=segments["movability"].astype(np.int8),
+    ))
+
+    final_id = np.where(decisions.keep_current_tier, current_id, cost_tier_id)
+    final_index = _index_of(set_ids, final_id)
+    cost_after = np.where(final_index >= 0, costs[np.arange(n), np.maximum(final_index, 0)] if n else 0.0, cost_now)
+    cost_after[~sized] = np.nan
+    chosen_cost[~sized] = np.nan
+    # Whole cents (MoneyField), NaN where unknown.
+    cost_now_c, cost_tier_c, cost_after_c = (np.round(costmodel.to_cents_array(c) * 100)
+                                             for c in (cost_now, chosen_cost, cost_after))
+    savings_c = cost_now_c - cost_after_c
+    if bounded.any():  # a move that holds over the bound saves at least the lesser of its savings at either end
+        now_high = _current_costs(costs_high, current_index, current_id, mapped_tiers, iops_high, gb)
+        after_high = np.where(final_index >= 0, costs_high[np.arange(n), np.maximum(final_index, 0)], now_high)
+        savings_high = np.round(costmodel.to_cents_array(now_high) * 100) - np.round(
+            costmodel.to_cents_array(after_high) * 100)
+        savings_c = np.where(bounded & ~held, np.fmin(savings_c, savings_high), savings_c)
+    covered_days = window["covered_s"] / 86400.0
+    reads_per_day = np.divide(window["read_requests"], covered_days, out=np.zeros(n), where=covered_days > 0)
+    nominal = {tid: tier.read_latency_ms for tid, tier in known_tiers.items()}
+    # Read latency now: measured per tablespace, else the tier's nominal one; after: the tier's nominal one.
+    latency_now = np.where(np.isnan(segments["latency_ms"]), _lookup(current_id, nominal), segments["latency_ms"])
+    latency_after = _lookup(final_id, nominal)
+    saved = np.where(current_id == final_id, 0.0, reads_per_day * (latency_now - latency_after) / 1000.0)
+    saved[current_id < 0] = np.nan
+    reads_per_day[window["reads_unmeasured"] | window["gaps"]] = np.nan
+    return {
+        "segment_id": ids, "computed_at": now, "window_days": window_days, "window_first_day": figures.first_day,
+        "window_last_day": figures.last_day,
+        "statistic": figures.statistic, "iops": np.where(unmeasured, np.nan, iops),
+        "read_iops": np.where(window["reads_unmeasured"] | window["gaps"], np.nan, window["read_iops"]),
+        "write_iops": np.where(window["writes_unmeasured"] | window["gaps"], np.nan, window["write_iops"]),
+        "measured": ~unmeasured, "iops_bound": iops_bound, "size_bytes": np.where(sized, segments["size_bytes"], -1),
+        "size_gb": np.where(sized, gb, np.nan), "intensity": intensity, "read_requests_per_day": reads_per_day,
+        "read_requests": window["read_requests"], "write_requests": window["write_requests"],
+        "physical_reads_blocks": window["physical_reads_blocks"],
+        "physical_reads_direct_blocks": window["physical_reads_direct_blocks"],
+        "optimized_physical_reads": window["optimized_physical_reads"], "table_scans": window["table_scans"],
+        "db_block_changes": window["db_block_changes"],
+        "flash_blocks": np.where(np.isnan(flash_blocks), -1, flash_blocks).astype(np.int64),
+        "cache_blocks": np.where(np.isnan(cache_blocks), -1, cache_blocks).astype(np.int64),
+        "flash_cache": (segments["flash_cache"], rules.FLASH_CACHE_CODES),
+        "flash_cache_enabled": flash_enabled, "below_awr_capture": top_n_source & ~segments["in_awr"],
+        "current_tier_id": current_id, "cost_tier_id": cost_tier_id, "recommended_tier_id": final_id,
+        "cost_now_usd": cost_now_c, "cost_tier_usd": cost_tier_c, "cost_after_usd": cost_after_c,
+        "savings_usd": savings_c, "io_time_saved_s_per_day": saved,
+        "action": (decisions.action, rules.ACTIONS), "findings": decisions.findings,
+    }
+
+
+def _aligned(figures: WindowArrays, ids: np.ndarray) -> dict[str, np.ndarray]:
+    """The window's arrays re-ordered to ``ids`` (sorted); zeros for segments without activity, and
+    ``present`` saying which segments the window holds at all."""
+    names = ("iops", "read_iops", "write_iops", "read_requests", "write_requests", "physical_reads_blocks",
+             "physical_reads_direct_blocks", "optimized_physical_reads", "table_scans", "db_block_changes",
+             "covered_s", "unmeasured", "iops_bound")
+    out = {name: np.zeros(ids.size, dtype=getattr(figures, name).dtype) for name in names}
+    for flag in ("reads_unmeasured", "writes_unmeasured", "gaps", "present"):
+        out[flag] = np.zeros(ids.size, dtype=bool)
+    if len(figures) and ids.size:
+        position, known = positions_in(ids, figures.segment_id)
+        at = position[known]
+        for name in names:
+            out[name][at] = getattr(figures, name)[known]
+        out["reads_unmeasured"][at] = figures.reads_unmeasured[known] > 0
+        out["writes_unmeasured"][at] = figures.writes_unmeasured[known] > 0
+        out["gaps"][at] = figures.gaps[known]
+        out["present"][at] = True
+    return out
+
+
+def positions_in(ids: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each value stands in the sorted, non-empty ``ids``, and whether it is there at all."""
+    position = np.searchsorted(ids, values)
+    known = (position < ids.size) & (ids[np.minimum(position, ids.size - 1)] == values)
+    return position, known
+
+
+def _index_of(ids: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Position of each value in ``ids`` (unsorted, small), -1 when absent."""
+    index = np.full(values.shape, -1, dtype=np.int64)
+    for position, tier_id in enumerate(ids):
+        index[values == tier_id] = position
+    return index
+
+
+def _current_costs(costs, current_index, current_id, mapped_tiers, iops, gb) -> np.ndarray:
+    """Each segment's cost on its current tier (NaN: unmapped); tiers of another set priced on their own."""
+    n = current_id.size
+    cost_now = np.where(current_index >= 0, costs[np.arange(n), np.maximum(current_index, 0)] if n else 0.0, np.nan)
+    foreign = (current_index < 0) & (current_id >= 0)
+    for tier_id in np.unique(current_id[foreign]):
+        rows = current_id == tier_id
+        cost_now[rows] = costmodel.cost_matrix([tier_to_model(mapped_tiers[int(tier_id)])], iops[rows], gb[rows],
+                                               pooled=True)[:, 0]
+    return cost_now
+
+
+def _lookup(keys: np.ndarray, values: dict[int, float]) -> np.ndarray:
+    """``values[key]`` for each of ``keys`` (a few distinct ones), NaN when missing."""
+    distinct, inverse = np.unique(keys, return_inverse=True)
+    return np.array([values.get(int(key), np.nan) for key in distinct], dtype=np.float64)[inverse.reshape(-1)]
+
+
+def skewed_partitions(groups: np.ndarray, is_partition: np.ndarray, intensity: np.ndarray) -> np.ndarray:
+    """True for the partitions (grouped by ``groups``) of tables or indexes whose intensities differ widely."""
+    skewed = np.zeros(groups.size, dtype=bool)
+    partitioned = np.flatnonzero(is_partition)
+    if not partitioned.size:
+        return skewed
+    order = partitioned[np.argsort(groups[partitioned], kind="stable")]
+    keys = groups[order]
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    ends = np.append(starts[1:], order.size)
+    minimum = rules.merge_thresholds()["partition_skew_min_partitions"]
+    for start, end in zip(starts, ends):
+        if end - start < minimum:
+            continue
+        members = order[start:end]
+        values = intensity[members]
+        pairs = [(str(i), None if np.isnan(v) else float(v)) for i, v in enumerate(values)]
+        if rules.partition_skew(pairs) is not None:
+            skewed[members] = True
+    return skewed
