@@ -173,6 +173,7 @@ def _import_store(*, target: Target, collection: Collection, kind: str, authorit
                 state = collect_state_build(target=target, now=run.started_at)
                 collection = _without_stored_snapshots(target, collection, kind=kind)
                 collection, replaced = _one_figure_per_interval(target, collection, kind=kind)
+                collection = _without_overlaps(target, collection, kind=kind, replacing=replaced)
                 result = collection_store(target=target, collection=collection, kind=kind, state=state)
                 # Only once the global report is stored: a failed import leaves the instance reports.
                 Snapshot.objects.filter(id__in=replaced).delete()
@@ -241,6 +242,53 @@ def _one_figure_per_interval(target: Target, collection: Collection, *, kind: st
     if not notes:
         return collection, []
     return dataclasses.replace(collection, snapshots=tuple(kept), notes=(*collection.notes, *notes)), replaced_ids
+
+
+#: Intervals of two sources overlap when they share more than this (report times are printed to the minute).
+_OVERLAP_SLACK = dt.timedelta(minutes=2)
+
+#: The kinds that hold AWR intervals (a V$ sample measures the same time on purpose; windows prefer AWR's).
+_AWR_KINDS = ("awr", "report", "extract")
+
+
+def _without_overlaps(target: Target, collection: Collection, *, kind: str, replacing: Sequence[int] = ()
+                      ) -> Collection:
+    """Leave out the collection's AWR intervals that overlap one stored already for the same database and
+    instance (a global report, instance 0, overlaps every instance): from another source (an extract and a
+    report of the same snapshots) or another range (a report of snapshots 100-110 and one of 105-106), both
+    would count the time twice. The one stored first stays (but for ``replacing``: instance reports a global
+    report replaces, see _one_figure_per_interval); the run's notes say which were left out."""
+    if kind not in _AWR_KINDS or not collection.snapshots:
+        return collection
+    begin = min(snap.begin_at for snap in collection.snapshots)
+    end = max(snap.end_at for snap in collection.snapshots)
+    stored = list(Snapshot.objects.filter(
+        target=target, kind__in=_AWR_KINDS, dbid=collection.database.dbid,
+        begin_at__lt=end - _OVERLAP_SLACK, end_at__gt=begin + _OVERLAP_SLACK,
+    ).exclude(id__in=list(replacing)).values_list("kind", "instance_number", "snap_id", "begin_at", "end_at"))
+    if not stored:
+        return collection
+    kept, notes = [], []
+    for snap in collection.snapshots:
+        clash = next((row for row in stored
+                      if (row[0], row[1], row[2]) != (kind, snap.instance_number, snap.snap_id)
+                      and (row[1] == snap.instance_number or 0 in (row[1], snap.instance_number))
+                      and min(row[4], snap.end_at) - max(row[3], snap.begin_at) > _OVERLAP_SLACK), None)
+        if clash is None:
+            kept.append(snap)
+            continue
+        other_kind, instance, snap_id, other_begin, other_end = clash
+        notes.append(
+            f"Warning: instance {snap.instance_number}'s interval ending at snapshot {snap.snap_id} "
+            f"({snap.begin_at:%Y-%m-%d %H:%M}-{snap.end_at:%H:%M} UTC) was not stored: it overlaps snapshot "
+            f"{snap_id} of instance {instance} stored from {_SOURCE_WORDS.get(other_kind, other_kind)} "
+            f"({other_begin:%Y-%m-%d %H:%M}-{other_end:%H:%M} UTC), and both would count that time twice")
+    if not notes:
+        return collection
+    return dataclasses.replace(collection, snapshots=tuple(kept), notes=(*collection.notes, *notes))
+
+
+_SOURCE_WORDS = {"awr": "live AWR collection", "report": "an imported AWR report", "extract": "an offline extract"}
 
 
 def _capabilities_merge(target: Target, database: DatabaseInfo, *, authoritative: bool) -> None:
