@@ -177,6 +177,7 @@ def _import_store(*, target: Target, collection: Collection, kind: str, authorit
                 result = collection_store(target=target, collection=collection, kind=kind, state=state)
                 # Only once the global report is stored: a failed import leaves the instance reports.
                 Snapshot.objects.filter(id__in=replaced).delete()
+                collection = _with_missing_instances_noted(target, collection)
                 run.snapshots_added, run.rows_added = result.snapshots_added, result.rows_added
                 _capabilities_merge(target, collection.database, authoritative=authoritative)
             except Exception as error:
@@ -242,6 +243,21 @@ def _one_figure_per_interval(target: Target, collection: Collection, *, kind: st
     if not notes:
         return collection, []
     return dataclasses.replace(collection, snapshots=tuple(kept), notes=(*collection.notes, *notes)), replaced_ids
+
+
+def _with_missing_instances_noted(target: Target, collection: Collection) -> Collection:
+    """A warning for each interval of the import that now holds some of its RAC instances only."""
+    from apps.snapshots.selectors import incomplete_intervals
+
+    snap_ids = {snap.snap_id for snap in collection.snapshots}
+    notes = [
+        f"Warning: snapshot {i.snap_id} of this RAC database of {i.instances_expected} instances holds instance"
+        f"{'s' if len(i.instances_stored) > 1 else ''} {', '.join(map(str, i.instances_stored))} only: its figures "
+        "are lower bounds, shown as not measured and never moved, until the other instances' reports "
+        "(awrrpti.sql) or the global report (awrgrpt.sql) of the same snapshots are imported"
+        for i in incomplete_intervals(target_id=target.id, limit=1000) if i.snap_id in snap_ids
+    ]
+    return dataclasses.replace(collection, notes=(*collection.notes, *notes)) if notes else collection
 
 
 #: Intervals of two sources overlap when they share more than this (report times are printed to the minute).

@@ -156,3 +156,21 @@ def test_the_instances_of_one_awr_snapshot_collected_live_are_summed_in_the_wind
     # Snapshot 101, both instances: (3,600 + 720 + 1,800) / 3,600 s = 1.7 IOPS, not instance 1's 1.2
     assert figures.iops[at] == pytest.approx((3600 + 720 + 1800) / 3600)
     assert figures.read_requests[at] == 3600 + 1800 + 1800
+
+
+@pytest.mark.django_db
+def test_the_first_instance_report_of_a_rac_database_says_its_figures_are_lower_bounds(
+        seed_tiers, django_capture_on_commit_callbacks):
+    target = Target.objects.create(name="orcl", mode=Target.Mode.REPORT, tier_set_id="seed-2009")
+
+    with time_machine.travel(dt.datetime(2014, 7, 10, 6, 0, tzinfo=UTC), tick=False):
+        with django_capture_on_commit_callbacks(execute=True):
+            first = report_import(target=target, data=(SAMPLES / INSTANCE_1).read_bytes(), filename=INSTANCE_1)
+        with django_capture_on_commit_callbacks(execute=True):
+            second = report_import(target=target, data=(SAMPLES / INSTANCE_2).read_bytes(), filename=INSTANCE_2)
+
+    assert any("RAC database of 2 instances holds instance 1 only" in w and "lower bounds" in w
+               for w in first.warnings)
+    assert not any("RAC database of 2 instances" in w for w in second.warnings)
+    rows = Recommendation.objects.current(target_id=target.id)
+    assert rows.filter(segment__object_name="IDL_UB2$", read_iops__isnull=False).exists()
