@@ -71,7 +71,7 @@ def contradictions(rec, explanation) -> list[str]:
             if moves == reason.text.startswith("By cost alone"):
                 say(f"the verdict's 'by cost alone' does not match the action: {reason.text}")
             if " It would cost " in reason.text and (
-                    f"cost {rec.cost_tier_usd:,.2f} there instead of {rec.cost_now_usd:,.2f} on {current}"
+                    f"cost ${rec.cost_tier_usd:,.2f} there instead of ${rec.cost_now_usd:,.2f} on {current}"
                     not in reason.text):
                 say(f"costs quoted are not {rec.cost_tier_usd} and {rec.cost_now_usd}: {reason.text}")
         if reason.code == "keep_current" and f"{current} is already the cheapest tier" not in reason.text:

@@ -17,5 +17,5 @@ class MoneyInReasonsTests:
         (reason,) = [r for r in explain([_rec(target, HOT)], target=target)[0].reasons if r.code == "cheaper_tier"]
 
         # hi-cap disk $250 -> flash $60: device prices, paid once; per month over the seed set's 60 months.
-        assert ("It would cost 60.00 there instead of 250.00 on hi-cap disk "
+        assert ("It would cost $60.00 there instead of $250.00 on hi-cap disk "
                 "(USD purchase: $1.00/month instead of $4.17/month over 60 months).") in reason.text

@@ -64,7 +64,7 @@ class CostVerdictTests(unittest.TestCase):
         text = reason_text(advice, "cheaper_tier")
         self.assertIn("570 IO requests/s at p95 over 2 GB", text)
         self.assertIn("285 IO/s per GB", text)
-        self.assertIn("600.00 there instead of 1,140.00 on FAST_DISK", text)
+        self.assertIn("$600.00 there instead of $1,140.00 on FAST_DISK", text)
 
     def test_it_keeps_a_segment_already_on_its_cheapest_tier(self) -> None:
         advice = advise(figures(recommended_tier="FAST_DISK", recommended_is_flash=False, intensity=5.0))

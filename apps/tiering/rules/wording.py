@@ -176,8 +176,8 @@ def _verdict(figures: Figures, row: RowDecision) -> Reason:
     costs = ""
     if figures.current_cost is not None and figures.recommended_cost is not None:
         costs = (
-            f" It would cost {_money(figures.recommended_cost)} there instead of "
-            f"{_money(figures.current_cost)} on {figures.current_tier}{_cost_unit(figures)}."
+            f" It would cost ${_money(figures.recommended_cost)} there instead of "
+            f"${_money(figures.current_cost)} on {figures.current_tier}{_cost_unit(figures)}."
         )
     lead = "By cost alone, " if row.keep_current_tier else ""
     with_index = ""
