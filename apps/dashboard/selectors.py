@@ -68,6 +68,14 @@ class FleetRow:
     flash_hit_ratio: float | None = None  # 0..1 over the window; None when not collected
     # The costs above are in the unit of the target's tier set (a purchase, or per month); these are per month.
     basis: costmodel.BillingBasis = costmodel.BillingBasis(purchase=True)
+    # Segments whose cost the sums leave out (size unknown, tablespace unmapped) or count by GB only (IO not
+    # measured): the costs are then lower bounds.
+    unpriced: int = 0
+    unmeasured: int = 0
+
+    @property
+    def lower_bound(self) -> bool:
+        return bool(self.unpriced or self.unmeasured)
 
     @property
     def cost_now_usd_per_month(self) -> Decimal | None:
@@ -82,17 +90,18 @@ class FleetRow:
         return self.basis.per_month(self.savings_usd)
 
 
-def fleet_totals(rows: list[FleetRow]) -> dict[str, Decimal | None]:
+def fleet_totals(rows: list[FleetRow]) -> dict[str, Decimal | bool | None]:
     """The fleet's costs per month (``now``, ``after``, ``savings``): every target's in one unit, so a purchase
-    is never added to a monthly bill. None where no target has the figure.
+    is never added to a monthly bill. None where no target has the figure; ``lower_bound`` when a target's
+    costs are lower bounds (segments unpriced or with IO not measured).
 
     >>> seed = costmodel.BillingBasis(purchase=True)
     >>> rows = [FleetRow(None, None, 0, Decimal(18000), Decimal(12000), Decimal(6000), basis=seed),
     ...         FleetRow(None, None, 0, Decimal("12.00"), None, None, basis=costmodel.BillingBasis(purchase=False))]
     >>> fleet_totals(rows)
-    {'now': Decimal('312.00'), 'after': Decimal('200'), 'savings': Decimal('100')}
+    {'lower_bound': False, 'now': Decimal('312.00'), 'after': Decimal('200'), 'savings': Decimal('100')}
     """
-    totals: dict[str, Decimal | None] = {}
+    totals: dict[str, Decimal | bool | None] = {"lower_bound": any(row.lower_bound for row in rows)}
     for key in ("now", "after", "savings"):
         figures = [getattr(row, f"{'cost_' if key != 'savings' else ''}{key}_usd_per_month") for row in rows]
         known = [figure for figure in figures if figure is not None]
@@ -109,7 +118,9 @@ def fleet_overview() -> list[FleetRow]:
     costs = {
         r["run__target_id"]: r
         for r in Recommendation.objects.current().values("run__target_id").annotate(
-            now=Sum("cost_now_usd"), after=Sum("cost_after_usd"), savings=Sum("savings_usd")
+            now=Sum("cost_now_usd"), after=Sum("cost_after_usd"), savings=Sum("savings_usd"),
+            unpriced=Count("segment_id", filter=Q(cost_now_usd__isnull=True)),
+            unmeasured=Count("segment_id", filter=Q(measured=False)),
         ).order_by()
     }
     ratios = fleet_flash_hit_ratios(since=window_since())
@@ -118,7 +129,8 @@ def fleet_overview() -> list[FleetRow]:
             target=t, last_run=runs.get(t.last_run_id), segments=t.segment_count,
             cost_now_usd=costs.get(t.id, {}).get("now"), cost_after_usd=costs.get(t.id, {}).get("after"),
             savings_usd=costs.get(t.id, {}).get("savings"), flash_hit_ratio=ratios.get(t.id),
-            basis=t.tier_set.basis,
+            basis=t.tier_set.basis, unpriced=costs.get(t.id, {}).get("unpriced", 0),
+            unmeasured=costs.get(t.id, {}).get("unmeasured", 0),
         )
         for t in targets
     ]

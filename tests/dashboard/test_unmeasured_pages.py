@@ -114,3 +114,15 @@ def test_the_segment_page_names_the_measured_latency(admin_client, seed_tiers):
 
     body = admin_client.get(f"/targets/{target.name}/segments/{segment.id}/").content.decode()
     assert "12.50 ms, measured on SLOW" in body
+
+
+@pytest.mark.django_db
+def test_the_fleet_page_marks_a_target_costed_on_unmeasured_figures_and_its_total_as_lower_bounds(
+        admin_client, seed_tiers):
+    _report_target(unlisted_bound=1800)
+
+    body = admin_client.get("/").content.decode()
+    row = body.split('data-col="cost_now"', 1)[1].split("</td>", 1)[0]
+    assert "≥ $" in row and "with IO not measured" in row
+    total = body.split('data-col="total_now">', 1)[1].split("</td>", 1)[0]
+    assert total.startswith("≥ $")
