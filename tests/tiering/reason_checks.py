@@ -7,7 +7,7 @@ and its explanation (apps.tiering.explain); tests run it over whole targets.
 from __future__ import annotations
 
 from apps.tiering import movability, rules
-from apps.tiering.rules.wording import _rate
+from apps.tiering.rules.in_words import rate as _rate
 
 _MOVES = (rules.ACTION_MOVE, rules.ACTION_MOVE_PARTITIONS)
 _UNMEASURED = 1 << rules.FINDING_CODES.index("unmeasured")

@@ -19,6 +19,12 @@ from functools import lru_cache
 from typing import NamedTuple, Protocol
 
 from apps.tiering.movability import why_not_movable
+from apps.tiering.rules.in_words import intensity as _intensity
+from apps.tiering.rules.in_words import money as _money
+from apps.tiering.rules.in_words import name_list as _name_list
+from apps.tiering.rules.in_words import pct as _pct
+from apps.tiering.rules.in_words import rate as _rate
+from apps.tiering.rules.in_words import size as _size
 
 #: The Reason codes of the findings, in the order their Reasons are listed.
 #: Bit i of a findings mask is set when FINDING_CODES[i] fired.
@@ -49,7 +55,6 @@ _HOLD_BITS = sum(1 << FINDING_CODES.index(code) for code in _HOLDS)
 #: Why a segment's blocks in the flash cache are waste ("" = they are not).
 WASTE_CAUSES: tuple[str, ...] = ("", "on_flash", "cold", "write_heavy", "scan_heavy")
 
-_BYTES_PER_GIB = 1024**3
 
 
 @dataclass(frozen=True)
@@ -452,42 +457,6 @@ def _residency(mix: Mix) -> str:
     if mix.optimized_fraction is not None:
         parts.append(f"it served {_pct(mix.optimized_fraction)} of its reads")
     return "; ".join(parts)
-
-
-def _name_list(names: tuple[str, ...], limit: int = 5) -> str:
-    shown = ", ".join(names[:limit])
-    more = len(names) - limit
-    return f"{shown} and {more} more" if more > 0 else shown
-
-
-def _pct(share: float) -> str:
-    return f"{share * 100:.0f}%"
-
-
-def _rate(per_s: float) -> str:
-    if per_s >= 100:
-        return f"{per_s:,.0f}"
-    if per_s >= 1:
-        return f"{per_s:.1f}".removesuffix(".0")
-    return f"{per_s:.2g}"
-
-
-def _intensity(per_gb: float | None) -> str:
-    if per_gb is None:
-        return "unknown IO/s per GB"
-    return f"{_rate(per_gb)} IO/s per GB"
-
-
-def _size(size_bytes: int) -> str:
-    if size_bytes >= _BYTES_PER_GIB:
-        return f"{size_bytes / _BYTES_PER_GIB:,.1f} GB".replace(".0 GB", " GB")
-    if size_bytes >= 1024**2:
-        return f"{size_bytes / 1024**2:,.0f} MB"
-    return f"{size_bytes / 1024:,.0f} KB"
-
-
-def _money(amount: Decimal) -> str:
-    return f"{amount:,.2f}"
 
 
 def _cost_unit(figures: Figures) -> str:
