@@ -31,6 +31,23 @@ class TierSet(models.Model):
         help_text="purchase sets: months a purchase is spread over for the monthly figure",
     )
     note = models.CharField(max_length=300, blank=True)
+    # Moves worth making (issue 16): a move is recommended only when its monthly saving pays back its one-off
+    # cost (the IO and redo of moving it, and a DBA's time) within the horizon and is at least the minimum.
+    move_cost_usd = models.DecimalField(max_digits=10, decimal_places=2, default=0,
+                                        validators=[MinValueValidator(0)],
+                                        help_text="a DBA's cost per move (USD), beside the IO the move costs")
+    payback_horizon_months = models.DecimalField(
+        max_digits=5, decimal_places=2, default=3, validators=[MinValueValidator(0)],
+        help_text="a move must pay back its one-off cost within this many months")
+    min_saving_usd_per_month = models.DecimalField(
+        max_digits=10, decimal_places=2, default=1, validators=[MinValueValidator(0)],
+        help_text="a move saving less than this per month is not worth its DDL")
+    # Hysteresis: a segment is not sent back to a tier it left (or was advised to leave) unless its intensity
+    # crosses the break-even by this share and the advice has held this many days.
+    hysteresis_band = models.FloatField(default=0.25, validators=[MinValueValidator(0), MaxValueValidator(10)],
+                                        help_text="share past the break-even intensity needed to move back")
+    hysteresis_days = models.PositiveSmallIntegerField(default=7, validators=[MaxValueValidator(365)],
+                                                       help_text="days a move back must be advised before it is")
 
     class Meta:
         ordering = ["name"]
@@ -75,6 +92,8 @@ class Tier(models.Model):
     max_iops_per_gb = models.FloatField(null=True, blank=True, help_text="provider IOPS:GB cap (gp3 500, io2 1000)")
     max_devices = models.IntegerField(null=True, blank=True, help_text="device-count limit; empty = unlimited")
     read_latency_ms = models.FloatField(default=5.0, help_text="nominal single-block read latency")
+    throughput_mb_s = models.FloatField(null=True, blank=True,
+                                        help_text="sequential MB/s a move reads from or writes to it; empty: unknown")
     is_flash = models.BooleanField(default=False)
     max_gb = models.FloatField(null=True, blank=True, help_text="capacity limit for placements; empty = unlimited")
     price_source = models.CharField(max_length=300, blank=True)
@@ -207,6 +226,12 @@ class Recommendation(models.Model):
     cost_after_usd = MoneyField(null=True)
     savings_usd = MoneyField(null=True)
     io_time_saved_s_per_day = models.FloatField(null=True)
+    # The move's one-off cost (issue 16): its duration and redo, and days its saving takes to pay it back
+    # (NULL: no move, or not known).
+    move_seconds = models.FloatField(null=True)
+    move_redo_bytes = models.BigIntegerField(null=True)
+    move_cost_usd = MoneyField(null=True)
+    payback_days = models.FloatField(null=True)
     action = models.CharField(max_length=24)
     findings = models.IntegerField(default=0, help_text="bitmask of rules.FINDING_CODES that fired")
 
