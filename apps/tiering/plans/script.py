@@ -1,0 +1,150 @@
+"""A plan's exports: the SQL*Plus script a DBA runs, and the CSV of its steps.
+
+The script stops at the first error (``WHENEVER SQLERROR EXIT FAILURE``), times every statement
+(``SET TIMING ON``), spools to a log named after the plan, and runs nothing before a PL/SQL block
+(sql/dbid_check.sql) has compared ``V$DATABASE.DBID`` with the plan's DBID and raised on any other
+database. Substitution is switched off (``SET DEFINE OFF``) right after that check, so a name with
+``&`` in it reaches Oracle as spelled. Each step is announced with ``PROMPT step N of M``; its
+statements are the ones stored with the step (apps.tiering.ddl).
+
+Pure: standard library and apps.tiering.csvsafe only.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from apps.tiering.csvsafe import write_rows
+from apps.tiering.plans.steps import PlanError, segment_label
+
+_SQL_DIR = Path(__file__).resolve().parent / "sql"
+
+
+@cache
+def _read_sql(name: str) -> str:
+    return (_SQL_DIR / f"{name}.sql").read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class ScriptHeader:
+    """What the script's head says: the plan, its target and database, its state and totals in words."""
+
+    plan_id: int
+    target: str
+    dbid: int | None
+    state: str
+    lines: tuple[str, ...] = ()  # further facts, one comment line each (who created/approved it, totals)
+
+
+@dataclass(frozen=True)
+class StepRow:
+    """One stored step as the exports read it."""
+
+    position: int
+    phase: str
+    kind: str
+    owner: str
+    object_name: str
+    subobject_name: str
+    object_type: str
+    action: str
+    from_tablespace: str
+    to_tablespace: str
+    to_tier: str
+    runnable: bool
+    ddl: str
+    seconds: float | None
+    redo_bytes: int | None
+    size_bytes: int | None
+    free_after_bytes: int | None
+    shortfall_bytes: int | None
+    saving_usd_per_month: Decimal | None
+    move_cost_usd: Decimal | None
+    payback_days: float | None
+
+    @property
+    def label(self) -> str:
+        return segment_label(self.owner, self.object_name, self.subobject_name, self.object_type)
+
+
+def spool_name(plan_id: int, target: str) -> str:
+    """The log the script spools to (target names are letters, digits, '_', '.', '-' only)."""
+    return f"tierscope_plan_{plan_id}_{target}.log"
+
+
+def plan_script(header: ScriptHeader, steps: Iterable[StepRow]) -> str:
+    """The SQL*Plus script of a plan (module doc). Refuses a plan whose DBID is unknown: its check
+    could not tell the right database from another."""
+    if header.dbid is None:
+        raise PlanError(f"plan {header.plan_id}: the DBID of target {header.target} is not known "
+                        "(no snapshot stored); a script without its database check is not written")
+    steps = list(steps)
+    out = [
+        f"-- tierscope move plan {header.plan_id}: target {header.target}, DBID {header.dbid}",
+        f"-- state: {header.state}",
+        *(f"-- {_one_line(line)}" for line in header.lines),
+        f"-- run it in SQL*Plus on that database as a user who may alter these segments; it logs to "
+        f"{spool_name(header.plan_id, header.target)}",
+        "WHENEVER OSERROR EXIT FAILURE",
+        "WHENEVER SQLERROR EXIT FAILURE",
+        "SET TIMING ON",
+        "SET ECHO ON",
+        "SET VERIFY OFF",
+        "SET SERVEROUTPUT ON",
+        f"SPOOL {spool_name(header.plan_id, header.target)}",
+        f"DEFINE plan_id = {int(header.plan_id)}",
+        f"DEFINE plan_dbid = {int(header.dbid)}",
+        _read_sql("dbid_check").rstrip("\n"),
+        "SET DEFINE OFF",
+    ]
+    total = len(steps)
+    for step in steps:
+        out.append(f"PROMPT step {step.position} of {total} ({step.phase}): {_one_line(step.label)}"
+                   f"{_destination(step)}")
+        out.extend(line for line in step.ddl.splitlines() if line.strip())
+    out += [f"PROMPT tierscope move plan {header.plan_id}: all {total} steps ran", "SPOOL OFF", "EXIT"]
+    return "\n".join(out) + "\n"
+
+
+def _destination(step: StepRow) -> str:
+    if step.kind == "hint":
+        return " flash cache hint"
+    return f" to {_one_line(step.to_tablespace)} ({_one_line(step.to_tier)})" if step.to_tablespace else ""
+
+
+def _one_line(text: str) -> str:
+    # A PROMPT or comment line must stay one line, and a trailing '-' would continue it (SQL*Plus).
+    flat = "".join(ch if ch.isprintable() else "?" for ch in text)
+    return flat + "." if flat.endswith("-") else flat
+
+
+CSV_HEADER = (
+    "plan_id", "target", "dbid", "state", "step", "phase", "kind", "owner", "object_name", "subobject_name",
+    "object_type", "action", "from_tablespace", "to_tablespace", "to_tier", "size_gb", "est_seconds",
+    "redo_bytes", "free_after_bytes", "shortfall_bytes", "saving_usd_per_month", "move_cost_usd", "payback_days",
+    "runnable", "ddl",
+)
+
+
+def plan_csv(header: ScriptHeader, steps: Iterable[StepRow]) -> str:
+    """The steps as CSV (csvsafe: no cell a spreadsheet evaluates); unknown figures are empty cells."""
+    buffer = io.StringIO()
+    write_rows(buffer, CSV_HEADER, (_csv_row(header, step) for step in steps))
+    return buffer.getvalue()
+
+
+def _csv_row(header: ScriptHeader, step: StepRow) -> tuple[Any, ...]:
+    size_gb = None if step.size_bytes is None else round(step.size_bytes / 1024**3, 3)
+    return (
+        header.plan_id, header.target, header.dbid, header.state, step.position, step.phase, step.kind, step.owner,
+        step.object_name, step.subobject_name, step.object_type, step.action, step.from_tablespace,
+        step.to_tablespace, step.to_tier, size_gb, step.seconds, step.redo_bytes, step.free_after_bytes,
+        step.shortfall_bytes, step.saving_usd_per_month, step.move_cost_usd, step.payback_days, step.runnable,
+        step.ddl,
+    )
