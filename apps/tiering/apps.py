@@ -7,11 +7,13 @@ class TieringConfig(AppConfig):
     def ready(self) -> None:
         from apps.core.audit import audit_register
         from apps.snapshots.signals import run_succeeded
-        from apps.tiering.models import Tier
+        from apps.tiering.models import Plan, Tier
         from apps.tiering.refreshes import on_run_succeeded
 
         # Prices and tier sets, with old and new values.
         audit_register(Tier)
+        # Move plans: made, approved, executed, verified (who and when, old -> new).
+        audit_register(Plan, target_name=lambda plan: plan.target.name)
 
         # The one way data flows on: snapshots announce a run, tiering refreshes (snapshots never import tiering).
         run_succeeded.connect(on_run_succeeded, dispatch_uid="tiering.refresh_after_run")

@@ -297,3 +297,7 @@ class Refresh(models.Model):
         if self.started_at and self.finished_at:
             return (self.finished_at - self.started_at).total_seconds()
         return None
+
+
+# Move plans (issue 16) live in their own module; imported here so that they are the tiering app's models.
+from apps.tiering.plans.models import Plan, PlanStep  # noqa: E402, F401

@@ -30,8 +30,12 @@ def site_ids(demo_target, collect, admin_user, viewer) -> dict[str, object]:
     # A failed and a good login, so the admin's axes pages have rows to show.
     Client(REMOTE_ADDR="198.51.100.7").post("/accounts/login/", {"username": "vera", "password": "wrong"})
     Client(REMOTE_ADDR="198.51.100.8").post("/accounts/login/", {"username": "ada", "password": "ada-pass-1"})
+    from apps.tiering.plans.services import plan_create
+
+    plan = plan_create(target=demo_target, author=admin_user, author_name="ada", all_worth_moving=True)
     return {
         "name": demo_target.name,
+        "plan_id": plan.pk,
         "segment_id": Segment.objects.filter(target=demo_target).order_by("pk").first().pk,
         "run_id": CollectionRun.objects.filter(target=demo_target).order_by("pk").first().pk,
         "tier_id": Tier.objects.order_by("pk").first().pk,

@@ -17,12 +17,14 @@ PUBLIC = {"healthz", "login", "admin:login"}
 VIEWER = {
     "dashboard:fleet", "dashboard:target", "dashboard:segment", "dashboard:recommendations", "dashboard:runs",
     "dashboard:run_status", "dashboard:refresh_status", "dashboard:tiers", "password_change", "password_change_done", "logout",
+    "plans:list", "plans:detail", "plans:export_sql", "plans:export_csv",
 }
 ADMIN_PAGES = {
     "dashboard:tier_edit", "dashboard:tier_presets", "dashboard:collect", "dashboard:recompute", "snapshots:import", "targets:check",
-    "targets:check_status", "dashboard:audit",
+    "targets:check_status", "dashboard:audit", "plans:new", "plans:state",
 }
-POST_ONLY = {"dashboard:tier_presets", "dashboard:collect", "dashboard:recompute", "logout", "admin:logout"}
+POST_ONLY = {"dashboard:tier_presets", "dashboard:collect", "dashboard:recompute", "plans:state", "logout",
+             "admin:logout"}
 # What an admin gets on a GET where it is not 200, and why.
 ADMIN_NOT_200 = {
     "admin:view_on_site": (302, 404),  # a redirect to the object's page, or 404 when it has none
