@@ -87,6 +87,7 @@ def target_detail(request: HttpRequest, name: str) -> HttpResponse:
     _, models = selectors.tier_set_models(tier_set=target.tier_set)
     from apps.snapshots.selectors import database_incarnations, incarnation_current, incomplete_intervals
     from apps.tiering.costmodel import break_evens, tiers_by_intensity
+    from apps.tiering.selectors import tablespace_room_table
 
     incarnations = database_incarnations(target_id=target.id)
     tier_order = [t.name for t in tiers_by_intensity(models)]
@@ -120,6 +121,7 @@ def target_detail(request: HttpRequest, name: str) -> HttpResponse:
         "incarnations": incarnations,
         "incomplete_intervals": incomplete_intervals(target_id=target.id),
         "incarnation_current": incarnation_current(incarnations),
+        "room": tablespace_room_table(target_id=target.id),
         **_table_page(request, target, with_action=False),
     }
     return render(request, "dashboard/target.html", context)

@@ -252,6 +252,39 @@ class Residency(models.Model):
         ]
 
 
+class TablespaceSpace(models.Model):
+    """Room in one permanent tablespace at one collection (DBA_DATA_FILES, DBA_SEGMENTS).
+
+    NULL is unknown, never 0. Kept per collection like Residency: the latest per tablespace is what
+    plans and the target page count moves against; older rows show how the room changed.
+    """
+
+    target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="tablespace_space")
+    collected_at = models.DateTimeField()
+    tablespace_name = models.CharField(max_length=128)
+    size_bytes = models.BigIntegerField(null=True, help_text="what its data files hold now")
+    used_bytes = models.BigIntegerField(null=True, help_text="allocated to segments")
+    max_size_bytes = models.BigIntegerField(null=True, help_text="what its files may grow to (autoextend)")
+    block_size_bytes = models.IntegerField(null=True)
+    autoextensible = models.BooleanField(null=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["target", "tablespace_name", "collected_at"],
+                                    name="tablespace_space_unique"),
+        ]
+        indexes = [
+            # tablespace_space_latest: a target's newest collection (MAX, then its rows).
+            models.Index(fields=["target", "-collected_at"], name="tablespace_space_target_idx"),
+        ]
+
+    @property
+    def free_bytes(self) -> int | None:
+        if self.size_bytes is None or self.used_bytes is None:
+            return None
+        return self.size_bytes - self.used_bytes
+
+
 class SampleState(models.Model):
     """The last cumulative V$ sample per instance: the baseline for the next delta."""
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Max, Min
 
 from apps.snapshots.models import Snapshot
+from apps.targets.rows import TablespaceSpace as TablespaceSpaceRow
 
 
 @dataclass(frozen=True)
@@ -171,3 +172,22 @@ def incomplete_intervals(*, target_id: int, limit: int = 5) -> list[IncompleteIn
         cursor.execute(_INCOMPLETE_SQL, {"target": target_id, "limit": limit})
         return [IncompleteInterval(int(snap), end_at, tuple(stored), int(expected))
                 for snap, end_at, stored, expected in cursor.fetchall()]
+
+
+def tablespace_space_latest(*, target_id: int) -> dict[str, TablespaceSpaceRow]:
+    """The room of each tablespace of a target as its latest collection that gave any found it, by name
+    ({} when no source gave any: AWR reports, older extracts). A collection lists every permanent
+    tablespace, so one dropped since is not in it."""
+    from apps.snapshots.models import TablespaceSpace
+
+    rows = TablespaceSpace.objects.filter(target_id=target_id)
+    newest = rows.aggregate(at=Max("collected_at"))["at"]
+    if newest is None:
+        return {}
+    return {
+        row.tablespace_name: TablespaceSpaceRow(
+            tablespace_name=row.tablespace_name, size_bytes=row.size_bytes, used_bytes=row.used_bytes,
+            max_size_bytes=row.max_size_bytes, block_size_bytes=row.block_size_bytes,
+            autoextensible=row.autoextensible)
+        for row in rows.filter(collected_at=newest).order_by("tablespace_name")
+    }

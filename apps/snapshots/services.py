@@ -20,7 +20,7 @@ from apps.core.db import connection_reset
 from apps.core.errors import first_line
 from apps.snapshots import store
 from apps.snapshots.codec import sample_from_json, sample_to_json
-from apps.snapshots.models import CollectionRun, SampleState, Snapshot
+from apps.snapshots.models import CollectionRun, SampleState, Snapshot, TablespaceSpace
 from apps.snapshots.runs import (
     BrokerUnavailable,
     CollectionBusy,
@@ -82,6 +82,8 @@ def collection_store(*, target: Target, collection: Collection, kind: str, state
                 target_id=target.id, instance_number=sample.instance_number, startup_at=sample.startup_at,
                 sampled_at=sample.sampled_at, payload=sample_to_json(sample),
             )
+    if collection.tablespaces:
+        store.tablespace_space_store(target_id=target.id, collected_at=now, rows=collection.tablespaces)
     if collection.residency:
         mapping = store.dataobj_map(target_id=target.id, keys_to_ids=segment_ids, collection=collection)
         result.rows_added += store.residency_store(
@@ -257,6 +259,21 @@ def snapshot_prune(*, now: dt.datetime) -> int:
     for row in latest_by_target:
         horizon = min(row["latest"], now) - keep
         count, _ = Snapshot.objects.filter(target_id=row["target_id"], end_at__lt=horizon).delete()
+        deleted += count
+    tablespace_space_prune(keep=keep)
+    return deleted
+
+
+def tablespace_space_prune(*, keep: dt.timedelta) -> int:
+    """Delete the room per tablespace of collections older than ``keep`` before each target's latest one. Only
+    the latest is read (plans, the target page); the older ones say how the room changed over the same
+    horizon the snapshots keep, and past it a row per tablespace per collection would only pile up."""
+    from django.db.models import Max
+
+    deleted = 0
+    for row in TablespaceSpace.objects.values("target_id").annotate(latest=Max("collected_at")).order_by():
+        count, _ = TablespaceSpace.objects.filter(target_id=row["target_id"],
+                                                  collected_at__lt=row["latest"] - keep).delete()
         deleted += count
     return deleted
 

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 from django.db import connection, transaction
 
-from apps.snapshots.models import Residency, SampleState, Segment, Snapshot, SysStat, TablespaceIO
+from apps.snapshots.models import Residency, SampleState, Segment, Snapshot, SysStat, TablespaceIO, TablespaceSpace
 from apps.targets.rows import SEGMENT_STAT_FIELDS, Collection, SegmentKey
 from apps.targets.rows import Residency as ResidencyRow
 from apps.targets.rows import Snapshot as SnapshotRow
+from apps.targets.rows import TablespaceSpace as TablespaceSpaceRow
 
 SEGMENT_STAT_COLUMNS = ("snapshot_id", "segment_id", "end_at", "interval_s", *SEGMENT_STAT_FIELDS, "space_allocated_bytes",
                         "read_requests_bound", "write_requests_bound")
@@ -294,6 +295,18 @@ def residency_store(
         if r.dataobj_number in dataobj_to_segment
     ]
     Residency.objects.bulk_create(objs, ignore_conflicts=True)
+    return len(objs)
+
+
+def tablespace_space_store(*, target_id: int, collected_at: dt.datetime, rows: Sequence[TablespaceSpaceRow]) -> int:
+    """Store the room per tablespace of one collection; a re-run at the same time adds nothing."""
+    objs = [
+        TablespaceSpace(target_id=target_id, collected_at=collected_at, tablespace_name=row.tablespace_name,
+                        size_bytes=row.size_bytes, used_bytes=row.used_bytes, max_size_bytes=row.max_size_bytes,
+                        block_size_bytes=row.block_size_bytes, autoextensible=row.autoextensible)
+        for row in rows
+    ]
+    TablespaceSpace.objects.bulk_create(objs, ignore_conflicts=True)
     return len(objs)
 
 

@@ -189,6 +189,30 @@ class SegmentInfo:
 
 
 @dataclass(frozen=True)
+class TablespaceSpace:
+    """Room in one permanent tablespace at collection time (DBA_DATA_FILES, DBA_SEGMENTS).
+
+    ``size_bytes`` is what its files hold now, ``max_size_bytes`` what they may grow to
+    (autoextend up to MAXBYTES), ``used_bytes`` what segments hold. A figure the source does not
+    give is None (unknown), never 0.
+    """
+
+    tablespace_name: str
+    size_bytes: int | None
+    used_bytes: int | None
+    max_size_bytes: int | None
+    block_size_bytes: int | None = None
+    autoextensible: bool | None = None  # any of its files autoextends
+
+    @property
+    def free_bytes(self) -> int | None:
+        """Free in the files as they are now."""
+        if self.size_bytes is None or self.used_bytes is None:
+            return None
+        return self.size_bytes - self.used_bytes
+
+
+@dataclass(frozen=True)
 class Residency:
     """Buffer-cache residency of one data object, from V$BH grouped by OBJD."""
 
@@ -230,5 +254,7 @@ class Collection:
     segments: tuple[SegmentInfo, ...] = ()
     residency: tuple[Residency, ...] = ()
     samples: tuple[CounterSample, ...] = ()
+    #: Room per permanent tablespace; () when the source does not say (AWR reports, older extracts).
+    tablespaces: tuple[TablespaceSpace, ...] = ()
     collected_at: dt.datetime | None = None
     notes: tuple[str, ...] = ()  # things the DBA should know (e.g. "AWR gap 101..104")

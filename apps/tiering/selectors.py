@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
+
+from django.db.models import F
 
 from apps.snapshots.models import TablespaceIO
 from apps.snapshots.selectors import WindowCoverage, window_coverage
+from apps.tiering.feasibility import Move, MoveCheck, feasibility
 from apps.tiering.models import Recommendation, RecommendationRun, Refresh
 
 
@@ -76,3 +80,77 @@ def recommendation_changes(before: dict[int, Decision], after: dict[int, Decisio
     parts += [f"{new} new"] if new else []
     parts += [f"{gone} gone"] if gone else []
     return ", ".join(parts) or "nothing changed"
+
+
+@dataclass(frozen=True)
+class TablespaceRoom:
+    """One tablespace's room on the target page: as collected, and left once the recommended moves ran.
+
+    ``room_after_bytes`` is max size less used after the moves (negative: short by that much; None:
+    unknown; a lower bound when not ``room_after_exact``). ``shortfall_bytes`` is what it lacks for
+    every recommended move into it (0: none short; None: not known).
+    """
+
+    tablespace_name: str
+    tier: str | None
+    size_bytes: int | None
+    used_bytes: int | None
+    free_bytes: int | None
+    max_size_bytes: int | None
+    room_after_bytes: int | None
+    room_after_exact: bool
+    moves_in: int
+    moves_out: int
+    short_moves: int
+    shortfall_bytes: int | None
+
+
+@dataclass(frozen=True)
+class TablespaceRoomTable:
+    rows: tuple[TablespaceRoom, ...]
+    moves: int  # the recommended moves counted, in order of saving
+    unplaced_moves: int  # to a tier no tablespace of the target is mapped to: nowhere to count them
+
+
+def tablespace_room_table(*, target_id: int) -> TablespaceRoomTable | None:
+    """Each tablespace's room now and after the current recommended moves, run in order of saving (the
+    biggest first), each against the room the ones before it left (apps.tiering.feasibility). None when
+    no source gave the target's tablespace sizes."""
+    from apps.snapshots.selectors import tablespace_space_latest
+    from apps.targets.models import TablespaceTier
+    from apps.tiering.explain import _tablespace_for_tier  # where the move's DDL puts it
+    from apps.tiering.rules import ACTION_MOVE, ACTION_MOVE_PARTITIONS
+
+    space = tablespace_space_latest(target_id=target_id)
+    if not space:
+        return None
+    destinations = _tablespace_for_tier(target_id)
+    rows = (Recommendation.objects.current(target_id=target_id)
+            .filter(action__in=(ACTION_MOVE, ACTION_MOVE_PARTITIONS), recommended_tier__isnull=False)
+            .order_by(F("savings_usd").desc(nulls_last=True), "segment_id")
+            .values_list("size_bytes", "segment__tablespace_name", "recommended_tier_id"))
+    moves = [Move(size, source, destinations.get(tier_id)) for size, source, tier_id in rows]
+    result = feasibility(moves, space)
+    tiers = dict(TablespaceTier.objects.filter(target_id=target_id).values_list("tablespace_name", "tier__name"))
+    table = []
+    for name, now in space.items():
+        into = [check for move, check in zip(moves, result.checks, strict=True) if move.to_tablespace == name]
+        table.append(TablespaceRoom(
+            tablespace_name=name, tier=tiers.get(name), size_bytes=now.size_bytes, used_bytes=now.used_bytes,
+            free_bytes=now.free_bytes, max_size_bytes=now.max_size_bytes,
+            room_after_bytes=result.room_after_bytes.get(name),
+            room_after_exact=result.room_after_exact.get(name, True),
+            moves_in=len(into), moves_out=sum(1 for move in moves if move.from_tablespace == name),
+            short_moves=sum(1 for check in into if check.fits is False),
+            shortfall_bytes=_shortfall_for_all(into),
+        ))
+    return TablespaceRoomTable(rows=tuple(table), moves=len(moves),
+                               unplaced_moves=sum(1 for move in moves if move.to_tablespace is None))
+
+
+def _shortfall_for_all(into: list[MoveCheck]) -> int | None:
+    """What a tablespace lacks for all the moves into it: the largest shortfall (each counts the moves before
+    it); not known once one move's room was not."""
+    if any(check.fits is None for check in into):
+        return None
+    return max((check.shortfall_bytes or 0 for check in into), default=0)

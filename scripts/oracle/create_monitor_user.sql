@@ -52,6 +52,8 @@ GRANT SELECT ON SYS.DBA_OBJECTS TO &monitor_user;
 GRANT SELECT ON SYS.DBA_LOBS TO &monitor_user;
 GRANT SELECT ON SYS.DBA_LOB_PARTITIONS TO &monitor_user;
 GRANT SELECT ON SYS.DBA_DATA_FILES TO &monitor_user;
+-- Both modes: room per tablespace (block size, contents; files and segments above).
+GRANT SELECT ON SYS.DBA_TABLESPACES TO &monitor_user;
 -- Both modes: buffer cache / flash cache residency (granted to PUBLIC by default; explicit here
 -- in case PUBLIC was revoked).
 GRANT SELECT ON SYS.V_$BH TO &monitor_user;

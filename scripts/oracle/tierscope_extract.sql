@@ -40,6 +40,8 @@
 --     DBID,INSTANCE_NUMBER,SNAP_ID,STARTUP_TIME,BEGIN_INTERVAL_TIME,END_INTERVAL_TIME,SNAP_TZ_OFFSET_MIN,ERROR_COUNT,SNAP_FLAG
 --   sysstat_sample.csv  (from sysstat_sample.sql)
 --     INST_ID,NAME,VALUE
+--   tablespaces.csv  (from tablespaces.sql)
+--     TABLESPACE_NAME,BLOCK_SIZE_BYTES,CONTENTS,SIZE_BYTES,MAX_SIZE_BYTES,AUTOEXTENSIBLE_FILES,USED_BYTES
 
 WHENEVER SQLERROR EXIT FAILURE
 WHENEVER OSERROR EXIT FAILURE
@@ -625,6 +627,44 @@ WHERE s.name IN (
     'flash cache eviction: buffer pinned',
     'flash cache eviction: aged out'
 )
+) q
+/
+SPOOL OFF
+
+-- tablespaces.sql -> tablespaces.csv
+SPOOL &outdir./tablespaces.csv
+PROMPT TABLESPACE_NAME,BLOCK_SIZE_BYTES,CONTENTS,SIZE_BYTES,MAX_SIZE_BYTES,AUTOEXTENSIBLE_FILES,USED_BYTES
+SELECT '"' || REPLACE(TO_CHAR(q.TABLESPACE_NAME), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.BLOCK_SIZE_BYTES), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.CONTENTS), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.SIZE_BYTES), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.MAX_SIZE_BYTES), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.AUTOEXTENSIBLE_FILES), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.USED_BYTES), '"', '""')
+       || '"' AS csv_line
+FROM (
+SELECT t.tablespace_name,
+       t.block_size AS block_size_bytes,
+       t.contents,
+       f.size_bytes,
+       f.max_size_bytes,
+       f.autoextensible_files,
+       NVL(u.used_bytes, 0) AS used_bytes
+FROM dba_tablespaces t
+JOIN (SELECT d.tablespace_name,
+             SUM(d.bytes) AS size_bytes,
+             SUM(CASE WHEN d.autoextensible = 'YES' THEN GREATEST(d.maxbytes, d.bytes) ELSE d.bytes END)
+               AS max_size_bytes,
+             SUM(CASE WHEN d.autoextensible = 'YES' THEN 1 ELSE 0 END) AS autoextensible_files
+      FROM dba_data_files d
+      GROUP BY d.tablespace_name) f
+  ON f.tablespace_name = t.tablespace_name
+LEFT JOIN (SELECT s.tablespace_name,
+                  SUM(s.bytes) AS used_bytes
+           FROM dba_segments s
+           GROUP BY s.tablespace_name) u
+  ON u.tablespace_name = t.tablespace_name
+WHERE t.contents = 'PERMANENT'
 ) q
 /
 SPOOL OFF

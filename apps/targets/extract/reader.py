@@ -105,9 +105,14 @@ FILES: dict[str, tuple[Column, ...]] = {
     "pack_sysstat.csv": _cols(f"{_HISTORY} STAT_NAME! VALUE:int"),
     "pack_filestat.csv": _cols(f"{_HISTORY} TABLESPACE_NAME! READ_REQUESTS:int WRITE_REQUESTS:int "
                                "READ_TIME_MS:float"),
+    "tablespaces.csv": _cols("TABLESPACE_NAME! BLOCK_SIZE_BYTES:int CONTENTS SIZE_BYTES:int MAX_SIZE_BYTES:int "
+                             "AUTOEXTENSIBLE_FILES:int USED_BYTES:int"),
 }
 #: Written only in awr mode (Diagnostics Pack statements); every other file must be there.
 PACK_FILES: tuple[str, ...] = ("pack_sysstat.csv", "pack_filestat.csv")
+#: Appended to the extract later (issue 16): an extract made by an older script has no such file and
+#: still imports, without the figures it would bring (the tablespaces' room stays unknown).
+LATER_FILES: tuple[str, ...] = ("tablespaces.csv",)
 
 Row = dict[str, Any]
 #: Key under which each typed row keeps its line number in the file, for later checks.
@@ -252,7 +257,8 @@ class _Tables:
 
 
 def read_tables(files: ExtractFiles, limits: ExtractLimits | None = None) -> _Tables:
-    missing = sorted(name for name in FILES if name not in PACK_FILES and not files.has(name))
+    missing = sorted(name for name in FILES
+                     if name not in PACK_FILES and name not in LATER_FILES and not files.has(name))
     if missing:
         raise ExtractError(f"missing {', '.join(missing)}: copy the whole output directory of "
                            "tierscope_extract.sql", filename=files.origin)
@@ -337,6 +343,7 @@ def tables_to_collection(tables: _Tables) -> Collection:
         queries.fetch_filestat_sample(tables.cursor("filestat_sample.csv"), mode="nopack"),
     )
     snapshots, notes = _history(tables, instance, pack=pack)
+    tablespaces = queries.fetch_tablespaces(tables.cursor("tablespaces.csv"), mode="nopack")
     seen = {row.instance_number for row in instances} | {snap.instance_number for snap in snapshots}
     return Collection(
         database=DatabaseInfo(
@@ -349,6 +356,7 @@ def tables_to_collection(tables: _Tables) -> Collection:
         segments=segments,
         residency=residency,
         samples=samples,
+        tablespaces=tablespaces,
         collected_at=max((row.sampled_at for row in instances), default=None),
         notes=(f"offline extract ({'awr' if pack else 'nopack'} mode)", *notes),
     )

@@ -24,7 +24,8 @@ import oracledb
 from apps.targets.deltas import CumulativePoint
 from apps.targets.oracle.errors import StatementFailed
 from apps.targets.oracle.features import Features, check_mode
-from apps.targets.rows import SEGMENT_STAT_FIELDS, Residency, SegmentInfo, SegmentKey, SegmentStat
+from apps.targets.oracle.space import tablespace_space
+from apps.targets.rows import SEGMENT_STAT_FIELDS, Residency, SegmentInfo, SegmentKey, SegmentStat, TablespaceSpace
 
 SQL_DIR = Path(__file__).resolve().parent / "sql"
 PACK_PREFIX = "pack_"
@@ -125,6 +126,7 @@ SQL_SYSSTAT_SAMPLE = Statement("sysstat_sample")
 SQL_FILESTAT_SAMPLE = Statement("filestat_sample")
 SQL_PACK_SYSSTAT = Statement("pack_sysstat")
 SQL_PACK_FILESTAT = Statement("pack_filestat")
+SQL_TABLESPACES = Statement("tablespaces")
 
 
 # --- row dataclasses local to the Oracle source -------------------------------------------
@@ -431,6 +433,12 @@ def fetch_residency(cursor: Cursor, *, mode: str, rac: bool,
             cache_blocks=int(row["CACHE_BLOCKS"] or 0),
         ))
     return tuple(result)
+
+
+def fetch_tablespaces(cursor: Cursor, *, mode: str) -> tuple[TablespaceSpace, ...]:
+    """Size, used and max size of every permanent tablespace, by name (mapped in oracle.space)."""
+    rows = _run(cursor, SQL_TABLESPACES, mode=mode)
+    return tuple(sorted((tablespace_space(row) for row in rows), key=lambda space: space.tablespace_name))
 
 
 def fetch_segstat_sample(cursor: Cursor, *, mode: str) -> tuple[SegstatSampleRow, ...]:

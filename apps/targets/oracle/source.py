@@ -131,6 +131,7 @@ class OracleSource(Source):
         sysstat_rows = queries.fetch_sysstat_sample(cursor, mode=mode)
         filestat_rows = queries.fetch_filestat_sample(cursor, mode=mode)
         segments = queries.fetch_segments(cursor, mode=mode)
+        tablespaces = queries.fetch_tablespaces(cursor, mode=mode)
         rac = is_rac(parameters, instances)
         residency = queries.fetch_residency(
             cursor, mode=mode, rac=rac, instance_numbers={row.inst_id: row.instance_number for row in instances}
@@ -151,6 +152,7 @@ class OracleSource(Source):
             segments=segments,
             residency=residency,
             samples=build_samples(instances, segments, segstat_rows, sysstat_rows, filestat_rows),
+            tablespaces=tablespaces,
             collected_at=state.now,
             notes=history.notes,
         )

@@ -53,12 +53,15 @@ def qualified(sql: str) -> exp.Expression:
 
 
 def views_and_columns(sql: str) -> tuple[set[str], set[tuple[str, str]]]:
-    """(views read, (view, column) pairs) of a statement, resolved through its aliases."""
+    """(views read, (view, column) pairs) of a statement, resolved through its aliases. A column of a
+    derived table (an inline view's alias) is left out: qualify() has checked it against the inline
+    view's select list, whose own columns are resolved here to their catalog views."""
     tree = qualified(sql)
     aliases = {table.alias_or_name.upper(): table.name.upper() for table in tree.find_all(exp.Table)}
+    derived = {query.alias.upper() for query in tree.find_all(exp.Subquery) if query.alias}
     views = {table.name.upper() for table in tree.find_all(exp.Table)}
     columns = {(aliases[column.table.upper()], column.name.upper())
-               for column in tree.find_all(exp.Column) if column.table}
+               for column in tree.find_all(exp.Column) if column.table and column.table.upper() not in derived}
     return views, columns
 
 
@@ -95,6 +98,16 @@ class CatalogReaderTests(unittest.TestCase):
         self.assertEqual(since_release("12.1-18c (absent in 11.2.0.4 DDL, present in 18c DDL)"), (18, 0))
         self.assertEqual(since_release("12.1+ (absent in 11.2.0.4 DDL)"), (12, 1))
         self.assertIsNone(since_release("after 11.2 (not in 11.2 docs)"))
+
+    def test_it_checks_the_columns_of_an_inline_view(self) -> None:
+        # Inside it (the catalog view's) and outside it (what the inline view selects).
+        inside = "SELECT f.b FROM (SELECT d.maxbytez AS b FROM dba_data_files d) f"
+        outside = "SELECT f.c FROM (SELECT d.maxbytes AS b FROM dba_data_files d) f"
+        for sql in (inside, outside):
+            with self.subTest(sql=sql), self.assertRaises(OptimizeError):
+                views_and_columns(sql)
+        self.assertEqual(views_and_columns("SELECT f.b FROM (SELECT d.maxbytes AS b FROM dba_data_files d) f"),
+                         ({"DBA_DATA_FILES"}, {("DBA_DATA_FILES", "MAXBYTES")}))
 
     def test_it_rejects_a_column_the_view_does_not_have(self) -> None:
         # DBA_LOBS has no FLASH_CACHE (NOTES section 3): the checker must say so.
