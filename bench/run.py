@@ -10,7 +10,9 @@
   figures cost computed from the raw statistics instead of the rollups;
 * pages: p95 server time of every dashboard page (Django test client, no
   network) against a trivial page (the login form), on the 100k-segment target
-  (its 100k current recommendations are what the pages read).
+  (its 100k current recommendations are what the pages read);
+* a move plan of 10k moves made and exported (bench/bench_plan.py) against
+  the issue's 2 s, and against the recommendations' own export of those rows.
 
 Runs against its own databases (``<DATABASE_URL's name>_bench``, and
 ``..._bench_ingest`` for the ingest ratio, whose runs truncate the stats
@@ -485,9 +487,9 @@ def main() -> None:
     import argparse
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["ingest", "recommendations"],
-                        help="only the ingest ratio, or only the refreshes of the 100k-segment target (printed, "
-                             "not written to bench/results)")
+    parser.add_argument("--only", choices=["ingest", "recommendations", "plan"],
+                        help="only the ingest ratio, the refreshes of the 100k-segment target, or the 10k-move "
+                             "plan (printed, not written to bench/results)")
     only = parser.parse_args().only
     report = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
               "run_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
@@ -498,6 +500,14 @@ def main() -> None:
 
         tier_presets_install()
         print(json.dumps(bench_ingest()), flush=True)
+        return
+    if only == "plan":
+        _setup_django()
+        from apps.tiering.services import tier_presets_install
+        from bench.bench_plan import bench_plan
+
+        tier_presets_install()
+        print(json.dumps(bench_plan(), indent=2), flush=True)
         return
     if only == "recommendations":
         _setup_django()
@@ -525,6 +535,11 @@ def main() -> None:
     print("pages ...", flush=True)
     report["pages"] = bench_pages(target)
     print(json.dumps(report["pages"], indent=2), flush=True)
+    print("move plan (10k moves, made and exported) ...", flush=True)
+    from bench.bench_plan import bench_plan
+
+    report["plan_10k"] = bench_plan()
+    print(json.dumps(report["plan_10k"], indent=2), flush=True)
     print("optimizer ...", flush=True)
     report["optimizer"] = bench_optimizer()
     print(json.dumps(report["optimizer"], indent=2, default=str), flush=True)
