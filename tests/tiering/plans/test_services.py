@@ -116,3 +116,19 @@ class PlanTransitionTests:
         plan = make(demo_collected, all_worth_moving=True)
         with pytest.raises(PlanError, match="only an admin"):
             plan_transition(plan_id=plan.pk, to="approved", user=viewer)
+
+
+class PlanHintTests:
+    def test_a_move_advised_with_a_flash_cache_hint_gets_its_hint_step_after_every_move(self, demo_collected):
+        from apps.tiering import rules
+
+        none_bit = 1 << rules.FINDING_CODES.index("flash_cache_none")
+        hinted = set(Recommendation.objects.current(target_id=demo_collected.id).filter(action="move")
+                     .extra(where=["findings & %s <> 0"], params=[none_bit]).values_list("segment_id", flat=True))
+        assert hinted, "the demo should advise FLASH_CACHE NONE beside some moves"
+        plan = make(demo_collected, all_worth_moving=True)
+        hints = plan.steps.filter(kind="hint")
+        assert set(hints.values_list("segment_id", flat=True)) == hinted
+        assert all("STORAGE (FLASH_CACHE NONE)" in step.ddl for step in hints)
+        last_move = plan.steps.filter(kind="move").order_by("-position").first().position
+        assert min(hints.values_list("position", flat=True)) > last_move
