@@ -89,20 +89,27 @@ class HysteresisReplayTests:
         assert _moves(_replay(days)) == [0]
 
     def test_a_lasting_change_moves_back_on_its_seventh_day(self):
-        # Up on day 0; from day 10 on the segment is cold for good (50 % below the break-even).
-        days = [BREAK_EVEN * 1.5] * 10 + [BREAK_EVEN * 0.5] * 20
+        # Up on day 0; from day 5 on the segment is cold for good (50 % below the break-even).
+        days = [BREAK_EVEN * 1.5] * 5 + [BREAK_EVEN * 0.5] * 20
 
         rows = _replay(days)
 
-        assert _moves(rows) == [0, 16]  # advised back on days 10..16: the 7th day of advice moves it
-        assert rows[16] == (FAST, HICAP, HICAP)
-        assert all(recommended == current for current, _, recommended in rows[10:16])
+        assert _moves(rows) == [0, 11]  # advised back on days 5..11: the 7th day of advice moves it
+        assert rows[11] == (FAST, HICAP, HICAP)
+        assert all(recommended == current for current, _, recommended in rows[5:11])
 
     def test_the_days_follow_the_tier_set(self):
-        days = [BREAK_EVEN * 1.5] * 10 + [BREAK_EVEN * 0.5] * 20
+        days = [BREAK_EVEN * 1.5] * 5 + [BREAK_EVEN * 0.5] * 20
 
-        assert _moves(_replay(days, settings=Settings(band=0.25, days=3))) == [0, 12]
-        assert _moves(_replay(days, settings=Settings(band=0.25, days=0))) == [0, 10]
+        assert _moves(_replay(days, settings=Settings(band=0.25, days=3))) == [0, 7]
+        assert _moves(_replay(days, settings=Settings(band=0.25, days=0))) == [0, 5]
+
+    def test_a_tier_left_more_than_the_memory_ago_is_forgotten_after_a_quiet_week(self):
+        # Ten quiet days on fast disk (no advice back): hi-cap disk has left the week read, so a move there
+        # is a move like any other. A week of stable advice is no bounce.
+        days = [BREAK_EVEN * 1.5] * 10 + [BREAK_EVEN * 0.9] * 3
+
+        assert _moves(_replay(days)) == [0, 10]
 
     def test_a_lasting_change_inside_the_band_never_moves_back(self):
         days = [BREAK_EVEN * 1.5] * 5 + [BREAK_EVEN * 0.85] * 40
@@ -183,13 +190,13 @@ class JudgeTests:
 
     def test_a_held_move_back_keeps_the_tier_it_left_in_memory(self):
         # The runs read no longer show it on hi-cap disk, but one of them held the same move back.
-        rows = [(age, FAST, FAST, FAST) for age in range(1, 30)] + [(30, FAST, HICAP, FAST, 1)]
+        rows = [(age, FAST, FAST, FAST) for age in range(1, 7)] + [(7, FAST, HICAP, FAST, 1)]
 
         assert self._judge(current=FAST, cost=HICAP, intensity=0.7, history_rows=rows).held[0]
         assert not self._judge(current=FAST, cost=HICAP, intensity=0.7, history_rows=rows[:-1]).back[0]
 
-    def test_the_memory_is_a_month_or_the_days_needed(self):
-        assert Settings(days=7).memory_days == MEMORY_DAYS == 30
+    def test_the_memory_is_a_week_or_the_days_needed(self):
+        assert Settings(days=3).memory_days == MEMORY_DAYS == 7
         assert Settings(days=60).memory_days == 60
 
     def test_segments_not_sent_elsewhere_and_unknown_tiers_are_not_judged(self):
