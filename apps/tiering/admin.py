@@ -7,8 +7,19 @@ from apps.tiering.models import RecommendationRun, Tier, TierSet
 class TierSetAdmin(admin.ModelAdmin):
     """Tier sets: the billing basis (purchase, amortised over its months; or monthly) of the tiers in each."""
 
-    list_display = ["name", "billing", "amortisation_months", "note"]
+    list_display = ["name", "billing", "amortisation_months", "move_cost_usd", "payback_horizon_months",
+                    "min_saving_usd_per_month", "hysteresis_band", "hysteresis_days", "note"]
     list_filter = ["billing"]
+    fieldsets = [
+        (None, {"fields": ["name", "billing", "amortisation_months", "note"]}),
+        ("Moves worth making", {
+            "fields": ["move_cost_usd", "payback_horizon_months", "min_saving_usd_per_month"],
+            "description": "A move is recommended only when its saving per month is at least the minimum and "
+                           "repays its one-off cost (the DBA's cost per move; the copy's IO is not charged) within "
+                           "the horizon; the others are 'not worth moving'. Takes effect at the next refresh.",
+        }),
+        ("Hysteresis", {"fields": ["hysteresis_band", "hysteresis_days"]}),
+    ]
 
     def get_readonly_fields(self, request, obj=None):
         return ["name"] if obj is not None else []  # the key targets and tiers refer to
@@ -17,7 +28,7 @@ class TierSetAdmin(admin.ModelAdmin):
 @admin.register(Tier)
 class TierAdmin(admin.ModelAdmin):
     list_display = ["name", "kind", "device_cost_usd", "device_gb", "device_iops", "usd_per_gb",
-                    "usd_per_iops", "read_latency_ms", "is_flash", "tier_set"]
+                    "usd_per_iops", "read_latency_ms", "throughput_mb_s", "is_flash", "tier_set"]
     list_filter = ["tier_set", "tier_set__billing", "kind"]
 
 

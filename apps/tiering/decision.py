@@ -11,13 +11,14 @@ not measure stay unknown here (see build_recommendations). No database access.
 from __future__ import annotations
 
 import datetime as dt
+from typing import NamedTuple
 
 import numpy as np
 
 from apps.snapshots.figures import UnlistedBound, WindowArrays
 from apps.targets.models import Target
-from apps.tiering import costmodel, rules
-from apps.tiering.models import Tier
+from apps.tiering import costmodel, payback, rules
+from apps.tiering.models import Tier, TierSet
 from apps.tiering.tiers import tier_to_model
 
 
@@ -79,6 +80,12 @@ def build_recommendations(
     flash_enabled = bool(np.nansum(flash_blocks) > 0) if n else False
     top_n_source = target.mode in (Target.Mode.AWR, Target.Mode.NOPACK, Target.Mode.REPORT)
     block_size = float(target.capabilities.get("block_size_bytes") or 8192)
+    # Payback: the move to the cost model's tier, its one-off cost against its saving a month (issue 16).
+    move = _move_payback(
+        tier_set=target.tier_set, tiers=known_tiers, size_bytes=np.where(sized, size_bytes, np.nan),
+        current_id=current_id, cost_tier_id=cost_tier_id,
+        saving_c=_cost_move_saving_c(costs, costs_high, choice, cost_now, bounded & ~held, current_index, current_id,
+                                     mapped_tiers, iops_high, gb))
 
     decisions = rules.decide(rules.Columns(
         is_undo=segments["is_undo"], is_temp=segments["is_temp"], is_lob=segments["is_lob"],
@@ -95,6 +102,7 @@ def build_recommendations(
         flash_cache_enabled=np.full(n, flash_enabled), below_awr_capture=top_n_source & ~segments["in_awr"],
         skewed=skewed_partitions(segments["partition_group"], segments["is_partition"], intensity),
         unmeasured=held, iops_bound=iops_bound, movability=segments["movability"].astype(np.int8),
+        not_worth_moving=move.not_worth,
     ))
 
     final_id = np.where(decisions.keep_current_tier, current_id, cost_tier_id)
@@ -142,6 +150,64 @@ def build_recommendations(
         "cost_now_usd": cost_now_c, "cost_tier_usd": cost_tier_c, "cost_after_usd": cost_after_c,
         "savings_usd": savings_c, "io_time_saved_s_per_day": saved,
         "action": (decisions.action, rules.ACTIONS), "findings": decisions.findings,
+        **_move_columns(move.costs, decisions),
+    }
+
+
+class _Move(NamedTuple):
+    costs: payback.MoveCosts
+    not_worth: np.ndarray  # a move whose saving is known and does not repay its one-off cost
+
+
+def _cost_move_saving_c(costs, costs_high, choice, cost_now, bounded, current_index, current_id, mapped_tiers,
+                        iops_high, gb) -> np.ndarray:
+    """Cents the move to the cost model's tier saves (in the set's unit; NaN: unknown): as the stored saving of
+    a move, the lesser of the savings at either end of a bound."""
+    n = choice.size
+    if not n:
+        return np.zeros(0)
+    rows = np.arange(n)
+    saving = _cents(cost_now) - _cents(costs[rows, choice])
+    if bounded.any():
+        now_high = _current_costs(costs_high, current_index, current_id, mapped_tiers, iops_high, gb)
+        saving = np.where(bounded, np.fmin(saving, _cents(now_high) - _cents(costs_high[rows, choice])), saving)
+    return saving
+
+
+def _cents(amounts: np.ndarray) -> np.ndarray:
+    return np.round(costmodel.to_cents_array(amounts) * 100)
+
+
+def _move_payback(*, tier_set: TierSet, tiers: dict[int, Tier], size_bytes: np.ndarray, current_id: np.ndarray,
+                  cost_tier_id: np.ndarray, saving_c: np.ndarray) -> _Move:
+    """Each move's one-off cost (apps.tiering.payback: read from the current tier and written to the cost
+    model's at their throughput; the set's DBA cost per move, the IO at $0) against its saving per month.
+    A segment whose saving is unknown (unmapped, unsized) is left to the other rules: its move is not
+    judged on a figure nobody has."""
+    throughput = {tier_id: np.nan if tier.throughput_mb_s is None else tier.throughput_mb_s
+                  for tier_id, tier in tiers.items()}
+    saving_per_month = saving_c / 100.0 / tier_set.basis.divisor
+    policy = payback.MovePolicy(dba_cost_usd=tier_set.move_cost_usd, horizon_months=tier_set.payback_horizon_months,
+                                min_saving_usd_per_month=tier_set.min_saving_usd_per_month)
+    costs = payback.move_costs(size_bytes=size_bytes, read_mb_s=_lookup(current_id, throughput),
+                               write_mb_s=_lookup(cost_tier_id, throughput), saving_usd_per_month=saving_per_month,
+                               policy=policy)
+    judged = (cost_tier_id != current_id) & np.isfinite(saving_per_month) & np.isfinite(size_bytes)
+    return _Move(costs, judged & ~costs.worth)
+
+
+_NOT_WORTH_BIT = 1 << rules.FINDING_CODES.index("not_worth_moving")
+
+
+def _move_columns(costs: payback.MoveCosts, decisions: rules.Decisions) -> dict[str, np.ndarray]:
+    """move_seconds, move_redo_bytes, move_cost_usd (cents) and payback_days of the moves made and of those
+    not worth making (NaN, stored NULL, for every other row and where unknown)."""
+    shown = (decisions.action == rules.ACTIONS.index(rules.ACTION_MOVE)) | (decisions.findings & _NOT_WORTH_BIT > 0)
+    return {
+        "move_seconds": np.where(shown, costs.seconds, np.nan),
+        "move_redo_bytes": np.where(shown, costs.redo_bytes, np.nan),
+        "move_cost_usd": np.where(shown, _cents(costs.cost_usd), np.nan),
+        "payback_days": np.where(shown, costs.payback_days, np.nan),
     }
 
 

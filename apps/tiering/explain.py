@@ -17,9 +17,10 @@ from apps.snapshots.models import Segment
 from apps.targets.models import TablespaceTier, Target
 from apps.tiering import ddl, rules
 from apps.tiering.costmodel import BillingBasis
-from apps.tiering.models import Recommendation, Tier
+from apps.tiering.models import Recommendation, Tier, TierSet
 
 _UNMEASURED = 1 << rules.FINDING_CODES.index("unmeasured")
+_NOT_WORTH_MOVING = 1 << rules.FINDING_CODES.index("not_worth_moving")
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ def explain(recs: Sequence[Recommendation], *, target: Target,
         siblings = _partition_intensities(recs, target_id=target.id)
     block_size = int(target.capabilities.get("block_size_bytes") or 8192)
     basis = target.tier_set.basis  # the unit the reasons quote costs in
-    advices = rules.advise_many([_figures(rec, siblings, block_size, basis) for rec in recs])
+    advices = rules.advise_many([_figures(rec, siblings, block_size, basis, target.tier_set) for rec in recs])
     tablespace_for_tier = _tablespace_for_tier(target.id)
     release = target.capabilities.get("release") or "19.0.0.0.0"
     return [
@@ -57,7 +58,7 @@ def explain(recs: Sequence[Recommendation], *, target: Target,
 
 
 def _figures(rec: Recommendation, siblings: dict[tuple, tuple], block_size: int,
-             basis: BillingBasis) -> rules.SegmentFigures:
+             basis: BillingBasis, tier_set: TierSet) -> rules.SegmentFigures:
     seg = rec.segment
     current, cheapest = rec.current_tier, rec.cost_tier
     return rules.SegmentFigures(
@@ -82,7 +83,65 @@ def _figures(rec: Recommendation, siblings: dict[tuple, tuple], block_size: int,
         partition_intensities=siblings.get((rec.run_id, *_group(seg)), ()),
         current_cost=rec.cost_now_usd, recommended_cost=rec.cost_tier_usd,
         cost_unit=basis.unit, cost_months=basis.divisor,
+        not_worth_moving=bool(rec.findings & _NOT_WORTH_MOVING), move=_move_figures(rec, basis, tier_set),
     )
+
+
+def _move_figures(rec: Recommendation, basis: BillingBasis, tier_set: TierSet) -> rules.MoveFigures | None:
+    """A move's payback as the refresh stored it (apps.tiering.decision._move_columns): its saving a month is
+    the stored saving of a move made; for one not made, what its tiers' stored costs differ by (not known
+    for a segment moved on a bound: the refresh took the lesser saving at either end of it)."""
+    if rec.move_cost_usd is None:
+        return None
+    if rec.action == rules.ACTION_MOVE:
+        saving = basis.per_month(rec.savings_usd)
+    elif rec.measured and rec.cost_now_usd is not None and rec.cost_tier_usd is not None:
+        saving = basis.per_month(rec.cost_now_usd - rec.cost_tier_usd)
+    else:
+        saving = None
+    unknown = tuple(tier.name for tier in (rec.current_tier, rec.cost_tier)
+                    if tier is not None and tier.throughput_mb_s is None)
+    return rules.MoveFigures(
+        saving_per_month=saving, cost=rec.move_cost_usd, payback_days=rec.payback_days, seconds=rec.move_seconds,
+        redo_bytes=rec.move_redo_bytes, horizon_months=tier_set.payback_horizon_months,
+        min_saving_per_month=tier_set.min_saving_usd_per_month, unknown_throughput=tuple(dict.fromkeys(unknown)),
+    )
+
+
+def _held_backs(recs: Sequence[Recommendation], *, target: Target) -> dict[tuple[int, int], hysteresis.HeldBack]:
+    """(run, segment) -> why the move back was held, for the recommendations hysteresis held (their finding):
+    how far their intensity lies past the break-even (the tiers' prices now), the tier set's settings, and the
+    days the move had been advised (their earlier runs, one query per run)."""
+    from apps.tiering.services import advice_history
+
+    by_run: dict[int, list[Recommendation]] = defaultdict(list)
+    for rec in recs:
+        if rec.findings & _HELD_BACK and rec.current_tier is not None and rec.cost_tier is not None:
+            by_run[rec.run_id].append(rec)
+    if not by_run:
+        return {}
+    settings = hysteresis.Settings(band=target.tier_set.hysteresis_band, days=target.tier_set.hysteresis_days)
+    held = {}
+    for run_recs in by_run.values():
+        run_recs = sorted(run_recs, key=lambda rec: rec.segment_id)
+        models = {}
+        for tier in {t.id: t for rec in run_recs for t in (rec.current_tier, rec.cost_tier)}.values():
+            try:
+                models[tier.id] = tier_to_model(tier)
+            except CostModelError:
+                continue
+        ids = np.array([rec.segment_id for rec in run_recs], dtype=np.int64)
+        verdict = hysteresis.judge(
+            segment_id=ids, current_tier_id=np.array([rec.current_tier_id for rec in run_recs], dtype=np.int64),
+            cost_tier_id=np.array([rec.cost_tier_id for rec in run_recs], dtype=np.int64),
+            intensity=np.array([np.nan if rec.intensity is None else rec.intensity for rec in run_recs]),
+            tiers=models, settings=settings, history=advice_history(
+                target_id=target.id, before=run_recs[0].run.computed_at, segment_ids=ids, days=settings.memory_days))
+        for rec, days in zip(run_recs, verdict.days_advised.tolist()):
+            here, there = models.get(rec.current_tier_id), models.get(rec.cost_tier_id)
+            share = hysteresis.crossed_share(rec.intensity, here, there) if here and there else None
+            held[(rec.run_id, rec.segment_id)] = hysteresis.HeldBack(share, settings, days)
+    return held
 
 
 def _group(seg: Segment) -> tuple[str, str, str]:
@@ -128,7 +187,8 @@ def _tablespace_for_tier(target_id: int) -> dict[int, str]:
 def ddl_text(seg: Segment, advice: rules.Advice, tier: Tier | None, tablespace_for_tier: dict[int, str],
              release: str) -> str:
     """The statements for an advice (a move with its flash cache hint), or a comment saying why there are none."""
-    if advice.action == rules.ACTION_KEEP or (tier is None and advice.action != rules.ACTION_NOT_MOVABLE):
+    if advice.action in (rules.ACTION_KEEP, rules.ACTION_NOT_WORTH_MOVING) or (
+            tier is None and advice.action != rules.ACTION_NOT_MOVABLE):
         return ""
     if advice.action == rules.ACTION_NOT_MOVABLE:
         tier = None

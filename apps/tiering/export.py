@@ -8,7 +8,7 @@ iops, read_iops, write_iops, intensity, statistic, window_days, current_tier,
 recommended_tier, action, cost_now_usd, cost_after_usd, savings_usd,
 io_time_saved_s_per_day, reasons, ddl, computed_at, measured, iops_bound, cost_unit,
 cost_now_usd_per_month, cost_after_usd_per_month, savings_usd_per_month, window,
-window_start, window_end, window_intervals
+window_start, window_end, window_intervals, payback_days
 
 Money: cost_now_usd, cost_after_usd and savings_usd are in the unit of the target's
 tier set, named in ``cost_unit``: "USD purchase" (devices bought once: the seed's
@@ -26,6 +26,10 @@ what its figures really cover is in ``window`` (in words: "one 22 h interval", "
 6 days"), ``window_start`` and ``window_end`` (the first snapshot's begin and the last one's
 end, UTC) and ``window_intervals`` (snapshot intervals, RAC instances of one snapshot
 counted once): a single imported report of 22 hours is not 7 days.
+
+``payback_days``: the days a move's saving takes to repay its one-off cost (apps.tiering.payback),
+for a move made and for one "not worth moving" (empty there when it saves nothing: it never pays
+back); empty for every other action.
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ HEADER = (
     "read_iops", "write_iops", "intensity", "statistic", "window_days", "current_tier", "recommended_tier",
     "action", "cost_now_usd", "cost_after_usd", "savings_usd", "io_time_saved_s_per_day", "reasons", "ddl",
     "computed_at", "measured", "iops_bound", "cost_unit", "cost_now_usd_per_month", "cost_after_usd_per_month",
-    "savings_usd_per_month", "window", "window_start", "window_end", "window_intervals",
+    "savings_usd_per_month", "window", "window_start", "window_end", "window_intervals", "payback_days",
 )
 
 
@@ -134,6 +138,7 @@ def _row(rec: Recommendation, target_name: str, explanation: Explanation, basis:
         " ".join(reason.text for reason in explanation.reasons), explanation.ddl, rec.computed_at.isoformat(),
         rec.measured, _round(rec.iops_bound, 3), basis.unit, _per_month(rec.cost_now_usd, basis),
         _per_month(rec.cost_after_usd, basis), _per_month(rec.savings_usd, basis), *_window_cells(window),
+        _round(rec.payback_days, 1),
     )
 
 

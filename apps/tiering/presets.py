@@ -11,10 +11,17 @@ check them before relying on a figure, and prefer your own contract prices.
 Cloud prices are per month in AWS us-east-1 / OCI commercial regions and must
 not be mixed with purchase prices in one comparison. Read latencies are
 nominal figures for ranking tiers ("IO time saved"), not measurements.
+
+Throughputs (``throughput_mb_s``, sequential MB/s, MB = 2**20 bytes) time a move
+(apps.tiering.payback); each comes with its source (``throughput_source``), and
+a tier without a source has none (None: a move to or from it has an unknown
+duration, never 0). A cloud volume's figure is the per-volume one, which larger
+volumes reach (OCI scales it per GB up to the figure; gp3 includes it).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
@@ -54,6 +61,8 @@ class PresetTier:
     price_source: str
     price_read_on: dt.date
     note: str = ""
+    throughput_mb_s: float | None = None
+    throughput_source: str = ""
 
 
 def _device(name: str, cost: str, gb: float, iops: float, latency_ms: float, source: str, note: str) -> PresetTier:
@@ -61,10 +70,25 @@ def _device(name: str, cost: str, gb: float, iops: float, latency_ms: float, sou
     return PresetTier("device", name, figures, latency_ms, source, READ_ON, note)
 
 
+#: Sequential throughput in the seeds: Oracle's deck gives flash "100 to 500 MB/s reads" (the low end is
+#: taken); the ORION calibration of seeds/ssd-as-oracle-storage-2010.txt measured "Large read throughput ...
+#: 40 MBPS for SAN" (mirrored and striped disks; large writes 79 MBPS), the only disk figure of the seeds,
+#: which do not tell disk classes apart: both disk tiers get it.
+SEED_FLASH_THROUGHPUT = f"{SEED_DOCUMENT}: flash '100 to 500 MB/s reads', the low end"
+SEED_DISK_THROUGHPUT = "seeds/ssd-as-oracle-storage-2010.txt (ORION): 'Large read throughput ... 40 MBPS for SAN'"
+
+
+def _with_throughput(tier: PresetTier, mb_s: float, source: str) -> PresetTier:
+    return dataclasses.replace(tier, throughput_mb_s=mb_s, throughput_source=source)
+
+
 SEED_2009: tuple[PresetTier, ...] = (
-    _device("hi-cap disk", "250", 1000, 100, 12.0, SEED_DOCUMENT, "2009 price as printed; 7.2k rpm latency"),
-    _device("fast disk", "600", 300, 300, 7.0, SEED_DOCUMENT, "2009 price as printed; the deck quotes 7000 us"),
-    _device("flash", "2400", 80, 30000, 0.2, SEED_DOCUMENT, "2009 price as printed; the deck quotes 100-200 us"),
+    _with_throughput(_device("hi-cap disk", "250", 1000, 100, 12.0, SEED_DOCUMENT,
+                             "2009 price as printed; 7.2k rpm latency"), 40, SEED_DISK_THROUGHPUT),
+    _with_throughput(_device("fast disk", "600", 300, 300, 7.0, SEED_DOCUMENT,
+                             "2009 price as printed; the deck quotes 7000 us"), 40, SEED_DISK_THROUGHPUT),
+    _with_throughput(_device("flash", "2400", 80, 30000, 0.2, SEED_DOCUMENT,
+                             "2009 price as printed; the deck quotes 100-200 us"), 100, SEED_FLASH_THROUGHPUT),
 )
 
 # Drive figures: random 8 KiB IOPS an array can sustain per drive (not the
@@ -100,12 +124,13 @@ AWS_EBS: tuple[PresetTier, ...] = (
         usd_per_gb_price="0.045", usd_per_iops_price=None, included_iops_per_volume=500,
         volume_min_gb=125, volume_max_gb=16384, volume_max_iops=500,
     ),
-    _ebs(
+    _with_throughput(_ebs(
         "EBS gp3", 1.0, "3000 IOPS included per volume; max 500 IOPS/GiB, 16000 IOPS and 16 TiB per "
         "volume as documented before AWS's 2025 gp3 size/IOPS increase; throughput charge not modelled",
         usd_per_gb_price="0.08", usd_per_iops_price="0.005", included_iops_per_volume=3000,
         volume_min_gb=1, volume_max_gb=16384, volume_max_iops=16000, max_iops_per_gb=500,
-    ),
+    ), 125, "https://docs.aws.amazon.com/sdk-for-kotlin/api/latest/ec2/aws.sdk.kotlin.services.ec2.model/"
+       "-create-volume-request/throughput.html (gp3: minimum 125 MiB/s, the baseline the price includes)"),
     _ebs(
         "EBS io2", 0.5, "io2 Block Express; first IOPS band price ($0.065 up to 32k per volume; "
         "cheaper bands above are not modelled); max 1000 IOPS/GiB, 256k IOPS, 64 TiB per volume",
@@ -130,8 +155,14 @@ def _oci(name: str, usd_per_gb: str, iops_per_gb: float, max_iops: float, latenc
 # Lower Cost = 0 VPU, Balanced = 10 VPUs, Higher Performance = 20 VPUs.
 OCI_BLOCK_VOLUME: tuple[PresetTier, ...] = (
     _oci("OCI lower cost", "0.0255", 2, 3000, 5.0, "0 VPU/GB: 2 IOPS/GB, max 3000 IOPS per volume"),
-    _oci("OCI balanced", "0.0425", 60, 25000, 1.5, "10 VPU/GB: 60 IOPS/GB, max 25000 IOPS per volume"),
-    _oci("OCI higher performance", "0.0595", 75, 50000, 1.0, "20 VPU/GB: 75 IOPS/GB, max 50000 IOPS per volume"),
+    _with_throughput(
+        _oci("OCI balanced", "0.0425", 60, 25000, 1.5, "10 VPU/GB: 60 IOPS/GB, max 25000 IOPS per volume"), 480,
+        "https://docs.oracle.com/iaas/Content/Block/Concepts/blockvolumebalancedperformance.htm (480 KB/s per GB, "
+        "max 480 MB/s per volume, reached at 1 TB)"),
+    _with_throughput(
+        _oci("OCI higher performance", "0.0595", 75, 50000, 1.0, "20 VPU/GB: 75 IOPS/GB, max 50000 IOPS per volume"),
+        480, "https://docs.cloud.oracle.com/iaas/Content/Block/Concepts/blockvolumeelasticperformance.htm "
+             "(600 KBPS/GB up to a maximum of 480 MBPS per volume; newer pages may quote more)"),
 )
 
 PRESETS: dict[str, tuple[PresetTier, ...]] = {

@@ -43,6 +43,8 @@ RECOMMENDATION_COLUMNS: tuple[tuple[str, str], ...] = (
     ("cost_tier_id", "int8"), ("recommended_tier_id", "int8"), ("cost_now_usd", "int8"), ("cost_tier_usd", "int8"),
     ("cost_after_usd", "int8"), ("savings_usd", "int8"), ("io_time_saved_s_per_day", "float8"), ("action", "text"),
     ("findings", "int4"),
+    # A move's one-off cost and payback (issue 16; apps.tiering.decision._move_columns).
+    ("move_seconds", "float8"), ("move_redo_bytes", "int8"), ("move_cost_usd", "int8"), ("payback_days", "float8"),
 )
 
 _UNDO = sorted(rules.UNDO_TYPES)

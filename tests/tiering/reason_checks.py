@@ -11,6 +11,7 @@ from apps.tiering.rules.in_words import rate as _rate
 
 _MOVES = (rules.ACTION_MOVE, rules.ACTION_MOVE_PARTITIONS)
 _UNMEASURED = 1 << rules.FINDING_CODES.index("unmeasured")
+_NOT_WORTH_MOVING = 1 << rules.FINDING_CODES.index("not_worth_moving")
 #: Phrases that promise a move to flash.
 _FLASH_MOVE_PROMISES = ("moving it to flash would", "move it to a flash tablespace on")
 
@@ -37,7 +38,7 @@ def contradictions(rec, explanation) -> list[str]:
         say("a move without DDL")
     if not moves and any(" MOVE " in line or " REBUILD" in line for line in statements):
         say(f"a move statement without a move: {statements}")
-    if rec.action in (rules.ACTION_KEEP, rules.ACTION_NOT_MOVABLE) and statements:
+    if rec.action in (rules.ACTION_KEEP, rules.ACTION_NOT_MOVABLE, rules.ACTION_NOT_WORTH_MOVING) and statements:
         say(f"statements for {rec.action}: {statements}")
     if not moves and rec.savings_usd not in (None, 0):
         say(f"a saving of {rec.savings_usd} without a move")
@@ -48,6 +49,8 @@ def contradictions(rec, explanation) -> list[str]:
         say(f"not movable ({code}) but its action is {rec.action}")
     if rec.findings & _UNMEASURED and moves:
         say("moved although its IO was not all measured")
+    if rec.findings & _NOT_WORTH_MOVING and moves:
+        say("moved although the move is not worth making")
 
     # The words follow the action.
     moves_to_flash = moves and final is not None and final.is_flash
@@ -74,6 +77,11 @@ def contradictions(rec, explanation) -> list[str]:
                     f"cost ${rec.cost_tier_usd:,.2f} there instead of ${rec.cost_now_usd:,.2f} on {current}"
                     not in reason.text):
                 say(f"costs quoted are not {rec.cost_tier_usd} and {rec.cost_now_usd}: {reason.text}")
+        if reason.code == "payback" and (rec.action != rules.ACTION_MOVE or rec.move_cost_usd is None
+                                         or f"pays back its ${rec.move_cost_usd:,.2f} move" not in reason.text):
+            say(f"a payback for {rec.action} or not of its stored one-off cost {rec.move_cost_usd}: {reason.text}")
+        if reason.code == "not_worth_moving" and not rec.findings & _NOT_WORTH_MOVING:
+            say(f"'not worth moving' without its finding: {reason.text}")
         if reason.code == "keep_current" and f"{current} is already the cheapest tier" not in reason.text:
             say(f"'already the cheapest' names another tier than {current}: {reason.text}")
         if reason.code in ("cheaper_tier", "keep_current") and rec.iops is not None and rec.measured:

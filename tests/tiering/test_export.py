@@ -48,8 +48,10 @@ class ExportMoneyTests:
 
     def test_it_names_a_monthly_bill_and_keeps_its_figures(self, db, seed_tiers):
         from apps.targets.models import TablespaceTier, Target
-        from apps.tiering.models import Tier
+        from apps.tiering.models import Tier, TierSet
 
+        # Each cold partition saves cents a month: no minimum, so that they move and the figures show it.
+        TierSet.objects.filter(name="aws-ebs").update(min_saving_usd_per_month=0)
         target = Target.objects.create(name="c1", mode=Target.Mode.DEMO, tier_set_id="aws-ebs")
         TablespaceTier.objects.create(target=target, tablespace_name="COLD", tier=Tier.objects.get(name="EBS gp3"))
         _cold_partitions(target)
@@ -69,7 +71,7 @@ class ExportWindowTests:
     """The export says the span its figures cover (issue 15, item 11): window_days stays the configured 7."""
 
     def test_it_appends_the_window_after_the_money(self):
-        assert HEADER[len(HEADER_BEFORE) + len(MONEY):] == WINDOW
+        assert HEADER[len(HEADER_BEFORE) + len(MONEY):len(HEADER_BEFORE) + len(MONEY) + len(WINDOW)] == WINDOW
 
     def test_a_single_22_hour_report_is_one_22_hour_interval_in_csv_and_json(
         self, seed_tiers, django_capture_on_commit_callbacks
@@ -94,3 +96,25 @@ class ExportWindowTests:
         streamed = "".join(export_csv_parts(recommendation_list(target_id=target.id), target))
         assert streamed == export_csv(export_rows(recommendation_list(target_id=target.id), target))
         assert ",one 22 h interval,2023-12-23T05:59:38+00:00," in streamed
+
+
+@pytest.mark.django_db
+class ExportPaybackTests:
+    """Issue 16: ``payback_days`` appended; every column before it stays in its place."""
+
+    def test_it_appends_payback_days_after_every_earlier_column(self):
+        assert HEADER[:len(HEADER_BEFORE)] == HEADER_BEFORE
+        assert HEADER[len(HEADER_BEFORE):len(HEADER_BEFORE) + len(MONEY) + len(WINDOW)] == MONEY + WINDOW
+        assert HEADER.index("payback_days") == len(HEADER_BEFORE) + len(MONEY) + len(WINDOW)
+
+    def test_it_gives_each_move_its_payback_days_and_leaves_the_rest_empty(self, demo_target, collect):
+        from apps.tiering.models import TierSet
+
+        TierSet.objects.filter(name="seed-2009").update(move_cost_usd=Decimal("50"))
+        collect(demo_target)
+
+        rows = _csv_rows(demo_target)
+        paid = [row for row in rows if row["action"] == "move" and row["payback_days"]]
+        # A $50 move over a saving a month: days (a lifecycle move ahead of its heat saves nothing: empty).
+        assert paid and all(float(row["payback_days"]) > 0 for row in paid)
+        assert all(row["payback_days"] == "" for row in rows if row["action"] in ("keep", "not_movable"))

@@ -145,3 +145,15 @@ def rec_cost(rec: Any, field: str) -> str:
     if getattr(rec, "measured", True) or getattr(rec, field, None) is None:
         return text
     return f"≥ {text}"
+
+
+@register.filter
+def rec_payback(rec: Any) -> str:
+    """Days a move's saving takes to repay its one-off cost (apps.tiering.payback): "12 days", "0 days" (no
+    one-off cost), "never" for a move not worth making that saves nothing, "—" where no move is weighed."""
+    days = getattr(rec, "payback_days", None)
+    if days is None:
+        return "never" if getattr(rec, "action", "") == "not_worth_moving" else "—"
+    if days == 0:
+        return "0 days"
+    return "< 1 day" if days < 1 else f"{days:,.0f} days"

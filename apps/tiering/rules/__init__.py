@@ -25,7 +25,7 @@ threshold is in :data:`DEFAULT_THRESHOLDS`; callers pass overrides as a mapping.
 
 Modules by concern: ``limits`` (thresholds), ``figures`` (kinds, actions, one
 segment's figures and advice, partition skew), ``batch`` (Columns, decide),
-``wording`` (the sentences), ``advise`` (both halves together).
+``wording`` (the sentences; ``payback_words`` those of a move's payback), ``advise`` (both halves together).
 
 Pure: standard library and numpy only, no clock, no settings.
 """
@@ -40,6 +40,7 @@ from apps.tiering.rules.figures import (
     ACTION_MOVE,
     ACTION_MOVE_PARTITIONS,
     ACTION_NOT_MOVABLE,
+    ACTION_NOT_WORTH_MOVING,
     ACTIONS,
     FLASH_CACHE_CODES,
     FLASH_CACHE_HINTS,
@@ -49,6 +50,7 @@ from apps.tiering.rules.figures import (
     TEMP_TYPES,
     UNDO_TYPES,
     Advice,
+    MoveFigures,
     PartitionSkew,
     SegmentFigures,
     partition_skew,
@@ -58,8 +60,8 @@ from apps.tiering.rules.wording import DISPLAY_ORDER, FINDING_CODES, WASTE_CAUSE
 
 __all__ = [
     "ACTIONS", "ACTION_FLASH_CACHE_KEEP", "ACTION_FLASH_CACHE_NONE", "ACTION_KEEP", "ACTION_MOVE",
-    "ACTION_MOVE_PARTITIONS", "ACTION_NOT_MOVABLE", "DEFAULT_THRESHOLDS", "DISPLAY_ORDER", "FINDING_CODES", "FLASH_CACHE_CODES", "FLASH_CACHE_HINTS",
+    "ACTION_MOVE_PARTITIONS", "ACTION_NOT_MOVABLE", "ACTION_NOT_WORTH_MOVING", "DEFAULT_THRESHOLDS", "DISPLAY_ORDER", "FINDING_CODES", "FLASH_CACHE_CODES", "FLASH_CACHE_HINTS",
     "HINTS", "LOB_TYPES", "PARTITION_TYPES", "TEMP_TYPES", "UNDO_TYPES", "WASTE_CAUSES", "Advice", "Columns",
-    "Decisions", "Limits", "Mix", "PartitionSkew", "Reason", "RowDecision", "RulesError", "SegmentFigures",
+    "Decisions", "Limits", "Mix", "MoveFigures", "PartitionSkew", "Reason", "RowDecision", "RulesError", "SegmentFigures",
     "advise", "advise_many", "decide", "finding_codes", "merge_thresholds", "partition_skew",
 ]

@@ -22,6 +22,7 @@ from apps.tiering.rules.figures import (
     _ACTION_MOVE,
     _ACTION_MOVE_PARTITIONS,
     _ACTION_NOT_MOVABLE,
+    _ACTION_NOT_WORTH_MOVING,
     _FLASH_CACHE_KEEP,
     _FLASH_CACHE_NONE,
     _HINT_KEEP,
@@ -58,9 +59,10 @@ _FLOAT_COLUMNS = frozenset(
     }
 )
 #: Columns with a default for callers that do not pass them: (dtype, fill value).
-_DEFAULTED = {"unmeasured": (bool, False), "iops_bound": (np.float64, math.nan), "movability": (np.int8, 0)}
+_DEFAULTED = {"unmeasured": (bool, False), "iops_bound": (np.float64, math.nan), "movability": (np.int8, 0),
+              "not_worth_moving": (bool, False)}
 _MOVES_WITH_LOB, _TRUNCATED = MOVABILITY_CODES.index(MOVES_WITH_LOB), MOVABILITY_CODES.index(NAME_TRUNCATED)
-_FINDING_BITS = np.array([1 << bit for bit in range(len(FINDING_CODES))], dtype=np.uint16)
+_FINDING_BITS = np.array([1 << bit for bit in range(len(FINDING_CODES))], dtype=np.uint32)
 _FLASH_CACHE_CODE: dict[str | None, int] = {code or None: index for index, code in enumerate(FLASH_CACHE_CODES)}
 
 
@@ -77,8 +79,9 @@ class Columns:
     ``unmeasured``: some of the window's read or write requests were not measured
     (a top-N gap), so ``iops`` is a lower bound, and ``iops_bound`` its upper bound
     where the source gave one (NaN: none); ``movability`` indexes
-    movability.CODES (0: a move of its own relocates it). These three default to
-    measured, no bound and movable when not given.
+    movability.CODES (0: a move of its own relocates it); ``not_worth_moving``: the
+    move to the cost model's tier does not repay its one-off cost (apps.tiering.payback).
+    These four default to measured, no bound, movable and worth moving when not given.
     Arrays are converted to their dtype on construction (bool, float64, int8);
     the figures in them are trusted, as SegmentFigures has validated them.
     """
@@ -108,6 +111,7 @@ class Columns:
     unmeasured: np.ndarray | None = None
     iops_bound: np.ndarray | None = None
     movability: np.ndarray | None = None
+    not_worth_moving: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         codes = np.asarray(self.flash_cache)
@@ -187,6 +191,7 @@ class Columns:
             unmeasured=column("unmeasured", bool),
             iops_bound=unknown_as_nan("iops_bound"),
             movability=np.fromiter((MOVABILITY_CODES.index(f.movability) for f in figures), np.int8, rows),
+            not_worth_moving=column("not_worth_moving", bool),
         )
 
 
@@ -252,10 +257,13 @@ def decide(columns: Columns, *, thresholds: Mapping[str, float] = DEFAULT_THRESH
     Actions: "not_movable" (movability: Oracle will not move it by itself, or its
     name was cut short), "move" (to the cost model's tier), "move_partitions" (a
     skewed partitioned table or index: move its hot partitions),
-    "flash_cache_keep", "flash_cache_none", "keep". The cost model's tier is
+    "flash_cache_keep", "flash_cache_none", "not_worth_moving" (a move the rules
+    allow whose saving does not repay its one-off cost; a hint it wants comes
+    first, as a cheaper step), "keep". The cost model's tier is
     overridden (kept on the current tier) when the segment is not movable, its IO
-    was not all measured, its size is unknown, or it would go to flash although
-    the seeds call it a poor flash candidate (undo, large scans). Segments that
+    was not all measured, its size is unknown, it would go to flash although
+    the seeds call it a poor flash candidate (undo, large scans), or the move is
+    not worth making. Segments that
     are not movable or not measured get no hint and no placement finding: their
     figures cannot carry one.
     """
@@ -282,10 +290,11 @@ def decide(columns: Columns, *, thresholds: Mapping[str, float] = DEFAULT_THRESH
         "not_movable": place.pinned & (columns.movability != _MOVES_WITH_LOB) & (columns.movability != _TRUNCATED),
         "moves_with_lob": columns.movability == _MOVES_WITH_LOB,
         "name_truncated": columns.movability == _TRUNCATED,
+        "not_worth_moving": place.not_worth,
     }
     # Distinct bits: their sum is their OR.
     findings = (np.stack([fired[code] for code in FINDING_CODES], axis=-1) * _FINDING_BITS).sum(
-        axis=-1, dtype=np.uint16
+        axis=-1, dtype=np.uint32
     )
     # The first hint in rule order wins: KEEP (keep rule) before NONE (waste rule).
     hint = _first([(wants_keep, _HINT_KEEP), (fired["flash_cache_none"], _HINT_NONE)], 0, len(columns))
@@ -296,6 +305,7 @@ def decide(columns: Columns, *, thresholds: Mapping[str, float] = DEFAULT_THRESH
             (place.moving, _ACTION_MOVE),
             (hint == _HINT_KEEP, _ACTION_FLASH_CACHE_KEEP),
             (hint == _HINT_NONE, _ACTION_FLASH_CACHE_NONE),
+            (place.not_worth, _ACTION_NOT_WORTH_MOVING),
         ],
         _ACTION_KEEP,
         len(columns),
@@ -319,6 +329,7 @@ class _Placement(NamedTuple):
     whole_skewed: np.ndarray  # a skewed partitioned table or index: its hot partitions move instead
     keep_current_tier: np.ndarray  # stays on its tier although the cost model's differs
     moving: np.ndarray  # moves to the cost model's tier
+    not_worth: np.ndarray  # would move, but the move does not repay its one-off cost: it stays
     final_is_flash: np.ndarray  # on flash after the action
 
 
@@ -330,12 +341,16 @@ def _placement(columns: Columns, signs: _Signs) -> _Placement:
     vetoed = onto_flash & (columns.is_undo | signs.scan_heavy)
     whole_skewed = columns.skewed & ~columns.is_partition & ~held  # move partitions, not the table
     keep_current_tier = columns.cost_moves & (np.isnan(columns.size_bytes) | vetoed | whole_skewed | held)
+    # Payback: a move the seed rules allow, whose saving does not repay its one-off cost, is not made.
+    not_worth = columns.cost_moves & ~keep_current_tier & columns.not_worth_moving
+    keep_current_tier = keep_current_tier | not_worth
     moving = columns.cost_moves & ~keep_current_tier
     return _Placement(
         pinned=pinned,
         whole_skewed=whole_skewed,
         keep_current_tier=keep_current_tier,
         moving=moving,
+        not_worth=not_worth,
         final_is_flash=np.where(moving, columns.recommended_is_flash, columns.current_is_flash),
     )
 

@@ -37,6 +37,8 @@ ACTION_FLASH_CACHE_KEEP = "flash_cache_keep"
 ACTION_FLASH_CACHE_NONE = "flash_cache_none"
 #: Oracle will not move the segment (or not by itself), or it cannot be acted on as read: see movability.
 ACTION_NOT_MOVABLE = "not_movable"
+#: The cost model's tier saves too little a month, or too late, to repay the move's one-off cost (payback).
+ACTION_NOT_WORTH_MOVING = "not_worth_moving"
 
 #: Codes in the batch arrays: Columns.flash_cache, Decisions.action and Decisions.hint
 #: index these. "" = no FLASH_CACHE hint known (SegmentFigures.flash_cache None).
@@ -48,6 +50,7 @@ ACTIONS: tuple[str, ...] = (
     ACTION_FLASH_CACHE_KEEP,
     ACTION_FLASH_CACHE_NONE,
     ACTION_NOT_MOVABLE,
+    ACTION_NOT_WORTH_MOVING,
 )
 HINTS: tuple[str | None, ...] = (None, "KEEP", "NONE")
 _ACTION_KEEP, _ACTION_MOVE = ACTIONS.index(ACTION_KEEP), ACTIONS.index(ACTION_MOVE)
@@ -55,8 +58,25 @@ _ACTION_MOVE_PARTITIONS = ACTIONS.index(ACTION_MOVE_PARTITIONS)
 _ACTION_FLASH_CACHE_KEEP = ACTIONS.index(ACTION_FLASH_CACHE_KEEP)
 _ACTION_FLASH_CACHE_NONE = ACTIONS.index(ACTION_FLASH_CACHE_NONE)
 _ACTION_NOT_MOVABLE = ACTIONS.index(ACTION_NOT_MOVABLE)
+_ACTION_NOT_WORTH_MOVING = ACTIONS.index(ACTION_NOT_WORTH_MOVING)
 _HINT_KEEP, _HINT_NONE = HINTS.index("KEEP"), HINTS.index("NONE")
 _FLASH_CACHE_KEEP, _FLASH_CACHE_NONE = FLASH_CACHE_CODES.index("KEEP"), FLASH_CACHE_CODES.index("NONE")
+
+
+@dataclass(frozen=True)
+class MoveFigures:
+    """The one-off cost of a segment's move to the cost model's tier and the terms it is judged by
+    (apps.tiering.payback): per-month money in USD, None where unknown."""
+
+    saving_per_month: Decimal | None
+    cost: Decimal | None
+    payback_days: float | None
+    seconds: float | None
+    redo_bytes: int | None
+    horizon_months: Decimal
+    min_saving_per_month: Decimal
+    #: Tiers whose throughput is unknown (why ``seconds`` is None).
+    unknown_throughput: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -75,7 +95,9 @@ class SegmentFigures:
     ``unmeasured``: some of the window's read or write requests were not
     measured (a top-N gap); ``reads_unmeasured``/``writes_unmeasured`` say which
     when known (None: not known), ``iops_bound`` bounds the IOPS when the source
-    gave a bound. ``name_truncated``: a text report cut the name short. ``flash_blocks``/``cache_blocks`` are V$BH
+    gave a bound. ``name_truncated``: a text report cut the name short.
+    ``not_worth_moving``: the move to the cost model's tier does not repay its
+    one-off cost (apps.tiering.payback); ``move`` holds its figures when known. ``flash_blocks``/``cache_blocks`` are V$BH
     buffers with STATUS LIKE 'flash%' / other non-free statuses (None when not
     collected); ``flash_cache`` is the segment's FLASH_CACHE hint;
     ``flash_cache_enabled`` says the instance has a Smart Flash Cache
@@ -124,6 +146,8 @@ class SegmentFigures:
     writes_unmeasured: bool | None = None
     iops_bound: float | None = None
     name_truncated: bool = False
+    not_worth_moving: bool = False
+    move: MoveFigures | None = None
 
     def __post_init__(self) -> None:
         for name in (

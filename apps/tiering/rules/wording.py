@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import NamedTuple, Protocol
 
 from apps.tiering.movability import why_not_movable
+from apps.tiering.rules import payback_words
 from apps.tiering.rules.in_words import intensity as _intensity
 from apps.tiering.rules.in_words import money as _money
 from apps.tiering.rules.in_words import name_list as _name_list
@@ -43,10 +44,11 @@ FINDING_CODES: tuple[str, ...] = (
     "not_movable",
     "moves_with_lob",
     "name_truncated",
+    "not_worth_moving",
 )
 SIZE_UNKNOWN = 1 << FINDING_CODES.index("size_unknown")
 #: Findings that hold a segment where it is whatever its figures say: their Reasons come first.
-_HOLDS: tuple[str, ...] = ("name_truncated", "moves_with_lob", "not_movable", "unmeasured")
+_HOLDS: tuple[str, ...] = ("name_truncated", "moves_with_lob", "not_movable", "unmeasured", "not_worth_moving")
 #: The order Reasons are listed in: what holds a segment, then the rest in FINDING_CODES order.
 DISPLAY_ORDER: tuple[str, ...] = _HOLDS + tuple(code for code in FINDING_CODES if code not in _HOLDS)
 _FLASH_CACHE_NONE = 1 << FINDING_CODES.index("flash_cache_none")
@@ -114,6 +116,8 @@ class Figures(Protocol):
     def cost_unit(self) -> str | None: ...
     @property
     def cost_months(self) -> int: ...
+    @property
+    def move(self) -> payback_words.Move | None: ...
 
 
 class Skew(Protocol):
@@ -155,14 +159,14 @@ class RowDecision(NamedTuple):
 
 
 def reasons(figures: Figures, skew: Skew | None, row: RowDecision) -> tuple[Reason, ...]:
-    """What holds the segment where it is, the cost model's verdict (unless the size is unknown), then one
-    Reason per other finding."""
+    """What holds the segment where it is, the cost model's verdict (unless the size is unknown) and a move's
+    payback, then one Reason per other finding."""
     found = row.findings
-    if not found:
-        return (_verdict(figures, row),)
-    said = [word(figures, skew, row) for word in _WORDING_BY_MASK[found]]
+    said = [word(figures, skew, row) for word in _WORDING_BY_MASK[found]] if found else []
     if not found & SIZE_UNKNOWN:
-        said.insert(bin(found & _HOLD_BITS).count("1"), _verdict(figures, row))
+        at = bin(found & _HOLD_BITS).count("1")
+        paid_back = payback_words.payback(figures) if row.action == "move" else None
+        said[at:at] = [_verdict(figures, row), *([Reason(*paid_back)] if paid_back else [])]
     return tuple(said)
 
 
@@ -409,6 +413,10 @@ def _name_truncated(figures: Figures, skew: Skew | None, row: RowDecision) -> Re
     return Reason("name_truncated", _why(figures))
 
 
+def _not_worth_moving(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+    return Reason(*payback_words.not_worth_moving(figures))
+
+
 def _why(figures: Figures) -> str:
     return why_not_movable(figures.movability, owner=figures.owner, object_name=figures.object_name,
                            object_type=figures.object_type)
@@ -430,6 +438,7 @@ _WORDING_BY_CODE: dict[str, _Wording] = {
     "not_movable": _not_movable,
     "moves_with_lob": _moves_with_lob,
     "name_truncated": _name_truncated,
+    "not_worth_moving": _not_worth_moving,
 }
 #: The wording of each finding of a findings mask, in DISPLAY_ORDER (the order of the Reasons).
 _WORDING_BY_MASK: tuple[tuple[_Wording, ...], ...] = tuple(

@@ -1,0 +1,46 @@
+"""Pages show a move's payback (issue 16, item 1): days on the recommendations table, the one-off cost, duration
+and terms on the segment page, and "not worth moving" with its figures."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+import pytest
+
+from apps.snapshots.models import Segment
+from apps.tiering.models import TierSet
+from apps.tiering.services import recommendation_refresh
+from tests.tiering.test_recommendation_refresh import COLD, HOT, NOW
+from tests.tiering.test_recommendation_refresh import target as refresh_target  # noqa: F401 (fixture)
+
+
+def _row(body: str, name: str) -> str:
+    match = re.search(rf'<tr data-segment-id="\d+">\s*<td><a [^>]*>APP\.{name}.*?</tr>', body, re.S)
+    assert match, name
+    return match.group(0)
+
+
+@pytest.mark.django_db
+class PaybackPageTests:
+    def test_the_recommendations_table_gives_each_move_its_payback_days(self, refresh_target, viewer_client):  # noqa: F811 (the fixture)
+        TierSet.objects.filter(name="seed-2009").update(move_cost_usd=Decimal("10"))
+        recommendation_refresh(target_id=refresh_target.id, now=NOW)
+
+        body = viewer_client.get(f"/targets/{refresh_target.name}/recommendations/").content.decode()
+
+        assert "Payback</th>" in body
+        assert 'data-col="payback">6 days</td>' in _row(body, COLD.object_name)  # $10 over $49.58/month
+        hot = _row(body, "Hot Orders")
+        assert "not worth moving" in hot and 'data-col="payback">96 days</td>' in hot
+
+    def test_the_segment_page_gives_the_one_off_cost_duration_and_terms(self, refresh_target, viewer_client):  # noqa: F811 (the fixture)
+        recommendation_refresh(target_id=refresh_target.id, now=NOW)
+        segment = Segment.objects.get(target=refresh_target, object_name=HOT.object_name)
+
+        body = viewer_client.get(f"/targets/{refresh_target.name}/segments/{segment.id}/").content.decode()
+
+        kpi = re.search(r'<div class="kpi" id="kpi-payback">.*?</div></div>', body, re.S).group(0)
+        assert "0 days" in kpi
+        assert "a $0.00 move of about 1 min 12 s, 2.00 GB of redo; horizon 3 months, minimum $1.00/month" in kpi
+        assert "The move saves $3.17/month and pays back its $0.00 move at once" in body
