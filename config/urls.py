@@ -29,5 +29,5 @@ urlpatterns = [
     path("", include("apps.targets.urls")),
     path("", include("apps.snapshots.urls")),
     path("", include("apps.dashboard.urls")),
-    path("", include("apps.tiering.plans.urls")),
+    path("", include("apps.dashboard.plan_urls")),
 ]

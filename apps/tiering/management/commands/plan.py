@@ -78,8 +78,8 @@ class Command(BaseCommand):
     def _show(self, options: dict[str, Any]) -> None:
         from tabulate import tabulate
 
-        from apps.dashboard.formatting import fmt_bytes, fmt_duration, fmt_usd_per_month
         from apps.tiering.plans.selectors import plan_header, plan_step_rows
+        from apps.tiering.rules.in_words import money, size
 
         plan = self._plan(options["plan_id"])
         header = plan_header(plan)
@@ -88,13 +88,14 @@ class Command(BaseCommand):
             self.stdout.write(f"  {line}")
         unknown = "unknown"
         self.stdout.write(
-            f"  saving {fmt_usd_per_month(plan.saving_usd_per_month)}, one-off cost "
+            f"  saving {unknown if plan.saving_usd_per_month is None else '$' + money(plan.saving_usd_per_month)}"
+            f"/month, one-off cost "
             f"{unknown if plan.move_cost_usd is None else plan.move_cost_usd}, payback "
             f"{unknown if plan.payback_days is None else f'{plan.payback_days:.1f} days'}, est. time "
-            f"{unknown if plan.seconds is None else fmt_duration(plan.seconds)}, redo "
-            f"{unknown if plan.redo_bytes is None else fmt_bytes(plan.redo_bytes)}")
+            f"{unknown if plan.seconds is None else f'{plan.seconds:,.0f} s'}, redo "
+            f"{unknown if plan.redo_bytes is None else size(plan.redo_bytes)}")
         rows = [(s.position, s.phase, s.label, s.action, s.to_tablespace or "-",
-                 unknown if s.seconds is None and s.kind == "move" else fmt_duration(s.seconds))
+                 "-" if s.kind == "hint" else unknown if s.seconds is None else f"{s.seconds:,.1f} s")
                 for s in plan_step_rows(plan_id=plan.pk)]
         self.stdout.write(tabulate(rows, headers=("step", "phase", "segment", "action", "to", "est. time")))
 

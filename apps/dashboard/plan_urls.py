@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.tiering.plans import views
+from apps.dashboard import plan_views as views
 
 app_name = "plans"
 

@@ -1,4 +1,4 @@
-"""Plan pages: the list, one plan with its steps, making a plan (admins), its state (admins), its exports."""
+"""Move plan pages (apps.tiering.plans): the list, one plan with its steps, making a plan (admins), its state (admins), its exports."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from apps.dashboard.plan_forms import PlanCreateForm
 from apps.dashboard.views import staff_required
 from apps.targets.models import Target
 from apps.tiering.plans import selectors, services
-from apps.tiering.plans.forms import PlanCreateForm
 from apps.tiering.plans.models import Plan
 from apps.tiering.plans.steps import PlanError
 
@@ -23,7 +23,7 @@ SELECTABLE = 500
 
 @require_GET
 def plan_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "tiering/plan_list.html", {"plans": selectors.plan_list(),
+    return render(request, "dashboard/plan_list.html", {"plans": selectors.plan_list(),
                                                       "targets": Target.objects.order_by("name")})
 
 
@@ -32,7 +32,7 @@ def plan_detail(request: HttpRequest, plan_id: int) -> HttpResponse:
     plan = get_object_or_404(Plan.objects.select_related("target"), pk=plan_id)
     page = Paginator(selectors.plan_steps_list(plan_id=plan.pk), STEPS_PER_PAGE).get_page(request.GET.get("page"))
     next_state = {v: k for k, v in services.TRANSITIONS.items()}.get(plan.state)
-    return render(request, "tiering/plan_detail.html", {
+    return render(request, "dashboard/plan_detail.html", {
         "plan": plan, "page": page, "next_state": next_state,
         "own_plan": plan.created_by_id is not None and plan.created_by_id == request.user.pk,
     })
@@ -60,7 +60,7 @@ def plan_new(request: HttpRequest, name: str) -> HttpResponse:
             messages.success(request, f"Plan {plan.pk} made: {plan.steps_count} steps, a draft until another "
                                       "admin approves it.")
             return redirect("plans:detail", plan_id=plan.pk)
-    return render(request, "tiering/plan_new.html", {"target": target, "form": form, "offered": offered,
+    return render(request, "dashboard/plan_new.html", {"target": target, "form": form, "offered": offered,
                                                      "basis": target.tier_set.basis, "selectable": SELECTABLE})
 
 
