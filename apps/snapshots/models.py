@@ -20,6 +20,10 @@ class Segment(models.Model):
     dataobj_number = models.BigIntegerField(null=True)
     partitioned_parent = models.CharField(max_length=128, blank=True, default="")
     lob_column = models.CharField(max_length=300, blank=True, default="")
+    # Table and index partitions (DBA_TAB/IND_PARTITIONS): position, oldest first for range and interval
+    # partitioning, and whether interval partitioning created it; null when the source did not say.
+    partition_position = models.IntegerField(null=True)
+    partition_interval = models.BooleanField(null=True)
     size_bytes = models.BigIntegerField(null=True, help_text="latest DBA_SEGMENTS.BYTES; null when never sized")
     size_at = models.DateTimeField(null=True)
     buffer_pool = models.CharField(max_length=10, blank=True, default="")

@@ -186,6 +186,10 @@ class SegmentInfo:
     lob_column: str | None = None
     # LOB (sub)partitions: the table (sub)partition they belong to.
     table_partition_name: str | None = None
+    # Table and index partitions: PARTITION_POSITION (range and interval partitions count from the
+    # oldest) and whether interval partitioning created it (INTERVAL = 'YES'). None: not said.
+    partition_position: int | None = None
+    partition_interval: bool | None = None
 
 
 @dataclass(frozen=True)

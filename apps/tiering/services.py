@@ -141,7 +141,8 @@ SELECT s.id::int8, coalesce(s.size_bytes, -1)::int8, s.in_awr,
             WHEN starts_with(s.object_name, %(m_iot_top)s) OR starts_with(s.object_name, %(m_iot_over)s)
                  THEN %(m_iot_segment)s
             WHEN s.object_type <> ALL(%(m_movable_types)s) THEN %(m_segment_type)s
-            ELSE 0 END::int2
+            ELSE 0 END::int2,
+       coalesce(s.partition_position, 0)::int4, coalesce(s.partition_interval, false)
 FROM snapshots_segment s
 LEFT JOIN targets_tablespacetier m ON m.target_id = s.target_id AND m.tablespace_name = s.tablespace_name
 WHERE s.target_id = %(target)s
@@ -151,6 +152,7 @@ SEGMENT_ARRAY_COLUMNS = (
     ("segment_id", "int8"), ("size_bytes", "int8"), ("in_awr", "bool"), ("is_undo", "bool"), ("is_temp", "bool"),
     ("is_lob", "bool"), ("is_partition", "bool"), ("flash_cache", "int2"), ("tier_id", "int8"),
     ("latency_ms", "float8"), ("partition_group", "int8"), ("movability", "int2"),
+    ("partition_position", "int4"), ("partition_interval", "bool"),
 )
 
 
@@ -171,8 +173,9 @@ def segment_arrays(*, target_id: int, latency_ms: dict[str, float] | None = None
     """Every segment of a target as arrays, ordered by id: size (-1 unknown), kind flags, hint code,
     current tier id (-1 unmapped), its tablespace's measured read latency (NaN: none) and a
     partition group (0: not a partition; else a 64-bit hash of owner, name and type, which is
-    cheaper than sorting 100k names to number the groups) and whether a move can relocate it (an
-    index into movability.CODES, 0: it can)."""
+    cheaper than sorting 100k names to number the groups), whether a move can relocate it (an
+    index into movability.CODES, 0: it can), its partition position (0: unknown or none) and whether
+    interval partitioning created it."""
     latency_ms = latency_ms or {}
     params = {"target": target_id, "undo": _UNDO, "temp": _TEMP, "lob": _LOB, "partition": _PARTITION,
               "hints": list(rules.FLASH_CACHE_CODES[1:]), "tablespaces": list(latency_ms),

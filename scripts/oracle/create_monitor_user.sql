@@ -51,6 +51,9 @@ GRANT SELECT ON SYS.DBA_SEGMENTS TO &monitor_user;
 GRANT SELECT ON SYS.DBA_OBJECTS TO &monitor_user;
 GRANT SELECT ON SYS.DBA_LOBS TO &monitor_user;
 GRANT SELECT ON SYS.DBA_LOB_PARTITIONS TO &monitor_user;
+-- Both modes: a partition's position and whether interval partitioning made it (partition lifecycle).
+GRANT SELECT ON SYS.DBA_TAB_PARTITIONS TO &monitor_user;
+GRANT SELECT ON SYS.DBA_IND_PARTITIONS TO &monitor_user;
 GRANT SELECT ON SYS.DBA_DATA_FILES TO &monitor_user;
 -- Both modes: room per tablespace (block size, contents; files and segments above).
 GRANT SELECT ON SYS.DBA_TABLESPACES TO &monitor_user;

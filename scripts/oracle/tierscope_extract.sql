@@ -33,7 +33,7 @@
 --   seg_stat.csv  (from seg_stat.sql, seg_stat_112.sql)
 --     INSTANCE_NUMBER,SNAP_ID,OWNER,OBJECT_NAME,SUBOBJECT_NAME,OBJECT_TYPE,TABLESPACE_NAME,OBJ_NUMBER,DATAOBJ_NUMBER,PHYSICAL_READ_REQUESTS,PHYSICAL_WRITE_REQUESTS,PHYSICAL_READS_BLOCKS,PHYSICAL_WRITES_BLOCKS,PHYSICAL_READS_DIRECT_BLOCKS,PHYSICAL_WRITES_DIRECT_BLOCKS,OPTIMIZED_PHYSICAL_READS,LOGICAL_READS,DB_BLOCK_CHANGES,TABLE_SCANS,SPACE_ALLOCATED_BYTES
 --   segments.csv  (from segments.sql)
---     OWNER,SEGMENT_NAME,PARTITION_NAME,SEGMENT_TYPE,TABLESPACE_NAME,BYTES,BLOCKS,BUFFER_POOL,FLASH_CACHE,CELL_FLASH_CACHE,OBJ_NUMBER,DATAOBJ_NUMBER,LOB_TABLE_NAME,LOB_COLUMN_NAME,LOB_TABLE_PARTITION_NAME
+--     OWNER,SEGMENT_NAME,PARTITION_NAME,SEGMENT_TYPE,TABLESPACE_NAME,BYTES,BLOCKS,BUFFER_POOL,FLASH_CACHE,CELL_FLASH_CACHE,OBJ_NUMBER,DATAOBJ_NUMBER,LOB_TABLE_NAME,LOB_COLUMN_NAME,LOB_TABLE_PARTITION_NAME,PARTITION_POSITION,PARTITION_INTERVAL
 --   segstat_sample.csv  (from segstat_sample.sql)
 --     INST_ID,OBJ_NUMBER,DATAOBJ_NUMBER,PHYSICAL_READ_REQUESTS,PHYSICAL_WRITE_REQUESTS,PHYSICAL_READS_BLOCKS,PHYSICAL_WRITES_BLOCKS,PHYSICAL_READS_DIRECT_BLOCKS,PHYSICAL_WRITES_DIRECT_BLOCKS,OPTIMIZED_PHYSICAL_READS,LOGICAL_READS,DB_BLOCK_CHANGES,TABLE_SCANS
 --   snapshots.csv  (from snapshots.sql)
@@ -453,7 +453,7 @@ SPOOL OFF
 
 -- segments.sql -> segments.csv
 SPOOL &outdir./segments.csv
-PROMPT OWNER,SEGMENT_NAME,PARTITION_NAME,SEGMENT_TYPE,TABLESPACE_NAME,BYTES,BLOCKS,BUFFER_POOL,FLASH_CACHE,CELL_FLASH_CACHE,OBJ_NUMBER,DATAOBJ_NUMBER,LOB_TABLE_NAME,LOB_COLUMN_NAME,LOB_TABLE_PARTITION_NAME
+PROMPT OWNER,SEGMENT_NAME,PARTITION_NAME,SEGMENT_TYPE,TABLESPACE_NAME,BYTES,BLOCKS,BUFFER_POOL,FLASH_CACHE,CELL_FLASH_CACHE,OBJ_NUMBER,DATAOBJ_NUMBER,LOB_TABLE_NAME,LOB_COLUMN_NAME,LOB_TABLE_PARTITION_NAME,PARTITION_POSITION,PARTITION_INTERVAL
 SELECT '"' || REPLACE(TO_CHAR(q.OWNER), '"', '""')
        || '","' || REPLACE(TO_CHAR(q.SEGMENT_NAME), '"', '""')
        || '","' || REPLACE(TO_CHAR(q.PARTITION_NAME), '"', '""')
@@ -469,6 +469,8 @@ SELECT '"' || REPLACE(TO_CHAR(q.OWNER), '"', '""')
        || '","' || REPLACE(TO_CHAR(q.LOB_TABLE_NAME), '"', '""')
        || '","' || REPLACE(TO_CHAR(q.LOB_COLUMN_NAME), '"', '""')
        || '","' || REPLACE(TO_CHAR(q.LOB_TABLE_PARTITION_NAME), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.PARTITION_POSITION), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.PARTITION_INTERVAL), '"', '""')
        || '"' AS csv_line
 FROM (
 SELECT s.owner,
@@ -485,7 +487,9 @@ SELECT s.owner,
        o.data_object_id AS dataobj_number,
        l.table_name AS lob_table_name,
        l.column_name AS lob_column_name,
-       lp.partition_name AS lob_table_partition_name
+       lp.partition_name AS lob_table_partition_name,
+       COALESCE(tp.partition_position, ip.partition_position) AS partition_position,
+       COALESCE(tp.interval, ip.interval) AS partition_interval
 FROM dba_segments s
 LEFT JOIN dba_objects o
   ON o.owner = s.owner
@@ -505,6 +509,16 @@ LEFT JOIN dba_lob_partitions lp
  AND s.segment_type = 'LOB PARTITION'
  AND lp.lob_name = s.segment_name
  AND lp.lob_partition_name = s.partition_name
+LEFT JOIN dba_tab_partitions tp
+  ON tp.table_owner = s.owner
+ AND s.segment_type = 'TABLE PARTITION'
+ AND tp.table_name = s.segment_name
+ AND tp.partition_name = s.partition_name
+LEFT JOIN dba_ind_partitions ip
+  ON ip.index_owner = s.owner
+ AND s.segment_type = 'INDEX PARTITION'
+ AND ip.index_name = s.segment_name
+ AND ip.partition_name = s.partition_name
 WHERE s.segment_type NOT IN ('TEMPORARY', 'CACHE', 'SPACE HEADER', 'DEFERRED ROLLBACK')
 ) q
 /

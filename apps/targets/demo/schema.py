@@ -110,6 +110,7 @@ class SegmentSpec:
     flash_cache: str | None = "DEFAULT"
     partitioned_parent: str | None = None
     lob_column: str | None = None
+    partition_position: int | None = None  # DBA_TAB/IND_PARTITIONS.PARTITION_POSITION, oldest first
 
     @property
     def blocks(self) -> int:
@@ -356,6 +357,8 @@ def _partition_place(role: int, age_months: int) -> tuple[str, int]:
 
 def _partition_spec(role: int, month_index: int, age: int, hours_into_month: float,
                     month_hours: float) -> SegmentSpec:
+    # Range partitions are numbered from the oldest: the sliding window drops the oldest monthly,
+    # so every partition's position moves down by one at each month's turn.
     name, object_type, _gb, workload = _ORDERS_ROLES[role]
     heat, ws_share = _partition_heat(age, hours_into_month)
     if age > 0:
@@ -372,6 +375,7 @@ def _partition_spec(role: int, month_index: int, age: int, hours_into_month: flo
         tablespace_name=tablespace, size_bytes=allocated_bytes(used_bytes), workload=workload,
         heat=heat, working_set_share=ws_share, obj_number=obj,
         dataobj_number=obj + 500_000 * moves, partitioned_parent=name,
+        partition_position=_ORDERS_MONTHS_BACK - age + 1,
     )
 
 

@@ -94,7 +94,8 @@ def segment_infos(snap_id: int) -> tuple[SegmentInfo, ...]:
             key=spec.key, tablespace_name=spec.tablespace_name, bytes=spec.size_bytes, blocks=spec.blocks,
             obj_number=spec.obj_number, dataobj_number=spec.dataobj_number, buffer_pool=spec.buffer_pool,
             flash_cache=spec.flash_cache, cell_flash_cache="DEFAULT", partitioned_parent=spec.partitioned_parent,
-            lob_column=spec.lob_column,
+            lob_column=spec.lob_column, partition_position=spec.partition_position,
+            partition_interval=False if spec.partition_position is not None else None,
         )
         for spec in segments_at(snap_id)
     )

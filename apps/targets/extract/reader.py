@@ -96,7 +96,8 @@ FILES: dict[str, tuple[Column, ...]] = {
                           "SPACE_ALLOCATED_BYTES:int"),
     "segments.csv": _cols("OWNER! SEGMENT_NAME! PARTITION_NAME SEGMENT_TYPE! TABLESPACE_NAME BYTES:int! "
                           "BLOCKS:int! BUFFER_POOL FLASH_CACHE CELL_FLASH_CACHE OBJ_NUMBER:int DATAOBJ_NUMBER:int "
-                          "LOB_TABLE_NAME LOB_COLUMN_NAME LOB_TABLE_PARTITION_NAME"),
+                          "LOB_TABLE_NAME LOB_COLUMN_NAME LOB_TABLE_PARTITION_NAME PARTITION_POSITION:int "
+                          "PARTITION_INTERVAL"),
     "residency.csv": _cols("INST_ID:int! DATAOBJ_NUMBER:int FLASH_BLOCKS:int CACHE_BLOCKS:int"),
     "segstat_sample.csv": _cols(f"INST_ID:int! OBJ_NUMBER:int! DATAOBJ_NUMBER:int {_STAT_COLUMNS}"),
     "sysstat_sample.csv": _cols("INST_ID:int! NAME! VALUE:int"),
@@ -107,6 +108,11 @@ FILES: dict[str, tuple[Column, ...]] = {
                                "READ_TIME_MS:float"),
     "tablespaces.csv": _cols("TABLESPACE_NAME! BLOCK_SIZE_BYTES:int CONTENTS SIZE_BYTES:int MAX_SIZE_BYTES:int "
                              "AUTOEXTENSIBLE_FILES:int USED_BYTES:int"),
+}
+#: Columns appended to a file after extracts were in use: an older extract without them still imports
+#: (the values are None, unknown).
+OPTIONAL_COLUMNS: dict[str, frozenset[str]] = {
+    "segments.csv": frozenset({"PARTITION_POSITION", "PARTITION_INTERVAL"}),
 }
 #: Written only in awr mode (Diagnostics Pack statements); every other file must be there.
 PACK_FILES: tuple[str, ...] = ("pack_sysstat.csv", "pack_filestat.csv")
@@ -182,7 +188,8 @@ def _header(reader: Any, filename: str) -> dict[str, int]:
     names = [name.strip().upper() for name in first]
     if len(names) == 1 and _ORACLE_ERROR.match(names[0]):
         raise ExtractError(f"the statement failed on the database: {first[0].strip()}", filename=filename, line=1)
-    missing = [column.name for column in FILES[filename] if column.name not in names]
+    optional = OPTIONAL_COLUMNS.get(filename, frozenset())
+    missing = [column.name for column in FILES[filename] if column.name not in names and column.name not in optional]
     if missing:
         raise ExtractError(f"the header lacks {', '.join(missing)}: not a file of tierscope_extract.sql",
                            filename=filename, line=1)
@@ -210,7 +217,7 @@ def read_table(stream: IO[bytes], filename: str, *, limits: ExtractLimits | None
                 raise ExtractError(f"has {len(values)} values, the header has {len(positions)}",
                                    filename=filename, line=line)
             row = {column.name: _typed(values[positions[column.name]], column, filename=filename, line=line)
-                   for column in columns}
+                   if column.name in positions else None for column in columns}
             row[LINE] = line
             rows.append(row)
         return rows

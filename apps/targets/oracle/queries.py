@@ -412,6 +412,9 @@ def _segment_info(row: dict[str, Any]) -> SegmentInfo:
         # Column name alone: quoted names may contain dots, so never "TABLE.COLUMN".
         lob_column=None if row["LOB_COLUMN_NAME"] is None else str(row["LOB_COLUMN_NAME"]),
         table_partition_name=None if partition is None else str(partition),
+        # Optional: a segments.csv of an older extract (or sizes file) has no such columns.
+        partition_position=_int_or_none(row.get("PARTITION_POSITION")),
+        partition_interval=None if row.get("PARTITION_INTERVAL") is None else row["PARTITION_INTERVAL"] == "YES",
     )
 
 

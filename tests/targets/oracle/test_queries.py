@@ -82,7 +82,8 @@ class MappingTests(unittest.TestCase):
         with self.assertRaises(StatementFailed) as raised:
             queries.fetch_segments(cursor, mode="nopack")
         self.assertEqual(raised.exception.statement, "segments")
-        self.assertEqual(raised.exception.views, ("DBA_SEGMENTS", "DBA_OBJECTS", "DBA_LOBS", "DBA_LOB_PARTITIONS"))
+        self.assertEqual(raised.exception.views, ("DBA_SEGMENTS", "DBA_OBJECTS", "DBA_LOBS", "DBA_LOB_PARTITIONS",
+                                                  "DBA_TAB_PARTITIONS", "DBA_IND_PARTITIONS"))
 
     def test_it_refuses_an_instance_statement_without_exactly_one_row(self) -> None:
         recording = load_recording("single_nopack")

@@ -116,6 +116,14 @@ class RacAwrCollectionTests(unittest.TestCase):
         self.assertEqual(segments[("OrderLines", "")].key.owner, "App")
         self.assertIsNone(segments[("_SYSSMU1_3780397527$", "")].obj_number)
 
+    def test_it_reads_a_partitions_position_and_interval_flag(self) -> None:
+        segments = {(s.key.object_name, s.key.subobject_name): s for s in self.collection.segments}
+        self.assertEqual([(segments[("ORDERS", name)].partition_position, segments[("ORDERS", name)].partition_interval)
+                          for name in ("P2024_04", "P2024_05")], [(4, False), (5, False)])
+        # Not a table or index partition: neither is said.
+        self.assertEqual((segments[("ORDERS_PK", "")].partition_position, segments[("ORDERS_PK", "")].partition_interval),
+                         (None, None))
+
     def test_it_reads_residency_per_instance_from_gv_bh(self) -> None:
         self.assertIn("residency_rac", [stem for stem, _binds in self.connect.cursor.executed])
         self.assertEqual({(r.instance_number, r.dataobj_number, r.flash_blocks, r.cache_blocks)
