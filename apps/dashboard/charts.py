@@ -224,3 +224,27 @@ def residency_series_payload(samples: Sequence[ResidencySample], *, block_size_b
         "flashMb": [round(s.flash_blocks * block_size_bytes / MB, 1) for s in samples],
         "cacheMb": [round(s.cache_blocks * block_size_bytes / MB, 1) for s in samples],
     }
+
+
+def partition_heat_payload(rows: Sequence[Any]) -> dict[str, Any]:
+    """Intensity by partition age for the chart of a partitioned table (rows: PartitionHeat, oldest first).
+
+    Age counts partitions back from the hottest measured one (apps.tiering.lifecycle): 0 the hot one, 1 the
+    one before it, -1 the one after. Intensity stays None where it was not measured (drawn as a gap, never
+    as 0).
+
+    >>> from types import SimpleNamespace as P
+    >>> partition_heat_payload([P(partition="P1", intensity=0.5, measured=True, recommended_tier="Fast", is_this=False),
+    ...     P(partition="P2", intensity=40.0, measured=True, recommended_tier="Flash", is_this=True),
+    ...     P(partition="P3", intensity=None, measured=False, recommended_tier=None, is_this=False)])["ages"]
+    [1, 0, -1]
+    """
+    known = [i for i, row in enumerate(rows) if row.measured and row.intensity is not None]
+    hot = max(known, key=lambda i: rows[i].intensity) if known else None
+    return {
+        "labels": [row.partition for row in rows],
+        "ages": [None if hot is None else hot - i for i in range(len(rows))],
+        "intensity": [row.intensity if row.measured else None for row in rows],
+        "tiers": [row.recommended_tier for row in rows],
+        "current": [row.is_this for row in rows],
+    }

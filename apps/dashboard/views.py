@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 from apps.core.audit import audit_event_record
 from apps.dashboard import charts, selectors
 from apps.dashboard.forms import RecommendationFilterForm, TierForm
+from apps.dashboard.partition_selectors import partition_heat
 from apps.snapshots.models import CollectionRun, Segment
 from apps.targets.models import Target
 from apps.tiering.explain import explain
@@ -150,6 +151,11 @@ def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResp
         "block_size_bytes": _block_size(target), "basis": target.tier_set.basis,
         "latency": _read_latency(segment, current),
     }
+    # A partition: its table's partitions by age, the heat the lifecycle reads (apps.tiering.lifecycle).
+    partitions = partition_heat(segment=segment, run_id=current.run_id) if current else []
+    payload = charts.partition_heat_payload(partitions) if len(partitions) > 1 else None
+    context["partition_payload"] = payload
+    context["partitions"] = list(zip(partitions, payload["ages"])) if payload else []
     return render(request, "dashboard/segment.html", context)
 
 

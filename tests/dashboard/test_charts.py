@@ -125,3 +125,28 @@ class FormattingTests(TestCase):
         self.assertEqual(formatting.fmt_intensity(0.0521), "0.0521 IO/s/GB")
         self.assertEqual(formatting.fmt_pct(0.694), "69.4%")
         self.assertEqual(formatting.fmt_price(Decimal("2.5")), "$2.50")
+
+
+class PartitionHeatTests(TestCase):
+    def test_it_ages_partitions_from_the_hottest_and_keeps_unmeasured_ones_unknown(self) -> None:
+        from apps.dashboard.partition_selectors import PartitionHeat
+
+        rows = [PartitionHeat("P1", 1, 0.05, True, "hi-cap disk", "keep", False),
+                PartitionHeat("P2", 2, None, False, "fast disk", "keep", False),
+                PartitionHeat("P3", 3, 160.0, True, "flash", "move", True),
+                PartitionHeat("P4", 4, 0.0, True, "flash", "move", False)]
+
+        payload = charts.partition_heat_payload(rows)
+
+        self.assertEqual(payload["ages"], [2, 1, 0, -1])
+        # Not measured is None (a gap), never 0; a measured 0 stays 0.
+        self.assertEqual(payload["intensity"], [0.05, None, 160.0, 0.0])
+        self.assertEqual(payload["current"], [False, False, True, False])
+
+    def test_without_a_measured_partition_no_age_is_given(self) -> None:
+        from apps.dashboard.partition_selectors import PartitionHeat
+
+        payload = charts.partition_heat_payload([PartitionHeat("P1", 1, None, False, None, "keep", True),
+                                                 PartitionHeat("P2", 2, None, False, None, "keep", False)])
+
+        self.assertEqual(payload["ages"], [None, None])

@@ -53,3 +53,34 @@
     });
   }
 })();
+
+/* Heat by partition age: a partitioned table's partitions, oldest first, on a log scale (0 and unmeasured
+   leave a gap: a log axis has no 0, and an unmeasured figure is unknown, not 0; the table beside says which). */
+(function () {
+  "use strict";
+  const fmt = TS.fmt;
+  const parts = TS.data("data-partitions");
+  if (!parts || !parts.labels.length) return;
+  const colour = function (i) { return parts.current[i] ? "#dc2626" : (parts.ages[i] !== null && parts.ages[i] < 0 ? "#9ca3af" : "#2563eb"); };
+  TS.make("chart-partitions", {
+    type: "bar",
+    data: {
+      labels: parts.labels,
+      datasets: [{ label: "Intensity (IO requests/s per GB)", data: parts.intensity.map(function (v) { return v > 0 ? v : null; }), backgroundColor: parts.labels.map(function (_, i) { return colour(i); }) }],
+    },
+    options: {
+      scales: {
+        x: { ticks: { maxRotation: 60, autoSkip: true, callback: function (v, i) { const a = parts.ages[i]; return a === null ? parts.labels[i] : parts.labels[i] + " (" + a + ")"; } } },
+        y: { type: "logarithmic", title: { display: true, text: "IO requests/s per GB" }, ticks: { callback: function (v) { return fmt.sig(v); } } },
+      },
+      plugins: {
+        legend: { display: false },
+        tooltip: { callbacks: { label: function (i) {
+          const v = parts.intensity[i.dataIndex];
+          const age = parts.ages[i.dataIndex];
+          return (v === null ? "not measured" : fmt.sig(v) + " IO requests/s per GB") + (age === null ? "" : ", age " + age) + (parts.tiers[i.dataIndex] ? ", recommended on " + parts.tiers[i.dataIndex] : "");
+        } } },
+      },
+    },
+  });
+})();
