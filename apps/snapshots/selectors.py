@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from django.db.models import Count, Max, Min
+from django.db.models import Count, Max, Min, Subquery
 
 from apps.snapshots.models import Snapshot
 from apps.targets.rows import TablespaceSpace as TablespaceSpaceRow
@@ -181,13 +181,11 @@ def tablespace_space_latest(*, target_id: int) -> dict[str, TablespaceSpaceRow]:
     from apps.snapshots.models import TablespaceSpace
 
     rows = TablespaceSpace.objects.filter(target_id=target_id)
-    newest = rows.aggregate(at=Max("collected_at"))["at"]
-    if newest is None:
-        return {}
+    newest = rows.order_by("-collected_at").values("collected_at")[:1]  # one query: the newest as a subquery
     return {
         row.tablespace_name: TablespaceSpaceRow(
             tablespace_name=row.tablespace_name, size_bytes=row.size_bytes, used_bytes=row.used_bytes,
             max_size_bytes=row.max_size_bytes, block_size_bytes=row.block_size_bytes,
             autoextensible=row.autoextensible)
-        for row in rows.filter(collected_at=newest).order_by("tablespace_name")
+        for row in rows.filter(collected_at=Subquery(newest)).order_by("tablespace_name")
     }

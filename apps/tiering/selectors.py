@@ -118,20 +118,23 @@ def tablespace_room_table(*, target_id: int) -> TablespaceRoomTable | None:
     no source gave the target's tablespace sizes."""
     from apps.snapshots.selectors import tablespace_space_latest
     from apps.targets.models import TablespaceTier
-    from apps.tiering.explain import _tablespace_for_tier  # where the move's DDL puts it
     from apps.tiering.rules import ACTION_MOVE, ACTION_MOVE_PARTITIONS
 
     space = tablespace_space_latest(target_id=target_id)
     if not space:
         return None
-    destinations = _tablespace_for_tier(target_id)
+    mapped = list(TablespaceTier.objects.filter(target_id=target_id).order_by("tablespace_name")
+                  .values_list("tablespace_name", "tier_id", "tier__name"))
+    tiers = {name: tier_name for name, _tier_id, tier_name in mapped}
+    destinations: dict[int, str] = {}
+    for name, tier_id, _tier_name in mapped:
+        destinations.setdefault(tier_id, name)  # as the DDL picks it: the first mapped to the tier, by name
     rows = (Recommendation.objects.current(target_id=target_id)
             .filter(action__in=(ACTION_MOVE, ACTION_MOVE_PARTITIONS), recommended_tier__isnull=False)
             .order_by(F("savings_usd").desc(nulls_last=True), "segment_id")
             .values_list("size_bytes", "segment__tablespace_name", "recommended_tier_id"))
     moves = [Move(size, source, destinations.get(tier_id)) for size, source, tier_id in rows]
     result = feasibility(moves, space)
-    tiers = dict(TablespaceTier.objects.filter(target_id=target_id).values_list("tablespace_name", "tier__name"))
     table = []
     for name, now in space.items():
         into = [check for move, check in zip(moves, result.checks, strict=True) if move.to_tablespace == name]

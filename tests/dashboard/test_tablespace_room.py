@@ -75,6 +75,11 @@ class TablespaceRoomTableTests:
         assert [row.tablespace_name for row in table.rows] == ["DISK_TS", "FLASH_TS"]
         assert {row.tablespace_name: row.tier for row in table.rows} == {"DISK_TS": "hi-cap disk", "FLASH_TS": "flash"}
 
+    def test_it_reads_in_three_queries(self, sized, django_assert_num_queries):
+        # The latest room, the tablespace map with its tiers, the current moves.
+        with django_assert_num_queries(3):
+            tablespace_room_table(target_id=sized.id)
+
     def test_it_is_none_without_sizes(self, seed_tiers):
         target = Target.objects.create(name="unsized", mode=Target.Mode.REPORT, tier_set_id="seed-2009")
 

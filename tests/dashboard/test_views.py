@@ -176,7 +176,8 @@ class QueryCountTests:
         seg_id, run_id, tier_id = any_ids(big)
         # The CSV reads the tiers and runs its rows share once each, rather than joining them to every row.
         # The target pages' head: the current recommendations' run, the window it covers, the latest refresh.
-        budgets = {"/": 8, "/targets/big/": 21, f"/targets/big/segments/{seg_id}/": 8,
+        # The target page's room per tablespace: the latest room (one query; with some, the moves and the map too).
+        budgets = {"/": 8, "/targets/big/": 22, f"/targets/big/segments/{seg_id}/": 8,
                    "/targets/big/recommendations/": 15, "/targets/big/recommendations/?format=csv": 12,
                    "/runs/": 6, "/tiers/": 6}
         for url, budget in budgets.items():
