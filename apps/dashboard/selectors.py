@@ -467,6 +467,7 @@ class TierSetView:
     break_evens: list[costmodel.BreakEven]
     targets: list[str]
     basis: costmodel.BillingBasis = costmodel.BillingBasis(purchase=True)
+    tier_set: TierSet | None = None  # the row: its settings (hysteresis, moves worth making)
 
 
 def tier_catalog() -> list[TierSetView]:
@@ -494,5 +495,5 @@ def tier_catalog() -> list[TierSetView]:
             views.append(TierView(tier=tier, intensity=intensity, usd_per_gb=per_gb, usd_per_iops=per_iops))
         views.sort(key=lambda v: (v.intensity is None, v.intensity or 0.0, v.tier.name))
         sets.append(TierSetView(name=set_name, tiers=views, break_evens=costmodel.break_evens(models),
-                                targets=users.get(set_name, []), basis=tier_set.basis))
+                                targets=users.get(set_name, []), basis=tier_set.basis, tier_set=tier_set))
     return sets

@@ -18,7 +18,13 @@ class TierSetAdmin(admin.ModelAdmin):
                            "repays its one-off cost (the DBA's cost per move; the copy's IO is not charged) within "
                            "the horizon; the others are 'not worth moving'. Takes effect at the next refresh.",
         }),
-        ("Hysteresis", {"fields": ["hysteresis_band", "hysteresis_days"]}),
+        ("Hysteresis", {
+            "fields": ["hysteresis_band", "hysteresis_days"],
+            "description": "A segment goes back to a tier it left (or was advised to leave) only when its intensity "
+                           "is past the break-even between the two tiers by the band (0.25: 25 % above it to go up, "
+                           "25 % below to go down) and the cost model has advised the move back on that many days "
+                           "of runs in a row; until then it is held where it is. Takes effect at the next refresh.",
+        }),
     ]
 
     def get_readonly_fields(self, request, obj=None):

@@ -11,13 +11,14 @@ not measure stay unknown here (see build_recommendations). No database access.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
 
 from apps.snapshots.figures import UnlistedBound, WindowArrays
 from apps.targets.models import Target
-from apps.tiering import costmodel, payback, rules
+from apps.tiering import costmodel, hysteresis, payback, rules
 from apps.tiering.models import Tier, TierSet
 from apps.tiering.tiers import tier_to_model
 
@@ -26,6 +27,7 @@ def build_recommendations(
     *, target: Target, tiers: list[Tier], segments: dict[str, np.ndarray], figures: WindowArrays,
     mapped_tiers: dict[int, Tier], residency: tuple[np.ndarray, np.ndarray],
     now: dt.datetime, window_days: int, unlisted: UnlistedBound = UnlistedBound(False, 0.0),
+    history: Callable[[np.ndarray, int], hysteresis.History] | None = None,
 ) -> dict[str, np.ndarray | object]:
     """Every segment's recommendation as columns (RECOMMENDATION_COLUMNS), for recommendation_store.
 
@@ -35,6 +37,10 @@ def build_recommendations(
     measured (lower bounds), and moved only when the cost model picks the same tier at the bound as at
     what was measured, so the move does not rest on the unknown part (its saving is then the lesser of
     those at the two ends). Without a bound it is never moved.
+
+    ``history(segment_ids, days)`` reads those segments' rows in the target's runs of the ``days`` days before
+    (apps.tiering.services.advice_history), for the hysteresis of moves back (:func:`_held_back`); without it
+    no move is held back.
     """
     ids = segments["segment_id"]
     n = ids.size
@@ -87,7 +93,11 @@ def build_recommendations(
         saving_c=_cost_move_saving_c(costs, costs_high, choice, cost_now, bounded & ~held, current_index, current_id,
                                      mapped_tiers, iops_high, gb))
 
+    # Hysteresis: a move back to a tier it left or was advised to leave waits for a clear and lasting change.
+    held_back = _held_back(history=history, tier_set=target.tier_set, ids=ids, current_id=current_id,
+                           cost_tier_id=cost_tier_id, intensity=intensity, tiers=known_tiers)
     decisions = rules.decide(rules.Columns(
+        held_back=held_back,
         is_undo=segments["is_undo"], is_temp=segments["is_temp"], is_lob=segments["is_lob"],
         is_partition=segments["is_partition"], size_bytes=np.where(sized, size_bytes, np.nan),
         read_requests=window["read_requests"].astype(np.float64),
@@ -209,6 +219,27 @@ def _move_columns(costs: payback.MoveCosts, decisions: rules.Decisions) -> dict[
         "move_cost_usd": np.where(shown, _cents(costs.cost_usd), np.nan),
         "payback_days": np.where(shown, costs.payback_days, np.nan),
     }
+
+
+def _held_back(*, history: Callable[[np.ndarray, int], hysteresis.History] | None, tier_set: TierSet,
+               ids: np.ndarray, current_id: np.ndarray, cost_tier_id: np.ndarray, intensity: np.ndarray,
+               tiers: dict[int, Tier]) -> np.ndarray:
+    """The segments the cost model sends back to a tier they left or were advised to leave, without the
+    tier set's band past the break-even or its days of advice (apps.tiering.hysteresis); the earlier runs are
+    read for the segments it sends elsewhere only."""
+    sent = (cost_tier_id != current_id) & (current_id >= 0)
+    if history is None or not sent.any():
+        return np.zeros(ids.size, dtype=bool)
+    settings = hysteresis.Settings(band=tier_set.hysteresis_band, days=tier_set.hysteresis_days)
+    models = {}
+    for tier_id, tier in tiers.items():
+        try:
+            models[tier_id] = tier_to_model(tier)
+        except costmodel.CostModelError:  # a tier without usable prices: a move from or to it is not judged
+            continue
+    return hysteresis.judge(segment_id=ids, current_tier_id=current_id, cost_tier_id=cost_tier_id,
+                            intensity=intensity, tiers=models, history=history(ids[sent], settings.memory_days),
+                            settings=settings).held
 
 
 def _aligned(figures: WindowArrays, ids: np.ndarray) -> dict[str, np.ndarray]:

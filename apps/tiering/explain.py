@@ -13,13 +13,17 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from apps.snapshots.models import Segment
 from apps.targets.models import TablespaceTier, Target
-from apps.tiering import ddl, rules
-from apps.tiering.costmodel import BillingBasis
+from apps.tiering import ddl, hysteresis, rules
+from apps.tiering.costmodel import BillingBasis, CostModelError
 from apps.tiering.models import Recommendation, Tier, TierSet
+from apps.tiering.tiers import tier_to_model
 
 _UNMEASURED = 1 << rules.FINDING_CODES.index("unmeasured")
+_HELD_BACK = 1 << rules.FINDING_CODES.index("held_back")
 _NOT_WORTH_MOVING = 1 << rules.FINDING_CODES.index("not_worth_moving")
 
 
@@ -46,7 +50,9 @@ def explain(recs: Sequence[Recommendation], *, target: Target,
         siblings = _partition_intensities(recs, target_id=target.id)
     block_size = int(target.capabilities.get("block_size_bytes") or 8192)
     basis = target.tier_set.basis  # the unit the reasons quote costs in
-    advices = rules.advise_many([_figures(rec, siblings, block_size, basis, target.tier_set) for rec in recs])
+    held = _held_backs(recs, target=target)
+    advices = rules.advise_many([_figures(rec, siblings, block_size, basis, target.tier_set,
+                                          held.get((rec.run_id, rec.segment_id))) for rec in recs])
     tablespace_for_tier = _tablespace_for_tier(target.id)
     release = target.capabilities.get("release") or "19.0.0.0.0"
     return [
@@ -58,7 +64,8 @@ def explain(recs: Sequence[Recommendation], *, target: Target,
 
 
 def _figures(rec: Recommendation, siblings: dict[tuple, tuple], block_size: int,
-             basis: BillingBasis, tier_set: TierSet) -> rules.SegmentFigures:
+             basis: BillingBasis, tier_set: TierSet,
+             held_back: hysteresis.HeldBack | None = None) -> rules.SegmentFigures:
     seg = rec.segment
     current, cheapest = rec.current_tier, rec.cost_tier
     return rules.SegmentFigures(
@@ -73,7 +80,7 @@ def _figures(rec: Recommendation, siblings: dict[tuple, tuple], block_size: int,
         unmeasured=bool(rec.findings & _UNMEASURED), iops_bound=rec.iops_bound,
         reads_unmeasured=None if rec.measured else rec.read_iops is None,
         writes_unmeasured=None if rec.measured else rec.write_iops is None,
-        name_truncated=seg.name_truncated,
+        name_truncated=seg.name_truncated, held_back=held_back,
         current_tier=current.name if current else "(unmapped)",
         recommended_tier=cheapest.name if cheapest else "(unmapped)",
         current_is_flash=bool(current and current.is_flash), recommended_is_flash=bool(cheapest and cheapest.is_flash),
@@ -106,6 +113,42 @@ def _move_figures(rec: Recommendation, basis: BillingBasis, tier_set: TierSet) -
         redo_bytes=rec.move_redo_bytes, horizon_months=tier_set.payback_horizon_months,
         min_saving_per_month=tier_set.min_saving_usd_per_month, unknown_throughput=tuple(dict.fromkeys(unknown)),
     )
+
+
+def _held_backs(recs: Sequence[Recommendation], *, target: Target) -> dict[tuple[int, int], hysteresis.HeldBack]:
+    """(run, segment) -> why the move back was held, for the recommendations hysteresis held (their finding):
+    how far their intensity lies past the break-even (the tiers' prices now), the tier set's settings, and the
+    days the move had been advised (their earlier runs, one query per run)."""
+    from apps.tiering.services import advice_history
+
+    by_run: dict[int, list[Recommendation]] = defaultdict(list)
+    for rec in recs:
+        if rec.findings & _HELD_BACK and rec.current_tier is not None and rec.cost_tier is not None:
+            by_run[rec.run_id].append(rec)
+    if not by_run:
+        return {}
+    settings = hysteresis.Settings(band=target.tier_set.hysteresis_band, days=target.tier_set.hysteresis_days)
+    held = {}
+    for run_recs in by_run.values():
+        run_recs = sorted(run_recs, key=lambda rec: rec.segment_id)
+        models = {}
+        for tier in {t.id: t for rec in run_recs for t in (rec.current_tier, rec.cost_tier)}.values():
+            try:
+                models[tier.id] = tier_to_model(tier)
+            except CostModelError:
+                continue
+        ids = np.array([rec.segment_id for rec in run_recs], dtype=np.int64)
+        verdict = hysteresis.judge(
+            segment_id=ids, current_tier_id=np.array([rec.current_tier_id for rec in run_recs], dtype=np.int64),
+            cost_tier_id=np.array([rec.cost_tier_id for rec in run_recs], dtype=np.int64),
+            intensity=np.array([np.nan if rec.intensity is None else rec.intensity for rec in run_recs]),
+            tiers=models, settings=settings, history=advice_history(
+                target_id=target.id, before=run_recs[0].run.computed_at, segment_ids=ids, days=settings.memory_days))
+        for rec, days in zip(run_recs, verdict.days_advised.tolist()):
+            here, there = models.get(rec.current_tier_id), models.get(rec.cost_tier_id)
+            share = hysteresis.crossed_share(rec.intensity, here, there) if here and there else None
+            held[(rec.run_id, rec.segment_id)] = hysteresis.HeldBack(share, settings, days)
+    return held
 
 
 def _held_backs(recs: Sequence[Recommendation], *, target: Target) -> dict[tuple[int, int], hysteresis.HeldBack]:

@@ -24,7 +24,7 @@ from apps.core.pgcopy import copy_from_arrays, fetch_arrays
 from apps.snapshots.figures import window_read, window_span, window_unlisted
 from apps.snapshots.models import Residency
 from apps.targets.models import TablespaceTier, Target
-from apps.tiering import movability, rules
+from apps.tiering import hysteresis, movability, rules
 from apps.tiering.decision import build_recommendations, positions_in
 from apps.tiering.models import RecommendationRun, Tier
 from apps.tiering.selectors import tablespace_read_latency_ms
@@ -110,6 +110,8 @@ def recommendation_refresh(*, target_id: int, now: dt.datetime, window_days: int
         target=target, tiers=tiers, segments=segments, figures=figures, unlisted=window_unlisted(span),
         mapped_tiers={m.tier_id: m.tier for m in mappings},
         residency=_latest_residency(target_id, segments["segment_id"]), now=now, window_days=span.days,
+        history=lambda segment_ids, days: advice_history(target_id=target_id, before=now, segment_ids=segment_ids,
+                                                         days=days),
     )
     recommendation_store(target_id=target_id, columns=columns, now=now)
     return RefreshResult(int(segments["segment_id"].size), now)
@@ -184,6 +186,46 @@ def segment_arrays(*, target_id: int, latency_ms: dict[str, float] | None = None
         arrays = fetch_arrays(cursor.cursor, _SEGMENTS_SQL, params, SEGMENT_ARRAY_COLUMNS)
     order = np.argsort(arrays["segment_id"], kind="stable")
     return {name: values[order] for name, values in arrays.items()}
+
+
+_ADVICE_RUNS_SQL = """
+SELECT id FROM tiering_recommendationrun
+WHERE target_id = %(target)s AND state IN (%(history)s, %(current)s) AND computed_at >= %(since)s
+  AND computed_at < %(day_start)s
+ORDER BY computed_at DESC
+"""
+# The primary key's probes (run, segment) for the runs and segments wanted, not a scan of the runs' rows.
+_ADVICE_HISTORY_SQL = """
+SELECT r.segment_id::int8, array_position(%(runs)s::int8[], r.run_id)::int8, coalesce(r.current_tier_id, -1)::int8,
+       coalesce(r.cost_tier_id, -1)::int8, coalesce(r.recommended_tier_id, -1)::int8,
+       (r.findings & %(held_back)s) <> 0
+FROM tiering_recommendation r
+WHERE r.run_id = ANY(%(runs)s::int8[]) AND r.segment_id = ANY(%(segments)s::int8[])
+"""
+
+
+def advice_history(*, target_id: int, before: dt.datetime, segment_ids: np.ndarray, days: int) -> hysteresis.History:
+    """The rows of ``segment_ids`` in the target's runs of the ``days`` UTC days before the day of ``before``
+    (one run a day: the history, and the current run when it is of an earlier day), for the hysteresis of
+    moves back (apps.tiering.hysteresis): their tiers then and whether a move back was held, aged from the
+    latest run (1) back. One query, by
+    the rows' key (run, segment)."""
+    if not len(segment_ids) or days <= 0:
+        return hysteresis.History.empty()
+    day_start = before.astimezone(dt.timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
+    params = {"target": target_id, "history": RecommendationRun.State.HISTORY.value,
+              "current": RecommendationRun.State.CURRENT.value, "since": day_start - dt.timedelta(days=days),
+              "day_start": day_start, "segments": np.asarray(segment_ids, dtype=np.int64).tolist(),
+              "held_back": 1 << rules.FINDING_CODES.index("held_back")}
+    with connection.cursor() as cursor:
+        cursor.execute(_ADVICE_RUNS_SQL, params)
+        params["runs"] = [run_id for (run_id,) in cursor.fetchall()]
+        if not params["runs"]:
+            return hysteresis.History.empty()
+        arrays = fetch_arrays(cursor.cursor, _ADVICE_HISTORY_SQL, params, (
+            ("segment_id", "int8"), ("age", "int8"), ("current_tier_id", "int8"), ("cost_tier_id", "int8"),
+            ("recommended_tier_id", "int8"), ("held_back", "bool")))
+    return hysteresis.History(**arrays)
 
 
 def _latest_residency(target_id: int, segment_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -269,10 +269,10 @@ class FindingCodesTests(unittest.TestCase):
 
     def test_its_bits_are_only_ever_appended_as_stored_findings_keep_them(self) -> None:
         self.assertEqual(
-            FINDING_CODES[:15],
+            FINDING_CODES[:16],
             ("size_unknown", "below_awr_capture", "undo_redo", "temp_ok", "write_heavy", "full_scan",
              "already_resident", "flash_cache_keep", "flash_cache_none", "partition_skew", "unmeasured",
-             "not_movable", "moves_with_lob", "name_truncated", "not_worth_moving"),
+             "not_movable", "moves_with_lob", "name_truncated", "not_worth_moving", "held_back"),
         )
         self.assertEqual(DISPLAY_ORDER[:4], ("name_truncated", "moves_with_lob", "not_movable", "unmeasured"))
 

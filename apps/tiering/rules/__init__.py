@@ -25,7 +25,8 @@ threshold is in :data:`DEFAULT_THRESHOLDS`; callers pass overrides as a mapping.
 
 Modules by concern: ``limits`` (thresholds), ``figures`` (kinds, actions, one
 segment's figures and advice, partition skew), ``batch`` (Columns, decide),
-``wording`` (the sentences; ``payback_words`` those of a move's payback), ``advise`` (both halves together).
+``wording`` (the sentences; ``payback_words`` those of a move's payback, ``hold_words`` those of what holds a
+segment where it is), ``advise`` (both halves together).
 
 Pure: standard library and numpy only, no clock, no settings.
 """

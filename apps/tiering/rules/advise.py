@@ -6,6 +6,7 @@ Pure: standard library and numpy only.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -53,15 +54,16 @@ def finding_codes(mask: int) -> tuple[str, ...]:
     ('size_unknown', 'write_heavy')
     """
     mask = int(mask)
-    if not 0 <= mask < len(_CODES_BY_MASK):
+    if not 0 <= mask < 1 << len(FINDING_CODES):
         raise RulesError(f"findings mask out of range: {mask}")
-    return _CODES_BY_MASK[mask]
+    return _codes_of(mask)
 
 
-_CODES_BY_MASK: tuple[tuple[str, ...], ...] = tuple(
-    tuple(code for code in DISPLAY_ORDER if mask >> FINDING_CODES.index(code) & 1)
-    for mask in range(1 << len(FINDING_CODES))
-)
+@lru_cache(maxsize=4096)
+def _codes_of(mask: int) -> tuple[str, ...]:
+    """finding_codes of a mask in range, per mask met (a table of every mask took 2^len(FINDING_CODES) entries
+    at import)."""
+    return tuple(code for code in DISPLAY_ORDER if mask >> FINDING_CODES.index(code) & 1)
 
 
 

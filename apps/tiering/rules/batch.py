@@ -61,6 +61,7 @@ _FLOAT_COLUMNS = frozenset(
 #: Columns with a default for callers that do not pass them: (dtype, fill value).
 _DEFAULTED = {"unmeasured": (bool, False), "iops_bound": (np.float64, math.nan), "movability": (np.int8, 0),
               "not_worth_moving": (bool, False)}
+_DEFAULTED["held_back"] = (bool, False)  # hysteresis: not held back unless said
 _MOVES_WITH_LOB, _TRUNCATED = MOVABILITY_CODES.index(MOVES_WITH_LOB), MOVABILITY_CODES.index(NAME_TRUNCATED)
 _FINDING_BITS = np.array([1 << bit for bit in range(len(FINDING_CODES))], dtype=np.uint32)
 _FLASH_CACHE_CODE: dict[str | None, int] = {code or None: index for index, code in enumerate(FLASH_CACHE_CODES)}
@@ -111,6 +112,7 @@ class Columns:
     unmeasured: np.ndarray | None = None
     iops_bound: np.ndarray | None = None
     movability: np.ndarray | None = None
+    held_back: np.ndarray | None = None  # hysteresis: a move back not made yet (apps.tiering.hysteresis)
     not_worth_moving: np.ndarray | None = None
 
     def __post_init__(self) -> None:
@@ -191,6 +193,7 @@ class Columns:
             unmeasured=column("unmeasured", bool),
             iops_bound=unknown_as_nan("iops_bound"),
             movability=np.fromiter((MOVABILITY_CODES.index(f.movability) for f in figures), np.int8, rows),
+            held_back=np.fromiter((f.held_back is not None for f in figures), bool, rows),
             not_worth_moving=column("not_worth_moving", bool),
         )
 
@@ -287,6 +290,7 @@ def decide(columns: Columns, *, thresholds: Mapping[str, float] = DEFAULT_THRESH
         "flash_cache_none": waste_cause != 0,
         "partition_skew": columns.skewed & ~quiet,
         "unmeasured": columns.unmeasured & ~place.pinned,
+        "held_back": place.held_back,
         "not_movable": place.pinned & (columns.movability != _MOVES_WITH_LOB) & (columns.movability != _TRUNCATED),
         "moves_with_lob": columns.movability == _MOVES_WITH_LOB,
         "name_truncated": columns.movability == _TRUNCATED,
@@ -328,6 +332,7 @@ class _Placement(NamedTuple):
     pinned: np.ndarray  # no move of its own can relocate it (movability)
     whole_skewed: np.ndarray  # a skewed partitioned table or index: its hot partitions move instead
     keep_current_tier: np.ndarray  # stays on its tier although the cost model's differs
+    held_back: np.ndarray  # would move, but back to a tier it left or was advised to leave (hysteresis): it stays
     moving: np.ndarray  # moves to the cost model's tier
     not_worth: np.ndarray  # would move, but the move does not repay its one-off cost: it stays
     final_is_flash: np.ndarray  # on flash after the action
@@ -341,6 +346,9 @@ def _placement(columns: Columns, signs: _Signs) -> _Placement:
     vetoed = onto_flash & (columns.is_undo | signs.scan_heavy)
     whole_skewed = columns.skewed & ~columns.is_partition & ~held  # move partitions, not the table
     keep_current_tier = columns.cost_moves & (np.isnan(columns.size_bytes) | vetoed | whole_skewed | held)
+    # Hysteresis: a move back the rules allow waits for a clear and lasting change (apps.tiering.hysteresis).
+    held_back = columns.cost_moves & ~keep_current_tier & columns.held_back
+    keep_current_tier = keep_current_tier | held_back
     # Payback: a move the seed rules allow, whose saving does not repay its one-off cost, is not made.
     not_worth = columns.cost_moves & ~keep_current_tier & columns.not_worth_moving
     keep_current_tier = keep_current_tier | not_worth
@@ -349,6 +357,7 @@ def _placement(columns: Columns, signs: _Signs) -> _Placement:
         pinned=pinned,
         whole_skewed=whole_skewed,
         keep_current_tier=keep_current_tier,
+        held_back=held_back,
         moving=moving,
         not_worth=not_worth,
         final_is_flash=np.where(moving, columns.recommended_is_flash, columns.current_is_flash),

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from apps.tiering.hysteresis import HeldBack
 from apps.tiering.movability import movability
 from apps.tiering.rules.limits import DEFAULT_THRESHOLDS, Limits, RulesError, merge_thresholds
 from apps.tiering.rules.wording import Reason
@@ -146,6 +147,7 @@ class SegmentFigures:
     writes_unmeasured: bool | None = None
     iops_bound: float | None = None
     name_truncated: bool = False
+    held_back: HeldBack | None = None  # hysteresis: a move back held, and why (apps.tiering.hysteresis)
     not_worth_moving: bool = False
     move: MoveFigures | None = None
 

@@ -18,8 +18,8 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import NamedTuple, Protocol
 
-from apps.tiering.movability import why_not_movable
-from apps.tiering.rules import payback_words
+from apps.tiering.hysteresis import HeldBack
+from apps.tiering.rules import hold_words, payback_words
 from apps.tiering.rules.in_words import intensity as _intensity
 from apps.tiering.rules.in_words import money as _money
 from apps.tiering.rules.in_words import name_list as _name_list
@@ -45,10 +45,12 @@ FINDING_CODES: tuple[str, ...] = (
     "moves_with_lob",
     "name_truncated",
     "not_worth_moving",
+    "held_back",
 )
 SIZE_UNKNOWN = 1 << FINDING_CODES.index("size_unknown")
 #: Findings that hold a segment where it is whatever its figures say: their Reasons come first.
-_HOLDS: tuple[str, ...] = ("name_truncated", "moves_with_lob", "not_movable", "unmeasured", "not_worth_moving")
+_HOLDS: tuple[str, ...] = ("name_truncated", "moves_with_lob", "not_movable", "unmeasured", "not_worth_moving",
+                          "held_back")
 #: The order Reasons are listed in: what holds a segment, then the rest in FINDING_CODES order.
 DISPLAY_ORDER: tuple[str, ...] = _HOLDS + tuple(code for code in FINDING_CODES if code not in _HOLDS)
 _FLASH_CACHE_NONE = 1 << FINDING_CODES.index("flash_cache_none")
@@ -117,6 +119,8 @@ class Figures(Protocol):
     @property
     def cost_months(self) -> int: ...
     @property
+    def held_back(self) -> HeldBack | None: ...
+    @property
     def move(self) -> payback_words.Move | None: ...
 
 
@@ -162,7 +166,7 @@ def reasons(figures: Figures, skew: Skew | None, row: RowDecision) -> tuple[Reas
     """What holds the segment where it is, the cost model's verdict (unless the size is unknown) and a move's
     payback, then one Reason per other finding."""
     found = row.findings
-    said = [word(figures, skew, row) for word in _WORDING_BY_MASK[found]] if found else []
+    said = [word(figures, skew, row) for word in _wording_of(found)] if found else []
     if not found & SIZE_UNKNOWN:
         at = bin(found & _HOLD_BITS).count("1")
         paid_back = payback_words.payback(figures) if row.action == "move" else None
@@ -375,54 +379,18 @@ def _partition_skew(figures: Figures, skew: Skew | None, row: RowDecision) -> Re
     return Reason("partition_skew", text)
 
 
-def _unmeasured(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
-    reads, writes = figures.reads_unmeasured, figures.writes_unmeasured
-    if reads and writes:
-        unknown = "read and write requests"
-    elif reads:
-        unknown = "read requests" + (" (its writes perhaps too)" if writes is None else "")
-    elif writes:
-        unknown = "write requests" + (" (its reads perhaps too)" if reads is None else "")
-    else:
-        unknown = "read or write requests"
-    if figures.iops_bound is not None:
-        bound = f"its IOPS at {figures.iops_statistic} are ≤ {_rate(figures.iops_bound)} IO/s, by the bound the source gives"
-    else:
-        bound = "the source gives no bound on them"
-    return Reason(
-        "unmeasured",
-        f"Its {unknown} over the window were not all measured (the source lists only its top segments), "
-        f"so its IO figures are lower bounds and {bound}; it stays on {figures.current_tier} until they are "
-        "measured. To measure it: collect the target in nopack mode, which samples V$SEGSTAT for every "
-        "segment. AWR keeps only the top segments of each snapshot, by criteria of its own (DBA_HIST_SEG_STAT), "
-        "and an AWR report lists only the top rows of each 'Segments by ...' section; no documented setting "
-        "widens either for segments: DBMS_WORKLOAD_REPOSITORY.MODIFY_SNAPSHOT_SETTINGS(topnsql=>...) applies "
-        "to SQL only.",
-    )
-
-
-def _not_movable(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
-    return Reason("not_movable", _why(figures))
-
-
-def _moves_with_lob(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
-    return Reason("moves_with_lob", _why(figures))
-
-
-def _name_truncated(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
-    return Reason("name_truncated", _why(figures))
-
-
 def _not_worth_moving(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
     return Reason(*payback_words.not_worth_moving(figures))
 
 
-def _why(figures: Figures) -> str:
-    return why_not_movable(figures.movability, owner=figures.owner, object_name=figures.object_name,
-                           object_type=figures.object_type)
-
-
 _Wording = Callable[[Figures, "Skew | None", RowDecision], Reason]
+
+
+def _said(code: str, words: Callable[[Figures], str]) -> _Wording:
+    """The wording of a finding whose sentence reads the figures only (rules.hold_words)."""
+    return lambda figures, skew, row: Reason(code, words(figures))
+
+
 _WORDING_BY_CODE: dict[str, _Wording] = {
     "size_unknown": _size_unknown,
     "below_awr_capture": _below_capture,
@@ -434,17 +402,21 @@ _WORDING_BY_CODE: dict[str, _Wording] = {
     "flash_cache_keep": _flash_cache_keep,
     "flash_cache_none": _flash_cache_none,
     "partition_skew": _partition_skew,
-    "unmeasured": _unmeasured,
-    "not_movable": _not_movable,
-    "moves_with_lob": _moves_with_lob,
-    "name_truncated": _name_truncated,
+    "unmeasured": _said("unmeasured", hold_words.unmeasured),
+    "not_movable": _said("not_movable", hold_words.not_movable),
+    "moves_with_lob": _said("moves_with_lob", hold_words.not_movable),
+    "name_truncated": _said("name_truncated", hold_words.not_movable),
+    "held_back": _said("held_back", hold_words.held_back),
     "not_worth_moving": _not_worth_moving,
 }
-#: The wording of each finding of a findings mask, in DISPLAY_ORDER (the order of the Reasons).
-_WORDING_BY_MASK: tuple[tuple[_Wording, ...], ...] = tuple(
-    tuple(_WORDING_BY_CODE[code] for code in DISPLAY_ORDER if mask >> FINDING_CODES.index(code) & 1)
-    for mask in range(1 << len(FINDING_CODES))
-)
+_DISPLAY_BITS: tuple[tuple[str, int], ...] = tuple((code, 1 << FINDING_CODES.index(code)) for code in DISPLAY_ORDER)
+
+
+@lru_cache(maxsize=4096)
+def _wording_of(mask: int) -> tuple[_Wording, ...]:
+    """The wording of each finding of a findings mask, in DISPLAY_ORDER (the order of the Reasons), per mask
+    met: a table of every mask held 2^len(FINDING_CODES) entries, built at import (0.7 s at 17 codes)."""
+    return tuple(_WORDING_BY_CODE[code] for code, bit in _DISPLAY_BITS if mask & bit)
 
 
 # --------------------------------------------------------------------------- figures in words
