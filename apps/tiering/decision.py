@@ -19,6 +19,7 @@ import numpy as np
 from apps.snapshots.figures import UnlistedBound, WindowArrays
 from apps.targets.models import Target
 from apps.tiering import costmodel, hysteresis, payback, rules
+from apps.tiering import lifecycle as lifecycle_model
 from apps.tiering.models import Tier, TierSet
 from apps.tiering.tiers import tier_to_model
 
@@ -77,6 +78,10 @@ def build_recommendations(
     costs_high = costmodel.cost_matrix(model_tiers, iops_high, gb, pooled=True) if bounded.any() else costs
     choice_high = costmodel.cheapest(costs_high, model_tiers, current_index) if bounded.any() else choice
     held = unmeasured & ~(bounded & (choice_high == choice))
+    # Partition lifecycle: empty partitions newer than their table's hot one are priced on its tier.
+    lifecycle, choice, chosen_cost, cost_tier_id = _partition_lifecycle(
+        segments=segments, intensity=intensity, window=window, unmeasured=unmeasured, sized=sized, costs=costs,
+        choice=choice, chosen_cost=chosen_cost, cost_tier_id=cost_tier_id)
 
     known_tiers = {**mapped_tiers, **{t.id: t for t in tiers}}  # every current, cheapest and final tier
     flash_ids = np.array([tid for tid, tier in known_tiers.items() if tier.is_flash], dtype=np.int64)
@@ -96,6 +101,7 @@ def build_recommendations(
     # Hysteresis: a move back to a tier it left or was advised to leave waits for a clear and lasting change.
     held_back = _held_back(history=history, tier_set=target.tier_set, ids=ids, current_id=current_id,
                            cost_tier_id=cost_tier_id, intensity=intensity, tiers=known_tiers)
+    _lifecycle_exempt(lifecycle, move.not_worth, held_back)
     decisions = rules.decide(rules.Columns(
         held_back=held_back,
         is_undo=segments["is_undo"], is_temp=segments["is_temp"], is_lob=segments["is_lob"],
@@ -114,6 +120,7 @@ def build_recommendations(
         unmeasured=held, iops_bound=iops_bound, movability=segments["movability"].astype(np.int8),
         not_worth_moving=move.not_worth,
     ))
+    lifecycle_findings(lifecycle, segments["partition_interval"], decisions.findings)
 
     final_id = np.where(decisions.keep_current_tier, current_id, cost_tier_id)
     final_index = _index_of(set_ids, final_id)
@@ -316,3 +323,49 @@ def skewed_partitions(groups: np.ndarray, is_partition: np.ndarray, intensity: n
         if rules.partition_skew(pairs) is not None:
             skewed[members] = True
     return skewed
+
+
+_LIFECYCLE_BIT = 1 << rules.FINDING_CODES.index("partition_lifecycle")
+
+
+def _partition_lifecycle(*, segments: dict[str, np.ndarray], intensity: np.ndarray, window: dict[str, np.ndarray],
+                         unmeasured: np.ndarray, sized: np.ndarray, costs: np.ndarray, choice: np.ndarray,
+                         chosen_cost: np.ndarray, cost_tier_id: np.ndarray) -> tuple:
+    """(lifecycle, choice, chosen_cost, cost_tier_id) after the partition lifecycle (apps.tiering.lifecycle):
+    an empty partition newer than its table's hot one takes the hot one's tier as its cost model's tier, priced
+    there on its own figures, so that the rules move it there (or keep it where it is there already)."""
+    lifecycle = lifecycle_of(segments=segments, intensity=intensity, window=window, unmeasured=unmeasured, sized=sized)
+    ahead = np.flatnonzero(lifecycle.ahead)
+    if not ahead.size:
+        return lifecycle, choice, chosen_cost, cost_tier_id
+    choice, chosen_cost, cost_tier_id = choice.copy(), chosen_cost.copy(), cost_tier_id.copy()
+    choice[ahead] = choice[lifecycle.hot[ahead]]
+    chosen_cost[ahead] = costs[ahead, choice[ahead]]
+    cost_tier_id[ahead] = cost_tier_id[lifecycle.hot[ahead]]
+    return lifecycle, choice, chosen_cost, cost_tier_id
+
+
+def _lifecycle_exempt(lifecycle: lifecycle_model.Lifecycle, *holds: np.ndarray) -> None:
+    """A partition placed ahead of its month is neither judged on its saving now (it has no IO yet: the
+    placement pays off when its month comes) nor held back as a move back: ``holds`` cleared in place."""
+    for held in holds:
+        held[lifecycle.ahead] = False
+
+
+def lifecycle_findings(lifecycle: lifecycle_model.Lifecycle, interval: np.ndarray, findings: np.ndarray) -> None:
+    """Set the partition_lifecycle finding (in place) on the partitions placed ahead, on their hot partitions
+    and on the hot partition of an interval-partitioned table (its future partitions do not exist yet: its
+    DDL sends them where it goes, apps.tiering.ddl.lifecycle)."""
+    hot = lifecycle.hot
+    findings[np.unique(np.r_[hot[lifecycle.ahead], hot[interval & (hot >= 0)]]).astype(np.int64)] |= _LIFECYCLE_BIT
+    findings[lifecycle.ahead] |= _LIFECYCLE_BIT
+
+
+def lifecycle_of(*, segments: dict[str, np.ndarray], intensity: np.ndarray, window: dict[str, np.ndarray],
+                 unmeasured: np.ndarray, sized: np.ndarray) -> lifecycle_model.Lifecycle:
+    """apps.tiering.lifecycle.partition_lifecycle of a refresh's segments."""
+    groups = np.where(segments["is_partition"], segments["partition_group"], 0)
+    return lifecycle_model.partition_lifecycle(
+        groups=groups, positions=segments["partition_position"].astype(np.int64), intensity=intensity,
+        requests=(window["read_requests"] + window["write_requests"]).astype(np.float64), measured=~unmeasured,
+        placeable=sized & (segments["movability"] == 0))

@@ -19,12 +19,14 @@ from apps.snapshots.models import Segment
 from apps.targets.models import TablespaceTier, Target
 from apps.tiering import ddl, hysteresis, rules
 from apps.tiering.costmodel import BillingBasis, CostModelError
+from apps.tiering.ddl.lifecycle import interval_default_ddl
 from apps.tiering.models import Recommendation, Tier, TierSet
 from apps.tiering.tiers import tier_to_model
 
 _UNMEASURED = 1 << rules.FINDING_CODES.index("unmeasured")
 _HELD_BACK = 1 << rules.FINDING_CODES.index("held_back")
 _NOT_WORTH_MOVING = 1 << rules.FINDING_CODES.index("not_worth_moving")
+_PARTITION_LIFECYCLE = 1 << rules.FINDING_CODES.index("partition_lifecycle")
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,7 @@ def _figures(rec: Recommendation, siblings: dict[tuple, tuple], block_size: int,
         current_cost=rec.cost_now_usd, recommended_cost=rec.cost_tier_usd,
         cost_unit=basis.unit, cost_months=basis.divisor,
         not_worth_moving=bool(rec.findings & _NOT_WORTH_MOVING), move=_move_figures(rec, basis, tier_set),
+        partition_lifecycle=bool(rec.findings & _PARTITION_LIFECYCLE),
     )
 
 
@@ -247,8 +250,12 @@ def ddl_text(seg: Segment, advice: rules.Advice, tier: Tier | None, tablespace_f
         name_truncated=seg.name_truncated,
     )
     try:
-        return ddl.ddl_for_action(request, advice.action, hot_partitions=advice.hot_partitions,
+        text = ddl.ddl_for_action(request, advice.action, hot_partitions=advice.hot_partitions,
                                   flash_cache_hint=advice.flash_cache_hint,
                                   onto_flash=bool(tier is not None and tier.is_flash)).text()
+        if advice.action == rules.ACTION_MOVE and seg.partition_interval and "partition_lifecycle" in advice.codes:
+            # The hot partition of an interval-partitioned table: its next partitions are created where it goes.
+            text += interval_default_ddl(request).text()
+        return text
     except ddl.DdlError as exc:
         return f"-- DDL cannot be generated: {exc}"

@@ -62,6 +62,7 @@ _FLOAT_COLUMNS = frozenset(
 _DEFAULTED = {"unmeasured": (bool, False), "iops_bound": (np.float64, math.nan), "movability": (np.int8, 0),
               "not_worth_moving": (bool, False)}
 _DEFAULTED["held_back"] = (bool, False)  # hysteresis: not held back unless said
+_DEFAULTED["partition_lifecycle"] = (bool, False)  # apps.tiering.lifecycle: in no lifecycle unless said
 _MOVES_WITH_LOB, _TRUNCATED = MOVABILITY_CODES.index(MOVES_WITH_LOB), MOVABILITY_CODES.index(NAME_TRUNCATED)
 _FINDING_BITS = np.array([1 << bit for bit in range(len(FINDING_CODES))], dtype=np.uint32)
 _FLASH_CACHE_CODE: dict[str | None, int] = {code or None: index for index, code in enumerate(FLASH_CACHE_CODES)}
@@ -114,6 +115,7 @@ class Columns:
     movability: np.ndarray | None = None
     held_back: np.ndarray | None = None  # hysteresis: a move back not made yet (apps.tiering.hysteresis)
     not_worth_moving: np.ndarray | None = None
+    partition_lifecycle: np.ndarray | None = None  # the lifecycle's hot partition or one placed ahead
 
     def __post_init__(self) -> None:
         codes = np.asarray(self.flash_cache)
@@ -195,6 +197,7 @@ class Columns:
             movability=np.fromiter((MOVABILITY_CODES.index(f.movability) for f in figures), np.int8, rows),
             held_back=np.fromiter((f.held_back is not None for f in figures), bool, rows),
             not_worth_moving=column("not_worth_moving", bool),
+            partition_lifecycle=column("partition_lifecycle", bool),
         )
 
 
@@ -295,6 +298,7 @@ def decide(columns: Columns, *, thresholds: Mapping[str, float] = DEFAULT_THRESH
         "moves_with_lob": columns.movability == _MOVES_WITH_LOB,
         "name_truncated": columns.movability == _TRUNCATED,
         "not_worth_moving": place.not_worth,
+        "partition_lifecycle": columns.partition_lifecycle,
     }
     # Distinct bits: their sum is their OR.
     findings = (np.stack([fired[code] for code in FINDING_CODES], axis=-1) * _FINDING_BITS).sum(

@@ -150,6 +150,9 @@ class SegmentFigures:
     held_back: HeldBack | None = None  # hysteresis: a move back held, and why (apps.tiering.hysteresis)
     not_worth_moving: bool = False
     move: MoveFigures | None = None
+    # Partition lifecycle (apps.tiering.lifecycle): the hot partition of a table filled one partition at a
+    # time, or an empty partition newer than it, placed on the hot one's tier (its cost model's tier here).
+    partition_lifecycle: bool = False
 
     def __post_init__(self) -> None:
         for name in (

@@ -46,8 +46,10 @@ FINDING_CODES: tuple[str, ...] = (
     "name_truncated",
     "not_worth_moving",
     "held_back",
+    "partition_lifecycle",
 )
 SIZE_UNKNOWN = 1 << FINDING_CODES.index("size_unknown")
+_PARTITION_LIFECYCLE = 1 << FINDING_CODES.index("partition_lifecycle")
 #: Findings that hold a segment where it is whatever its figures say: their Reasons come first.
 _HOLDS: tuple[str, ...] = ("name_truncated", "moves_with_lob", "not_movable", "unmeasured", "not_worth_moving",
                           "held_back")
@@ -177,6 +179,8 @@ def reasons(figures: Figures, skew: Skew | None, row: RowDecision) -> tuple[Reas
 def _verdict(figures: Figures, row: RowDecision) -> Reason:
     """The cost model's view: cheaper tier, or already on the cheapest; "by cost alone" when not moved."""
     assert figures.size_bytes is not None
+    if row.findings & _PARTITION_LIFECYCLE and figures.iops == 0:
+        return _ahead_verdict(figures, row)
     if figures.iops is None:
         rate = f"IO requests/s not measured at {figures.iops_statistic}"
     elif figures.unmeasured:
@@ -200,6 +204,20 @@ def _verdict(figures: Figures, row: RowDecision) -> Reason:
         "cheaper_tier",
         f"{lead}{figures.recommended_tier} is the cheapest tier for it ({load}).{costs}{with_index}",
     )
+
+
+def _ahead_verdict(figures: Figures, row: RowDecision) -> Reason:
+    """An empty partition placed on its table's hot partition's tier (apps.tiering.lifecycle): what that costs."""
+    load = f"no IO requests over {_size(figures.size_bytes)}"
+    if not row.cost_moves:
+        return Reason("lifecycle_tier", f"{figures.current_tier} is where the table's hot partition goes ({load} "
+                                        "here yet).")
+    costs = ""
+    if figures.current_cost is not None and figures.recommended_cost is not None:
+        costs = (f" It costs ${_money(figures.recommended_cost)} there instead of ${_money(figures.current_cost)} on "
+                 f"{figures.current_tier}{_cost_unit(figures)}: the price of having it in place before its month.")
+    return Reason("lifecycle_tier", f"{figures.recommended_tier} is where the table's hot partition goes ({load} here "
+                                    f"yet: on its own figures the cheapest tier per GB would do).{costs}")
 
 
 # --------------------------------------------------------------------------- one sentence per finding
@@ -383,6 +401,22 @@ def _not_worth_moving(figures: Figures, skew: Skew | None, row: RowDecision) -> 
     return Reason(*payback_words.not_worth_moving(figures))
 
 
+def _partition_lifecycle(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+    """apps.tiering.lifecycle: the hot partition of a table filled one partition at a time, or an empty
+    partition newer than it (measured: no requests over the window)."""
+    whole = "index" if figures.kind.startswith("INDEX") else "table"
+    filled = (f"The {whole} {figures.owner}.{figures.object_name} is filled one partition at a time: its newest "
+              "partition holding data is its hottest and the older ones cool with age")
+    if figures.iops:
+        return Reason("partition_lifecycle", f"{filled}. This is that hot partition: the empty partitions newer "
+                                             "than it are placed where it goes, so that each starts its month there.")
+    where = ("it moves there now" if row.action == "move"
+             else f"it stays on {figures.current_tier}, where that one is")
+    return Reason("partition_lifecycle", f"{filled}. This partition is empty and newer than the hot one, so it is "
+                                         f"placed where the hot one goes, not on the tier its empty figures price "
+                                         f"it on: {where}, before its month makes it the hot one.")
+
+
 _Wording = Callable[[Figures, "Skew | None", RowDecision], Reason]
 
 
@@ -408,6 +442,7 @@ _WORDING_BY_CODE: dict[str, _Wording] = {
     "name_truncated": _said("name_truncated", hold_words.not_movable),
     "held_back": _said("held_back", hold_words.held_back),
     "not_worth_moving": _not_worth_moving,
+    "partition_lifecycle": _partition_lifecycle,
 }
 _DISPLAY_BITS: tuple[tuple[str, int], ...] = tuple((code, 1 << FINDING_CODES.index(code)) for code in DISPLAY_ORDER)
 
