@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from apps.snapshots.selectors import tablespace_space_latest
 from apps.targets.models import Target
+from apps.tiering.feasibility import Move, feasibility
 from apps.tiering.plans.steps import PlannedStep
 
 #: position -> (destination's room after the step, what it lacks: None when it has room or is not known)
@@ -19,11 +21,6 @@ Room = dict[int, tuple[int | None, int | None]]
 
 def free_space_after(*, target: Target, steps: Sequence[PlannedStep]) -> Room | None:
     """Each move step's room after it, or None when the target's tablespace room is not known at all."""
-    try:  # issue 16, item 4 (room per tablespace, feasibility) lands beside this change
-        from apps.snapshots.selectors import tablespace_space_latest
-        from apps.tiering.feasibility import Move, feasibility
-    except ImportError:
-        return None
     space = tablespace_space_latest(target_id=target.id)
     if not space:
         return None
