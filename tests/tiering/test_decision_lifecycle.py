@@ -60,3 +60,21 @@ class DemoPartitionLifecycleTests:
                 assert rec.recommended_tier_id == rec.cost_tier_id
         # The decay by age: a year-old partition is on a slower tier than last month's.
         assert not rows[("ORDERS", "ORDERS_P2025_11")][0].recommended_tier.is_flash
+
+    def test_an_interval_partitioned_tables_hot_partition_sends_its_next_partitions_where_it_goes(
+            self, demo_target, collect):
+        from apps.snapshots.models import Segment
+        from apps.tiering.services import recommendation_refresh
+
+        with time_machine.travel(NOW, tick=False):
+            collect(demo_target)
+            # As if ORDERS were interval partitioned: its partitions say so (DBA_TAB_PARTITIONS.INTERVAL).
+            Segment.objects.filter(target=demo_target, object_name="ORDERS").update(partition_interval=True)
+            recommendation_refresh(target_id=demo_target.id, now=NOW)
+        hot, words = _orders(demo_target)[("ORDERS", HOT)]
+
+        assert hot.action == "move"
+        assert 'ALTER TABLE "SOE"."ORDERS" SET STORE IN ("FLASH_DATA");' in words.ddl
+        assert 'ALTER TABLE "SOE"."ORDERS" MODIFY DEFAULT ATTRIBUTES TABLESPACE "FLASH_DATA";' in words.ddl
+        # A local index whose partitions do not say so gets no such statement.
+        assert "DEFAULT ATTRIBUTES" not in _orders(demo_target)[("ORDERS_PK", HOT)][1].ddl
