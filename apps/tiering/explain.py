@@ -154,42 +154,6 @@ def _held_backs(recs: Sequence[Recommendation], *, target: Target) -> dict[tuple
     return held
 
 
-def _held_backs(recs: Sequence[Recommendation], *, target: Target) -> dict[tuple[int, int], hysteresis.HeldBack]:
-    """(run, segment) -> why the move back was held, for the recommendations hysteresis held (their finding):
-    how far their intensity lies past the break-even (the tiers' prices now), the tier set's settings, and the
-    days the move had been advised (their earlier runs, one query per run)."""
-    from apps.tiering.services import advice_history
-
-    by_run: dict[int, list[Recommendation]] = defaultdict(list)
-    for rec in recs:
-        if rec.findings & _HELD_BACK and rec.current_tier is not None and rec.cost_tier is not None:
-            by_run[rec.run_id].append(rec)
-    if not by_run:
-        return {}
-    settings = hysteresis.Settings(band=target.tier_set.hysteresis_band, days=target.tier_set.hysteresis_days)
-    held = {}
-    for run_recs in by_run.values():
-        run_recs = sorted(run_recs, key=lambda rec: rec.segment_id)
-        models = {}
-        for tier in {t.id: t for rec in run_recs for t in (rec.current_tier, rec.cost_tier)}.values():
-            try:
-                models[tier.id] = tier_to_model(tier)
-            except CostModelError:
-                continue
-        ids = np.array([rec.segment_id for rec in run_recs], dtype=np.int64)
-        verdict = hysteresis.judge(
-            segment_id=ids, current_tier_id=np.array([rec.current_tier_id for rec in run_recs], dtype=np.int64),
-            cost_tier_id=np.array([rec.cost_tier_id for rec in run_recs], dtype=np.int64),
-            intensity=np.array([np.nan if rec.intensity is None else rec.intensity for rec in run_recs]),
-            tiers=models, settings=settings, history=advice_history(
-                target_id=target.id, before=run_recs[0].run.computed_at, segment_ids=ids, days=settings.memory_days))
-        for rec, days in zip(run_recs, verdict.days_advised.tolist()):
-            here, there = models.get(rec.current_tier_id), models.get(rec.cost_tier_id)
-            share = hysteresis.crossed_share(rec.intensity, here, there) if here and there else None
-            held[(rec.run_id, rec.segment_id)] = hysteresis.HeldBack(share, settings, days)
-    return held
-
-
 def _group(seg: Segment) -> tuple[str, str, str]:
     return seg.owner, seg.object_name, seg.object_type
 
