@@ -77,6 +77,8 @@ def build_recommendations(
     iops_high = np.where(bounded, iops_bound, iops)
     costs_high = costmodel.cost_matrix(model_tiers, iops_high, gb, pooled=True) if bounded.any() else costs
     choice_high = costmodel.cheapest(costs_high, model_tiers, current_index) if bounded.any() else choice
+    now_high = (_current_costs(costs_high, current_index, current_id, mapped_tiers, iops_high, gb)
+                if bounded.any() else cost_now)
     held = unmeasured & ~(bounded & (choice_high == choice))
     # Partition lifecycle: empty partitions newer than their table's hot one are priced on its tier.
     lifecycle, choice, chosen_cost, cost_tier_id = _partition_lifecycle(
@@ -95,8 +97,7 @@ def build_recommendations(
     move = _move_payback(
         tier_set=target.tier_set, tiers=known_tiers, size_bytes=np.where(sized, size_bytes, np.nan),
         current_id=current_id, cost_tier_id=cost_tier_id,
-        saving_c=_cost_move_saving_c(costs, costs_high, choice, cost_now, bounded & ~held, current_index, current_id,
-                                     mapped_tiers, iops_high, gb))
+        saving_c=_lesser_saving_c((costs, cost_now), (costs_high, now_high), choice, bounded & ~held))
 
     # Hysteresis: a move back to a tier it left or was advised to leave waits for a clear and lasting change.
     held_back = _held_back(history=history, tier_set=target.tier_set, ids=ids, current_id=current_id,
@@ -124,19 +125,13 @@ def build_recommendations(
 
     final_id = np.where(decisions.keep_current_tier, current_id, cost_tier_id)
     final_index = _index_of(set_ids, final_id)
-    cost_after = np.where(final_index >= 0, costs[np.arange(n), np.maximum(final_index, 0)] if n else 0.0, cost_now)
+    cost_after = _costs_at(costs, final_index, cost_now)
     cost_after[~sized] = np.nan
     chosen_cost[~sized] = np.nan
     # Whole cents (MoneyField), NaN where unknown.
-    cost_now_c, cost_tier_c, cost_after_c = (np.round(costmodel.to_cents_array(c) * 100)
-                                             for c in (cost_now, chosen_cost, cost_after))
-    savings_c = cost_now_c - cost_after_c
-    if bounded.any():  # a move that holds over the bound saves at least the lesser of its savings at either end
-        now_high = _current_costs(costs_high, current_index, current_id, mapped_tiers, iops_high, gb)
-        after_high = np.where(final_index >= 0, costs_high[np.arange(n), np.maximum(final_index, 0)], now_high)
-        savings_high = np.round(costmodel.to_cents_array(now_high) * 100) - np.round(
-            costmodel.to_cents_array(after_high) * 100)
-        savings_c = np.where(bounded & ~held, np.fmin(savings_c, savings_high), savings_c)
+    cost_now_c, cost_tier_c, cost_after_c = (_cents(c) for c in (cost_now, chosen_cost, cost_after))
+    # A move that holds over a bound saves at least the lesser of its savings at either end.
+    savings_c = _lesser_saving_c((costs, cost_now), (costs_high, now_high), final_index, bounded & ~held)
     covered_days = window["covered_s"] / 86400.0
     reads_per_day = np.divide(window["read_requests"], covered_days, out=np.zeros(n), where=covered_days > 0)
     nominal = {tid: tier.read_latency_ms for tid, tier in known_tiers.items()}
@@ -176,18 +171,24 @@ class _Move(NamedTuple):
     not_worth: np.ndarray  # a move whose saving is known and does not repay its one-off cost
 
 
-def _cost_move_saving_c(costs, costs_high, choice, cost_now, bounded, current_index, current_id, mapped_tiers,
-                        iops_high, gb) -> np.ndarray:
-    """Cents the move to the cost model's tier saves (in the set's unit; NaN: unknown): as the stored saving of
-    a move, the lesser of the savings at either end of a bound."""
-    n = choice.size
-    if not n:
-        return np.zeros(0)
-    rows = np.arange(n)
-    saving = _cents(cost_now) - _cents(costs[rows, choice])
+def _costs_at(costs: np.ndarray, to_index: np.ndarray, cost_now: np.ndarray) -> np.ndarray:
+    """Each segment's cost on tier ``to_index`` of ``costs``; ``cost_now`` where it is -1 (it stays)."""
+    rows = np.arange(to_index.size)
+    return np.where(to_index >= 0, costs[rows, np.maximum(to_index, 0)] if to_index.size else 0.0, cost_now)
+
+
+def _saving_c(costs: np.ndarray, cost_now: np.ndarray, to_index: np.ndarray) -> np.ndarray:
+    """Cents a segment saves going to tier ``to_index`` of ``costs`` (-1: it stays; NaN: unknown)."""
+    return _cents(cost_now) - _cents(_costs_at(costs, to_index, cost_now))
+
+
+def _lesser_saving_c(low: tuple[np.ndarray, np.ndarray], high: tuple[np.ndarray, np.ndarray], to_index: np.ndarray,
+                     bounded: np.ndarray) -> np.ndarray:
+    """:func:`_saving_c` at what was measured (``low``: costs, cost now); where ``bounded``, the lesser of that
+    and the saving at the bound (``high``)."""
+    saving = _saving_c(*low, to_index)
     if bounded.any():
-        now_high = _current_costs(costs_high, current_index, current_id, mapped_tiers, iops_high, gb)
-        saving = np.where(bounded, np.fmin(saving, _cents(now_high) - _cents(costs_high[rows, choice])), saving)
+        saving = np.where(bounded, np.fmin(saving, _saving_c(*high, to_index)), saving)
     return saving
 
 
