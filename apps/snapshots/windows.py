@@ -142,7 +142,8 @@ def window_figures(*, target_id: int, last_day: dt.date, days: int, statistic: s
     n = merged.intervals
     # Over every top-N snapshot of the window, captured or not (those that did not capture a segment
     # hold an unknown value below their capture); V$ samples measure every segment they cover.
-    n_all = np.where(merged.from_samples, n, np.maximum(n, _top_n_snapshots_in(target_id, first_day, last_day)))
+    top_n = _snapshots_in(target_id, first_day, last_day, top_n_only=True)
+    n_all = np.where(merged.from_samples, n, np.maximum(n, top_n))
     if statistic == "avg":
         iops = np.divide(merged.iops_sum, n_all, out=np.zeros(n.size), where=n_all > 0)
         gaps = n_all > n
@@ -171,27 +172,17 @@ def _arrays(first_day, last_day, statistic, data: dict[str, np.ndarray], iops: n
     )
 
 
-def _snapshots_in(target_id: int, first_day: dt.date, last_day: dt.date) -> int:
-    """An upper bound of any segment's per-snapshot values in the window: its distinct (kind, snap_id)
-    of the target's current database."""
+def _snapshots_in(target_id: int, first_day: dt.date, last_day: dt.date, *, top_n_only: bool = False) -> int:
+    """The window's snapshots of the target's current database: distinct (kind, snap_id), their RAC instances
+    counted once; an upper bound of any segment's per-snapshot values. ``top_n_only``: the top-N ones only (AWR,
+    imported reports)."""
     start, end = _day_bounds(first_day, last_day)
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(DISTINCT (kind, snap_id)) FROM snapshots_snapshot "
-            f"WHERE target_id = %s AND end_at >= %s AND end_at < %s AND dbid = ({CURRENT_DBID_SQL})",
-            [target_id, start, end, target_id])
-        return int(cursor.fetchone()[0])
-
-
-def _top_n_snapshots_in(target_id: int, first_day: dt.date, last_day: dt.date) -> int:
-    """The window's top-N snapshots (AWR, imported reports) of the target's current database: distinct
-    (kind, snap_id), their RAC instances counted once."""
-    start, end = _day_bounds(first_day, last_day)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(DISTINCT (kind, snap_id)) FROM snapshots_snapshot "
-            f"WHERE target_id = %s AND top_n_only AND end_at >= %s AND end_at < %s AND dbid = ({CURRENT_DBID_SQL})",
-            [target_id, start, end, target_id])
+            f"WHERE target_id = %s AND (top_n_only OR NOT %s) AND end_at >= %s AND end_at < %s "
+            f"AND dbid = ({CURRENT_DBID_SQL})",
+            [target_id, top_n_only, start, end, target_id])
         return int(cursor.fetchone()[0])
 
 
@@ -378,7 +369,7 @@ def raw_window_figures(*, target_id: int, last_day: dt.date, days: int, statisti
                ("gaps", "bool")]
     with roomy_sorts(), connection.cursor() as cursor:
         data = fetch_arrays(cursor.cursor, sql, {"target": target_id, "start": start, "end": end,
-                                                 "top_n": _top_n_snapshots_in(target_id, first_day, last_day)},
+                                                 "top_n": _snapshots_in(target_id, first_day, last_day, top_n_only=True)},
                             columns)
     return _arrays(first_day, last_day, statistic, data, data["iops"])
 
