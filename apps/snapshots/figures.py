@@ -24,6 +24,7 @@ from apps.snapshots import windows
 from apps.snapshots.activity import Activity
 from apps.snapshots.models import Snapshot
 from apps.snapshots.rollups import segment_days_roll_up
+from apps.snapshots.selectors import incomplete_intervals
 from apps.snapshots.tasks import window_base_prepare as window_base_prepare_task
 from apps.snapshots.windows import STATISTICS, WindowArrays
 
@@ -109,15 +110,12 @@ class UnlistedBound:
 
 
 # Per snapshot (its RAC instances summed, over the longest of their intervals): the bound on the requests
-# of a segment it lists nowhere, NULL when an instance gave none; whether it lists only the top N; and
-# its instances stored against those its database had (a global report, instance 0, holds them all).
+# of a segment it lists nowhere, NULL when an instance gave none; and whether it lists only the top N.
 _UNLISTED_SQL = """
 WITH per_snapshot AS (
-  SELECT snap_id, bool_and(top_n_only) AS top_n,
+  SELECT bool_and(top_n_only) AS top_n,
          sum(unlisted_read_requests_bound + unlisted_write_requests_bound) AS requests,
-         max(extract(epoch FROM end_at - begin_at)) AS interval_s,
-         CASE WHEN bool_or(instance_number = 0) THEN NULL ELSE count(DISTINCT instance_number) END AS stored,
-         max(database_instances) AS expected
+         max(extract(epoch FROM end_at - begin_at)) AS interval_s
   FROM snapshots_snapshot
   WHERE target_id = %(target)s AND end_at >= %(start)s AND end_at < %(stop)s
     AND dbid = (SELECT dbid FROM snapshots_snapshot WHERE target_id = %(target)s
@@ -125,15 +123,14 @@ WITH per_snapshot AS (
   GROUP BY kind, dbid, snap_id
 )
 SELECT count(*) FILTER (WHERE top_n), count(*) FILTER (WHERE NOT top_n),
-       bool_or(requests IS NULL) FILTER (WHERE top_n), sum(requests / nullif(interval_s, 0)) FILTER (WHERE top_n),
-       coalesce(array_agg(ARRAY[snap_id, stored, expected] ORDER BY snap_id) FILTER (WHERE stored < expected),
-                '{}')
+       bool_or(requests IS NULL) FILTER (WHERE top_n), sum(requests / nullif(interval_s, 0)) FILTER (WHERE top_n)
 FROM per_snapshot
 """
 
 
 def window_unlisted(span: WindowSpan) -> UnlistedBound:
-    """The window's top-N gap for segments no snapshot of it lists (see :class:`UnlistedBound`).
+    """The window's top-N gap for segments no snapshot of it lists, and its RAC intervals missing instances
+    (see :class:`UnlistedBound`).
 
     A window that also holds complete snapshots (V$ samples of every segment, the demo) measured a
     segment absent from them as idle: no gap then.
@@ -142,8 +139,11 @@ def window_unlisted(span: WindowSpan) -> UnlistedBound:
 
     with connection.cursor() as cursor:
         cursor.execute(_UNLISTED_SQL, {"target": span.target_id, "start": span.start_at, "stop": span.stop_at})
-        top_n, complete, unbounded, bound, incomplete = cursor.fetchone()
-    incomplete = tuple(tuple(int(v) for v in row) for row in incomplete)
+        top_n, complete, unbounded, bound = cursor.fetchone()
+    incomplete = tuple(
+        (i.snap_id, len(i.instances_stored), i.instances_expected)
+        for i in reversed(incomplete_intervals(target_id=span.target_id, start=span.start_at, stop=span.stop_at,
+                                               limit=None)))
     if not top_n or complete:
         return UnlistedBound(False, 0.0, incomplete)
     return UnlistedBound(True, float("nan") if unbounded or bound is None else float(bound), incomplete)

@@ -255,7 +255,7 @@ def _with_missing_instances_noted(target: Target, collection: Collection) -> Col
         f"{'s' if len(i.instances_stored) > 1 else ''} {', '.join(map(str, i.instances_stored))} only: its figures "
         "are lower bounds, shown as not measured and never moved, until the other instances' reports "
         "(awrrpti.sql) or the global report (awrgrpt.sql) of the same snapshots are imported"
-        for i in incomplete_intervals(target_id=target.id, limit=1000) if i.snap_id in snap_ids
+        for i in incomplete_intervals(target_id=target.id, snap_ids=sorted(snap_ids), limit=None)
     ]
     return dataclasses.replace(collection, notes=(*collection.notes, *notes)) if notes else collection
 

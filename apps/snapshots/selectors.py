@@ -156,6 +156,8 @@ SELECT snap_id, max(end_at), array_agg(DISTINCT instance_number ORDER BY instanc
 FROM snapshots_snapshot
 WHERE target_id = %(target)s
   AND dbid = (SELECT dbid FROM snapshots_snapshot WHERE target_id = %(target)s ORDER BY end_at DESC, id DESC LIMIT 1)
+  AND (%(start)s::timestamptz IS NULL OR end_at >= %(start)s) AND (%(stop)s::timestamptz IS NULL OR end_at < %(stop)s)
+  AND (%(snap_ids)s::bigint[] IS NULL OR snap_id = ANY(%(snap_ids)s::bigint[]))
 GROUP BY kind, snap_id
 HAVING NOT bool_or(instance_number = 0) AND count(DISTINCT instance_number) < max(database_instances)
 ORDER BY max(end_at) DESC
@@ -163,13 +165,16 @@ LIMIT %(limit)s
 """
 
 
-def incomplete_intervals(*, target_id: int, limit: int = 5) -> list[IncompleteInterval]:
+def incomplete_intervals(*, target_id: int, start: dt.datetime | None = None, stop: dt.datetime | None = None,
+                         snap_ids: list[int] | None = None, limit: int | None = 5) -> list[IncompleteInterval]:
     """The latest intervals of the target's current database that have some of their RAC instances only
-    (instance reports stating "Number of Instances", without the others or a global report)."""
+    (instance reports stating "Number of Instances", without the others or a global report): those ending
+    in [``start``, ``stop``), of ``snap_ids``, at most ``limit`` (None: every one), when given."""
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute(_INCOMPLETE_SQL, {"target": target_id, "limit": limit})
+        cursor.execute(_INCOMPLETE_SQL, {"target": target_id, "start": start, "stop": stop, "snap_ids": snap_ids,
+                                         "limit": limit})
         return [IncompleteInterval(int(snap), end_at, tuple(stored), int(expected))
                 for snap, end_at, stored, expected in cursor.fetchall()]
 
