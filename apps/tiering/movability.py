@@ -120,7 +120,7 @@ def why_not_movable(code: str, *, owner: str, object_name: str, object_type: str
     if code == MOVES_WITH_LOB:
         lob = f" {_shown(_lob_of(object_name))}" if _LOB_INDEX_NAME.match(object_name) else ""
         return (f"{name} is a LOB index: Oracle moves it with its LOB segment{lob} (ALTER TABLE ... MOVE LOB "
-                "(...) STORE AS (TABLESPACE ...)), never by itself, so it is moved and counted with its LOB.")
+                "(...) STORE AS (TABLESPACE ...)), never by itself; it is neither moved nor counted in savings on its own.")
     if code == DICTIONARY:
         return (f"{name} is a data dictionary object ({_shown(owner)}): Oracle does not support moving it "
                 "(SYSAUX occupants move only with the procedure V$SYSAUX_OCCUPANTS.MOVE_PROCEDURE names).")
