@@ -362,6 +362,8 @@ def recommendation_totals(qs: QuerySet[Recommendation]) -> dict[str, Decimal | i
     return qs.order_by().aggregate(
         now=Sum("cost_now_usd"), after=Sum("cost_after_usd"), savings=Sum("savings_usd"), count=Count("segment_id"),
         moves=Count("segment_id", filter=Q(action__in=("move", "move_partitions"))),
+        # Empty partitions moved ahead of their month (apps.tiering.lifecycle): moved, but saving nothing yet.
+        ahead=Count("segment_id", filter=Q(action="place_ahead")),
         unpriced=Count("segment_id", filter=Q(cost_now_usd__isnull=True)),
         unmeasured=Count("segment_id", filter=Q(measured=False)),
     )

@@ -120,8 +120,9 @@ def build_recommendations(
         skewed=skewed_partitions(segments["partition_group"], segments["is_partition"], intensity),
         unmeasured=held, iops_bound=iops_bound, movability=segments["movability"].astype(np.int8),
         not_worth_moving=move.not_worth,
+        partition_lifecycle=lifecycle_members(lifecycle, segments["partition_interval"]),
+        placed_ahead=lifecycle.ahead,
     ))
-    lifecycle_findings(lifecycle, segments["partition_interval"], decisions.findings)
 
     final_id = np.where(decisions.keep_current_tier, current_id, cost_tier_id)
     final_index = _index_of(set_ids, final_id)
@@ -221,10 +222,13 @@ def _move_columns(costs: payback.MoveCosts, decisions: rules.Decisions) -> dict[
     """move_seconds, move_redo_bytes, move_cost_usd (cents) and payback_days of the moves made and of those
     not worth making (NaN, stored NULL, for every other row and where unknown)."""
     shown = (decisions.action == rules.ACTIONS.index(rules.ACTION_MOVE)) | (decisions.findings & _NOT_WORTH_BIT > 0)
+    # A partition placed ahead is moved like any other (its time, redo and cost are planned) but pays nothing back
+    # until its month: no payback days.
+    made = shown | (decisions.action == rules.ACTIONS.index(rules.ACTION_PLACE_AHEAD))
     return {
-        "move_seconds": np.where(shown, costs.seconds, np.nan),
-        "move_redo_bytes": np.where(shown, costs.redo_bytes, np.nan),
-        "move_cost_usd": np.where(shown, _cents(costs.cost_usd), np.nan),
+        "move_seconds": np.where(made, costs.seconds, np.nan),
+        "move_redo_bytes": np.where(made, costs.redo_bytes, np.nan),
+        "move_cost_usd": np.where(made, _cents(costs.cost_usd), np.nan),
         "payback_days": np.where(shown, costs.payback_days, np.nan),
     }
 
@@ -326,9 +330,6 @@ def skewed_partitions(groups: np.ndarray, is_partition: np.ndarray, intensity: n
     return skewed
 
 
-_LIFECYCLE_BIT = 1 << rules.FINDING_CODES.index("partition_lifecycle")
-
-
 def _partition_lifecycle(*, segments: dict[str, np.ndarray], intensity: np.ndarray, window: dict[str, np.ndarray],
                          unmeasured: np.ndarray, sized: np.ndarray, costs: np.ndarray, choice: np.ndarray,
                          chosen_cost: np.ndarray, cost_tier_id: np.ndarray) -> tuple:
@@ -353,13 +354,14 @@ def _lifecycle_exempt(lifecycle: lifecycle_model.Lifecycle, *holds: np.ndarray) 
         held[lifecycle.ahead] = False
 
 
-def lifecycle_findings(lifecycle: lifecycle_model.Lifecycle, interval: np.ndarray, findings: np.ndarray) -> None:
-    """Set the partition_lifecycle finding (in place) on the partitions placed ahead, on their hot partitions
-    and on the hot partition of an interval-partitioned table (its future partitions do not exist yet: its
+def lifecycle_members(lifecycle: lifecycle_model.Lifecycle, interval: np.ndarray) -> np.ndarray:
+    """The segments the partition_lifecycle finding is on: the partitions placed ahead, their hot partitions
+    and the hot partition of an interval-partitioned table (its future partitions do not exist yet: its
     DDL sends them where it goes, apps.tiering.ddl.lifecycle)."""
     hot = lifecycle.hot
-    findings[np.unique(np.r_[hot[lifecycle.ahead], hot[interval & (hot >= 0)]]).astype(np.int64)] |= _LIFECYCLE_BIT
-    findings[lifecycle.ahead] |= _LIFECYCLE_BIT
+    members = lifecycle.ahead.copy()
+    members[np.unique(np.r_[hot[lifecycle.ahead], hot[interval & (hot >= 0)]]).astype(np.int64)] = True
+    return members
 
 
 def lifecycle_of(*, segments: dict[str, np.ndarray], intensity: np.ndarray, window: dict[str, np.ndarray],

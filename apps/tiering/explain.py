@@ -94,6 +94,8 @@ def _figures(rec: Recommendation, siblings: dict[tuple, tuple], block_size: int,
         cost_unit=basis.unit, cost_months=basis.divisor,
         not_worth_moving=bool(rec.findings & _NOT_WORTH_MOVING), move=_move_figures(rec, basis, tier_set),
         partition_lifecycle=bool(rec.findings & _PARTITION_LIFECYCLE),
+        # The stored decision: an empty partition placed on its table's hot partition's tier (decision.lifecycle).
+        placed_ahead=rec.action == rules.ACTION_PLACE_AHEAD,
     )
 
 
@@ -203,7 +205,7 @@ def ddl_text(seg: Segment, advice: rules.Advice, tier: Tier | None, tablespace_f
     if advice.action == rules.ACTION_NOT_MOVABLE:
         tier = None
     tablespace = tablespace_for_tier.get(tier.id) if tier is not None else None
-    needs_tablespace = advice.action in (rules.ACTION_MOVE, rules.ACTION_MOVE_PARTITIONS)
+    needs_tablespace = advice.action in (rules.ACTION_MOVE, rules.ACTION_PLACE_AHEAD, rules.ACTION_MOVE_PARTITIONS)
     if needs_tablespace and not tablespace:
         return (f"-- No tablespace of this target is mapped to tier {tier.name!r}: create one on that storage,\n"
                 f"-- map it under Admin > Targets > tablespace tiers, and the DDL will appear here.")

@@ -118,7 +118,7 @@ def tablespace_room_table(*, target_id: int) -> TablespaceRoomTable | None:
     no source gave the target's tablespace sizes."""
     from apps.snapshots.selectors import tablespace_space_latest
     from apps.targets.models import TablespaceTier
-    from apps.tiering.rules import ACTION_MOVE, ACTION_MOVE_PARTITIONS
+    from apps.tiering.rules import MOVING_ACTIONS
 
     space = tablespace_space_latest(target_id=target_id)
     if not space:
@@ -130,7 +130,7 @@ def tablespace_room_table(*, target_id: int) -> TablespaceRoomTable | None:
     for name, tier_id, _tier_name in mapped:
         destinations.setdefault(tier_id, name)  # as the DDL picks it: the first mapped to the tier, by name
     rows = (Recommendation.objects.current(target_id=target_id)
-            .filter(action__in=(ACTION_MOVE, ACTION_MOVE_PARTITIONS), recommended_tier__isnull=False)
+            .filter(action__in=MOVING_ACTIONS, recommended_tier__isnull=False)
             .order_by(F("savings_usd").desc(nulls_last=True), "segment_id")
             .values_list("size_bytes", "segment__tablespace_name", "recommended_tier_id"))
     moves = [Move(size, source, destinations.get(tier_id)) for size, source, tier_id in rows]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from apps.tiering import movability, rules
 from apps.tiering.rules.in_words import rate as _rate
 
-_MOVES = (rules.ACTION_MOVE, rules.ACTION_MOVE_PARTITIONS)
+_MOVES = rules.MOVING_ACTIONS
 _UNMEASURED = 1 << rules.FINDING_CODES.index("unmeasured")
 _NOT_WORTH_MOVING = 1 << rules.FINDING_CODES.index("not_worth_moving")
 #: Phrases that promise a move to flash.

@@ -24,10 +24,7 @@ from tests.tiering.test_recommendation_refresh import COLD, HOT, NOW, _rec
 from tests.tiering.test_recommendation_refresh import target as refresh_target  # noqa: F401 (fixture)
 
 GB = 1024**3
-# The partition lifecycle (issue 16, item 3) moves an empty future partition ahead of its heat: its worth is next
-# month's, not a saving on today's figures, so the payback rule leaves it out (apps.tiering.decision).
-_LIFECYCLE = (1 << rules.FINDING_CODES.index("partition_lifecycle")) if "partition_lifecycle" in rules.FINDING_CODES \
-    else 0
+_LIFECYCLE = 1 << rules.FINDING_CODES.index("partition_lifecycle")
 
 
 def explain(recs, *, target):
@@ -130,13 +127,21 @@ class DemoPaybackTests:
         recs = list(recommendation_list(target_id=demo_target.id))
         basis = terms.basis
 
-        moves = [rec for rec in recs if rec.action == "move" and not rec.findings & _LIFECYCLE]
+        # Every move, the lifecycle's hot partitions included: the empty ones moved ahead of their month are
+        # their own action, place_ahead, and never among the moves that save.
+        moves = [rec for rec in recs if rec.action == "move"]
         assert moves
         for rec in moves:
             assert basis.per_month(rec.savings_usd) >= terms.min_saving_usd_per_month, rec.segment
             assert rec.payback_days is not None
             assert rec.payback_days <= float(terms.payback_horizon_months) * DAYS_PER_MONTH + 1e-9, rec.segment
             assert rec.move_cost_usd == dba_cost
+        ahead = [rec for rec in recs if rec.action == "place_ahead"]
+        assert ahead  # ORDERS' future partitions, table and indexes (test_decision_lifecycle)
+        for rec in ahead:
+            assert rec.findings & _LIFECYCLE and rec.iops == 0, rec.segment
+            assert rec.savings_usd <= 0 and rec.payback_days is None, rec.segment
+            assert rec.move_cost_usd == dba_cost and rec.move_seconds is not None, rec.segment
         not_worth = [rec for rec in recs if rec.action == "not_worth_moving"]
         assert not_worth  # the demo has moves too small to be worth their DDL
         for rec in not_worth:

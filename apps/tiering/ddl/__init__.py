@@ -61,7 +61,7 @@ def ddl_for_action(
 ) -> DdlScript:
     """The script for an :class:`apps.tiering.rules.Advice` action.
 
-    "move" -> :func:`move_ddl`; "move_partitions" -> :func:`move_partitions_ddl`
+    "move" and "place_ahead" -> :func:`move_ddl`; "move_partitions" -> :func:`move_partitions_ddl`
     with ``hot_partitions``; "flash_cache_keep"/"flash_cache_none" ->
     :func:`flash_cache_ddl`; "not_movable" -> the comment saying why
     (:func:`move_ddl` of such a segment); "keep" -> a comment only.
@@ -71,8 +71,8 @@ def ddl_for_action(
     beside a move ``onto_flash`` is the seed's cheap alternative to that move,
     written as a commented statement: one or the other, not both.
     """
-    if action in ("move", "move_partitions"):
-        script = move_ddl(request) if action == "move" else move_partitions_ddl(request, hot_partitions)
+    if action in ("move", "place_ahead", "move_partitions"):
+        script = move_partitions_ddl(request, hot_partitions) if action == "move_partitions" else move_ddl(request)
         if flash_cache_hint is None:
             return script
         hint = flash_cache_ddl(request, flash_cache_hint)

@@ -29,10 +29,11 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from apps.tiering import ddl
+from apps.tiering.rules import MOVING_ACTIONS
 
 PHASES = ("table", "partition", "index", "other", "hint")
 
-MOVE_ACTIONS = frozenset({"move", "move_partitions"})
+MOVE_ACTIONS = MOVING_ACTIONS
 HINT_ACTIONS = {"flash_cache_keep": "KEEP", "flash_cache_none": "NONE"}
 #: Actions a plan can carry out; every other one (keep, not_movable, not_worth_moving, ...) is refused.
 PLANNABLE_ACTIONS = MOVE_ACTIONS | frozenset(HINT_ACTIONS)

@@ -42,11 +42,13 @@ from apps.tiering.rules.figures import (
     ACTION_MOVE_PARTITIONS,
     ACTION_NOT_MOVABLE,
     ACTION_NOT_WORTH_MOVING,
+    ACTION_PLACE_AHEAD,
     ACTIONS,
     FLASH_CACHE_CODES,
     FLASH_CACHE_HINTS,
     HINTS,
     LOB_TYPES,
+    MOVING_ACTIONS,
     PARTITION_TYPES,
     TEMP_TYPES,
     UNDO_TYPES,
@@ -61,8 +63,8 @@ from apps.tiering.rules.wording import DISPLAY_ORDER, FINDING_CODES, WASTE_CAUSE
 
 __all__ = [
     "ACTIONS", "ACTION_FLASH_CACHE_KEEP", "ACTION_FLASH_CACHE_NONE", "ACTION_KEEP", "ACTION_MOVE",
-    "ACTION_MOVE_PARTITIONS", "ACTION_NOT_MOVABLE", "ACTION_NOT_WORTH_MOVING", "DEFAULT_THRESHOLDS", "DISPLAY_ORDER", "FINDING_CODES", "FLASH_CACHE_CODES", "FLASH_CACHE_HINTS",
-    "HINTS", "LOB_TYPES", "PARTITION_TYPES", "TEMP_TYPES", "UNDO_TYPES", "WASTE_CAUSES", "Advice", "Columns",
+    "ACTION_MOVE_PARTITIONS", "ACTION_NOT_MOVABLE", "ACTION_NOT_WORTH_MOVING", "ACTION_PLACE_AHEAD", "DEFAULT_THRESHOLDS", "DISPLAY_ORDER", "FINDING_CODES", "FLASH_CACHE_CODES", "FLASH_CACHE_HINTS",
+    "HINTS", "LOB_TYPES", "MOVING_ACTIONS", "PARTITION_TYPES", "TEMP_TYPES", "UNDO_TYPES", "WASTE_CAUSES", "Advice", "Columns",
     "Decisions", "Limits", "Mix", "MoveFigures", "PartitionSkew", "Reason", "RowDecision", "RulesError", "SegmentFigures",
     "advise", "advise_many", "decide", "finding_codes", "merge_thresholds", "partition_skew",
 ]

@@ -23,6 +23,7 @@ from apps.tiering.rules.figures import (
     _ACTION_MOVE_PARTITIONS,
     _ACTION_NOT_MOVABLE,
     _ACTION_NOT_WORTH_MOVING,
+    _ACTION_PLACE_AHEAD,
     _FLASH_CACHE_KEEP,
     _FLASH_CACHE_NONE,
     _HINT_KEEP,
@@ -63,6 +64,7 @@ _DEFAULTED = {"unmeasured": (bool, False), "iops_bound": (np.float64, math.nan),
               "not_worth_moving": (bool, False)}
 _DEFAULTED["held_back"] = (bool, False)  # hysteresis: not held back unless said
 _DEFAULTED["partition_lifecycle"] = (bool, False)  # apps.tiering.lifecycle: in no lifecycle unless said
+_DEFAULTED["placed_ahead"] = (bool, False)
 _MOVES_WITH_LOB, _TRUNCATED = MOVABILITY_CODES.index(MOVES_WITH_LOB), MOVABILITY_CODES.index(NAME_TRUNCATED)
 _FINDING_BITS = np.array([1 << bit for bit in range(len(FINDING_CODES))], dtype=np.uint32)
 _FLASH_CACHE_CODE: dict[str | None, int] = {code or None: index for index, code in enumerate(FLASH_CACHE_CODES)}
@@ -116,6 +118,7 @@ class Columns:
     held_back: np.ndarray | None = None  # hysteresis: a move back not made yet (apps.tiering.hysteresis)
     not_worth_moving: np.ndarray | None = None
     partition_lifecycle: np.ndarray | None = None  # the lifecycle's hot partition or one placed ahead
+    placed_ahead: np.ndarray | None = None  # an empty partition newer than the hot one: its move is place_ahead
 
     def __post_init__(self) -> None:
         codes = np.asarray(self.flash_cache)
@@ -198,6 +201,7 @@ class Columns:
             held_back=np.fromiter((f.held_back is not None for f in figures), bool, rows),
             not_worth_moving=column("not_worth_moving", bool),
             partition_lifecycle=column("partition_lifecycle", bool),
+            placed_ahead=column("placed_ahead", bool),
         )
 
 
@@ -263,6 +267,8 @@ def decide(columns: Columns, *, thresholds: Mapping[str, float] = DEFAULT_THRESH
     Actions: "not_movable" (movability: Oracle will not move it by itself, or its
     name was cut short), "move" (to the cost model's tier), "move_partitions" (a
     skewed partitioned table or index: move its hot partitions),
+    "place_ahead" (a move of an empty partition newer than its table's hot one to
+    the hot one's tier: made before its IO comes, so it saves nothing yet),
     "flash_cache_keep", "flash_cache_none", "not_worth_moving" (a move the rules
     allow whose saving does not repay its one-off cost; a hint it wants comes
     first, as a cheaper step), "keep". The cost model's tier is
@@ -310,6 +316,7 @@ def decide(columns: Columns, *, thresholds: Mapping[str, float] = DEFAULT_THRESH
         [
             (place.pinned, _ACTION_NOT_MOVABLE),
             (place.whole_skewed, _ACTION_MOVE_PARTITIONS),
+            (place.moving & columns.placed_ahead, _ACTION_PLACE_AHEAD),
             (place.moving, _ACTION_MOVE),
             (hint == _HINT_KEEP, _ACTION_FLASH_CACHE_KEEP),
             (hint == _HINT_NONE, _ACTION_FLASH_CACHE_NONE),

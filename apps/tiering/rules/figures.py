@@ -40,6 +40,9 @@ ACTION_FLASH_CACHE_NONE = "flash_cache_none"
 ACTION_NOT_MOVABLE = "not_movable"
 #: The cost model's tier saves too little a month, or too late, to repay the move's one-off cost (payback).
 ACTION_NOT_WORTH_MOVING = "not_worth_moving"
+#: An empty partition newer than its table's hot one, moved now to where the hot one goes (apps.tiering.lifecycle):
+#: a move made ahead of its IO, planned like one but saving nothing yet, so never counted among the moves that pay.
+ACTION_PLACE_AHEAD = "place_ahead"
 
 #: Codes in the batch arrays: Columns.flash_cache, Decisions.action and Decisions.hint
 #: index these. "" = no FLASH_CACHE hint known (SegmentFigures.flash_cache None).
@@ -52,7 +55,10 @@ ACTIONS: tuple[str, ...] = (
     ACTION_FLASH_CACHE_NONE,
     ACTION_NOT_MOVABLE,
     ACTION_NOT_WORTH_MOVING,
+    ACTION_PLACE_AHEAD,  # appended: the stored codes of the others never change
 )
+#: The actions that relocate segments: what a plan moves and a tablespace must have room for.
+MOVING_ACTIONS: frozenset[str] = frozenset({ACTION_MOVE, ACTION_PLACE_AHEAD, ACTION_MOVE_PARTITIONS})
 HINTS: tuple[str | None, ...] = (None, "KEEP", "NONE")
 _ACTION_KEEP, _ACTION_MOVE = ACTIONS.index(ACTION_KEEP), ACTIONS.index(ACTION_MOVE)
 _ACTION_MOVE_PARTITIONS = ACTIONS.index(ACTION_MOVE_PARTITIONS)
@@ -60,6 +66,7 @@ _ACTION_FLASH_CACHE_KEEP = ACTIONS.index(ACTION_FLASH_CACHE_KEEP)
 _ACTION_FLASH_CACHE_NONE = ACTIONS.index(ACTION_FLASH_CACHE_NONE)
 _ACTION_NOT_MOVABLE = ACTIONS.index(ACTION_NOT_MOVABLE)
 _ACTION_NOT_WORTH_MOVING = ACTIONS.index(ACTION_NOT_WORTH_MOVING)
+_ACTION_PLACE_AHEAD = ACTIONS.index(ACTION_PLACE_AHEAD)
 _HINT_KEEP, _HINT_NONE = HINTS.index("KEEP"), HINTS.index("NONE")
 _FLASH_CACHE_KEEP, _FLASH_CACHE_NONE = FLASH_CACHE_CODES.index("KEEP"), FLASH_CACHE_CODES.index("NONE")
 
@@ -153,6 +160,8 @@ class SegmentFigures:
     # Partition lifecycle (apps.tiering.lifecycle): the hot partition of a table filled one partition at a
     # time, or an empty partition newer than it, placed on the hot one's tier (its cost model's tier here).
     partition_lifecycle: bool = False
+    # One of those: an empty partition newer than the hot one; a move of it is ACTION_PLACE_AHEAD.
+    placed_ahead: bool = False
 
     def __post_init__(self) -> None:
         for name in (

@@ -50,6 +50,8 @@ FINDING_CODES: tuple[str, ...] = (
 )
 SIZE_UNKNOWN = 1 << FINDING_CODES.index("size_unknown")
 _PARTITION_LIFECYCLE = 1 << FINDING_CODES.index("partition_lifecycle")
+#: The actions that move the segment to the cost model's tier now (a partition placed ahead is moved too).
+_MOVING = frozenset({"move", "place_ahead"})
 #: Findings that hold a segment where it is whatever its figures say: their Reasons come first.
 _HOLDS: tuple[str, ...] = ("name_truncated", "moves_with_lob", "not_movable", "unmeasured", "not_worth_moving",
                           "held_back")
@@ -198,7 +200,7 @@ def _verdict(figures: Figures, row: RowDecision) -> Reason:
         )
     lead = "By cost alone, " if row.keep_current_tier else ""
     with_index = ""
-    if row.action == "move" and figures.kind in ("LOBSEGMENT", "LOB PARTITION", "LOB SUBPARTITION"):
+    if row.action in _MOVING and figures.kind in ("LOBSEGMENT", "LOB PARTITION", "LOB SUBPARTITION"):
         with_index = " Its LOB index moves with it, in the same statement."
     return Reason(
         "cheaper_tier",
@@ -278,7 +280,7 @@ def _write_heavy(figures: Figures, skew: Skew | None, row: RowDecision) -> Reaso
         rate = f" (about {_rate(figures.iops * write_fraction)}/s at {figures.iops_statistic})"
     if figures.current_is_flash:
         advice = "a flash tablespace is the right place for it, not FLASH_CACHE KEEP."
-    elif figures.recommended_is_flash and row.action == "move":
+    elif figures.recommended_is_flash and row.action in _MOVING:
         advice = (
             f"move it to a flash tablespace on {figures.recommended_tier} "
             "rather than rely on FLASH_CACHE KEEP."
@@ -314,16 +316,16 @@ def _full_scan(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
 
 def _already_resident(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
     served = f"The flash cache already serves it ({_residency(row.mix)})"
-    if row.action == "move" and figures.recommended_is_flash:
+    if row.action in _MOVING and figures.recommended_is_flash:
         then = "so most of its reads are fast already; moving it to flash would mainly speed up its writes."
-    elif row.findings & _FLASH_CACHE_NONE and row.action == "move":
+    elif row.findings & _FLASH_CACHE_NONE and row.action in _MOVING:
         then = (
             f"but that space is better spent on others (FLASH_CACHE NONE): after the move its reads come "
             f"from {figures.recommended_tier}, whose cost already carries its IO load."
         )
     elif row.findings & _FLASH_CACHE_NONE:
         then = "but that space is better spent on others (FLASH_CACHE NONE)."
-    elif row.action == "move":
+    elif row.action in _MOVING:
         then = (
             f"so its reads stay fast on {figures.recommended_tier} once the flash cache holds the moved "
             "segment's blocks again (a move gives the segment new blocks)."
@@ -360,7 +362,7 @@ def _flash_cache_none(figures: Figures, skew: Skew | None, row: RowDecision) -> 
 
 def _waste_cause(figures: Figures, row: RowDecision) -> str:
     cause = row.waste_cause
-    if cause == "on_flash" and row.action == "move":
+    if cause == "on_flash" and row.action in _MOVING:
         return f"it is moving to flash ({figures.recommended_tier}), where the flash cache adds nothing"
     if cause == "on_flash":
         return f"it is stored on flash ({figures.current_tier}) already"
@@ -410,7 +412,7 @@ def _partition_lifecycle(figures: Figures, skew: Skew | None, row: RowDecision) 
     if figures.iops:
         return Reason("partition_lifecycle", f"{filled}. This is that hot partition: the empty partitions newer "
                                              "than it are placed where it goes, so that each starts its month there.")
-    where = ("it moves there now" if row.action == "move"
+    where = ("it moves there now" if row.action in _MOVING
              else f"it stays on {figures.current_tier}, where that one is")
     return Reason("partition_lifecycle", f"{filled}. This partition is empty and newer than the hot one, so it is "
                                          f"placed where the hot one goes, not on the tier its empty figures price "

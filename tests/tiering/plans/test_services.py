@@ -8,6 +8,7 @@ from apps.tiering.models import Recommendation, Tier
 from apps.tiering.plans.models import Plan, PlanStep
 from apps.tiering.plans.services import plan_create, plan_transition
 from apps.tiering.plans.steps import PHASES, PlanError
+from apps.tiering.rules import MOVING_ACTIONS
 
 pytestmark = pytest.mark.django_db
 
@@ -19,12 +20,13 @@ def make(target, author=None, **how) -> Plan:
 class PlanCreateTests:
     def test_all_worth_moving_plans_every_current_move_and_nothing_else(self, demo_collected, admin_user):
         current = Recommendation.objects.current(target_id=demo_collected.id)
-        moves = set(current.filter(action__in=("move", "move_partitions")).values_list("segment_id", flat=True))
+        moves = set(current.filter(action__in=MOVING_ACTIONS).values_list("segment_id", flat=True))
         assert moves, "the demo should recommend moves"
         plan = make(demo_collected, admin_user, all_worth_moving=True)
         steps = list(plan.steps.order_by("position"))
         assert {s.segment_id for s in steps if s.kind == "move"} == moves
-        assert all(s.action in ("move", "move_partitions") for s in steps)
+        assert all(s.action in MOVING_ACTIONS for s in steps)
+        assert {"move", "place_ahead"} <= {s.action for s in steps}  # ORDERS' future partitions moved ahead too
         # In phase order, numbered 1..n; the DBID of the target's latest snapshot.
         assert [PHASES.index(s.phase) for s in steps] == sorted(PHASES.index(s.phase) for s in steps)
         assert [s.position for s in steps] == list(range(1, len(steps) + 1))
@@ -49,7 +51,7 @@ class PlanCreateTests:
         assert plan.source == f"budget: {budget_gb:g} GB on {tier.name}"
 
     def test_estimates_not_made_stay_unknown_and_known_ones_add_up(self, demo_collected):
-        current = Recommendation.objects.current(target_id=demo_collected.id).filter(action="move")
+        current = Recommendation.objects.current(target_id=demo_collected.id).filter(action__in=MOVING_ACTIONS)
         current.update(move_seconds=None, move_redo_bytes=None)  # not estimated (a tier's throughput unknown)
         unknown = make(demo_collected, all_worth_moving=True)
         assert (unknown.seconds, unknown.redo_bytes) == (None, None)
