@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.core.audit import audit_event_record
-from apps.dashboard import charts, selectors
+from apps.dashboard import charts, fleet_selectors, selectors
 from apps.dashboard.forms import RecommendationFilterForm, TierForm
 from apps.dashboard.partition_selectors import partition_heat
 from apps.snapshots.models import CollectionRun, Segment
@@ -46,8 +46,8 @@ def _block_size(target: Target) -> int:
 
 @require_GET
 def fleet(request: HttpRequest) -> HttpResponse:
-    rows = selectors.fleet_overview()
-    return render(request, "dashboard/fleet.html", {"rows": rows, "totals": selectors.fleet_totals(rows)})
+    rows = fleet_selectors.fleet_overview()
+    return render(request, "dashboard/fleet.html", {"rows": rows, "totals": fleet_selectors.fleet_totals(rows)})
 
 
 def _filtered(request: HttpRequest, target: Target, *, with_action: bool) -> tuple[RecommendationFilterForm, Any]:
@@ -196,14 +196,14 @@ def _csv_response(target: Target, recs: Any) -> StreamingHttpResponse:
 
 @require_GET
 def runs(request: HttpRequest) -> HttpResponse:
-    context = {"runs": selectors.run_list(), "live_targets": selectors.live_targets()}
+    context = {"runs": fleet_selectors.run_list(), "live_targets": fleet_selectors.live_targets()}
     return render(request, "dashboard/runs.html", context)
 
 
 @require_GET
 def run_status(request: HttpRequest, run_id: int) -> JsonResponse:
     try:
-        run = selectors.run_get(run_id=run_id)
+        run = fleet_selectors.run_get(run_id=run_id)
     except CollectionRun.DoesNotExist:
         raise Http404(f"No run {run_id}.") from None
     return JsonResponse(_run_json(run))
@@ -250,7 +250,7 @@ def run_collect(request: HttpRequest, name: str) -> HttpResponse:
         messages.error(request, f"Collection of {target.name} not queued: {exc}")
         return redirect("dashboard:runs")
     audit_event_record(actor=request.user, action="collect now", target=target, outcome=f"queued as run {run.id}")
-    run = selectors.run_get(run_id=run.id)
+    run = fleet_selectors.run_get(run_id=run.id)
     if wants_json:
         row_html = render_to_string("dashboard/includes/run_row.html", {"run": run}, request=request)
         return JsonResponse({**_run_json(run), "row_html": row_html}, status=202)
@@ -298,7 +298,7 @@ def refresh_status(request: HttpRequest, name: str) -> JsonResponse:
 
 @require_GET
 def tiers(request: HttpRequest) -> HttpResponse:
-    return render(request, "dashboard/tiers.html", {"sets": selectors.tier_catalog()})
+    return render(request, "dashboard/tiers.html", {"sets": fleet_selectors.tier_catalog()})
 
 
 @staff_required

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from apps.dashboard import selectors
+from apps.dashboard import fleet_selectors, selectors
 from tests.dashboard.factories import SNAPSHOTS, build_target
 
 pytestmark = pytest.mark.django_db
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 class FleetOverviewTests:
     def test_it_sums_costs_and_computes_the_flash_hit_ratio(self, seed_tiers):
         target = build_target(name="f1", segments=40)
-        (row,) = selectors.fleet_overview()
+        (row,) = fleet_selectors.fleet_overview()
         assert row.target == target and row.segments == 40
         assert (row.cost_now_usd, row.cost_after_usd, row.savings_usd) == (Decimal("80.00"), Decimal("60.00"), Decimal("20.00"))
         assert row.flash_hit_ratio == pytest.approx(0.25)
@@ -25,7 +25,7 @@ class FleetOverviewTests:
         from apps.targets.models import Target
 
         Target.objects.create(name="empty", mode=Target.Mode.REPORT)
-        (row,) = selectors.fleet_overview()
+        (row,) = fleet_selectors.fleet_overview()
         assert (row.last_run, row.cost_now_usd, row.flash_hit_ratio) == (None, None, None)
 
 
@@ -57,7 +57,7 @@ class TargetSelectorTests:
 
 class TierCatalogTests:
     def test_it_groups_tiers_with_intensity_and_break_evens(self, seed_tiers):
-        sets = {s.name: s for s in selectors.tier_catalog()}
+        sets = {s.name: s for s in fleet_selectors.tier_catalog()}
         seed = sets["seed-2009"]
         assert [v.tier.name for v in seed.tiers] == ["hi-cap disk", "fast disk", "flash"]
         assert [round(v.intensity, 3) for v in seed.tiers] == [0.1, 1.0, 375.0]
