@@ -299,5 +299,8 @@ class Refresh(models.Model):
         return None
 
 
+# A tier's measured figures (issue 17) live in their own module, as move plans do.
+from apps.tiering.calibration_models import TierCalibration  # noqa: E402, F401
+
 # Move plans (issue 16) live in their own module; imported here so that they are the tiering app's models.
 from apps.tiering.plans.models import Plan, PlanStep  # noqa: E402, F401
