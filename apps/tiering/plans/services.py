@@ -11,7 +11,8 @@ on the plan (who, when) and written to the audit log by django-auditlog (Plan is
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
@@ -25,7 +26,7 @@ from apps.tiering import rules
 from apps.tiering.explain import _tablespace_for_tier, explain
 from apps.tiering.export import _attach
 from apps.tiering.models import Recommendation, Tier
-from apps.tiering.plans import space
+from apps.tiering.plans import space, verification
 from apps.tiering.plans.models import Plan, PlanStep
 from apps.tiering.plans.steps import (
     MOVE_ACTIONS,
@@ -52,12 +53,17 @@ _HINT_FINDINGS = tuple((1 << rules.FINDING_CODES.index(code), code) for code in 
 
 def plan_create(*, target: Target, author: Any, author_name: str, segment_ids: Sequence[int] | None = None,
                 all_worth_moving: bool = False, budget_gb: float | None = None, budget_tier: Tier | None = None,
-                note: str = "", now: dt.datetime | None = None) -> Plan:
+                note: str = "", now: dt.datetime | None = None, moves: Mapping[int, PlanMove | None] | None = None,
+                source: str | None = None) -> Plan:
     """A draft plan of ``target``'s current recommendations: those of ``segment_ids``, every move
-    (``all_worth_moving``), or the moves onto ``budget_tier`` that fit in ``budget_gb`` (most saving per GB
-    first). Raises PlanError (one line) when nothing can be planned as asked."""
-    recs, source = _chosen(target, segment_ids=segment_ids, all_worth_moving=all_worth_moving,
-                           budget_gb=budget_gb, budget_tier=budget_tier)
+    (``all_worth_moving``), the moves onto ``budget_tier`` that fit in ``budget_gb`` (most saving per GB
+    first), or ``moves`` (segment id -> a PlanMove, or None for its recommendation as it is: what a fleet
+    budget makes, apps.tiering.budget_services), described by ``source`` when given. Raises PlanError (one
+    line) when nothing can be planned as asked."""
+    recs, chosen_by = _chosen(target, segment_ids=segment_ids or (list(moves) if moves else None),
+                              all_worth_moving=all_worth_moving, budget_gb=budget_gb, budget_tier=budget_tier,
+                              moves=moves)
+    source = source or chosen_by
     dbid = (Snapshot.objects.filter(target_id=target.id).order_by("-end_at", "-id")
             .values_list("dbid", flat=True).first())
     if dbid is None:
@@ -115,7 +121,29 @@ def _cents(amount: Decimal | None) -> int | None:
     return None if amount is None else cents(amount)
 
 
-def _chosen(target: Target, *, segment_ids, all_worth_moving, budget_gb, budget_tier) -> tuple[list, str]:
+@dataclass(frozen=True)
+class PlanMove:
+    """A move a plan makes although the segment's recommendation is not that move: a fleet budget's move out
+    of a tier it has no room on (apps.tiering.budget). To ``tier`` (of the target's set), saving ``saving_usd``
+    (the set's unit, like Recommendation.savings_usd; negative: it costs) with the move's one-off estimates."""
+
+    tier: Tier
+    saving_usd: Decimal | None
+    move_seconds: float | None
+    move_redo_bytes: int | None
+    move_cost_usd: Decimal | None
+    payback_days: float | None
+
+
+def _redirected(rec: Recommendation, move: PlanMove) -> None:
+    """The recommendation, read for a plan only (never saved), as the move ``move`` says."""
+    rec.action, rec.recommended_tier_id, rec.savings_usd = rules.ACTION_MOVE, move.tier.pk, move.saving_usd
+    rec.move_seconds, rec.move_redo_bytes = move.move_seconds, move.move_redo_bytes
+    rec.move_cost_usd, rec.payback_days = move.move_cost_usd, move.payback_days
+
+
+def _chosen(target: Target, *, segment_ids, all_worth_moving, budget_gb, budget_tier,
+            moves: Mapping[int, PlanMove | None] | None = None) -> tuple[list, str]:
     # The segment joined, the tiers and runs attached once each (export._attach): at 10k rows, a tier and run
     # object built per row was a third of making the plan.
     current = (Recommendation.objects.current(target_id=target.id).select_related("segment")
@@ -124,6 +152,9 @@ def _chosen(target: Target, *, segment_ids, all_worth_moving, budget_gb, budget_
         raise PlanError("choose one: selected recommendations, all worth moving, or a budget of N GB on a tier")
     if segment_ids:
         recs = list(current.filter(segment_id__in=set(segment_ids)).order_by("segment_id"))
+        for rec in recs:
+            if (moves or {}).get(rec.segment_id) is not None:
+                _redirected(rec, moves[rec.segment_id])
         missing = sorted(set(segment_ids) - {rec.segment_id for rec in recs})
         if missing:
             raise PlanError(f"segments {', '.join(map(str, missing[:10]))} have no current recommendation on "
@@ -218,7 +249,9 @@ def plan_transition(*, plan_id: int, to: str, user: Any, now: dt.datetime | None
             plan.approved_at, plan.approved_by, plan.approved_by_name = now, user, name
         elif to == Plan.State.EXECUTED:
             plan.executed_at, plan.executed_by_name = now, name
+            verification.plan_moves_record(plan=plan, executed_at=now)
         else:
+            verification.plan_verify_check(plan=plan)
             plan.verified_at, plan.verified_by_name = now, name
         plan.state = to
         plan.save()
