@@ -289,6 +289,37 @@ class TablespaceSpace(models.Model):
         return self.size_bytes - self.used_bytes
 
 
+class DataFile(models.Model):
+    """A data or temp file of a target as its newest collection that gave any listed it (DBA_DATA_FILES,
+    DBA_TEMP_FILES): the storage map's input.
+
+    Only the newest collection's files are kept (apps.snapshots.store.datafiles_store replaces older ones):
+    the map describes where the tablespaces are now. ``location`` is the disk group or mount point
+    apps.targets.storage found for ``file_name`` with the mount points declared then; the storage map
+    reads it again with the ones declared now.
+    """
+
+    target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="datafiles")
+    collected_at = models.DateTimeField()
+    file_type = models.CharField(max_length=4, default="DATA", help_text="DATA or TEMP (temp files number apart)")
+    file_id = models.IntegerField()
+    tablespace_name = models.CharField(max_length=128)
+    file_name = models.CharField(max_length=513)
+    size_bytes = models.BigIntegerField(null=True)
+    max_size_bytes = models.BigIntegerField(null=True)
+    autoextensible = models.BooleanField(null=True)
+    location = models.CharField(max_length=513, help_text="disk group (+DATA) or mount point (/u03)")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["target", "file_type", "file_id"], name="datafile_unique"),
+        ]
+        ordering = ["target", "file_type", "file_id"]
+
+    def __str__(self) -> str:
+        return f"{self.target}: {self.file_name} ({self.tablespace_name})"
+
+
 class SampleState(models.Model):
     """The last cumulative V$ sample per instance: the baseline for the next delta."""
 

@@ -31,6 +31,7 @@ from apps.snapshots.runs import (
     target_lock,
 )
 from apps.snapshots.signals import run_succeeded
+from apps.snapshots.storage_map import datafiles_store
 from apps.targets.base import CollectState, SourceError
 from apps.targets.deltas import sample_interval
 from apps.targets.models import Target
@@ -84,6 +85,8 @@ def collection_store(*, target: Target, collection: Collection, kind: str, state
             )
     if collection.tablespaces:
         store.tablespace_space_store(target_id=target.id, collected_at=now, rows=collection.tablespaces)
+    if collection.datafiles:
+        datafiles_store(target_id=target.id, collected_at=now, rows=collection.datafiles)
     if collection.residency:
         mapping = store.dataobj_map(target_id=target.id, keys_to_ids=segment_ids, collection=collection)
         result.rows_added += store.residency_store(

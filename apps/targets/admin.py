@@ -8,7 +8,8 @@ from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html
 
-from apps.targets.models import TablespaceTier, Target, TargetCheck
+from apps.targets.models import StorageLocation, TablespaceTier, Target, TargetCheck
+from apps.targets.storage import LocationError, location_name_parse
 
 
 class TargetForm(forms.ModelForm):
@@ -90,3 +91,29 @@ class TargetAdmin(admin.ModelAdmin):
 class TablespaceTierAdmin(admin.ModelAdmin):
     list_display = ["target", "tablespace_name", "tier"]
     list_filter = ["target", "tier"]
+
+
+class StorageLocationForm(forms.ModelForm):
+    """A disk group or mount point as the DBA types it ('+data', '/u03/'): kept as the storage map names it."""
+
+    class Meta:
+        model = StorageLocation
+        fields = ["target", "name", "tier", "array_tiering"]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        try:
+            cleaned["name"], self.instance.kind = location_name_parse(cleaned.get("name") or "")
+        except LocationError as error:
+            self.add_error("name", str(error))
+        return cleaned
+
+
+@admin.register(StorageLocation)
+class StorageLocationAdmin(admin.ModelAdmin):
+    """The storage map (apps.targets.storage): a location's tier, which its tablespaces take unless the hand
+    map names theirs; the target page shows the map and has the same form."""
+
+    form = StorageLocationForm
+    list_display = ["target", "name", "kind", "tier", "array_tiering"]
+    list_filter = ["target", "kind", "array_tiering"]

@@ -129,6 +129,45 @@ class TablespaceTier(models.Model):
             )})
 
 
+class StorageLocation(models.Model):
+    """A disk group or mount point of a target, as the DBA maps it (apps.targets.storage finds them in the data
+    files' names): its tier, which the tablespaces whose files are all there take unless the hand map
+    (TablespaceTier) names theirs, and whether the array pool behind it tiers by itself."""
+
+    class Kind(models.TextChoices):
+        ASM = "asm", "ASM disk group"
+        MOUNT = "mount", "mount point"
+
+    target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="storage_locations")
+    name = models.CharField(max_length=513, help_text="disk group as file names write it (+DATA) or mount point (/u03)")
+    kind = models.CharField(max_length=5, choices=Kind.choices)
+    tier = models.ForeignKey("tiering.Tier", on_delete=models.PROTECT, null=True, blank=True,
+                             related_name="storage_locations", help_text="empty: not mapped")
+    array_tiering = models.BooleanField(
+        default=False, help_text="the array pool behind it tiers by itself: moving segments fights the array")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["target", "name"], name="storage_location_unique"),
+        ]
+        ordering = ["target", "name"]
+
+    def __str__(self) -> str:
+        return f"{self.target}: {self.name} → {self.tier or 'not mapped'}"
+
+    def clean(self) -> None:
+        """A location may only be mapped to a tier of its target's tier set, as a tablespace may."""
+        super().clean()
+        if self.target_id is None or self.tier_id is None:
+            return
+        if self.tier.tier_set_id != self.target.tier_set_id:
+            raise ValidationError({"tier": (
+                f"location {self.name!r} of target {self.target.name!r}: tier {self.tier.name!r} is in tier set "
+                f"{self.tier.tier_set_id!r}, but the target compares the {self.target.tier_set_id!r} set; "
+                f"pick a tier of {self.target.tier_set_id!r}"
+            )})
+
+
 class TargetCheck(models.Model):
     """One "test connection" of a target, run by a worker; its steps appear on a page as they complete."""
 

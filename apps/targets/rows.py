@@ -217,6 +217,24 @@ class TablespaceSpace:
 
 
 @dataclass(frozen=True)
+class DataFile:
+    """One data or temp file at collection time (DBA_DATA_FILES, DBA_TEMP_FILES): where a tablespace lives.
+
+    ``file_name`` is as Oracle lists it ('+DATA/PROD/DATAFILE/users.259.1150000001', '/u03/oradata/PROD/
+    users01.dbf'); apps.targets.storage turns it into a disk group or mount point. ``file_type`` is "DATA"
+    or "TEMP" (temp files have their own FILE_ID numbering). A size the source does not give is None.
+    """
+
+    tablespace_name: str
+    file_id: int
+    file_name: str
+    size_bytes: int | None
+    max_size_bytes: int | None = None
+    autoextensible: bool | None = None
+    file_type: str = "DATA"
+
+
+@dataclass(frozen=True)
 class Residency:
     """Buffer-cache residency of one data object, from V$BH grouped by OBJD."""
 
@@ -262,3 +280,5 @@ class Collection:
     tablespaces: tuple[TablespaceSpace, ...] = ()
     collected_at: dt.datetime | None = None
     notes: tuple[str, ...] = ()  # things the DBA should know (e.g. "AWR gap 101..104")
+    #: Data and temp files (the storage map); () when the source does not say (AWR reports, older extracts).
+    datafiles: tuple[DataFile, ...] = ()

@@ -121,7 +121,7 @@ def build_recommendations(
         unmeasured=held, iops_bound=iops_bound, movability=segments["movability"].astype(np.int8),
         not_worth_moving=move.not_worth,
         partition_lifecycle=lifecycle_members(lifecycle, segments["partition_interval"]),
-        placed_ahead=lifecycle.ahead,
+        placed_ahead=lifecycle.ahead, array_tiering=segments.get("array_tiering"),
     ))
 
     final_id = np.where(decisions.keep_current_tier, current_id, cost_tier_id)

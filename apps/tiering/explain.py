@@ -16,7 +16,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from apps.snapshots.models import Segment
-from apps.targets.models import TablespaceTier, Target
+from apps.snapshots.storage_map import storage_map_read
+from apps.targets.models import Target
+from apps.targets.storage import Placement
 from apps.tiering import ddl, hysteresis, rules
 from apps.tiering.costmodel import BillingBasis, CostModelError
 from apps.tiering.ddl.lifecycle import interval_default_ddl
@@ -27,6 +29,7 @@ _UNMEASURED = 1 << rules.FINDING_CODES.index("unmeasured")
 _HELD_BACK = 1 << rules.FINDING_CODES.index("held_back")
 _NOT_WORTH_MOVING = 1 << rules.FINDING_CODES.index("not_worth_moving")
 _PARTITION_LIFECYCLE = 1 << rules.FINDING_CODES.index("partition_lifecycle")
+_ARRAY_TIERING = 1 << rules.FINDING_CODES.index("array_tiering")
 
 
 @dataclass(frozen=True)
@@ -53,9 +56,11 @@ def explain(recs: Sequence[Recommendation], *, target: Target,
     block_size = int(target.capabilities.get("block_size_bytes") or 8192)
     basis = target.tier_set.basis  # the unit the reasons quote costs in
     held = _held_backs(recs, target=target)
+    placements = storage_map_read(target_id=target.id).placements
     advices = rules.advise_many([_figures(rec, siblings, block_size, basis, target.tier_set,
-                                          held.get((rec.run_id, rec.segment_id))) for rec in recs])
-    tablespace_for_tier = _tablespace_for_tier(target.id)
+                                          held.get((rec.run_id, rec.segment_id)), _array_tiering(rec, placements))
+                                 for rec in recs])
+    tablespace_for_tier = _tablespace_for_tier(target.id, placements)
     release = target.capabilities.get("release") or "19.0.0.0.0"
     return [
         Explanation(reasons=advice.reasons,
@@ -67,7 +72,8 @@ def explain(recs: Sequence[Recommendation], *, target: Target,
 
 def _figures(rec: Recommendation, siblings: dict[tuple, tuple], block_size: int,
              basis: BillingBasis, tier_set: TierSet,
-             held_back: hysteresis.HeldBack | None = None) -> rules.SegmentFigures:
+             held_back: hysteresis.HeldBack | None = None,
+             array_tiering: tuple[str, ...] = ()) -> rules.SegmentFigures:
     seg = rec.segment
     current, cheapest = rec.current_tier, rec.cost_tier
     return rules.SegmentFigures(
@@ -95,8 +101,19 @@ def _figures(rec: Recommendation, siblings: dict[tuple, tuple], block_size: int,
         not_worth_moving=bool(rec.findings & _NOT_WORTH_MOVING), move=_move_figures(rec, basis, tier_set),
         partition_lifecycle=bool(rec.findings & _PARTITION_LIFECYCLE),
         # The stored decision: an empty partition placed on its table's hot partition's tier (decision.lifecycle).
-        placed_ahead=rec.action == rules.ACTION_PLACE_AHEAD,
+        placed_ahead=rec.action == rules.ACTION_PLACE_AHEAD, array_tiering=array_tiering,
     )
+
+
+def _array_tiering(rec: Recommendation, placements: dict[str, Placement]) -> tuple[str, ...]:
+    """The stored finding read back: the segment's tablespace's locations on an array that tiers by itself
+    (its locations, or its tablespace's name, when the DBA has unset the flag since the refresh)."""
+    if not rec.findings & _ARRAY_TIERING:
+        return ()
+    placed = placements.get(rec.segment.tablespace_name)
+    if placed is None:
+        return (rec.segment.tablespace_name,)
+    return placed.array_tiering or placed.locations or (rec.segment.tablespace_name,)
 
 
 def _move_figures(rec: Recommendation, basis: BillingBasis, tier_set: TierSet) -> rules.MoveFigures | None:
@@ -187,12 +204,15 @@ def partition_siblings(*, run_ids: set[int], target_id: int, names: set[str] | N
     return {key: tuple(values) for key, values in groups.items()}
 
 
-def _tablespace_for_tier(target_id: int) -> dict[int, str]:
-    """The tablespace a move to each tier goes to: the first mapped to it, by name."""
+def _tablespace_for_tier(target_id: int, placements: dict[str, Placement] | None = None) -> dict[int, str]:
+    """The tablespace a move to each tier goes to: the first on it, by name (its effective tier: the hand map,
+    else its locations', apps.snapshots.storage_map; ``placements`` when the caller has read them)."""
+    if placements is None:
+        placements = storage_map_read(target_id=target_id).placements
     chosen: dict[int, str] = {}
-    for tier_id, tablespace in TablespaceTier.objects.filter(target_id=target_id).order_by(
-            "tablespace_name").values_list("tier_id", "tablespace_name"):
-        chosen.setdefault(tier_id, tablespace)
+    for name in sorted(placements):
+        if placements[name].tier_id is not None:
+            chosen.setdefault(placements[name].tier_id, name)
     return chosen
 
 

@@ -117,14 +117,16 @@ def tablespace_room_table(*, target_id: int) -> TablespaceRoomTable | None:
     biggest first), each against the room the ones before it left (apps.tiering.feasibility). None when
     no source gave the target's tablespace sizes."""
     from apps.snapshots.selectors import tablespace_space_latest
-    from apps.targets.models import TablespaceTier
+    from apps.snapshots.storage_map import storage_map_read
     from apps.tiering.rules import MOVING_ACTIONS
 
     space = tablespace_space_latest(target_id=target_id)
     if not space:
         return None
-    mapped = list(TablespaceTier.objects.filter(target_id=target_id).order_by("tablespace_name")
-                  .values_list("tablespace_name", "tier_id", "tier__name"))
+    # Each tablespace's effective tier: the hand map, else its locations' (the storage map).
+    mapped = [(name, placed.tier_id, placed.tier_name)
+              for name, placed in sorted(storage_map_read(target_id=target_id).placements.items())
+              if placed.tier_id is not None]
     tiers = {name: tier_name for name, _tier_id, tier_name in mapped}
     destinations: dict[int, str] = {}
     for name, tier_id, _tier_name in mapped:

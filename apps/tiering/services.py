@@ -144,9 +144,13 @@ SELECT s.id::int8, coalesce(s.size_bytes, -1)::int8, s.in_awr,
                  THEN %(m_iot_segment)s
             WHEN s.object_type <> ALL(%(m_movable_types)s) THEN %(m_segment_type)s
             ELSE 0 END::int2,
-       coalesce(s.partition_position, 0)::int4, coalesce(s.partition_interval, false)
+       coalesce(s.partition_position, 0)::int4, coalesce(s.partition_interval, false),
+       coalesce(m.array_tiering, false)
 FROM snapshots_segment s
-LEFT JOIN targets_tablespacetier m ON m.target_id = s.target_id AND m.tablespace_name = s.tablespace_name
+-- Each tablespace's effective tier (hand map, else its locations': apps.snapshots.storage_map), a few hundred
+-- rows hash-joined, and whether an array that tiers by itself is behind it.
+LEFT JOIN unnest(%(ts_names)s::text[], %(ts_tiers)s::int8[], %(ts_array)s::bool[])
+          AS m(tablespace_name, tier_id, array_tiering) ON m.tablespace_name = s.tablespace_name
 WHERE s.target_id = %(target)s
 """
 
@@ -154,7 +158,7 @@ SEGMENT_ARRAY_COLUMNS = (
     ("segment_id", "int8"), ("size_bytes", "int8"), ("in_awr", "bool"), ("is_undo", "bool"), ("is_temp", "bool"),
     ("is_lob", "bool"), ("is_partition", "bool"), ("flash_cache", "int2"), ("tier_id", "int8"),
     ("latency_ms", "float8"), ("partition_group", "int8"), ("movability", "int2"),
-    ("partition_position", "int4"), ("partition_interval", "bool"),
+    ("partition_position", "int4"), ("partition_interval", "bool"), ("array_tiering", "bool"),
 )
 
 
@@ -176,12 +180,19 @@ def segment_arrays(*, target_id: int, latency_ms: dict[str, float] | None = None
     current tier id (-1 unmapped), its tablespace's measured read latency (NaN: none) and a
     partition group (0: not a partition; else a 64-bit hash of owner, name and type, which is
     cheaper than sorting 100k names to number the groups), whether a move can relocate it (an
-    index into movability.CODES, 0: it can), its partition position (0: unknown or none) and whether
-    interval partitioning created it."""
+    index into movability.CODES, 0: it can), its partition position (0: unknown or none), whether
+    interval partitioning created it, and whether its storage is an array that tiers by itself. The tier is
+    the tablespace's effective one (apps.snapshots.storage_map: the hand map, else its locations')."""
+    from apps.snapshots.storage_map import storage_map_read
+
     latency_ms = latency_ms or {}
+    placed = [p for p in storage_map_read(target_id=target_id).placements.values()
+              if p.tier_id is not None or p.array_tiering]
     params = {"target": target_id, "undo": _UNDO, "temp": _TEMP, "lob": _LOB, "partition": _PARTITION,
               "hints": list(rules.FLASH_CACHE_CODES[1:]), "tablespaces": list(latency_ms),
-              "latency": list(latency_ms.values()), **_MOVABILITY_PARAMS}
+              "latency": list(latency_ms.values()), **_MOVABILITY_PARAMS,
+              "ts_names": [p.tablespace_name for p in placed], "ts_tiers": [p.tier_id for p in placed],
+              "ts_array": [bool(p.array_tiering) for p in placed]}
     with roomy_sorts(), connection.cursor() as cursor:
         arrays = fetch_arrays(cursor.cursor, _SEGMENTS_SQL, params, SEGMENT_ARRAY_COLUMNS)
     order = np.argsort(arrays["segment_id"], kind="stable")

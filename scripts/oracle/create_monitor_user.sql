@@ -57,6 +57,8 @@ GRANT SELECT ON SYS.DBA_IND_PARTITIONS TO &monitor_user;
 GRANT SELECT ON SYS.DBA_DATA_FILES TO &monitor_user;
 -- Both modes: room per tablespace (block size, contents; files and segments above).
 GRANT SELECT ON SYS.DBA_TABLESPACES TO &monitor_user;
+-- Both modes: the storage map (where the data and temp files are: disk group or mount point).
+GRANT SELECT ON SYS.DBA_TEMP_FILES TO &monitor_user;
 -- Both modes: buffer cache / flash cache residency (granted to PUBLIC by default; explicit here
 -- in case PUBLIC was revoked).
 GRANT SELECT ON SYS.V_$BH TO &monitor_user;

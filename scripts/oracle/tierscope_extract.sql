@@ -16,6 +16,8 @@
 -- an ORA- line means that statement failed (the script exits non-zero). Files of statements
 -- switched off (pack_* in nopack mode) are not written.
 --
+--   datafiles.csv  (from datafiles.sql)
+--     TABLESPACE_NAME,FILE_ID,FILE_NAME,SIZE_BYTES,AUTOEXTENSIBLE,MAX_SIZE_BYTES,FILE_TYPE
 --   filestat_sample.csv  (from filestat_sample.sql)
 --     INST_ID,TABLESPACE_NAME,READ_REQUESTS,WRITE_REQUESTS,READ_TIME_MS
 --   instance.csv  (from instance.sql)
@@ -84,6 +86,39 @@ VARIABLE begin_at VARCHAR2(30)
 EXEC SELECT dbid INTO :dbid FROM v$database
 EXEC :last_snap_id := 0
 EXEC :begin_at := TO_CHAR(CAST(SYSDATE - &days AS TIMESTAMP), 'YYYY-MM-DD"T"HH24:MI:SS.FF3')
+
+-- datafiles.sql -> datafiles.csv
+SPOOL &outdir./datafiles.csv
+PROMPT TABLESPACE_NAME,FILE_ID,FILE_NAME,SIZE_BYTES,AUTOEXTENSIBLE,MAX_SIZE_BYTES,FILE_TYPE
+SELECT '"' || REPLACE(TO_CHAR(q.TABLESPACE_NAME), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.FILE_ID), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.FILE_NAME), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.SIZE_BYTES), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.AUTOEXTENSIBLE), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.MAX_SIZE_BYTES), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.FILE_TYPE), '"', '""')
+       || '"' AS csv_line
+FROM (
+SELECT d.tablespace_name,
+       d.file_id,
+       d.file_name,
+       d.bytes AS size_bytes,
+       d.autoextensible,
+       d.maxbytes AS max_size_bytes,
+       'DATA' AS file_type
+FROM dba_data_files d
+UNION ALL
+SELECT t.tablespace_name,
+       t.file_id,
+       t.file_name,
+       t.bytes AS size_bytes,
+       t.autoextensible,
+       t.maxbytes AS max_size_bytes,
+       'TEMP' AS file_type
+FROM dba_temp_files t
+) q
+/
+SPOOL OFF
 
 -- filestat_sample.sql -> filestat_sample.csv
 SPOOL &outdir./filestat_sample.csv

@@ -24,7 +24,7 @@ from apps.targets.demo.simulator import (
     residency_at,
     simulate_hour,
 )
-from apps.targets.demo.space import tablespace_space_at
+from apps.targets.demo.space import data_files_at, tablespace_space_at
 from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, Snapshot
 
 RELEASE = "19.0.0.0.0"
@@ -80,7 +80,7 @@ class DemoSource(Source):
         return Collection(
             database=self.database(), snapshots=snapshots, segments=segment_infos(latest),
             residency=residency_at(self.seed, latest), samples=(counter_sample(self.seed, latest, self.dbid),),
-            tablespaces=tablespace_space_at(latest),
+            tablespaces=tablespace_space_at(latest), datafiles=data_files_at(latest),
             # Residency and sizes describe the end of the latest hour: stamping them with that
             # hour (not the call time) keeps a re-run from adding a duplicate sample.
             collected_at=snap_end_at(latest), notes=_gap_notes(state, self.dbid) + _restart_notes(snapshots),

@@ -6,6 +6,11 @@ such a database would keep: flash is bought by the device and sized tight, witho
 tablespaces autoextend in steps up to their files' limit (an unlimited smallfile of 8 KiB blocks stops
 just short of 32 GiB; a bigfile on hi-capacity disk). Undo and temp are left out, as sql/tablespaces.sql
 leaves them out. Standard library only.
+
+The files (:func:`data_files_at`, DBA_DATA_FILES and DBA_TEMP_FILES) sit where such a database keeps
+them: flash tablespaces on ASM disk group +FLASH, the order-entry tables and SYSAUX on +DATA, the
+history bigfile on a file system (/u03/oradata), and SOE_INDEX spread over +DATA and +FLASH (its
+later files were added on flash), so the storage map has a tablespace over two locations to flag.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from apps.targets.demo.schema import BLOCK_SIZE_BYTES, TABLESPACES, segments_at
-from apps.targets.rows import TablespaceSpace
+from apps.targets.rows import DataFile, TablespaceSpace
 
 _GIB = 1024**3
 #: An unlimited autoextensible smallfile of 8 KiB blocks, as DBA_DATA_FILES shows it (MAXBLOCKS 4194302,
@@ -68,3 +73,47 @@ def tablespace_space_at(snap_id: int) -> tuple[TablespaceSpace, ...]:
         )
         for name in permanent
     )
+
+
+#: Each tablespace's files in the order they were added, as DBA_DATA_FILES names them (ASM OMF names:
+#: +GROUP/DB_UNIQUE_NAME/DATAFILE/tag.file#.incarnation). A smallfile tablespace has as many as its size
+#: needs, each up to SMALLFILE_MAX_BYTES; a bigfile tablespace one.
+FILE_NAMES: dict[str, tuple[str, ...]] = {
+    "SYSAUX": ("+DATA/DEMO/DATAFILE/sysaux.258.1150000000",),
+    "UNDOTBS1": ("+DATA/DEMO/DATAFILE/undotbs1.259.1150000000",),
+    "FLASH_DATA": ("+FLASH/DEMO/DATAFILE/flash_data.261.1150000001", "+FLASH/DEMO/DATAFILE/flash_data.262.1150000001"),
+    "SOE_DATA": tuple(f"+DATA/DEMO/DATAFILE/soe_data.{263 + i}.1150000002" for i in range(8)),
+    "SOE_INDEX": ("+DATA/DEMO/DATAFILE/soe_index.271.1150000003",
+                  *(f"+FLASH/DEMO/DATAFILE/soe_index.{272 + i}.1150000004" for i in range(3))),
+    "HIST_DATA": ("/u03/oradata/DEMO/hist_data01.dbf",),
+}
+BIGFILE_TABLESPACES = frozenset({"HIST_DATA"})
+#: Undo and temp are not in tablespace_space_at: fixed sizes, as a DBA would size them.
+FIXED_FILES: dict[str, int] = {"UNDOTBS1": 8 * _GIB}
+TEMP_FILES: tuple[tuple[str, str, int], ...] = (("TEMP", "+DATA/DEMO/TEMPFILE/temp.260.1150000000", 16 * _GIB),)
+
+
+def data_files_at(snap_id: int) -> tuple[DataFile, ...]:
+    """Every data and temp file at the end of hour ``snap_id``; data files add up to each tablespace's size in
+    :func:`tablespace_space_at`. FILE_IDs follow FILE_NAMES' order, so a file keeps its id as files are added."""
+    sizes = {space.tablespace_name: space for space in tablespace_space_at(snap_id)}
+    files: list[DataFile] = []
+    file_id = 0
+    for tablespace, names in FILE_NAMES.items():
+        space = sizes.get(tablespace)
+        total = FIXED_FILES.get(tablespace, 0) if space is None else space.size_bytes or 0
+        step = total if tablespace in BIGFILE_TABLESPACES or space is None else SMALLFILE_MAX_BYTES
+        autoextend = space is not None and LAYOUTS[tablespace].step_bytes > 0
+        for name in names:
+            file_id += 1
+            if total <= 0:
+                continue  # not added yet: the tablespace still fits in the files before it
+            size = min(step, total)
+            total -= size
+            limit = (LAYOUTS[tablespace].max_bytes if tablespace in BIGFILE_TABLESPACES else SMALLFILE_MAX_BYTES)
+            files.append(DataFile(tablespace_name=tablespace, file_id=file_id, file_name=name, size_bytes=size,
+                                  max_size_bytes=limit if autoextend else size, autoextensible=autoextend))
+    for temp_id, (tablespace, name, size) in enumerate(TEMP_FILES, start=1):
+        files.append(DataFile(tablespace_name=tablespace, file_id=temp_id, file_name=name, size_bytes=size,
+                              max_size_bytes=size, autoextensible=False, file_type="TEMP"))
+    return tuple(files)

@@ -51,7 +51,8 @@ from apps.targets.rows import SEGMENT_STAT_FIELDS, Collection, DatabaseInfo, Seg
 #: Longest text per column: Oracle names are 128 bytes (12.2 on), types 30 characters as stored; a few
 #: columns hold longer text (parameter values, LOB column paths), counted in characters.
 NAME_MAX_BYTES = 128
-_TEXT_MAX_CHARS = {"VALUE": 4000, "LOB_COLUMN_NAME": 300, "OBJECT_TYPE": 30, "SEGMENT_TYPE": 30}
+_TEXT_MAX_CHARS = {"VALUE": 4000, "LOB_COLUMN_NAME": 300, "OBJECT_TYPE": 30, "SEGMENT_TYPE": 30,
+                   "FILE_NAME": 513}
 
 # A SQL*Plus or Oracle error spooled instead of rows: the statement failed on the database.
 _ORACLE_ERROR = re.compile(r"^\s*(?:ORA|SP2|PLS|TNS)-\d+|^\s*ERROR at line \d+", re.IGNORECASE)
@@ -108,6 +109,8 @@ FILES: dict[str, tuple[Column, ...]] = {
                                "READ_TIME_MS:float"),
     "tablespaces.csv": _cols("TABLESPACE_NAME! BLOCK_SIZE_BYTES:int CONTENTS SIZE_BYTES:int MAX_SIZE_BYTES:int "
                              "AUTOEXTENSIBLE_FILES:int USED_BYTES:int"),
+    "datafiles.csv": _cols("TABLESPACE_NAME! FILE_ID:int! FILE_NAME! SIZE_BYTES:int AUTOEXTENSIBLE "
+                           "MAX_SIZE_BYTES:int FILE_TYPE!"),
 }
 #: Columns appended to a file after extracts were in use: an older extract without them still imports
 #: (the values are None, unknown).
@@ -116,9 +119,10 @@ OPTIONAL_COLUMNS: dict[str, frozenset[str]] = {
 }
 #: Written only in awr mode (Diagnostics Pack statements); every other file must be there.
 PACK_FILES: tuple[str, ...] = ("pack_sysstat.csv", "pack_filestat.csv")
-#: Appended to the extract later (issue 16): an extract made by an older script has no such file and
-#: still imports, without the figures it would bring (the tablespaces' room stays unknown).
-LATER_FILES: tuple[str, ...] = ("tablespaces.csv",)
+#: Appended to the extract later (issue 16: tablespaces.csv; issue 17: datafiles.csv): an extract made by an
+#: older script has no such file and still imports, without the figures it would bring (the tablespaces' room,
+#: the storage map's files stay unknown).
+LATER_FILES: tuple[str, ...] = ("tablespaces.csv", "datafiles.csv")
 
 Row = dict[str, Any]
 #: Key under which each typed row keeps its line number in the file, for later checks.
@@ -311,6 +315,20 @@ def _check_history(tables: _Tables, dbid: int) -> None:
                                    "snapshots.csv", filename=name, line=row[LINE], column="SNAP_ID")
 
 
+def _check_datafiles(tables: _Tables) -> None:
+    """Each file once, of a known type (datafiles.csv: DATA or TEMP, as datafiles.sql writes them)."""
+    seen: set[tuple[str, int]] = set()
+    for row in tables.rows.get("datafiles.csv", []):
+        kind = str(row["FILE_TYPE"]).upper()
+        if kind not in ("DATA", "TEMP"):
+            raise ExtractError(f"{row['FILE_TYPE']!r} is not DATA or TEMP", filename="datafiles.csv",
+                               line=row[LINE], column="FILE_TYPE")
+        if (kind, row["FILE_ID"]) in seen:
+            raise ExtractError(f"{kind.lower()} file {row['FILE_ID']} is listed twice", filename="datafiles.csv",
+                               line=row[LINE], column="FILE_ID")
+        seen.add((kind, row["FILE_ID"]))
+
+
 def _history(tables: _Tables, instance: InstanceRow, *, pack: bool) -> tuple[tuple[Snapshot, ...], tuple[str, ...]]:
     """Snapshots with their segment stats and, for awr-mode extracts, system/tablespace deltas."""
     features = features_for(instance.version)
@@ -335,6 +353,7 @@ def tables_to_collection(tables: _Tables) -> Collection:
     """Assemble typed extract rows into a Collection, as the live Oracle source does."""
     instance = _instance(tables)
     _check_history(tables, instance.dbid)
+    _check_datafiles(tables)
     pack = all(name in tables.rows for name in PACK_FILES)
     parameters = queries.fetch_parameters(tables.cursor("parameters.csv"), mode="nopack")
     instances = queries.fetch_instances(tables.cursor("instances.csv"), mode="nopack",
@@ -351,6 +370,7 @@ def tables_to_collection(tables: _Tables) -> Collection:
     )
     snapshots, notes = _history(tables, instance, pack=pack)
     tablespaces = queries.fetch_tablespaces(tables.cursor("tablespaces.csv"), mode="nopack")
+    datafiles = queries.fetch_datafiles(tables.cursor("datafiles.csv"), mode="nopack")
     seen = {row.instance_number for row in instances} | {snap.instance_number for snap in snapshots}
     return Collection(
         database=DatabaseInfo(
@@ -364,6 +384,7 @@ def tables_to_collection(tables: _Tables) -> Collection:
         residency=residency,
         samples=samples,
         tablespaces=tablespaces,
+        datafiles=datafiles,
         collected_at=max((row.sampled_at for row in instances), default=None),
         notes=(f"offline extract ({'awr' if pack else 'nopack'} mode)", *notes),
     )

@@ -33,8 +33,16 @@ from apps.targets.oracle.query_rows import (  # noqa: F401 (re-exported: callers
     SnapshotRow,
     SysstatSampleRow,
 )
-from apps.targets.oracle.space import tablespace_space
-from apps.targets.rows import SEGMENT_STAT_FIELDS, Residency, SegmentInfo, SegmentKey, SegmentStat, TablespaceSpace
+from apps.targets.oracle.space import data_file, tablespace_space
+from apps.targets.rows import (
+    SEGMENT_STAT_FIELDS,
+    DataFile,
+    Residency,
+    SegmentInfo,
+    SegmentKey,
+    SegmentStat,
+    TablespaceSpace,
+)
 
 SQL_DIR = Path(__file__).resolve().parent / "sql"
 PACK_PREFIX = "pack_"
@@ -136,6 +144,7 @@ SQL_FILESTAT_SAMPLE = Statement("filestat_sample")
 SQL_PACK_SYSSTAT = Statement("pack_sysstat")
 SQL_PACK_FILESTAT = Statement("pack_filestat")
 SQL_TABLESPACES = Statement("tablespaces")
+SQL_DATAFILES = Statement("datafiles")
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -368,6 +377,12 @@ def fetch_tablespaces(cursor: Cursor, *, mode: str) -> tuple[TablespaceSpace, ..
     """Size, used and max size of every permanent tablespace, by name (mapped in oracle.space)."""
     rows = _run(cursor, SQL_TABLESPACES, mode=mode)
     return tuple(sorted((tablespace_space(row) for row in rows), key=lambda space: space.tablespace_name))
+
+
+def fetch_datafiles(cursor: Cursor, *, mode: str) -> tuple[DataFile, ...]:
+    """Every data and temp file with its tablespace and size (mapped in oracle.space), by type and file id."""
+    rows = _run(cursor, SQL_DATAFILES, mode=mode)
+    return tuple(sorted((data_file(row) for row in rows), key=lambda f: (f.file_type, f.file_id)))
 
 
 def fetch_segstat_sample(cursor: Cursor, *, mode: str) -> tuple[SegstatSampleRow, ...]:

@@ -132,6 +132,7 @@ class OracleSource(Source):
         filestat_rows = queries.fetch_filestat_sample(cursor, mode=mode)
         segments = queries.fetch_segments(cursor, mode=mode)
         tablespaces = queries.fetch_tablespaces(cursor, mode=mode)
+        datafiles = queries.fetch_datafiles(cursor, mode=mode)
         rac = is_rac(parameters, instances)
         residency = queries.fetch_residency(
             cursor, mode=mode, rac=rac, instance_numbers={row.inst_id: row.instance_number for row in instances}
@@ -153,6 +154,7 @@ class OracleSource(Source):
             residency=residency,
             samples=build_samples(instances, segments, segstat_rows, sysstat_rows, filestat_rows),
             tablespaces=tablespaces,
+            datafiles=datafiles,
             collected_at=state.now,
             notes=history.notes,
         )

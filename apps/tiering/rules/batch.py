@@ -65,6 +65,7 @@ _DEFAULTED = {"unmeasured": (bool, False), "iops_bound": (np.float64, math.nan),
 _DEFAULTED["held_back"] = (bool, False)  # hysteresis: not held back unless said
 _DEFAULTED["partition_lifecycle"] = (bool, False)  # apps.tiering.lifecycle: in no lifecycle unless said
 _DEFAULTED["placed_ahead"] = (bool, False)
+_DEFAULTED["array_tiering"] = (bool, False)  # the storage map: on an array that tiers by itself unless said
 _MOVES_WITH_LOB, _TRUNCATED = MOVABILITY_CODES.index(MOVES_WITH_LOB), MOVABILITY_CODES.index(NAME_TRUNCATED)
 _FINDING_BITS = np.array([1 << bit for bit in range(len(FINDING_CODES))], dtype=np.uint32)
 _FLASH_CACHE_CODE: dict[str | None, int] = {code or None: index for index, code in enumerate(FLASH_CACHE_CODES)}
@@ -119,6 +120,7 @@ class Columns:
     not_worth_moving: np.ndarray | None = None
     partition_lifecycle: np.ndarray | None = None  # the lifecycle's hot partition or one placed ahead
     placed_ahead: np.ndarray | None = None  # an empty partition newer than the hot one: its move is place_ahead
+    array_tiering: np.ndarray | None = None  # its tablespace is on an array pool that tiers by itself
 
     def __post_init__(self) -> None:
         codes = np.asarray(self.flash_cache)
@@ -202,6 +204,7 @@ class Columns:
             not_worth_moving=column("not_worth_moving", bool),
             partition_lifecycle=column("partition_lifecycle", bool),
             placed_ahead=column("placed_ahead", bool),
+            array_tiering=np.fromiter((bool(f.array_tiering) for f in figures), bool, rows),
         )
 
 
@@ -305,6 +308,7 @@ def decide(columns: Columns, *, thresholds: Mapping[str, float] = DEFAULT_THRESH
         "name_truncated": columns.movability == _TRUNCATED,
         "not_worth_moving": place.not_worth,
         "partition_lifecycle": columns.partition_lifecycle,
+        "array_tiering": columns.array_tiering & (place.moving | place.whole_skewed),
     }
     # Distinct bits: their sum is their OR.
     findings = (np.stack([fired[code] for code in FINDING_CODES], axis=-1) * _FINDING_BITS).sum(

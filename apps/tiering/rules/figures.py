@@ -162,6 +162,8 @@ class SegmentFigures:
     partition_lifecycle: bool = False
     # One of those: an empty partition newer than the hot one; a move of it is ACTION_PLACE_AHEAD.
     placed_ahead: bool = False
+    # Its tablespace's locations on an array pool that tiers by itself (the storage map): a move fights it.
+    array_tiering: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in (

@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import NamedTuple, Protocol
 
 from apps.tiering.hysteresis import HeldBack
-from apps.tiering.rules import hold_words, payback_words
+from apps.tiering.rules import hold_words, payback_words, storage_words
 from apps.tiering.rules.in_words import intensity as _intensity
 from apps.tiering.rules.in_words import money as _money
 from apps.tiering.rules.in_words import name_list as _name_list
@@ -47,6 +47,7 @@ FINDING_CODES: tuple[str, ...] = (
     "not_worth_moving",
     "held_back",
     "partition_lifecycle",
+    "array_tiering",
 )
 SIZE_UNKNOWN = 1 << FINDING_CODES.index("size_unknown")
 _PARTITION_LIFECYCLE = 1 << FINDING_CODES.index("partition_lifecycle")
@@ -126,6 +127,8 @@ class Figures(Protocol):
     def held_back(self) -> HeldBack | None: ...
     @property
     def move(self) -> payback_words.Move | None: ...
+    @property
+    def array_tiering(self) -> tuple[str, ...]: ...
 
 
 class Skew(Protocol):
@@ -445,6 +448,7 @@ _WORDING_BY_CODE: dict[str, _Wording] = {
     "held_back": _said("held_back", hold_words.held_back),
     "not_worth_moving": _not_worth_moving,
     "partition_lifecycle": _partition_lifecycle,
+    "array_tiering": _said("array_tiering", storage_words.array_tiering),
 }
 _DISPLAY_BITS: tuple[tuple[str, int], ...] = tuple((code, 1 << FINDING_CODES.index(code)) for code in DISPLAY_ORDER)
 

@@ -1,0 +1,158 @@
+"""The storage map: a target's data files by disk group or mount point, and the tablespaces' tiers they give.
+
+Writes: :func:`datafiles_store` keeps the newest collection's files (next to the room per tablespace, in
+``services.collection_store``); :func:`storage_location_save` records what a DBA says of a location (its
+tier, whether its array tiers by itself) and places the files again when a mount point is declared.
+Read: :func:`storage_map_read` is the one place a tablespace's effective tier is worked out (the hand map,
+else its locations': apps.targets.storage.placements); the refresh, the target page and
+``manage.py storage_map`` all read it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from apps.snapshots.models import DataFile
+from apps.targets.models import StorageLocation, TablespaceTier, Target
+from apps.targets.rows import DataFile as DataFileRow
+from apps.targets.storage import (
+    KIND_ASM,
+    RULE_ASM,
+    RULE_DECLARED,
+    RULE_GUESSED,
+    LocationSetting,
+    Placement,
+    location_name_parse,
+    location_of,
+    placements,
+)
+
+
+def _declared_mount_points(target_id: int) -> list[str]:
+    return list(StorageLocation.objects.filter(target_id=target_id, kind=StorageLocation.Kind.MOUNT)
+                .values_list("name", flat=True))
+
+
+def datafiles_store(*, target_id: int, collected_at: dt.datetime, rows: Sequence[DataFileRow]) -> int:
+    """Keep a collection's data files as the target's files, unless a newer collection's are stored (an old
+    extract imported late changes nothing); returns how many were stored. A re-run stores the same rows."""
+    mounts = _declared_mount_points(target_id)
+    with transaction.atomic():
+        # One writer per target at a time: the collection holds the target's advisory lock (runs.target_lock).
+        if DataFile.objects.filter(target_id=target_id, collected_at__gt=collected_at).exists():
+            return 0
+        DataFile.objects.filter(target_id=target_id).delete()
+        DataFile.objects.bulk_create([
+            DataFile(target_id=target_id, collected_at=collected_at, file_type=row.file_type, file_id=row.file_id,
+                     tablespace_name=row.tablespace_name, file_name=row.file_name, size_bytes=row.size_bytes,
+                     max_size_bytes=row.max_size_bytes, autoextensible=row.autoextensible,
+                     location=location_of(row.file_name, mount_points=mounts).name)
+            for row in rows
+        ])
+    return len(rows)
+
+
+def datafile_locations_update(*, target_id: int) -> int:
+    """Place the target's files again with the mount points declared now; returns how many moved."""
+    mounts = _declared_mount_points(target_id)
+    changed = []
+    for row in DataFile.objects.filter(target_id=target_id):
+        location = location_of(row.file_name, mount_points=mounts).name
+        if location != row.location:
+            row.location = location
+            changed.append(row)
+    DataFile.objects.bulk_update(changed, ["location"])
+    return len(changed)
+
+
+def storage_location_save(*, target: Target, name: str, tier_id: int | None,
+                          array_tiering: bool | None = None) -> StorageLocation:
+    """Map a location of ``target`` to a tier (None: unmap) and, when given, say whether the array pool behind
+    it tiers by itself. The tier must be of the target's tier set (StorageLocation.clean: ValidationError).
+    The change is audited (auditlog); declaring a mount point places the files again. The caller queues
+    the recompute that brings the change into the recommendations."""
+    location_name, kind = location_name_parse(name)
+    with transaction.atomic():
+        location = (StorageLocation.objects.select_for_update().filter(target=target, name=location_name).first()
+                    or StorageLocation(target=target, name=location_name, kind=kind))
+        location.tier_id = tier_id
+        if array_tiering is not None:
+            location.array_tiering = array_tiering
+        location.full_clean()
+        location.save()
+        if kind != KIND_ASM:
+            datafile_locations_update(target_id=target.id)
+    return location
+
+
+# --------------------------------------------------------------------------- read
+
+
+@dataclass(frozen=True)
+class LocationRow:
+    """One location on the map: its files (data and temp), their size, its tablespaces and what the DBA said."""
+
+    name: str
+    kind: str
+    rule: str  # how it was found (apps.targets.storage RULE_*)
+    files: int
+    size_bytes: int
+    tablespaces: tuple[str, ...]
+    tier_id: int | None
+    tier_name: str | None
+    array_tiering: bool
+    saved: bool  # the DBA saved something about it (a StorageLocation row)
+
+
+@dataclass(frozen=True)
+class StorageMap:
+    """A target's storage map: its locations, its tablespaces' placements (by name) and the files' date."""
+
+    collected_at: dt.datetime | None
+    locations: tuple[LocationRow, ...]
+    placements: dict[str, Placement]
+
+    @property
+    def guessed_mounts(self) -> tuple[str, ...]:
+        """Locations that stand for a mount point nobody declared (a path's first two components)."""
+        return tuple(row.name for row in self.locations if row.rule == RULE_GUESSED)
+
+
+def storage_map_read(*, target_id: int) -> StorageMap:
+    """The storage map of a target: three small reads (files, locations, hand map), folded in Python."""
+    saved = {row.name: row for row in StorageLocation.objects.filter(target_id=target_id).select_related("tier")}
+    mounts = [row.name for row in saved.values() if row.kind == StorageLocation.Kind.MOUNT]
+    files = list(DataFile.objects.filter(target_id=target_id).values_list(
+        "tablespace_name", "file_name", "size_bytes", "collected_at"))
+    hand = {name: (tier_id, tier_name) for name, tier_id, tier_name in TablespaceTier.objects.filter(
+        target_id=target_id).values_list("tablespace_name", "tier_id", "tier__name")}
+    found: dict[str, tuple[str, str]] = {}
+    counts: dict[str, int] = defaultdict(int)
+    sizes: dict[str, int] = defaultdict(int)
+    tablespaces: dict[str, set[str]] = defaultdict(set)
+    pairs = []
+    for tablespace, file_name, size_bytes, _at in files:
+        location = location_of(file_name, mount_points=mounts)
+        found.setdefault(location.name, (location.kind, location.rule))
+        counts[location.name] += 1
+        sizes[location.name] += size_bytes or 0
+        tablespaces[location.name].add(tablespace)
+        pairs.append((tablespace, location.name))
+    settings = {name: LocationSetting(name, row.tier_id, row.tier.name if row.tier else None, row.array_tiering)
+                for name, row in saved.items()}
+    rows = []
+    for name in sorted(set(found) | set(saved)):
+        row = saved.get(name)
+        kind, rule = found.get(name) or (row.kind, RULE_ASM if row.kind == KIND_ASM else RULE_DECLARED)
+        rows.append(LocationRow(
+            name=name, kind=kind, rule=rule, files=counts[name], size_bytes=sizes[name],
+            tablespaces=tuple(sorted(tablespaces[name])), tier_id=row.tier_id if row else None,
+            tier_name=row.tier.name if row and row.tier else None, array_tiering=bool(row and row.array_tiering),
+            saved=row is not None))
+    return StorageMap(collected_at=max((at for *_rest, at in files), default=None), locations=tuple(rows),
+                      placements=placements(files=pairs, hand_map=hand, settings=settings))
