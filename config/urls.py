@@ -30,4 +30,5 @@ urlpatterns = [
     path("", include("apps.snapshots.urls")),
     path("", include("apps.dashboard.urls")),
     path("", include("apps.dashboard.plan_urls")),
+    path("", include("apps.dashboard.calibration_urls")),
 ]

@@ -298,7 +298,10 @@ def refresh_status(request: HttpRequest, name: str) -> JsonResponse:
 
 @require_GET
 def tiers(request: HttpRequest) -> HttpResponse:
-    return render(request, "dashboard/tiers.html", {"sets": fleet_selectors.tier_catalog()})
+    from apps.tiering.calibration_selectors import tier_calibration_catalog
+
+    return render(request, "dashboard/tiers.html", {"sets": fleet_selectors.tier_catalog(),
+                                                    "calibrations": tier_calibration_catalog()})
 
 
 @staff_required
