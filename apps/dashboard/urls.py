@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from apps.dashboard import views
 
@@ -18,4 +18,5 @@ urlpatterns = [
     path("tiers/<int:tier_id>/edit/", views.tier_edit, name="tier_edit"),
     path("tiers/presets/", views.tier_presets, name="tier_presets"),
     path("audit/", views.audit, name="audit"),
+    path("", include("apps.dashboard.budget_urls")),
 ]

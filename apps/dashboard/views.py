@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from apps.core.audit import audit_event_record
 from apps.dashboard import charts, fleet_selectors, selectors
+from apps.dashboard.budget_views import budget_card
 from apps.dashboard.forms import RecommendationFilterForm, TierForm
 from apps.dashboard.partition_selectors import partition_heat
 from apps.snapshots.models import CollectionRun, Segment
@@ -47,7 +48,8 @@ def _block_size(target: Target) -> int:
 @require_GET
 def fleet(request: HttpRequest) -> HttpResponse:
     rows = fleet_selectors.fleet_overview()
-    return render(request, "dashboard/fleet.html", {"rows": rows, "totals": fleet_selectors.fleet_totals(rows)})
+    return render(request, "dashboard/fleet.html", {"rows": rows, "totals": fleet_selectors.fleet_totals(rows),
+                                                    **budget_card(request)})
 
 
 def _filtered(request: HttpRequest, target: Target, *, with_action: bool) -> tuple[RecommendationFilterForm, Any]:

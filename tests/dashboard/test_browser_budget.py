@@ -1,0 +1,58 @@
+"""The fleet page's flash budget card in a real browser: split, read, make the plans (CSP-clean)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.dashboard.test_browser import assert_no_csp_violation, csp_violations, login, shot  # noqa: F401
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def collected(demo_target):
+    from apps.snapshots.services import snapshot_collect
+
+    run = snapshot_collect(target_id=demo_target.id, trigger="command")
+    assert run.status == "succeeded", run.error
+    return demo_target
+
+
+class BudgetBrowserTests:
+    def test_it_splits_a_flash_budget_and_makes_the_plans_it_implies(
+        self, page, live_server, admin_user, collected, csp_violations  # noqa: F811
+    ):
+        from apps.tiering.budget_services import fleet_budget
+        from apps.tiering.plans.models import Plan
+
+        expected = fleet_budget(tier_name="flash", gb=20)
+        login(page, live_server, admin_user.username)
+
+        # The card's form: tier, amount, unit; a GET on the fleet page.
+        page.select_option("#id_budget_tier", "flash")
+        page.fill("#id_budget_amount", "20")
+        page.select_option("#id_budget_unit", "gb")
+        page.click("#budget-split")
+        page.wait_for_url(re.compile(r"budget_tier=flash"))
+        demo = page.locator("#budget-table tr[data-target=demo]")
+        result = expected.split.targets[0]
+        assert demo.locator("[data-col=moves_in]").inner_text().startswith(str(result.moves_in))
+        assert page.locator("#budget-table tr[data-target=Fleet]").count() == 1
+        assert "One more GB would earn $" in page.locator("#budget-summary").inner_text()
+        page.click("#budget-segments summary")
+        assert page.locator("#budget-segments tbody tr").count() == len(expected.segments())
+        page.locator("#budget").scroll_into_view_if_needed()
+        shot(page, "fleet_budget")
+        assert_no_csp_violation(page, csp_violations)
+
+        # Make the plans: a draft for the demo, linked from the card.
+        page.click("#budget-make-plans")
+        page.wait_for_url(re.compile(r"budget_made=\d+"))
+        plan = Plan.objects.get()
+        assert plan.source == "fleet budget 20 GB of flash" and plan.state == "draft"
+        page.click(f"#budget-plans a[href='/plans/{plan.pk}/']")
+        page.wait_for_url(re.compile(rf"/plans/{plan.pk}/$"))
+        assert "fleet budget 20 GB of flash" in page.content()
+        assert_no_csp_violation(page, csp_violations)
