@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from apps.tiering.models import RecommendationRun, Tier, TierSet
+from apps.tiering.models import RecommendationRun, Tier, TierCalibration, TierSet
 
 
 @admin.register(TierSet)
@@ -48,6 +48,22 @@ class RecommendationRunAdmin(admin.ModelAdmin):
     readonly_fields = [field.name for field in RecommendationRun._meta.fields]
 
     def has_add_permission(self, request):  # computed, never typed in
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(TierCalibration)
+class TierCalibrationAdmin(admin.ModelAdmin):
+    """Calibration files stored on tiers (from the tier page or manage.py calibration --tier): read-only records."""
+
+    list_display = ["tier", "source", "file_name", "read_iops", "write_iops", "read_latency_ms", "measured_at",
+                    "uploaded_at", "uploaded_by"]
+    list_filter = ["source", "tier__tier_set"]
+    readonly_fields = [field.name for field in TierCalibration._meta.fields]
+
+    def has_add_permission(self, request):  # stored through the tier page or the command, which set the tier
         return False
 
     def has_change_permission(self, request, obj=None):
