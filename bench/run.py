@@ -487,7 +487,7 @@ def main() -> None:
     import argparse
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["ingest", "recommendations", "plan"],
+    parser.add_argument("--only", choices=["ingest", "recommendations", "plan", "budget"],
                         help="only the ingest ratio, the refreshes of the 100k-segment target, or the 10k-move "
                              "plan (printed, not written to bench/results)")
     only = parser.parse_args().only
@@ -500,6 +500,14 @@ def main() -> None:
 
         tier_presets_install()
         print(json.dumps(bench_ingest()), flush=True)
+        return
+    if only == "budget":  # its own database: the fleet it writes stays out of the pages' figures (bench/budget.py)
+        _setup_django("_bench_budget")
+        from apps.tiering.services import tier_presets_install
+        from bench.budget import bench_budget
+
+        tier_presets_install()
+        print(json.dumps(bench_budget()), flush=True)
         return
     if only == "plan":
         _setup_django()
@@ -540,6 +548,10 @@ def main() -> None:
 
     report["plan_10k"] = bench_plan()
     print(json.dumps(report["plan_10k"], indent=2), flush=True)
+    print("fleet budget ...", flush=True)
+    done = subprocess.run([sys.executable, __file__, "--only", "budget"], capture_output=True, text=True)
+    report["budget"] = json.loads(done.stdout.strip().splitlines()[-1]) if not done.returncode else done.stderr
+    print(json.dumps(report["budget"], indent=2), flush=True)
     print("optimizer ...", flush=True)
     report["optimizer"] = bench_optimizer()
     print(json.dumps(report["optimizer"], indent=2, default=str), flush=True)

@@ -226,13 +226,20 @@ def budget_split(items: Items, terms: Sequence[TargetTerms], capacity: Capacity)
     outcome[on_tier & may_leave & ~forced & ~chosen] = EVICTED
     outcome[on_tier & may_leave & ~forced & (value <= 0)] = MOVES_OUT
     return Split(
-        capacity=capacity, outcome=outcome, targets=_per_target(items, terms, outcome, known, worth),
-        used_weight=int(weight[(np.isin(outcome, (STAYS, MOVES_IN)) | forced) & (size >= 0)].sum()),
+        capacity=capacity, outcome=outcome, targets=_per_target(items, terms, outcome, known, worth, value),
+        used_weight=int(weight[_on_after(outcome)].sum()),  # unknown sizes weigh 0
         capacity_weight=capacity_weight,
         marginal_usd_per_gb_month=_per_gb(value, size, first_left_out) or 0.0,
         last_taken_usd_per_gb_month=_per_gb(value, size, taken[-1] if len(taken) else None),
         forced_over=left < 0,
     )
+
+
+def _on_after(outcome: np.ndarray) -> np.ndarray:
+    """Whether each item is on the tier under the budget (a lookup, not np.isin: 10M items)."""
+    on = np.zeros(len(OUTCOMES), dtype=bool)
+    on[[STAYS, MOVES_IN, KEPT, KEPT_NOT_REPAYING]] = True
+    return on[outcome]
 
 
 def _weights(size: np.ndarray, target: np.ndarray, terms: Sequence[TargetTerms],
@@ -317,45 +324,36 @@ def _per_gb(value: np.ndarray, size: np.ndarray, index: int | None) -> float | N
 
 
 def _per_target(items: Items, terms: Sequence[TargetTerms], outcome: np.ndarray, known: np.ndarray,
-                worth: np.ndarray) -> tuple[TargetResult, ...]:
-    """Each target's figures: bincounts over the items (one pass per figure, no loop over items)."""
-    count = len(terms)
+                worth: np.ndarray, value: np.ndarray) -> tuple[TargetResult, ...]:
+    """Each target's figures: counts, GB and savings by (target, outcome) in three bincounts (an item on the
+    tier has one of the on-tier outcomes, so GB now is their sum), and two for the unknown."""
+    count, kinds = len(terms), len(OUTCOMES)
     target = np.asarray(items.target, dtype=np.int64)
     size = np.asarray(items.size_bytes, dtype=np.int64)
-    gb = np.where(size >= 0, size, 0) / GB
-    on_tier = np.asarray(items.on_tier, dtype=bool)
+    gb = np.maximum(size, 0) / GB
     saving = np.nan_to_num(np.asarray(items.saving_if_moved, dtype=np.float64))
-    value = items.value
-
-    def total(mask: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
-        return np.bincount(target[mask], weights=None if weights is None else weights[mask], minlength=count)
-
-    def by(outcome_code: int) -> tuple[np.ndarray, np.ndarray]:
-        mask = outcome == outcome_code
-        return total(mask), total(mask, gb)
-
-    on_after = np.isin(outcome, (STAYS, MOVES_IN, KEPT, KEPT_NOT_REPAYING))
-    moving = np.isin(outcome, (MOVES_IN, MOVES_OUT, EVICTED))
+    key = target * kinds + outcome
+    counts, sizes, savings = (np.bincount(key, weights=w, minlength=count * kinds).reshape(count, kinds)
+                              for w in (None, gb, saving))
+    unknown = np.bincount(target[~known], minlength=count)
+    unsized = np.bincount(target[np.asarray(items.on_tier, dtype=bool) & (size < 0)], minlength=count)
     # The recommendations' moves to and from the tier: every allowed move in that repays, and every move out
-    # that saves and repays (they are the items the split may move, unlimited).
-    recommended = np.where(on_tier, (outcome == MOVES_OUT), np.asarray(items.may_move, dtype=bool) & worth
-                           & known & (value > 0))
-    figures = {
-        "gb_now": total(on_tier, gb), "gb_after": total(on_after, gb),
-        "unknown_size_on_tier": total(on_tier & (size < 0)), "unknown": total(~known),
-        "saving": total(moving, saving), "recommended": total(recommended, saving),
-    }
-    parts = {name: by(code) for name, code in (("moves_in", MOVES_IN), ("moves_out", MOVES_OUT),
-                                               ("evicted", EVICTED), ("kept", KEPT),
-                                               ("kept_not_repaying", KEPT_NOT_REPAYING))}
+    # that saves and repays (the items the split may move, unlimited).
+    moves_in_allowed = ~np.asarray(items.on_tier, dtype=bool) & np.asarray(items.may_move, dtype=bool) & worth \
+        & known & (value > 0)
+    recommended = (np.bincount(target[moves_in_allowed], weights=saving[moves_in_allowed], minlength=count)
+                   + savings[:, MOVES_OUT])
+    on_now, on_after = [STAYS, KEPT, KEPT_NOT_REPAYING, MOVES_OUT, EVICTED], [STAYS, MOVES_IN, KEPT, KEPT_NOT_REPAYING]
+    parts = {"moves_in": MOVES_IN, "moves_out": MOVES_OUT, "evicted": EVICTED, "kept": KEPT,
+             "kept_not_repaying": KEPT_NOT_REPAYING}
     return tuple(
         TargetResult(
-            name=term.name, gb_now=float(figures["gb_now"][i]), gb_after=float(figures["gb_after"][i]),
-            unknown_size_on_tier=int(figures["unknown_size_on_tier"][i]), unknown=int(figures["unknown"][i]),
-            **{name: int(counts[i]) for name, (counts, _) in parts.items()},
-            **{f"{name}_gb": float(sizes[i]) for name, (_, sizes) in parts.items()},
-            saving_usd_per_month=float(figures["saving"][i]),
-            recommended_saving_usd_per_month=float(figures["recommended"][i]),
+            name=term.name, gb_now=float(sizes[i, on_now].sum()), gb_after=float(sizes[i, on_after].sum()),
+            unknown_size_on_tier=int(unsized[i]), unknown=int(unknown[i]),
+            **{name: int(counts[i, code]) for name, code in parts.items()},
+            **{f"{name}_gb": float(sizes[i, code]) for name, code in parts.items()},
+            saving_usd_per_month=float(savings[i, [MOVES_IN, MOVES_OUT, EVICTED]].sum()),
+            recommended_saving_usd_per_month=float(recommended[i]),
         )
         for i, term in enumerate(terms)
     )
