@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from apps.dashboard.before_after_selectors import plan_before_after, window_choice
 from apps.dashboard.plan_forms import PlanCreateForm
 from apps.dashboard.views import staff_required
 from apps.targets.models import Target
@@ -35,6 +36,7 @@ def plan_detail(request: HttpRequest, plan_id: int) -> HttpResponse:
     return render(request, "dashboard/plan_detail.html", {
         "plan": plan, "page": page, "next_state": next_state,
         "own_plan": plan.created_by_id is not None and plan.created_by_id == request.user.pk,
+        **plan_before_after(plan=plan, choice=window_choice(request.GET)),
     })
 
 

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from apps.core.audit import audit_event_record
 from apps.dashboard import charts, fleet_selectors, selectors
+from apps.dashboard.before_after_selectors import segment_before_after, window_choice
 from apps.dashboard.budget_views import budget_card
 from apps.dashboard.forms import RecommendationFilterForm, TierForm
 from apps.dashboard.partition_selectors import partition_heat
@@ -157,6 +158,7 @@ def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResp
     payload = charts.partition_heat_payload(partitions) if len(partitions) > 1 else None
     context["partition_payload"] = payload
     context["partitions"] = list(zip(partitions, payload["ages"])) if payload else []
+    context["before_after"] = segment_before_after(segment=segment, choice=window_choice(request.GET))
     return render(request, "dashboard/segment.html", context)
 
 

@@ -379,3 +379,45 @@ class CollectionRun(models.Model):
     def warnings(self) -> list[str]:
         """The notes a DBA must see (a source marks them "Warning: "): figures unknown, a report without segments."""
         return [line for line in self.notes.splitlines() if line.startswith(WARNING_PREFIX)]
+
+
+class SegmentMove(models.Model):
+    """A segment seen moving from one tablespace to another (apps.snapshots.moves).
+
+    ``source`` collected: the snapshots showed it (a segment's tablespace changed between two of them, or
+    a DBA_SEGMENTS listing showed it elsewhere first). ``moved_at`` is the earliest time it was seen on
+    the new tablespace: the begin time of the first snapshot that lists it there (a whole interval on
+    it when the move falls between snapshots), or the listing's time when a listing saw it first.
+    ``source`` plan: a plan marked executed (``plan_step_id``, a tiering.PlanStep's id: no foreign key, the
+    data path runs snapshots -> tiering only) said so, at the time it was marked; the first collected
+    move of the same segment to the same tablespace takes that row over (source collected, its own
+    moved_at, the step kept), so one move is never counted twice.
+    """
+
+    class Source(models.TextChoices):
+        COLLECTED = "collected"
+        PLAN = "plan"
+
+    target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="segment_moves")
+    segment = models.ForeignKey(Segment, on_delete=models.CASCADE, related_name="moves")
+    from_tablespace = models.CharField(max_length=128)
+    to_tablespace = models.CharField(max_length=128)
+    moved_at = models.DateTimeField()
+    source = models.CharField(max_length=10, choices=Source.choices)
+    plan_step_id = models.BigIntegerField(null=True, help_text="the tiering.PlanStep that planned it")
+    detected_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["segment", "moved_at"]
+        constraints = [
+            # Re-collecting the same snapshots records no second move.
+            models.UniqueConstraint(fields=["segment", "to_tablespace", "moved_at"], name="segment_move_unique"),
+        ]
+        indexes = [
+            # the segment page and the detection's history: one segment's moves by time (segment first, the
+            # unique constraint's index); a target's moves newest first for the plan page.
+            models.Index(fields=["target", "-moved_at"], name="segment_move_target_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.segment}: {self.from_tablespace} -> {self.to_tablespace} at {self.moved_at:%Y-%m-%d %H:%M}"

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from django.db import connection, transaction
 
 from apps.snapshots.models import Residency, SampleState, Segment, Snapshot, SysStat, TablespaceIO, TablespaceSpace
+from apps.snapshots.moves import collection_place_changes, segment_moves_record
 from apps.targets.rows import SEGMENT_STAT_FIELDS, Collection, SegmentKey
 from apps.targets.rows import Residency as ResidencyRow
 from apps.targets.rows import Snapshot as SnapshotRow
@@ -135,8 +136,13 @@ def segments_upsert(*, target_id: int, collection: Collection, seen_at: dt.datet
             ids[key] = known[0]
         else:
             changed.append(row)
-    if changed:
-        ids.update(_segments_write(changed))
+    # Moves (apps.snapshots.moves) are read against the places stored before this upsert, and stored with it.
+    moved = collection_place_changes(target_id=target_id, collection=collection, seen_at=seen_at,
+                                     stored_places={key: known[1][0] for key, known in stored.items()})
+    with transaction.atomic():
+        if changed:
+            ids.update(_segments_write(changed))
+        segment_moves_record(target_id=target_id, changes=moved, segment_ids=ids)
     return ids
 
 

@@ -22,9 +22,11 @@ def source_for(target: Target, *, run_timeout_s: float | None = None) -> Source:
     ``run_timeout_s`` replaces the whole-run one (a connection check needs less than a collection).
     """
     if target.mode == Target.Mode.DEMO:
+        from apps.targets.demo.moves import target_moves
         from apps.targets.demo.source import DemoSource
 
-        return DemoSource(seed=target.demo_seed, db_name=target.name.upper()[:8] or "DEMO")
+        return DemoSource(seed=target.demo_seed, db_name=target.name.upper()[:8] or "DEMO",
+                          moves=target_moves(created_at=target.created_at, capabilities=target.capabilities))
     if target.mode in (Target.Mode.AWR, Target.Mode.NOPACK):
         from apps.targets.oracle.connection import Limits
         from apps.targets.oracle.source import OracleSource

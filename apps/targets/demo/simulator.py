@@ -23,7 +23,9 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 
+from apps.targets.demo import moves as demo_moves
 from apps.targets.demo import schema
+from apps.targets.demo.moves import Moves, segments_moved
 from apps.targets.demo.schema import (
     ACCESS_LOB,
     ACCESS_RANDOM,
@@ -36,7 +38,6 @@ from apps.targets.demo.schema import (
     TABLESPACE_BY_NAME,
     TABLESPACES,
     SegmentSpec,
-    segments_at,
     snap_end_at,
 )
 from apps.targets.rows import (
@@ -178,19 +179,20 @@ def _candidate(spec: SegmentSpec) -> _Candidate:
     )
 
 
-def cache_plan(snap_id: int) -> dict[int, CachePlacement]:
+def cache_plan(snap_id: int, moves: Moves = ()) -> dict[int, CachePlacement]:
     """Buffer and flash cache contents during hour ``snap_id``, by data object id.
 
     The caches settle slowly, so the plan is worked out once a day, from the
     segments as they stand after the day's first hour (same month, so the same
-    data object ids).
+    data object ids; a segment moved later that day gets a new one, which the
+    caches hold nothing of until the next day's plan).
     """
     begin_at = snap_end_at(snap_id) - HOUR
-    return _cache_plan_after(snap_id - begin_at.hour)
+    return _cache_plan_after(snap_id - begin_at.hour, moves)
 
 
 @lru_cache(maxsize=64)
-def _cache_plan_after(snap_id: int) -> dict[int, CachePlacement]:
+def _cache_plan_after(snap_id: int, moves: Moves = ()) -> dict[int, CachePlacement]:
     """The cache plan for the segments at the end of hour ``snap_id``.
 
     The buffer cache takes up to a third of each working set (KEEP pool
@@ -199,7 +201,7 @@ def _cache_plan_after(snap_id: int) -> dict[int, CachePlacement]:
     segments only a fifth of theirs, FLASH_CACHE NONE nothing. Reads outside
     the working set (the long tail) always go to disk.
     """
-    candidates = [_candidate(spec) for spec in segments_at(snap_id) if _cacheable(spec)]
+    candidates = [_candidate(spec) for spec in segments_moved(snap_id, moves) if _cacheable(spec)]
     cache_left = BUFFER_CACHE_BYTES // BLOCK_SIZE_BYTES
     cached: dict[int, int] = {}
     for cand in sorted(candidates, key=lambda c: c.buffer_rank):
@@ -357,8 +359,9 @@ def _sysstats(
 
 # 256 hours hold an 8-day back-fill plus the week a counter sample sums over.
 @lru_cache(maxsize=256)
-def simulate_hour(seed: int, snap_id: int, dbid: int) -> Snapshot:
-    """The complete AWR snapshot of hour ``snap_id`` for a demo database (seed, dbid).
+def simulate_hour(seed: int, snap_id: int, dbid: int, moves: Moves = ()) -> Snapshot:
+    """The complete AWR snapshot of hour ``snap_id`` for a demo database (seed, dbid), ``moves`` applied
+    (apps.targets.demo.moves).
 
     Pure and cached: the same arguments always give an equal Snapshot.
     """
@@ -367,10 +370,10 @@ def simulate_hour(seed: int, snap_id: int, dbid: int) -> Snapshot:
     hour_rng = random.Random(_stream_seed(seed, snap_id, _STREAM_HOUR))
     spike = 1.5 if hour_rng.random() < 0.02 else 1.0  # the odd runaway report or promotion hour
     cycle_loads = {cycle: cycle_load(cycle, begin_at) for cycle in (CYCLE_BUSINESS, CYCLE_BATCH, CYCLE_FLAT)}
-    ctx = _HourContext(begin_at, _noise(hour_rng, 0.08) * spike, cache_plan(snap_id), cycle_loads)
+    ctx = _HourContext(begin_at, _noise(hour_rng, 0.08) * spike, cache_plan(snap_id, moves), cycle_loads)
     rng = random.Random()
     stats = []
-    for spec in segments_at(snap_id):
+    for spec in segments_moved(snap_id, moves):
         if spec.heat == 0:
             stats.append(_idle_stat(spec))  # a partition for a month to come: no IO yet
             continue
@@ -390,18 +393,18 @@ def simulate_hour(seed: int, snap_id: int, dbid: int) -> Snapshot:
 # --- latest-hour views -------------------------------------------------------------------
 
 
-def residency_at(seed: int, snap_id: int) -> tuple[Residency, ...]:
+def residency_at(seed: int, snap_id: int, moves: Moves = ()) -> tuple[Residency, ...]:
     """V$BH grouped by OBJD at the end of hour ``snap_id``: flash and buffer-cache blocks.
 
     Objects with no buffers get no row, as GROUP BY objd would return.
     """
     rows = []
     rng = random.Random()
-    for spec in segments_at(snap_id):
+    for spec in segments_moved(snap_id, moves):
         if spec.dataobj_number is None:
             continue
         rng.seed(_stream_seed(seed, snap_id, _STREAM_RESIDENCY + spec.ordinal))
-        placement = cache_plan(snap_id).get(spec.dataobj_number)
+        placement = cache_plan(snap_id, moves).get(spec.dataobj_number)
         if placement is None:
             # Scanned by direct path: only the segment header and a few bitmap blocks.
             header_blocks = rng.randint(1, 4) if spec.heat > 0 else 0
@@ -413,7 +416,7 @@ def residency_at(seed: int, snap_id: int) -> tuple[Residency, ...]:
     return tuple(rows)
 
 
-def counter_sample(seed: int, snap_id: int, dbid: int) -> CounterSample:
+def counter_sample(seed: int, snap_id: int, dbid: int, moves: Moves = ()) -> CounterSample:
     """Cumulative counters since startup as V$ views would show them at the end of ``snap_id``.
 
     Consistent with the snapshots: the difference of two samples of the same
@@ -424,7 +427,7 @@ def counter_sample(seed: int, snap_id: int, dbid: int) -> CounterSample:
     first = snap_id
     while first > 0 and startup_at_for(first - 1) == startup_at:
         first -= 1
-    snapshots = [simulate_hour(seed, hour, dbid) for hour in range(first, snap_id + 1)]
+    snapshots = [simulate_hour(seed, hour, dbid, moves) for hour in range(first, snap_id + 1)]
     latest = snapshots[-1]
     places = {s.key: (s.tablespace_name, s.obj_number, s.dataobj_number) for s in latest.segment_stats}
     counted: dict[SegmentKey, list[SegmentStat]] = {key: [] for key in places}
@@ -460,4 +463,5 @@ def clear_caches() -> None:
     """Forget every memoised hour, cache plan and schema (tests and benchmarks start cold)."""
     simulate_hour.cache_clear()
     _cache_plan_after.cache_clear()
+    demo_moves.segments_moved.cache_clear()
     schema.clear_caches()

@@ -8,14 +8,16 @@ only the hours after the last stored snap_id. Standard library only.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 from apps.targets.base import CollectState, Source, SourceError
+from apps.targets.demo import space
+from apps.targets.demo.moves import Moves, segments_moved
 from apps.targets.demo.schema import (
     BLOCK_SIZE_BYTES,
     first_snap_id_from,
     last_full_snap_id,
-    segments_at,
     snap_end_at,
 )
 from apps.targets.demo.simulator import (
@@ -24,8 +26,8 @@ from apps.targets.demo.simulator import (
     residency_at,
     simulate_hour,
 )
-from apps.targets.demo.space import data_files_at, tablespace_space_at
-from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, Snapshot
+from apps.targets.demo.space import data_files_at
+from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, Snapshot, TablespaceSpace
 
 RELEASE = "19.0.0.0.0"
 
@@ -51,11 +53,12 @@ def snap_ids_to_collect(state: CollectState, dbid: int) -> range:
 
 
 class DemoSource(Source):
-    """A simulated Oracle 19c order-entry database; deterministic for a seed."""
+    """A simulated Oracle 19c order-entry database; deterministic for a seed and the moves applied to it
+    (apps.targets.demo.moves)."""
 
     mode = "demo"
 
-    def __init__(self, *, seed: int = 42, db_name: str = "DEMO") -> None:
+    def __init__(self, *, seed: int = 42, db_name: str = "DEMO", moves: Moves = ()) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError(f"DemoSource: seed must be an int, got {seed!r}")
         if not db_name:
@@ -63,6 +66,7 @@ class DemoSource(Source):
         self.seed = seed
         self.db_name = db_name
         self.dbid = dbid_for_seed(seed)
+        self.moves = tuple(sorted(moves))
 
     def database(self) -> DatabaseInfo:
         """What V$DATABASE / V$INSTANCE would say about the demo database."""
@@ -75,20 +79,21 @@ class DemoSource(Source):
         """Return the hours not yet stored, plus sizes, residency and counters at the latest hour."""
         _check_state(state)
         latest = last_full_snap_id(state.now)
-        snapshots = tuple(simulate_hour(self.seed, snap_id, self.dbid)
+        snapshots = tuple(simulate_hour(self.seed, snap_id, self.dbid, self.moves)
                           for snap_id in snap_ids_to_collect(state, self.dbid))
         return Collection(
-            database=self.database(), snapshots=snapshots, segments=segment_infos(latest),
-            residency=residency_at(self.seed, latest), samples=(counter_sample(self.seed, latest, self.dbid),),
-            tablespaces=tablespace_space_at(latest), datafiles=data_files_at(latest),
+            database=self.database(), snapshots=snapshots, segments=segment_infos(latest, self.moves),
+            residency=residency_at(self.seed, latest, self.moves),
+            samples=(counter_sample(self.seed, latest, self.dbid, self.moves),),
+            tablespaces=tablespace_space_at_moved(latest, self.moves), datafiles=data_files_at(latest),
             # Residency and sizes describe the end of the latest hour: stamping them with that
             # hour (not the call time) keeps a re-run from adding a duplicate sample.
             collected_at=snap_end_at(latest), notes=_gap_notes(state, self.dbid) + _restart_notes(snapshots),
         )
 
 
-def segment_infos(snap_id: int) -> tuple[SegmentInfo, ...]:
-    """DBA_SEGMENTS as it reads at the end of hour ``snap_id``."""
+def segment_infos(snap_id: int, moves: Moves = ()) -> tuple[SegmentInfo, ...]:
+    """DBA_SEGMENTS as it reads at the end of hour ``snap_id``, ``moves`` applied."""
     return tuple(
         SegmentInfo(
             key=spec.key, tablespace_name=spec.tablespace_name, bytes=spec.size_bytes, blocks=spec.blocks,
@@ -97,8 +102,27 @@ def segment_infos(snap_id: int) -> tuple[SegmentInfo, ...]:
             lob_column=spec.lob_column, partition_position=spec.partition_position,
             partition_interval=False if spec.partition_position is not None else None,
         )
-        for spec in segments_at(snap_id)
+        for spec in segments_moved(snap_id, moves)
     )
+
+
+def tablespace_space_at_moved(snap_id: int, moves: Moves) -> tuple[TablespaceSpace, ...]:
+    """Room per tablespace at the end of hour ``snap_id`` (apps.targets.demo.space), the segments ``moves``
+    took elsewhere counted where they are."""
+    rows = space.tablespace_space_at(snap_id)
+    shift: dict[str, int] = {}
+    for before, after in zip(segments_moved(snap_id), segments_moved(snap_id, moves)):
+        if before.tablespace_name != after.tablespace_name:
+            shift[before.tablespace_name] = shift.get(before.tablespace_name, 0) - before.size_bytes
+            shift[after.tablespace_name] = shift.get(after.tablespace_name, 0) + after.size_bytes
+    if not shift:
+        return rows
+    moved = []
+    for row in rows:
+        used = (row.used_bytes or 0) + shift.get(row.tablespace_name, 0)
+        layout = space.LAYOUTS[row.tablespace_name]
+        moved.append(dataclasses.replace(row, used_bytes=used, size_bytes=space.file_size_bytes(layout, used)))
+    return tuple(moved)
 
 
 def _check_state(state: CollectState) -> None:

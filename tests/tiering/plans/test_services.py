@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
+import time_machine
+from django.utils import timezone
 
 from apps.tiering.models import Recommendation, Tier
 from apps.tiering.plans.models import Plan, PlanStep
@@ -92,7 +96,7 @@ class PlanCreateTests:
 
 class PlanTransitionTests:
     def test_another_admin_approves_then_it_is_executed_and_verified_each_in_the_audit_log(
-            self, demo_collected, admin_user, django_user_model):
+            self, demo_collected, admin_user, django_user_model, collect):
         from apps.core.models import AuditLogEntry
 
         bob = django_user_model.objects.create_superuser(username="bob", email="", password="x")
@@ -103,7 +107,14 @@ class PlanTransitionTests:
             plan_transition(plan_id=plan.pk, to="executed", user=bob)
         plan_transition(plan_id=plan.pk, to="approved", user=bob)
         plan_transition(plan_id=plan.pk, to="executed", user=admin_user)
-        plan_transition(plan_id=plan.pk, to="verified", user=bob)
+        # Verified only once every move's after-window holds enough snapshots: none yet.
+        with pytest.raises(PlanError, match=rf"plan {plan.pk} cannot be verified yet: the after-window of step 1 "
+                                            r"\(SOE\.[^)]+\) holds 0 snapshots, a verdict needs \d+"):
+            plan_transition(plan_id=plan.pk, to="verified", user=bob)
+        # Two days on, the demo has applied the moves and a collection has seen them.
+        with time_machine.travel(timezone.now() + dt.timedelta(days=2, hours=3)):
+            collect(demo_collected)
+            plan_transition(plan_id=plan.pk, to="verified", user=bob)
         plan.refresh_from_db()
         assert (plan.state, plan.approved_by, plan.approved_by_name) == ("verified", bob, "bob")
         assert plan.approved_at <= plan.executed_at <= plan.verified_at
@@ -134,3 +145,40 @@ class PlanHintTests:
         assert all("STORAGE (FLASH_CACHE NONE)" in step.ddl for step in hints)
         last_move = plan.steps.filter(kind="move").order_by("-position").first().position
         assert min(hints.values_list("position", flat=True)) > last_move
+
+
+class PlanVerificationTests:
+    """Issue 17 part 1: a plan marked executed records its moves (the demo applies them), and is verified only
+    once each move's after-window holds enough snapshots."""
+
+    def test_marking_a_demo_plan_executed_records_its_moves_and_the_next_collection_sees_them(
+            self, demo_collected, admin_user, other_admin, collect):
+        from apps.snapshots.models import SegmentMove
+        from apps.tiering.plans.verification import plan_verdict
+
+        rec = Recommendation.objects.current(target_id=demo_collected.id).filter(
+            action="move", segment__object_name="ORDER_ITEMS_PK").get()
+        plan = make(demo_collected, admin_user, segment_ids=[rec.segment_id])
+        plan_transition(plan_id=plan.pk, to="approved", user=other_admin)
+        plan_transition(plan_id=plan.pk, to="executed", user=admin_user)
+        step = plan.steps.get(kind="move")
+        planned = SegmentMove.objects.get(plan_step_id=step.pk)
+        assert (planned.source, planned.from_tablespace, planned.to_tablespace) == ("plan", "SOE_INDEX", "FLASH_DATA")
+        demo_collected.refresh_from_db()
+        assert ["SOE", "ORDER_ITEMS_PK", "", "INDEX", "FLASH_DATA"] in [
+            row[:5] for row in demo_collected.capabilities["demo_moves"]]
+        assert plan_verdict(plan=plan).verdict == "too early"
+
+        with time_machine.travel(timezone.now() + dt.timedelta(days=3)):
+            collect(demo_collected)
+            seen = SegmentMove.objects.get(plan_step_id=step.pk)
+            # The collection took the plan's row over: the move is dated by the first snapshot on FLASH_DATA,
+            # the first whole hour after the plan was marked executed.
+            assert seen.source == "collected" and seen.pk == planned.pk
+            assert seen.moved_at == planned.moved_at.replace(minute=0, second=0, microsecond=0) + dt.timedelta(hours=1)
+            verdict = plan_verdict(plan=plan)
+            assert [row.comparison.verdict for row in verdict.steps] == ["paid"]
+            assert verdict.verdict == "paid" and verdict.sentence.startswith("Paid: 1 move: 1 paid; IO time ")
+            plan_transition(plan_id=plan.pk, to="verified", user=other_admin)
+        plan.refresh_from_db()
+        assert plan.state == "verified"

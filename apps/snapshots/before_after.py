@@ -1,0 +1,182 @@
+"""One segment's figures over a window of time: what the before and after view compares (apps.tiering.verdicts).
+
+A window holds the snapshots that lie wholly inside it (begin at or after its
+start, end at or before its stop), so a move at ``t`` splits the snapshots
+cleanly: the before-window [t - B, t) ends with the last snapshot that ended
+by ``t``, the after-window [t, t + A) starts with the first that began at it.
+AWR, demo, report and extract snapshots are used when the window has any,
+else the V$ samples (they measure the same time: never both, as the
+recommendations' windows do); the instances of one RAC snapshot are summed.
+
+A figure not measured is None (unknown), never 0: a top-N snapshot (AWR, a
+report) that does not list the segment, or lists it without a request
+count, leaves its requests unknown, and every figure made from them. A
+complete snapshot (demo, V$ samples) that has no row for it measured none.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass
+
+from django.db.models import Sum
+
+from apps.snapshots.models import SegmentMove, SegmentStat, Snapshot, TablespaceIO
+
+_DAY_S = 86_400.0
+
+
+@dataclass(frozen=True)
+class WindowFigures:
+    """A segment over one window; None where not measured (``unmeasured`` snapshots say why)."""
+
+    label: str
+    start_at: dt.datetime
+    stop_at: dt.datetime
+    tablespace_name: str
+    snapshots: int  # intervals (RAC instances of one snapshot counted once)
+    covered_s: float
+    unmeasured: int  # intervals whose requests of the segment are not known
+    read_requests: int | None
+    write_requests: int | None
+    optimized_reads: int | None
+    iops_p95: float | None
+    read_ms: float | None  # the tablespace's measured average read time over the window
+
+    @property
+    def io_requests_per_s(self) -> float | None:
+        if self.read_requests is None or self.write_requests is None or not self.covered_s:
+            return None
+        return (self.read_requests + self.write_requests) / self.covered_s
+
+    @property
+    def read_requests_per_day(self) -> float | None:
+        if self.read_requests is None or not self.covered_s:
+            return None
+        return self.read_requests / self.covered_s * _DAY_S
+
+    @property
+    def flash_hit_share(self) -> float | None:
+        """Share of the segment's physical read requests the flash cache served (0..1); None: no read."""
+        if self.read_requests is None or self.optimized_reads is None or not self.read_requests:
+            return None
+        return self.optimized_reads / self.read_requests
+
+    @property
+    def io_time_s_per_day(self) -> float | None:
+        """Read requests per day times the tablespace's measured read time, in seconds."""
+        per_day = self.read_requests_per_day
+        if per_day is None or self.read_ms is None:
+            return None
+        return per_day * self.read_ms / 1000.0
+
+
+def segment_window_figures(*, target_id: int, segment_id: int, tablespace_name: str, start_at: dt.datetime,
+                           stop_at: dt.datetime, label: str, snapshot_id: int | None = None) -> WindowFigures:
+    """The figures of one segment (in ``tablespace_name`` over the window) over [start_at, stop_at), or over
+    one snapshot only (``snapshot_id``: a period of a compare-period report, which may share its interval
+    with the other period's, of another instance)."""
+    snaps = _window_snapshots(target_id, start_at, stop_at, only=snapshot_id)
+    by_id = {row[0]: row for row in snaps}
+    rows = {
+        row[0]: row[1:]
+        for row in SegmentStat.objects.filter(segment_id=segment_id, end_at__gt=start_at, end_at__lte=stop_at)
+        .values_list("snapshot_id", "physical_read_requests", "physical_write_requests", "optimized_physical_reads",
+                     "interval_s")
+        if row[0] in by_id
+    }
+    intervals: dict[tuple[int, int], list[float]] = {}  # (dbid, snap_id) -> [interval s, requests, measured]
+    reads = writes = optimized = 0
+    optimized_known = True
+    for snap_pk, dbid, snap_id, begin_at, end_at, top_n in snaps:
+        entry = intervals.setdefault((dbid, snap_id), [0.0, 0.0, 1.0])
+        row = rows.get(snap_pk)
+        # The interval as the source states it where the segment has a row (a report's "Elapsed"), else its times.
+        entry[0] = max(entry[0], row[3] if row is not None else (end_at - begin_at).total_seconds())
+        if row is None and not top_n:
+            continue  # a complete snapshot without the segment: it did no IO
+        if row is None or row[0] is None or row[1] is None:
+            entry[2] = 0.0
+            continue
+        reads, writes = reads + row[0], writes + row[1]
+        entry[1] += row[0] + row[1]
+        if row[2] is None:
+            optimized_known = False
+        else:
+            optimized += row[2]
+    unmeasured = sum(1 for entry in intervals.values() if not entry[2])
+    covered = sum(entry[0] for entry in intervals.values())
+    measured = not unmeasured and bool(intervals)
+    return WindowFigures(
+        label=label, start_at=start_at, stop_at=stop_at, tablespace_name=tablespace_name,
+        snapshots=len(intervals), covered_s=covered, unmeasured=unmeasured,
+        read_requests=reads if measured else None, write_requests=writes if measured else None,
+        optimized_reads=optimized if measured and optimized_known else None,
+        iops_p95=_p95([entry[1] / entry[0] for entry in intervals.values() if entry[0]]) if measured else None,
+        read_ms=_tablespace_read_ms(list(by_id), tablespace_name),
+    )
+
+
+def snapshots_in(*, target_id: int, start_at: dt.datetime, stop_at: dt.datetime) -> int:
+    """How many snapshot intervals lie wholly in [start_at, stop_at) (RAC instances counted once)."""
+    return len({(row[1], row[2]) for row in _window_snapshots(target_id, start_at, stop_at)})
+
+
+def tablespace_read_ms(*, target_id: int, tablespace_name: str, start_at: dt.datetime,
+                       stop_at: dt.datetime) -> float | None:
+    """A tablespace's measured average read time over the snapshots wholly in [start_at, stop_at)."""
+    return _tablespace_read_ms([row[0] for row in _window_snapshots(target_id, start_at, stop_at)], tablespace_name)
+
+
+def segment_moves_list(*, segment_id: int) -> list[SegmentMove]:
+    """A segment's moves, oldest first."""
+    return list(SegmentMove.objects.filter(segment_id=segment_id).order_by("moved_at"))
+
+
+def compare_periods(*, target_id: int) -> tuple[Snapshot, Snapshot] | None:
+    """The two periods of the latest AWR compare-period report imported into a target, in time order: period 1
+    is the earlier (a report may print the later one as its 1st; the import stores them by time).
+
+    Such a report is stored as two report snapshots written together (one import: one transaction, the same
+    ``created_at``); an instance or global report stores one. None when no import stored two.
+    """
+    latest = (Snapshot.objects.filter(target_id=target_id, kind="report").order_by("-created_at")
+              .values_list("created_at", flat=True).first())
+    if latest is None:
+        return None
+    pair = list(Snapshot.objects.filter(target_id=target_id, kind="report", created_at=latest)
+                .order_by("begin_at", "instance_number"))
+    return (pair[0], pair[1]) if len(pair) == 2 else None
+
+
+def _window_snapshots(target_id: int, start_at: dt.datetime, stop_at: dt.datetime,
+                      only: int | None = None) -> list[tuple]:
+    snapshots = Snapshot.objects.filter(target_id=target_id, end_at__gt=start_at, end_at__lte=stop_at,
+                                        begin_at__gte=start_at)
+    if only is not None:
+        snapshots = snapshots.filter(pk=only)
+    rows = list(snapshots.values_list("id", "dbid", "snap_id", "begin_at", "end_at", "top_n_only", "kind"))
+    primary = [row[:6] for row in rows if row[6] != "sample"]
+    return primary or [row[:6] for row in rows]
+
+
+def _tablespace_read_ms(snapshot_ids: list[int], tablespace_name: str) -> float | None:
+    if not snapshot_ids or not tablespace_name:
+        return None
+    totals = TablespaceIO.objects.filter(snapshot_id__in=snapshot_ids, tablespace_name=tablespace_name,
+                                         read_time_ms__isnull=False).aggregate(reads=Sum("read_requests"),
+                                                                               time_ms=Sum("read_time_ms"))
+    return totals["time_ms"] / totals["reads"] if totals["reads"] else None
+
+
+def _p95(values: list[float]) -> float | None:
+    """The 95th percentile as PostgreSQL's percentile_disc gives it (the first value at or above 95 %).
+
+    >>> _p95([float(n) for n in range(1, 21)])
+    19.0
+    """
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
