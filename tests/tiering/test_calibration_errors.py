@@ -80,3 +80,11 @@ class RefusalTests(unittest.TestCase):
         message = self.refusal(b"max_iops = 0\nlatency  = 0\nmax_mbps = 0\n")
 
         self.assertIn("did the calibration finish", message)
+
+    def test_it_survives_numbers_beyond_floats_and_integers_beyond_python(self) -> None:
+        document = json.loads((SAMPLES / "fio3_randread_fioplot.json").read_text())
+        document["jobs"][0]["read"]["iops"] = 10**400
+        self.assertIn("neither read nor wrote", self.refusal(json.dumps(document).encode(), "big.json"))
+
+        digits = b'{"jobs": [{"read": {"iops": ' + b"9" * 5000 + b"}}]}"
+        self.assertIn("not fio JSON", self.refusal(digits, "digits.json"))

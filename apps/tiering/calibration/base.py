@@ -81,7 +81,10 @@ def finite(value: Any) -> float | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int | float):
-        number = float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # an integer beyond any float: not a figure
+            return None
     elif isinstance(value, str):
         try:
             number = float(value.strip())

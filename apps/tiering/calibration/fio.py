@@ -116,6 +116,8 @@ def _json_document(text: str, *, file_name: str) -> dict[str, Any]:
                                           f"column {error.colno}") from None
     except RecursionError:
         raise CalibrationError(file_name, "not fio JSON: nested too deeply") from None
+    except ValueError as error:  # an integer of more digits than Python converts
+        raise CalibrationError(file_name, f"not fio JSON: {error}") from None
     if not isinstance(document, dict):
         raise CalibrationError(file_name, "not fio JSON: the JSON is not an object")
     return document
@@ -201,7 +203,7 @@ def _weighted_latency(figures: list[_Direction]) -> float | None:
     total_ios = sum(job.ios for job in timed)
     if not timed or total_ios <= 0:
         return None
-    return sum(job.latency_ms * job.ios for job in timed) / total_ios  # type: ignore[operator]
+    return sum((job.latency_ms or 0.0) * job.ios for job in timed) / total_ios
 
 
 def _block_size(entries: list[dict[str, Any]], global_options: dict[str, str],
