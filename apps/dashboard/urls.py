@@ -19,4 +19,5 @@ urlpatterns = [
     path("tiers/presets/", views.tier_presets, name="tier_presets"),
     path("audit/", views.audit, name="audit"),
     path("", include("apps.dashboard.budget_urls")),
+    path("", include("apps.dashboard.storage_urls")),
 ]

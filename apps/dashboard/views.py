@@ -88,6 +88,7 @@ def target_detail(request: HttpRequest, name: str) -> HttpResponse:
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     points = selectors.segment_points(target_id=target.id)
     _, models = selectors.tier_set_models(tier_set=target.tier_set)
+    from apps.dashboard.storage_selectors import storage_map_card
     from apps.snapshots.selectors import database_incarnations, incarnation_current, incomplete_intervals
     from apps.tiering.costmodel import break_evens, tiers_by_intensity
     from apps.tiering.selectors import tablespace_room_table
@@ -125,6 +126,7 @@ def target_detail(request: HttpRequest, name: str) -> HttpResponse:
         "incomplete_intervals": incomplete_intervals(target_id=target.id),
         "incarnation_current": incarnation_current(incarnations),
         "room": tablespace_room_table(target_id=target.id),
+        "storage_map": storage_map_card(target=target),
         **_table_page(request, target, with_action=False),
     }
     return render(request, "dashboard/target.html", context)

@@ -293,7 +293,7 @@ class DataFile(models.Model):
     """A data or temp file of a target as its newest collection that gave any listed it (DBA_DATA_FILES,
     DBA_TEMP_FILES): the storage map's input.
 
-    Only the newest collection's files are kept (apps.snapshots.store.datafiles_store replaces older ones):
+    Only the newest collection's files are kept (apps.snapshots.storage_map.datafiles_store replaces older ones):
     the map describes where the tablespaces are now. ``location`` is the disk group or mount point
     apps.targets.storage found for ``file_name`` with the mount points declared then; the storage map
     reads it again with the ones declared now.
