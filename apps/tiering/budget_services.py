@@ -187,9 +187,9 @@ def _rows(targets: tuple[Target, ...], tier: Tier, set_tiers: list[Tier], diviso
               "targets": [t.pk for t in targets], "move": rules.ACTION_MOVE}
     with connection.cursor() as cursor:
         raw = fetch_arrays(cursor.cursor, _ROWS_SQL, params, _ROW_COLUMNS)
-    position = {t.pk: i for i, t in enumerate(targets)}
-    target = np.array([position[t] for t in raw["target_id"].tolist()], dtype=np.int64) if raw["target_id"].size \
-        else np.zeros(0, dtype=np.int64)
+    pks = np.array([t.pk for t in targets], dtype=np.int64)
+    by_pk = np.argsort(pks)
+    target = by_pk[np.searchsorted(pks[by_pk], raw["target_id"])]  # each row's index in ``targets``
     order = np.lexsort((raw["segment_id"], target))
     raw = {name: values[order] for name, values in raw.items()}
     target = target[order]

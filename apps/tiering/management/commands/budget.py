@@ -92,7 +92,7 @@ def _total(split: Any, field: str) -> float:
 
 
 def _per_gb(value: float | None) -> str:
-    return "value unknown" if value is None else f"${value:,.4f}/GB-month"
+    return "value unknown" if value is None else f"{'-' if value < 0 else ''}${abs(value):,.4f}/GB-month"
 
 
 def _notes(budget: Any) -> list[str]:
