@@ -16,8 +16,12 @@ Two figures:
 
 from __future__ import annotations
 
+import json
 import statistics
+import subprocess
+import sys
 import time
+from collections.abc import Callable
 from decimal import Decimal
 
 import numpy as np
@@ -152,3 +156,23 @@ def bench_read(targets: int = READ_TARGETS, segments: int = READ_SEGMENTS) -> di
 
 def bench_budget() -> dict:
     return {"split_100x100k": bench_split(), "read_20x100k": bench_read()}
+
+
+def run_alone(setup: Callable[[str], None]) -> None:
+    """``bench/run.py --only budget``: on its own database (``setup``: run.py's _setup_django), so that the fleet
+    it writes stays out of the pages' figures; prints the figures as one JSON line."""
+    setup("_bench_budget")
+    from apps.tiering.services import tier_presets_install
+
+    tier_presets_install()
+    print(json.dumps(bench_budget()), flush=True)
+
+
+def run_in_subprocess(run_py: str) -> dict | str:
+    """``make bench``'s budget case: ``run_py --only budget`` in a process of its own (its Django database is
+    not the others'); its figures, or its error output."""
+    print("fleet budget ...", flush=True)
+    done = subprocess.run([sys.executable, run_py, "--only", "budget"], capture_output=True, text=True)
+    figures = json.loads(done.stdout.strip().splitlines()[-1]) if not done.returncode else done.stderr
+    print(json.dumps(figures, indent=2), flush=True)
+    return figures

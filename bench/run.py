@@ -501,14 +501,9 @@ def main() -> None:
         tier_presets_install()
         print(json.dumps(bench_ingest()), flush=True)
         return
-    if only == "budget":  # its own database: the fleet it writes stays out of the pages' figures (bench/budget.py)
-        _setup_django("_bench_budget")
-        from apps.tiering.services import tier_presets_install
-        from bench.budget import bench_budget
-
-        tier_presets_install()
-        print(json.dumps(bench_budget()), flush=True)
-        return
+    if only == "budget":
+        from bench.budget import run_alone
+        return run_alone(_setup_django)
     if only == "plan":
         _setup_django()
         from apps.tiering.services import tier_presets_install
@@ -548,10 +543,8 @@ def main() -> None:
 
     report["plan_10k"] = bench_plan()
     print(json.dumps(report["plan_10k"], indent=2), flush=True)
-    print("fleet budget ...", flush=True)
-    done = subprocess.run([sys.executable, __file__, "--only", "budget"], capture_output=True, text=True)
-    report["budget"] = json.loads(done.stdout.strip().splitlines()[-1]) if not done.returncode else done.stderr
-    print(json.dumps(report["budget"], indent=2), flush=True)
+    from bench.budget import run_in_subprocess
+    report["budget"] = run_in_subprocess(__file__)
     print("optimizer ...", flush=True)
     report["optimizer"] = bench_optimizer()
     print(json.dumps(report["optimizer"], indent=2, default=str), flush=True)
