@@ -93,6 +93,20 @@ class GreedyTests(unittest.TestCase):
 
         self.assertEqual(outcomes, {(MOVES_IN, OFF, STAYS)})
 
+    def test_it_orders_ties_as_a_stable_sort_would_though_it_sorts_faster(self):
+        # Many equal ratios (and weights of 0: infinite ratios): the input order, on the tier first, decides.
+        rng = np.random.default_rng(3)
+        for trial in range(100):
+            n = int(rng.integers(1, 300))
+            value, weight = rng.integers(-3, 6, n).astype(float), rng.integers(0, 4, n)
+            on = rng.random(n) < 0.3
+            free = np.flatnonzero(value > 0)
+            ahead = np.concatenate([free[on[free]], free[~on[free]]])
+            with np.errstate(divide="ignore"):
+                stable = ahead[np.argsort(-(value[ahead] / weight[ahead]), kind="stable")]
+            with self.subTest(trial=trial):
+                self.assertEqual(budget._by_value(free, value, weight, on).tolist(), stable.tolist())
+
     def test_it_walks_the_rest_one_by_one_after_many_rounds_and_agrees_with_a_plain_walk(self):
         # Sizes falling so that every round skips one item: more rounds than the vectorised walk does.
         rng = np.random.default_rng(7)
