@@ -165,7 +165,12 @@ def fleet_budget(*, tier_name: str, gb: float | None = None, usd_per_month: floa
                           f"the enabled targets compare {', '.join(sorted({t.tier_set_id for t in enabled})) or 'none'}")
     set_tiers = list(Tier.objects.filter(tier_set_id=tier.tier_set_id).order_by("pk"))
     basis = tier.tier_set.basis
-    price = usd_per_gb_month(tier_to_model(tier).usd_per_gb, basis.divisor)
+    try:
+        price = usd_per_gb_month(tier_to_model(tier).usd_per_gb, basis.divisor)
+        for other in set_tiers:
+            tier_to_model(other)
+    except costmodel.CostModelError as exc:
+        raise BudgetError(f"set {tier.tier_set_id!r} cannot be priced: {exc}") from None
     rows = _rows(targets, tier, set_tiers, basis.divisor)
     policy = payback.MovePolicy(dba_cost_usd=tier.tier_set.move_cost_usd,
                                 horizon_months=tier.tier_set.payback_horizon_months,

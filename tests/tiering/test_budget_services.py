@@ -122,13 +122,16 @@ class FleetBudgetTests:
         assert budget.usd_per_gb_month == pytest.approx(2400 / 800 / 60)
         assert budget.split.capacity_weight == 50 * 1_000_000
 
-    def test_it_refuses_an_unknown_tier_a_budget_of_nothing_and_a_tier_nobody_has(self, fleet):
+    def test_it_refuses_an_unknown_tier_nothing_a_tier_nobody_has_and_a_set_without_prices(self, fleet):
         with pytest.raises(BudgetError, match="unknown tier 'nvme'.*flash"):
             fleet_budget(tier_name="nvme", gb=10)
         with pytest.raises(BudgetError, match="above 0"):
             fleet_budget(tier_name="flash", gb=0)
         with pytest.raises(BudgetError, match="no enabled target has tier 'EBS gp3'"):
             fleet_budget(tier_name="EBS gp3", gb=10)
+        Tier.objects.filter(name="fast disk").update(device_gb=0)
+        with pytest.raises(BudgetError, match="set 'seed-2009' cannot be priced: tier 'fast disk': device_gb"):
+            fleet_budget(tier_name="flash", gb=10)
 
 
 @pytest.mark.django_db
