@@ -27,12 +27,12 @@ class BudgetBrowserTests:
         from apps.tiering.budget_services import fleet_budget
         from apps.tiering.plans.models import Plan
 
-        expected = fleet_budget(tier_name="flash", gb=20)
+        expected = fleet_budget(tier_name="flash", gb=5)
         login(page, live_server, admin_user.username)
 
         # The card's form: tier, amount, unit; a GET on the fleet page.
         page.select_option("#id_budget_tier", "flash")
-        page.fill("#id_budget_amount", "20")
+        page.fill("#id_budget_amount", "5")
         page.select_option("#id_budget_unit", "gb")
         page.click("#budget-split")
         page.wait_for_url(re.compile(r"budget_tier=flash"))
@@ -40,6 +40,8 @@ class BudgetBrowserTests:
         result = expected.split.targets[0]
         assert demo.locator("[data-col=moves_in]").inner_text().startswith(str(result.moves_in))
         assert page.locator("#budget-table tr[data-target=Fleet]").count() == 1
+        # 5 GB is less than the demo holds on flash: what is worth least per GB there is evicted.
+        assert result.evicted > 0 and demo.locator("[data-col=evicted]").inner_text().startswith(str(result.evicted))
         assert "One more GB would earn $" in page.locator("#budget-summary").inner_text()
         page.click("#budget-segments summary")
         assert page.locator("#budget-segments tbody tr").count() == len(expected.segments())
@@ -51,8 +53,8 @@ class BudgetBrowserTests:
         page.click("#budget-make-plans")
         page.wait_for_url(re.compile(r"budget_made=\d+"))
         plan = Plan.objects.get()
-        assert plan.source == "fleet budget 20 GB of flash" and plan.state == "draft"
+        assert plan.source == "fleet budget 5 GB of flash" and plan.state == "draft"
         page.click(f"#budget-plans a[href='/plans/{plan.pk}/']")
         page.wait_for_url(re.compile(rf"/plans/{plan.pk}/$"))
-        assert "fleet budget 20 GB of flash" in page.content()
+        assert "fleet budget 5 GB of flash" in page.content()
         assert_no_csp_violation(page, csp_violations)
