@@ -27,6 +27,9 @@ def site_ids(demo_target, collect, admin_user, viewer) -> dict[str, object]:
     CrontabSchedule.objects.create(minute="0", hour="4")
     SolarSchedule.objects.create(event="sunrise", latitude=48.1, longitude=11.6)
     ClockedSchedule.objects.create(clocked_time=timezone.now())
+    from apps.targets.models import StorageLocation
+
+    StorageLocation.objects.create(target=demo_target, name="+DATA", kind="asm")
     # A failed and a good login, so the admin's axes pages have rows to show.
     Client(REMOTE_ADDR="198.51.100.7").post("/accounts/login/", {"username": "vera", "password": "wrong"})
     Client(REMOTE_ADDR="198.51.100.8").post("/accounts/login/", {"username": "ada", "password": "ada-pass-1"})
