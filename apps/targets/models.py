@@ -67,13 +67,15 @@ class Target(models.Model):
         super().clean()
         if self.pk is None or self.tier_set_id is None:
             return
-        foreign = (TablespaceTier.objects.filter(target_id=self.pk).exclude(tier__tier_set_id=self.tier_set_id)
-                   .select_related("tier").order_by("tablespace_name"))
+        foreign = [*(TablespaceTier.objects.filter(target_id=self.pk).exclude(tier__tier_set_id=self.tier_set_id)
+                     .select_related("tier").order_by("tablespace_name")),
+                   *(StorageLocation.objects.filter(target_id=self.pk, tier__isnull=False)
+                     .exclude(tier__tier_set_id=self.tier_set_id).select_related("tier").order_by("name"))]
         if foreign:
-            names = ", ".join(f"{m.tablespace_name} → {m.tier.name}" for m in foreign[:5])
+            names = ", ".join(f"{getattr(m, 'tablespace_name', None) or m.name} → {m.tier.name}" for m in foreign[:5])
             raise ValidationError({"tier_set": (
                 f"target {self.name!r}: its tablespace map names tiers of another set ({names}); "
-                f"map those tablespaces to tiers of {self.tier_set_id!r} first, or keep the set"
+                f"map those tablespaces (or storage locations) to tiers of {self.tier_set_id!r} first, or keep the set"
             )})
 
     def set_password(self, plain: str) -> None:

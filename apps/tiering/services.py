@@ -23,7 +23,7 @@ from apps.core.db import advisory_lock, in_parallel, roomy_sorts
 from apps.core.pgcopy import copy_from_arrays, fetch_arrays
 from apps.snapshots.figures import window_read, window_span, window_unlisted
 from apps.snapshots.models import Residency
-from apps.targets.models import TablespaceTier, Target
+from apps.targets.models import StorageLocation, TablespaceTier, Target
 from apps.tiering import hysteresis, movability, rules
 from apps.tiering.decision import build_recommendations, positions_in
 from apps.tiering.models import RecommendationRun, Tier
@@ -106,6 +106,8 @@ def recommendation_refresh(*, target_id: int, now: dt.datetime, window_days: int
                                     next_collect_at=now + dt.timedelta(minutes=target.interval_minutes),
                                     alongside=lambda: segment_arrays(target_id=target_id, latency_ms=latency))
     mappings = list(TablespaceTier.objects.filter(target_id=target_id).select_related("tier"))
+    # A current tier may come from a location too (the storage map): priced on its own if of another set.
+    mappings += list(StorageLocation.objects.filter(target_id=target_id, tier__isnull=False).select_related("tier"))
     columns = build_recommendations(
         target=target, tiers=tiers, segments=segments, figures=figures, unlisted=window_unlisted(span),
         mapped_tiers={m.tier_id: m.tier for m in mappings},
