@@ -232,7 +232,9 @@ TRANSITIONS = {Plan.State.APPROVED: Plan.State.DRAFT, Plan.State.EXECUTED: Plan.
 
 def plan_transition(*, plan_id: int, to: str, user: Any, now: dt.datetime | None = None) -> Plan:
     """Move a plan on to ``to`` (approved, executed or verified), recording who and when. Admins only; a
-    plan is approved by an admin other than its author. Raises PlanError (one line) otherwise."""
+    plan is approved by an admin other than its author; executed records its moves (and applies them to the
+    demo); verified only once every move's after-window holds the snapshots a verdict needs
+    (apps.tiering.plans.verification). Raises PlanError (one line) otherwise."""
     if not getattr(user, "is_staff", False):
         raise PlanError("only an admin changes a plan's state")
     if to not in TRANSITIONS:
