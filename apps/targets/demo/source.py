@@ -85,7 +85,8 @@ class DemoSource(Source):
             database=self.database(), snapshots=snapshots, segments=segment_infos(latest, self.moves),
             residency=residency_at(self.seed, latest, self.moves),
             samples=(counter_sample(self.seed, latest, self.dbid, self.moves),),
-            tablespaces=tablespace_space_at_moved(latest, self.moves), datafiles=data_files_at(latest),
+            tablespaces=tablespace_space_at_moved(latest, self.moves),
+            datafiles=data_files_at(latest, tablespace_space_at_moved(latest, self.moves)),
             # Residency and sizes describe the end of the latest hour: stamping them with that
             # hour (not the call time) keeps a re-run from adding a duplicate sample.
             collected_at=snap_end_at(latest), notes=_gap_notes(state, self.dbid) + _restart_notes(snapshots),

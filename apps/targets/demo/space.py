@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from apps.targets.demo.schema import BLOCK_SIZE_BYTES, TABLESPACES, segments_at
@@ -93,10 +94,12 @@ FIXED_FILES: dict[str, int] = {"UNDOTBS1": 8 * _GIB}
 TEMP_FILES: tuple[tuple[str, str, int], ...] = (("TEMP", "+DATA/DEMO/TEMPFILE/temp.260.1150000000", 16 * _GIB),)
 
 
-def data_files_at(snap_id: int) -> tuple[DataFile, ...]:
+def data_files_at(snap_id: int, spaces: Sequence[TablespaceSpace] | None = None) -> tuple[DataFile, ...]:
     """Every data and temp file at the end of hour ``snap_id``; data files add up to each tablespace's size in
-    :func:`tablespace_space_at`. FILE_IDs follow FILE_NAMES' order, so a file keeps its id as files are added."""
-    sizes = {space.tablespace_name: space for space in tablespace_space_at(snap_id)}
+    ``spaces`` (default :func:`tablespace_space_at`; the demo source passes them with its moves applied).
+    FILE_IDs follow FILE_NAMES' order, so a file keeps its id as files are added."""
+    spaces = tablespace_space_at(snap_id) if spaces is None else spaces
+    sizes = {space.tablespace_name: space for space in spaces}
     files: list[DataFile] = []
     file_id = 0
     for tablespace, names in FILE_NAMES.items():

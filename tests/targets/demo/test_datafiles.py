@@ -45,3 +45,19 @@ class DemoDataFilesTests(unittest.TestCase):
         later = {f.file_name: f.file_id for f in data_files_at(SNAP + 24 * 365)}
         self.assertTrue(set(early) <= set(later))
         self.assertTrue(all(later[name] == file_id for name, file_id in early.items()))
+
+
+
+class DemoMovedDataFilesTests(unittest.TestCase):
+    def test_the_files_follow_the_room_the_moves_leave(self) -> None:
+        from apps.targets.demo.moves import builtin_moves
+        from apps.targets.demo.source import tablespace_space_at_moved
+
+        moves = builtin_moves(dt.datetime(2026, 11, 30, tzinfo=dt.timezone.utc))
+        spaces = tablespace_space_at_moved(SNAP + 24 * 30, moves)
+        sizes: Counter[str] = Counter()
+        for data_file in data_files_at(SNAP + 24 * 30, spaces):
+            if data_file.file_type == "DATA":
+                sizes[data_file.tablespace_name] += data_file.size_bytes or 0
+        for space in spaces:
+            self.assertEqual(sizes[space.tablespace_name], space.size_bytes, space.tablespace_name)
