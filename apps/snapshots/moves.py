@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from apps.snapshots.models import SegmentMove, Snapshot
+from apps.snapshots.models import Segment, SegmentMove, Snapshot
 from apps.targets.rows import Collection, SegmentKey
 
 
@@ -213,8 +213,6 @@ def _collected_moves(target_id: int) -> dict[SegmentKey, list[tuple[dt.datetime,
 
 def _stored_tablespaces(target_id: int, keys: list[SegmentKey]) -> dict[SegmentKey, str]:
     """The stored tablespace of the segments among ``keys`` that are stored (by owner first: one query)."""
-    from apps.snapshots.models import Segment
-
     wanted = set(keys)
     condition = Q()
     for owner in {key.owner for key in keys}:

@@ -216,7 +216,8 @@ def predicted(*, segment: Segment, at: dt.datetime, before: WindowFigures, to_ti
                       "the cost model on the before-window's figures (no recommendation was computed before the move)")
 
 
-def cost_usd_per_month(segment: Segment, window: WindowFigures, tier: Tier | None, basis) -> Decimal | None:
+def cost_usd_per_month(segment: Segment, window: WindowFigures, tier: Tier | None,
+                       basis: costmodel.BillingBasis) -> Decimal | None:
     """The segment's cost on ``tier`` with the window's p95 IOPS and its size, per month (None: unknown)."""
     if tier is None or window.iops_p95 is None or not segment.size_bytes:
         return None

@@ -1,6 +1,7 @@
 """The demo workload: what AWR would have recorded for one hour of the demo database.
 
-Every figure of an hour is a pure function of ``(seed, snap_id)``: each segment
+Every figure of an hour is a pure function of ``(seed, snap_id)``, and of the moves applied to the
+database (apps.targets.demo.moves: a segment in another tablespace from an hour on): each segment
 draws from its own ``random.Random`` seeded from (seed, snap_id, segment), so
 adding a segment or collecting at another time never changes another figure.
 

@@ -93,7 +93,7 @@ def _overall(comparisons: list[verdicts.Comparison | None]) -> tuple[str | None,
     if missing:
         parts += f"{', ' if parts else ''}{missing} not recorded"
     saved = [c.io_time_saved_s_per_day for c in comparisons if c is not None]
-    total = None if not saved or any(s is None for s in saved) else sum(saved)  # type: ignore[arg-type]
+    total = None if not saved or None in saved else sum(s for s in saved if s is not None)
     plural = "s" if len(comparisons) != 1 else ""
     figures = (f"{len(comparisons)} move{plural}: {parts}; IO time "
                f"{'saved unknown' if total is None else verdicts.saved_words(total)} a day, measured.")
