@@ -19,7 +19,13 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from apps.tiering.budget_services import BudgetError, FleetBudget, fleet_budget, fleet_budget_plans
+from apps.tiering.budget_services import (
+    BudgetError,
+    FleetBudget,
+    budget_tier_names,
+    fleet_budget,
+    fleet_budget_plans,
+)
 from apps.tiering.plans.models import Plan
 
 #: Segments listed per split on the card (the command lists them all).
@@ -50,8 +56,6 @@ class BudgetForm(forms.Form):
 
 def budget_card(request: HttpRequest) -> dict[str, Any]:
     """The card's context on the fleet page: its form, and the split when the form was sent."""
-    from apps.tiering.budget_services import budget_tier_names
-
     asked = "budget_tier" in request.GET
     form = BudgetForm(request.GET if asked else None, tier_names=budget_tier_names())
     context: dict[str, Any] = {"budget_form": form, "budget": None, "budget_error": None}
@@ -90,8 +94,6 @@ def budget_plans(request: HttpRequest) -> HttpResponse:
     """Make the draft plan of each target's share (admins, as plans are), then show the split with them."""
     if not request.user.is_staff:
         raise PermissionDenied("This needs the admin role.")
-    from apps.tiering.budget_services import budget_tier_names
-
     form = BudgetForm(request.POST, tier_names=budget_tier_names())
     fleet_url = reverse("dashboard:fleet")
     if not form.is_valid():
