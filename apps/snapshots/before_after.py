@@ -123,6 +123,31 @@ def snapshots_in(*, target_id: int, start_at: dt.datetime, stop_at: dt.datetime)
     return len({(row[1], row[2]) for row in _window_snapshots(target_id, start_at, stop_at)})
 
 
+#: A target's snapshots as intervals_in counts them: (begin_at, end_at, dbid, snap_id, is a V$ sample).
+Interval = tuple[dt.datetime, dt.datetime, int, int, bool]
+
+
+def snapshot_intervals(*, target_id: int) -> list[Interval]:
+    """Every snapshot of a target, oldest first, in one query (a plan's moves are counted from it)."""
+    return [(begin, end, dbid, snap_id, kind == "sample") for begin, end, dbid, snap_id, kind in
+            Snapshot.objects.filter(target_id=target_id).order_by("end_at")
+            .values_list("begin_at", "end_at", "dbid", "snap_id", "kind")]
+
+
+def intervals_in(intervals: list[Interval], *, start_at: dt.datetime, stop_at: dt.datetime) -> int:
+    """:func:`snapshots_in` over intervals read once (:func:`snapshot_intervals`): the same rule, no query.
+
+    >>> t = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
+    >>> h = dt.timedelta(hours=1)
+    >>> rows = [(t + n * h, t + (n + 1) * h, 1, n, False) for n in range(5)]
+    >>> intervals_in(rows, start_at=t + h, stop_at=t + 3 * h)
+    2
+    """
+    inside = [row for row in intervals if row[1] > start_at and row[1] <= stop_at and row[0] >= start_at]
+    primary = {(row[2], row[3]) for row in inside if not row[4]}
+    return len(primary) if primary else len({(row[2], row[3]) for row in inside})
+
+
 def tablespace_read_ms(*, target_id: int, tablespace_name: str, start_at: dt.datetime,
                        stop_at: dt.datetime) -> float | None:
     """A tablespace's measured average read time over the snapshots wholly in [start_at, stop_at)."""

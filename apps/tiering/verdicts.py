@@ -36,7 +36,14 @@ from decimal import ROUND_HALF_UP, Decimal
 import numpy as np
 
 from apps.core.config import get_config
-from apps.snapshots.before_after import WindowFigures, segment_window_figures, snapshots_in, tablespace_read_ms
+from apps.snapshots.before_after import (
+    Interval,
+    WindowFigures,
+    intervals_in,
+    segment_window_figures,
+    snapshots_in,
+    tablespace_read_ms,
+)
 from apps.snapshots.models import Segment, SegmentMove, Snapshot
 from apps.targets.models import TablespaceTier
 from apps.tiering import costmodel
@@ -226,11 +233,17 @@ def cost_usd_per_month(segment: Segment, window: WindowFigures, tier: Tier | Non
     return _month(basis.per_month(Decimal(str(round(float(costs[0, 0]), 2)))))
 
 
-def moved_windows_ready(*, move: SegmentMove, before_days: float, after_days: float) -> tuple[int, int]:
-    """(snapshots in the move's after-window, snapshots it needs for a verdict)."""
+def moved_windows_ready(*, move: SegmentMove, before_days: float, after_days: float,
+                        intervals: list[Interval] | None = None) -> tuple[int, int]:
+    """(snapshots in the move's after-window, snapshots it needs for a verdict); ``intervals``: the target's
+    snapshots read once (apps.snapshots.before_after.snapshot_intervals) when many moves are counted."""
     t = move.moved_at
-    before = snapshots_in(target_id=move.target_id, start_at=t - dt.timedelta(days=before_days), stop_at=t)
-    after = snapshots_in(target_id=move.target_id, start_at=t, stop_at=t + dt.timedelta(days=after_days))
+    if intervals is None:
+        before = snapshots_in(target_id=move.target_id, start_at=t - dt.timedelta(days=before_days), stop_at=t)
+        after = snapshots_in(target_id=move.target_id, start_at=t, stop_at=t + dt.timedelta(days=after_days))
+    else:
+        before = intervals_in(intervals, start_at=t - dt.timedelta(days=before_days), stop_at=t)
+        after = intervals_in(intervals, start_at=t, stop_at=t + dt.timedelta(days=after_days))
     return after, needed_snapshots(before)
 
 

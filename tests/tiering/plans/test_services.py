@@ -182,3 +182,18 @@ class PlanVerificationTests:
             plan_transition(plan_id=plan.pk, to="verified", user=other_admin)
         plan.refresh_from_db()
         assert plan.state == "verified"
+
+    def test_a_large_plan_s_verdict_compares_its_first_moves_and_says_so(
+            self, demo_collected, admin_user, other_admin, monkeypatch):
+        from apps.tiering.plans import verification
+
+        recs = Recommendation.objects.current(target_id=demo_collected.id).filter(
+            action="move", segment__object_name__in=["ORDER_ITEMS_PK", "Cust Email Idx"])
+        plan = make(demo_collected, admin_user, segment_ids=[rec.segment_id for rec in recs])
+        plan_transition(plan_id=plan.pk, to="approved", user=other_admin)
+        plan_transition(plan_id=plan.pk, to="executed", user=admin_user)
+        monkeypatch.setattr(verification, "VERDICT_STEPS", 1)
+        verdict = verification.plan_verdict(plan=plan)
+        assert len(verdict.steps) == 1
+        assert verdict.sentence == ("Too early: 1 move: 1 too early; IO time saved not known yet. "
+                                    "(The first 1 of its 2 moves compared.)")
