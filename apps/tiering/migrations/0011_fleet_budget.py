@@ -1,8 +1,0 @@
-# Reserved for the fleet budget (issue 17); its operations are written into this file by hand.
-from django.db import migrations
-
-
-class Migration(migrations.Migration):
-    dependencies = [("tiering", "0010_tier_calibration")]
-
-    operations = []
