@@ -30,6 +30,10 @@ def site_ids(demo_target, collect, admin_user, viewer) -> dict[str, object]:
     from apps.targets.models import StorageLocation
 
     StorageLocation.objects.create(target=demo_target, name="+DATA", kind="asm")
+    from apps.tiering.models import TierCalibration
+
+    TierCalibration.objects.create(tier=Tier.objects.order_by("pk").first(), source="fio", read_iops=1000.0,
+                                   file_name="randread.json", file_sha256="0" * 64, uploaded_at=timezone.now())
     # A failed and a good login, so the admin's axes pages have rows to show.
     Client(REMOTE_ADDR="198.51.100.7").post("/accounts/login/", {"username": "vera", "password": "wrong"})
     Client(REMOTE_ADDR="198.51.100.8").post("/accounts/login/", {"username": "ada", "password": "ada-pass-1"})
