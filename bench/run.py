@@ -30,7 +30,6 @@ import platform
 import statistics
 import sys
 import time
-from collections import defaultdict
 from pathlib import Path
 from unittest import mock
 
@@ -88,38 +87,6 @@ def _timed(fn):
     return result, time.perf_counter() - start
 
 
-def _fleet_infos(n_segments: int, seed: int) -> tuple:
-    """The generator's segments as DBA_SEGMENTS rows (SegmentInfo)."""
-    from apps.targets.rows import SegmentInfo, SegmentKey
-    from bench.fleet_data import fleet_segments
-
-    return tuple(
-        SegmentInfo(key=SegmentKey(o, n, s, t), tablespace_name=ts, bytes=b, blocks=bl, obj_number=obj,
-                    dataobj_number=dobj)
-        for o, n, s, t, ts, b, bl, obj, dobj in fleet_segments(n_segments, seed)
-    )
-
-
-def _fleet_collection(n_segments: int, n_hours: int, seed: int):
-    from apps.targets.demo.schema import snap_end_at
-    from apps.targets.rows import Collection, DatabaseInfo, Snapshot
-    from bench.fleet_data import fleet_segment_stats, to_segment_stat
-
-    by_snap = defaultdict(list)
-    for row in fleet_segment_stats(n_segments, n_hours, seed):
-        snap_id, stat = to_segment_stat(row)
-        by_snap[snap_id].append(stat)
-    startup = snap_end_at(min(by_snap)) - dt.timedelta(days=30)
-    snapshots = tuple(
-        Snapshot(dbid=99, instance_number=1, snap_id=snap_id, begin_at=snap_end_at(snap_id) - dt.timedelta(hours=1),
-                 end_at=snap_end_at(snap_id), startup_at=startup, segment_stats=tuple(stats), top_n_only=False)
-        for snap_id, stats in sorted(by_snap.items())
-    )
-    segments = _fleet_infos(n_segments, seed)
-    database = DatabaseInfo(dbid=99, db_name="BENCH", release="19.0.0.0.0", is_rac=False, instances=(1,))
-    return Collection(database=database, snapshots=snapshots, segments=segments, collected_at=snapshots[-1].end_at)
-
-
 def _fresh_target(name: str):
     from apps.targets.models import TablespaceTier, Target
     from apps.tiering.models import Tier
@@ -141,8 +108,9 @@ def bench_ingest(n_segments: int = 2_000, n_hours: int = 168) -> dict:  # noqa: 
     from apps.snapshots.services import collection_store
     from apps.snapshots.store import SEGMENT_STAT_COLUMNS
     from apps.targets.base import CollectState
+    from bench.fleet_collection import fleet_collection
 
-    collection = _fleet_collection(n_segments, n_hours, seed=7)
+    collection = fleet_collection(n_segments, n_hours, seed=7)
     target = _fresh_target("bench-ingest")
     now = collection.collected_at
     state = CollectState(now=now, history_start_at=now - dt.timedelta(days=8))
@@ -195,9 +163,10 @@ def _load_large(target, n_segments: int, n_hours: int) -> None:
     from apps.snapshots.store import segments_upsert
     from apps.targets.demo.schema import snap_end_at
     from apps.targets.rows import Collection, DatabaseInfo, SegmentKey
+    from bench.fleet_collection import fleet_infos
     from bench.fleet_data import DEFAULT_FIRST_SNAP_ID, fleet_segment_stats
 
-    infos = _fleet_infos(n_segments, 11)
+    infos = fleet_infos(n_segments, 11)
     database = DatabaseInfo(dbid=98, db_name="BIG", release="19.0.0.0.0", is_rac=False, instances=(1,))
     ids = segments_upsert(target_id=target.id, collection=Collection(database=database, segments=infos),
                           seen_at=dt.datetime.now(dt.timezone.utc))
@@ -424,65 +393,6 @@ def _next_hour(target, end: dt.datetime, *, prepared: str = "whole") -> dict:
     return {"ingest_s": round(ingest_s, 3), "refresh_s": round(refresh_s, 3), "roll_up_s": sum(roll_up_s)}
 
 
-def bench_pages(target, requests: int = 30) -> dict:
-    from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-    from django.test import Client
-
-    from apps.snapshots.models import Segment
-
-    # The pages as make run serves them: static files from the manifest that collectstatic writes.
-    call_command("collectstatic", interactive=False, verbosity=0)
-
-    user, _ = get_user_model().objects.get_or_create(username="bench-viewer")
-    client = Client(HTTP_HOST="127.0.0.1")
-    client.force_login(user)
-    segment = Segment.objects.filter(target=target).order_by("-size_bytes").first()
-    pages = {
-        "trivial (login form)": "/accounts/login/",
-        "fleet": "/",
-        "target": f"/targets/{target.name}/",
-        "segment": f"/targets/{target.name}/segments/{segment.id}/",
-        "recommendations": f"/targets/{target.name}/recommendations/",
-        "recommendations csv (100k rows)": f"/targets/{target.name}/recommendations/?format=csv",
-        "runs": "/runs/",
-        "tiers": "/tiers/",
-    }
-    results = {}
-    for label, url in pages.items():
-        anonymous = Client(HTTP_HOST="127.0.0.1") if url == "/accounts/login/" else client
-        times, first_parts = [], []
-        count = 3 if "csv" in label else requests
-        for _ in range(count):
-            start = time.perf_counter()
-            response = anonymous.get(url)
-            if response.streaming:  # the whole body, and when its first part was ready
-                parts = iter(response.streaming_content)
-                next(parts, b"")
-                next(parts, b"")
-                first_parts.append((time.perf_counter() - start) * 1000)
-                for _ in parts:
-                    pass
-            times.append((time.perf_counter() - start) * 1000)
-            if response.status_code != 200:
-                raise SystemExit(f"bench: {url} answered {response.status_code}")
-        times.sort()
-        results[label] = {"p95_ms": round(times[max(0, int(len(times) * 0.95) - 1)], 1),
-                          "median_ms": round(statistics.median(times), 1)}
-        if first_parts:
-            results[label]["first_rows_median_ms"] = round(statistics.median(first_parts), 1)
-    trivial = results["trivial (login form)"]["p95_ms"]
-    for figures in results.values():
-        figures["ratio_vs_trivial"] = round(figures["p95_ms"] / trivial, 1)
-    return results
-
-
-def bench_optimizer() -> list:
-    from bench.bench_optimizer import bench_row
-
-    return [bench_row("seed-2009", 1_000, 42, 30.0), bench_row("seed-2009", 10_000, 42, 30.0)]
-
-
 def main() -> None:
     import argparse
 
@@ -536,6 +446,8 @@ def main() -> None:
     report["recommendations_100k"] = bench_recommendations(target)
     print(json.dumps(report["recommendations_100k"], indent=2), flush=True)
     print("pages ...", flush=True)
+    from bench.bench_pages import bench_pages
+
     report["pages"] = bench_pages(target)
     print(json.dumps(report["pages"], indent=2), flush=True)
     print("move plan (10k moves, made and exported) ...", flush=True)
@@ -546,7 +458,9 @@ def main() -> None:
     from bench.budget import run_in_subprocess
     report["budget"] = run_in_subprocess(__file__)
     print("optimizer ...", flush=True)
-    report["optimizer"] = bench_optimizer()
+    from bench.bench_optimizer import bench_rows
+
+    report["optimizer"] = bench_rows()
     print(json.dumps(report["optimizer"], indent=2, default=str), flush=True)
     out = ROOT / "bench" / "results" / "latest.json"
     out.parent.mkdir(exist_ok=True)

@@ -6,6 +6,7 @@ import random
 import unittest
 from decimal import Decimal
 
+from apps.tiering.capacity import select_for_capacity
 from apps.tiering.costmodel import (
     CostModelError,
     DeviceTier,
@@ -16,7 +17,7 @@ from apps.tiering.costmodel import (
     place_all_on,
     place_recommended,
 )
-from apps.tiering.optimizer import InfeasiblePlacementError, optimize_placement, select_for_capacity
+from apps.tiering.optimizer import InfeasiblePlacementError, optimize_placement
 
 HI_CAP = DeviceTier(name="hi-cap disk", device_cost_usd=Decimal(250), device_gb=1000, device_iops=100)
 FAST = DeviceTier(name="fast disk", device_cost_usd=Decimal(600), device_gb=300, device_iops=300)

@@ -1,0 +1,62 @@
+"""The pages' speed: p95 server time of every dashboard page (Django test client, no network) against a
+trivial page (the login form), on the 100k-segment target of bench/run.py (its 100k current
+recommendations are what the pages read). Part of `make bench`.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+
+def bench_pages(target, requests: int = 30) -> dict:
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.test import Client
+
+    from apps.snapshots.models import Segment
+
+    # The pages as make run serves them: static files from the manifest that collectstatic writes.
+    call_command("collectstatic", interactive=False, verbosity=0)
+
+    user, _ = get_user_model().objects.get_or_create(username="bench-viewer")
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.force_login(user)
+    segment = Segment.objects.filter(target=target).order_by("-size_bytes").first()
+    pages = {
+        "trivial (login form)": "/accounts/login/",
+        "fleet": "/",
+        "target": f"/targets/{target.name}/",
+        "segment": f"/targets/{target.name}/segments/{segment.id}/",
+        "recommendations": f"/targets/{target.name}/recommendations/",
+        "recommendations csv (100k rows)": f"/targets/{target.name}/recommendations/?format=csv",
+        "runs": "/runs/",
+        "tiers": "/tiers/",
+    }
+    results = {}
+    for label, url in pages.items():
+        anonymous = Client(HTTP_HOST="127.0.0.1") if url == "/accounts/login/" else client
+        times, first_parts = [], []
+        count = 3 if "csv" in label else requests
+        for _ in range(count):
+            start = time.perf_counter()
+            response = anonymous.get(url)
+            if response.streaming:  # the whole body, and when its first part was ready
+                parts = iter(response.streaming_content)
+                next(parts, b"")
+                next(parts, b"")
+                first_parts.append((time.perf_counter() - start) * 1000)
+                for _ in parts:
+                    pass
+            times.append((time.perf_counter() - start) * 1000)
+            if response.status_code != 200:
+                raise SystemExit(f"bench: {url} answered {response.status_code}")
+        times.sort()
+        results[label] = {"p95_ms": round(times[max(0, int(len(times) * 0.95) - 1)], 1),
+                          "median_ms": round(statistics.median(times), 1)}
+        if first_parts:
+            results[label]["first_rows_median_ms"] = round(statistics.median(first_parts), 1)
+    trivial = results["trivial (login form)"]["p95_ms"]
+    for figures in results.values():
+        figures["ratio_vs_trivial"] = round(figures["p95_ms"] / trivial, 1)
+    return results
