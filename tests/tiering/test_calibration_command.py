@@ -70,6 +70,14 @@ class CalibrationCommandTests:
         assert result.returncode == 0, result.stderr
         assert json.loads(result.stdout)["write_iops"] == 56839.645
 
+    def test_storing_with_the_database_away_is_one_line_naming_it_not_a_traceback(self):
+        result = run_cold(str(SAMPLES / "calibrate_io_dbms_output.txt"), "--tier", "flash")
+
+        assert result.returncode == 1
+        assert result.stderr.splitlines() == [result.stderr.strip()], result.stderr
+        assert result.stderr.startswith("calibration: the database at 127.0.0.1:9 (none) did not answer: ")
+        assert "Traceback" not in result.stderr
+
     def test_a_bad_file_exits_non_zero_with_one_line_on_stderr(self, tmp_path):
         bad = tmp_path / "latin1.txt"
         bad.write_bytes("max_iops = 3 µs".encode("latin-1"))
