@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from apps.tiering.calibration.base import both_directions
+
 
 class TierCalibration(models.Model):
     """What a calibration file (fio, ORION, CALIBRATE_IO) measured on a tier, and what it changed.
@@ -57,10 +59,8 @@ class TierCalibration(models.Model):
     @property
     def iops(self) -> float | None:
         """Reads and writes per second together, from the directions measured."""
-        measured = [v for v in (self.read_iops, self.write_iops) if v is not None]
-        return sum(measured) if measured else None
+        return both_directions(self.read_iops, self.write_iops)
 
     @property
     def mbps(self) -> float | None:
-        measured = [v for v in (self.read_mbps, self.write_mbps) if v is not None]
-        return sum(measured) if measured else None
+        return both_directions(self.read_mbps, self.write_mbps)

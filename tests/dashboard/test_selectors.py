@@ -62,3 +62,9 @@ class TierCatalogTests:
         assert [v.tier.name for v in seed.tiers] == ["hi-cap disk", "fast disk", "flash"]
         assert [round(v.intensity, 3) for v in seed.tiers] == [0.1, 1.0, 375.0]
         assert [round(b.intensity, 3) for b in seed.break_evens] == [0.8, 15.0]
+
+
+def test_fleet_totals_add_every_target_per_month():
+    import doctest
+
+    assert doctest.testmod(fleet_selectors).failed == 0

@@ -211,3 +211,12 @@ class ShapeTests(unittest.TestCase):
                  "print([m for m in sys.modules if m == 'django' or m.startswith('django.')])")
         result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
         self.assertEqual(result.stdout.strip(), "[]")
+
+
+def test_both_directions_adds_only_what_was_measured():
+    import doctest
+
+    from apps.tiering.calibration import base
+
+    assert doctest.testmod(base).failed == 0
+    assert base.both_directions(None, 0.0) == 0.0  # a direction measured at 0 is 0; an unmeasured one is not

@@ -29,6 +29,16 @@ class CalibrationError(ValueError):
         super().__init__(f"{file_name}: {' '.join(problem.split())}")
 
 
+def both_directions(read: float | None, write: float | None) -> float | None:
+    """Reads and writes together, from the directions measured; None if neither was (never 0 for unmeasured).
+
+    >>> both_directions(100.0, None), both_directions(None, None), both_directions(1.5, 2.0)
+    (100.0, None, 3.5)
+    """
+    measured = [v for v in (read, write) if v is not None]
+    return sum(measured) if measured else None
+
+
 @dataclass(frozen=True)
 class CalibrationFigures:
     """One measurement's figures. None where the file does not measure it: a direction with no IOs is
@@ -51,14 +61,12 @@ class CalibrationFigures:
     @property
     def iops(self) -> float | None:
         """Reads and writes per second together, from the directions measured; None if neither was."""
-        measured = [v for v in (self.read_iops, self.write_iops) if v is not None]
-        return sum(measured) if measured else None
+        return both_directions(self.read_iops, self.write_iops)
 
     @property
     def mbps(self) -> float | None:
         """MB/s of reads and writes together, from the directions measured; None if neither was."""
-        measured = [v for v in (self.read_mbps, self.write_mbps) if v is not None]
-        return sum(measured) if measured else None
+        return both_directions(self.read_mbps, self.write_mbps)
 
 
 @dataclass(frozen=True)
