@@ -19,8 +19,10 @@ figures of each are apps.snapshots.before_after's. Then:
 
 Verdict (:func:`judge`): *too early* while the after-window holds fewer than
 VERDICT_MIN_SNAPSHOTS snapshots or VERDICT_MIN_SHARE of the before-window's;
-*paid* when the IO time saved measured is at least 0 and the cost now is at
-most the predicted one plus VERDICT_COST_TOLERANCE of it (and a cent);
+*paid* when the IO time saved measured is at least 0 (for a move down for
+money, predicted to lose IO time: when it loses no more than predicted plus
+VERDICT_COST_TOLERANCE of it, and a second) and the cost now is at most the
+predicted one plus VERDICT_COST_TOLERANCE of it (and a cent);
 *did not pay* otherwise; *not judged* when a figure it needs is unknown (said
 which). IO requests/s changed by more than VERDICT_LOAD_FACTOR between the
 windows: the sentence says the comparison is confounded by the load change.
@@ -139,15 +141,20 @@ def judge(*, before: WindowFigures, after: WindowFigures, prediction: Prediction
     tolerance = Decimal(str(get_config()["VERDICT_COST_TOLERANCE"]))
     limit = prediction.cost_usd_per_month * (1 + tolerance) + _CENT
     as_predicted = cost_now_usd_per_month <= limit
-    predicted_saved = ("" if prediction.io_time_saved_s_per_day is None
-                       else f", {duration_words(prediction.io_time_saved_s_per_day)} predicted")
+    expected = prediction.io_time_saved_s_per_day
+    predicted_saved = ("" if expected is None else f", {duration_words(expected)} predicted" if expected >= 0
+                       else f", {duration_words(-expected)} lost predicted")
     io_words = (f"IO time went from {duration_words(before.io_time_s_per_day)} to "
                 f"{duration_words(after.io_time_s_per_day)} a day ({saved_words(saved)}{predicted_saved})")
     cost_words = (f"it costs {_usd(cost_now_usd_per_month)}/month against {_usd(prediction.cost_usd_per_month)}"
                   f"/month predicted")
-    if saved >= 0 and as_predicted:
+    # A move down for money (predicted to lose IO time) pays when it loses no more than predicted, within the
+    # tolerance; any other move must not read slower than before.
+    down = expected is not None and expected < 0
+    time_ok = saved >= 0 or (down and saved >= expected * (1 + float(tolerance)) - 1.0)
+    if time_ok and as_predicted:
         return PAID, f"Paid: {io_words}, and {cost_words}.{caveat}"
-    why = [] if saved >= 0 else ["it reads slower than before"]
+    why = [] if time_ok else [f"it reads slower than {'predicted' if down else 'before'}"]
     if not as_predicted:
         why.append(f"its cost is more than {tolerance:.0%} above the prediction")
     return DID_NOT_PAY, f"Did not pay ({' and '.join(why)}): {io_words}, and {cost_words}.{caveat}"

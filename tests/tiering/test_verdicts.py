@@ -62,6 +62,20 @@ class JudgeTests:
         assert dearer[0] == verdicts.DID_NOT_PAY
         assert "its cost is more than 10% above the prediction" in dearer[1]
 
+    def test_a_move_down_for_money_pays_when_it_loses_no_more_io_time_than_predicted(self):
+        # A cold segment sent to a cheaper, slower tier: predicted to lose 8 min 34 s a day for its saving.
+        down = Prediction(Decimal("2.00"), -514.3, "made up")
+        verdict, sentence = judge(before=window("before"), after=window("after", read_ms=6.0), prediction=down,
+                                  cost_now_usd_per_month=Decimal("2.00"))
+        assert verdict == verdicts.PAID
+        assert sentence == ("Paid: IO time went from 42 min 51 s to 51 min 26 s a day (8 min 34 s lost, 8 min 34 s "
+                            "lost predicted), and it costs $2.00/month against $2.00/month predicted.")
+        # Losing more than predicted (past the tolerance) did not pay.
+        worse = judge(before=window("before"), after=window("after", read_ms=7.0), prediction=down,
+                      cost_now_usd_per_month=Decimal("2.00"))
+        assert worse[0] == verdicts.DID_NOT_PAY
+        assert worse[1].startswith("Did not pay (it reads slower than predicted): ")
+
     def test_a_load_change_past_the_factor_is_said_to_confound_the_comparison(self):
         verdict, sentence = judge(before=window("before"), after=window("after", reads=8_000_000, read_ms=0.5),
                                   prediction=PREDICTED, cost_now_usd_per_month=Decimal("10.00"))
