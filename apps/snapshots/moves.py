@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 import operator
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db.models import Max, Q
@@ -169,25 +170,55 @@ def segment_moves_record(*, target_id: int, changes: list[PlaceChange], segment_
     return added
 
 
-def segment_move_planned(*, target_id: int, segment_id: int, from_tablespace: str, to_tablespace: str,
-                         plan_step_id: int, executed_at: dt.datetime, since: dt.datetime | None) -> SegmentMove:
-    """A plan's move step marked executed: linked to the collected move of the same segment to the same
-    tablespace seen since ``since`` (the plan's approval) and not yet linked, else recorded as planned at
-    ``executed_at`` (the next collection that sees it takes the row over)."""
-    seen = SegmentMove.objects.filter(segment_id=segment_id, to_tablespace=to_tablespace,
+@dataclass(frozen=True)
+class PlannedMove:
+    """A plan's move step marked executed: its segment, from and to tablespaces, and step id."""
+
+    segment_id: int
+    from_tablespace: str
+    to_tablespace: str
+    plan_step_id: int
+
+
+def segment_moves_planned(*, target_id: int, planned: Sequence[PlannedMove], executed_at: dt.datetime,
+                          since: dt.datetime | None) -> int:
+    """A plan's move steps marked executed, in three queries whatever their number: each is linked to the
+    latest collected move of its segment to its tablespace seen since ``since`` (the plan's approval) and not
+    yet linked, else recorded as planned at ``executed_at`` (the next collection that sees it takes the row
+    over; one already recorded there is kept). Returns how many were linked or recorded."""
+    if not planned:
+        return 0
+    seen = SegmentMove.objects.filter(segment_id__in={p.segment_id for p in planned},
                                       source=SegmentMove.Source.COLLECTED, plan_step_id__isnull=True)
     if since is not None:
         seen = seen.filter(moved_at__gte=since)
-    move = seen.order_by("-moved_at").first()
-    if move is not None:
-        move.plan_step_id = plan_step_id
-        move.save(update_fields=["plan_step_id"])
-        return move
-    move, _ = SegmentMove.objects.get_or_create(
-        segment_id=segment_id, to_tablespace=to_tablespace, moved_at=executed_at,
-        defaults={"target_id": target_id, "from_tablespace": from_tablespace, "source": SegmentMove.Source.PLAN,
-                  "plan_step_id": plan_step_id, "detected_at": executed_at})
-    return move
+    latest: dict[tuple[int, str], SegmentMove] = {}
+    for move in seen.order_by("moved_at"):
+        latest[(move.segment_id, move.to_tablespace)] = move  # the last one wins: the latest
+    linked, recorded = [], []
+    for step in planned:
+        move = latest.pop((step.segment_id, step.to_tablespace), None)
+        if move is not None:
+            move.plan_step_id = step.plan_step_id
+            linked.append(move)
+        else:
+            recorded.append(SegmentMove(
+                target_id=target_id, segment_id=step.segment_id, from_tablespace=step.from_tablespace,
+                to_tablespace=step.to_tablespace, moved_at=executed_at, source=SegmentMove.Source.PLAN,
+                plan_step_id=step.plan_step_id, detected_at=executed_at))
+    SegmentMove.objects.bulk_update(linked, ["plan_step_id"], batch_size=1000)
+    SegmentMove.objects.bulk_create(recorded, ignore_conflicts=True, batch_size=1000)
+    return len(linked) + len(recorded)
+
+
+def segment_move_planned(*, target_id: int, segment_id: int, from_tablespace: str, to_tablespace: str,
+                         plan_step_id: int, executed_at: dt.datetime, since: dt.datetime | None) -> SegmentMove:
+    """One plan move step marked executed (:func:`segment_moves_planned`); its move as stored."""
+    segment_moves_planned(target_id=target_id, executed_at=executed_at, since=since, planned=[
+        PlannedMove(segment_id, from_tablespace, to_tablespace, plan_step_id)])
+    return (SegmentMove.objects.filter(segment_id=segment_id, to_tablespace=to_tablespace, plan_step_id=plan_step_id)
+            .order_by("-moved_at").first()
+            or SegmentMove.objects.get(segment_id=segment_id, to_tablespace=to_tablespace, moved_at=executed_at))
 
 
 def _stored_snapshot_keys(target_id: int, collection: Collection) -> set[tuple[int, int, int]]:

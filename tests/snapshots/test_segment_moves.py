@@ -110,3 +110,25 @@ class PlannedMoveTests:
                                     to_tablespace="FLASH", plan_step_id=78, executed_at=T0 + 5 * HOUR, since=T0)
         assert (SegmentMove.objects.count(), move.source, move.plan_step_id, move.moved_at) == (
             1, "collected", 78, T0 + HOUR)
+
+
+class PlannedMovesBulkTests:
+    @pytest.mark.parametrize("steps", [3, 300])
+    def test_a_plan_of_any_size_is_recorded_in_three_queries(self, target, django_assert_max_num_queries, steps):
+        from apps.snapshots.moves import PlannedMove, segment_moves_planned
+
+        segments = Segment.objects.bulk_create(
+            Segment(target=target, owner="APP", object_name=f"T{i}", object_type="TABLE", tablespace_name="DATA",
+                    first_seen_at=T0, last_seen_at=T0) for i in range(steps))
+        # The first segment's move was collected already: it is linked, the others are recorded as planned.
+        SegmentMove.objects.create(target=target, segment=segments[0], from_tablespace="DATA", to_tablespace="FLASH",
+                                   moved_at=T0 + HOUR, source="collected", detected_at=T0 + HOUR)
+        planned = [PlannedMove(seg.id, "DATA", "FLASH", 1000 + i) for i, seg in enumerate(segments)]
+
+        with django_assert_max_num_queries(3):
+            assert segment_moves_planned(target_id=target.id, planned=planned, executed_at=T0 + 2 * HOUR,
+                                         since=T0) == steps
+        moves = SegmentMove.objects.filter(target=target)
+        assert moves.count() == steps and moves.filter(plan_step_id__isnull=True).count() == 0
+        assert moves.get(segment=segments[0]).source == "collected"
+        assert moves.filter(source="plan", moved_at=T0 + 2 * HOUR).count() == steps - 1

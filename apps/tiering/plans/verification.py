@@ -2,7 +2,7 @@
 
 Marking a plan executed records a move (apps.snapshots.models.SegmentMove,
 source ``plan``) for each of its move steps, or links the move a collection
-already saw (apps.snapshots.moves.segment_move_planned); on the demo target it
+already saw (apps.snapshots.moves.segment_moves_planned); on the demo target it
 also makes the simulator apply them from the next whole hour
 (apps.targets.demo.moves), so the next collection sees them. A plan becomes
 verified only when every move's after-window holds the snapshots a verdict
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from apps.core.config import get_config
 from apps.snapshots.before_after import snapshot_intervals
 from apps.snapshots.models import SegmentMove
-from apps.snapshots.moves import segment_move_planned
+from apps.snapshots.moves import PlannedMove, segment_moves_planned
 from apps.targets.models import Target
 from apps.tiering import verdicts
 from apps.tiering.plans.models import Plan, PlanStep
@@ -52,10 +52,8 @@ def _move_steps(plan: Plan) -> list[PlanStep]:
 def plan_moves_record(*, plan: Plan, executed_at: dt.datetime) -> int:
     """Record the moves of a plan marked executed (and apply them to the demo); returns how many."""
     steps = _move_steps(plan)
-    for step in steps:
-        segment_move_planned(target_id=plan.target_id, segment_id=step.segment_id,
-                             from_tablespace=step.from_tablespace, to_tablespace=step.to_tablespace,
-                             plan_step_id=step.pk, executed_at=executed_at, since=plan.approved_at)
+    segment_moves_planned(target_id=plan.target_id, executed_at=executed_at, since=plan.approved_at, planned=[
+        PlannedMove(step.segment_id, step.from_tablespace, step.to_tablespace, step.pk) for step in steps])
     target = Target.objects.select_for_update().get(pk=plan.target_id)
     if target.mode == Target.Mode.DEMO and steps:
         from apps.targets.demo import moves as demo_moves
