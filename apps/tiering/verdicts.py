@@ -47,7 +47,7 @@ from apps.snapshots.before_after import (
     tablespace_read_ms,
 )
 from apps.snapshots.models import Segment, SegmentMove, Snapshot
-from apps.targets.models import TablespaceTier
+from apps.snapshots.storage_map import storage_map_read
 from apps.tiering import costmodel
 from apps.tiering.models import Recommendation, RecommendationRun, Tier
 from apps.tiering.tiers import tier_to_model
@@ -169,8 +169,10 @@ def _load_caveat(before: WindowFigures, after: WindowFigures) -> str:
             f"{after.io_requests_per_s:,.1f} ({factor:.1f}×), more than the {limit:g}× the comparison allows.")
 
 
-def move_comparison(*, move: SegmentMove, before_days: float, after_days: float) -> Comparison:
-    """The before and after of one move, its prediction, cost now and verdict."""
+def move_comparison(*, move: SegmentMove, before_days: float, after_days: float,
+                    tiers: dict[str, Tier] | None = None) -> Comparison:
+    """The before and after of one move, its prediction, cost now and verdict. ``tiers``: the target's
+    tablespace tiers (:func:`tablespace_tiers`), when the caller compares several moves of one target."""
     segment = move.segment
     t = move.moved_at
     before = segment_window_figures(target_id=segment.target_id, segment_id=segment.id,
@@ -179,7 +181,7 @@ def move_comparison(*, move: SegmentMove, before_days: float, after_days: float)
     after = segment_window_figures(target_id=segment.target_id, segment_id=segment.id,
                                    tablespace_name=move.to_tablespace, start_at=t,
                                    stop_at=t + dt.timedelta(days=after_days), label="after")
-    tiers = _tablespace_tiers(segment.target_id)
+    tiers = tablespace_tiers(segment.target_id) if tiers is None else tiers
     basis = segment.target.tier_set.basis
     to_tier, from_tier = tiers.get(move.to_tablespace), tiers.get(move.from_tablespace)
     prediction = predicted(segment=segment, at=t, before=before, to_tier=to_tier, from_tier=from_tier,
@@ -198,7 +200,7 @@ def periods_comparison(*, segment: Segment, first: Snapshot, second: Snapshot) -
                                       tablespace_name=segment.tablespace_name, start_at=snap.begin_at,
                                       stop_at=snap.end_at, label=label, snapshot_id=snap.pk)
                for snap, label in ((first, "period 1"), (second, "period 2"))]
-    tier = _tablespace_tiers(segment.target_id).get(segment.tablespace_name)
+    tier = tablespace_tiers(segment.target_id).get(segment.tablespace_name)
     basis = segment.target.tier_set.basis
     costs = [cost_usd_per_month(segment, window, tier, basis) for window in windows]
     words = [f"IO requests/s {_num(w.io_requests_per_s)}, IO time {duration_words(w.io_time_s_per_day)} a day"
@@ -260,8 +262,13 @@ def _read_ms_on(segment: Segment, tablespace: str, window: WindowFigures) -> flo
                               stop_at=window.stop_at)
 
 
-def _tablespace_tiers(target_id: int) -> dict[str, Tier]:
-    return {m.tablespace_name: m.tier for m in TablespaceTier.objects.filter(target_id=target_id).select_related("tier")}
+def tablespace_tiers(target_id: int) -> dict[str, Tier]:
+    """Each tablespace's effective tier, as the refresh prices it: the hand map, else its locations'
+    (apps.snapshots.storage_map)."""
+    placed = {name: p.tier_id for name, p in storage_map_read(target_id=target_id).placements.items()
+              if p.tier_id is not None}
+    tiers = Tier.objects.in_bulk(set(placed.values()))
+    return {name: tiers[tier_id] for name, tier_id in placed.items()}
 
 
 def _month(amount: Decimal | None) -> Decimal | None:

@@ -165,3 +165,20 @@ class ComparePeriodTests:
         unlisted = verdicts.periods_comparison(segment=customers_pk, first=first, second=second)
         assert unlisted.before.io_requests_per_s is None and unlisted.before.io_time_s_per_day is None
         assert "IO requests/s not measured" in unlisted.sentence
+
+
+@pytest.mark.django_db
+def test_a_tablespace_priced_by_its_location_is_priced_so_in_the_comparison(demo_target):
+    """The verdict prices a window on its tablespace's effective tier (apps.snapshots.storage_map), as the
+    refresh does: a tablespace no hand map names takes its location's tier."""
+    from apps.snapshots.storage_map import datafiles_store
+    from apps.targets.models import StorageLocation
+    from apps.targets.rows import DataFile as DataFileRow
+    from apps.tiering.models import Tier
+
+    flash = Tier.objects.get(tier_set=demo_target.tier_set, is_flash=True)
+    datafiles_store(target_id=demo_target.id, collected_at=T,
+                    rows=[DataFileRow("NEW_FLASH", 40, "+FLASH/DEMO/DATAFILE/new_flash.300.1", 10 * 1024**3)])
+    StorageLocation.objects.create(target=demo_target, name="+FLASH", kind="asm", tier=flash)
+
+    assert verdicts.tablespace_tiers(demo_target.id)["NEW_FLASH"] == flash

@@ -77,10 +77,11 @@ def plan_verdict(*, plan: Plan, before_days: float | None = None, after_days: fl
              .select_related("segment__target__tier_set")}
     rows = []
     steps = _move_steps(plan)
+    tiers = verdicts.tablespace_tiers(plan.target_id) if moves else {}  # one read for every step
     for step in steps[:VERDICT_STEPS]:
         move = moves.get(step.pk)
-        comparison = (verdicts.move_comparison(move=move, before_days=before_days, after_days=after_days)
-                      if move is not None else None)
+        comparison = (verdicts.move_comparison(move=move, before_days=before_days, after_days=after_days,
+                                               tiers=tiers) if move is not None else None)
         rows.append(StepVerdict(step, move, comparison))
     verdict, sentence = _overall([row.comparison for row in rows])
     if len(steps) > VERDICT_STEPS:
