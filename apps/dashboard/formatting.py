@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from apps.tiering.rules import in_words
+
 DASH = "—"
 
 
@@ -101,13 +103,7 @@ def fmt_duration(seconds: float | None) -> str:
     """
     if seconds is None or seconds == "":
         return DASH
-    if seconds < 60:
-        return f"{seconds:.1f} s"
-    minutes, secs = divmod(int(round(seconds)), 60)
-    if minutes < 60:
-        return f"{minutes} min {secs} s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes} min"
+    return in_words.duration(seconds)
 
 
 def fmt_price(amount: Decimal | float | None) -> str:

@@ -50,6 +50,7 @@ from apps.snapshots.models import Segment, SegmentMove, Snapshot
 from apps.snapshots.storage_map import storage_map_read
 from apps.tiering import costmodel
 from apps.tiering.models import Recommendation, RecommendationRun, Tier
+from apps.tiering.rules import in_words
 from apps.tiering.tiers import tier_to_model
 
 PAID, DID_NOT_PAY, TOO_EARLY, NOT_JUDGED = "paid", "did not pay", "too early", "not judged"
@@ -294,12 +295,4 @@ def duration_words(seconds: float | None) -> str:
     >>> duration_words(8.24), duration_words(184), duration_words(7300), duration_words(None)
     ('8.2 s', '3 min 4 s', '2 h 1 min', 'unknown')
     """
-    if seconds is None:
-        return "unknown"
-    if seconds < 60:
-        return f"{seconds:.1f} s"
-    minutes, secs = divmod(int(round(seconds)), 60)
-    if minutes < 60:
-        return f"{minutes} min {secs} s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes} min"
+    return "unknown" if seconds is None else in_words.duration(seconds)

@@ -47,3 +47,18 @@ def size(size_bytes: int) -> str:
 
 def money(amount: Decimal) -> str:
     return f"{amount:,.2f}"
+
+
+def duration(seconds: float) -> str:
+    """A duration as the pages and reasons write it.
+
+    >>> duration(8.24), duration(184), duration(7300)
+    ('8.2 s', '3 min 4 s', '2 h 1 min')
+    """
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, secs = divmod(int(round(seconds)), 60)
+    if minutes < 60:
+        return f"{minutes} min {secs} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min"
