@@ -25,8 +25,10 @@ class DatafilesStatementTests(unittest.TestCase):
         self.assertIn(("DBA_TEMP_FILES", "FILE_NAME"), columns)
         self.assertFalse(queries.is_pack_statement("datafiles"))
 
-    def test_it_does_not_read_asm_views_the_catalog_lacks(self) -> None:
-        self.assertNotIn("V$ASM_DISKGROUP", catalog())
+    def test_it_leaves_disk_groups_to_their_own_views(self) -> None:
+        # The catalog documents V$ASM_DISKGROUP now; the file listing stays on the dictionary's file views,
+        # so a database without ASM (or a user without access to V$ASM_*) still lists its files.
+        self.assertIn("V$ASM_DISKGROUP", catalog())
         self.assertNotIn("ASM", " ".join(queries.views_read(queries._read_sql("datafiles"))))
 
     def test_it_maps_a_row_keeping_unknowns_unknown(self) -> None:
