@@ -30,6 +30,7 @@ from apps.core.pgcopy import fetch_arrays
 from apps.dashboard.rows import FlashSample, ResidencyRow, ResidencySample, SegmentPoints, SegmentSample, TierCost
 from apps.snapshots.models import CollectionRun, Residency, Segment, SegmentStat, SysStat
 from apps.targets.models import Target
+from apps.targets.rows import segment_name
 from apps.tiering import costmodel
 from apps.tiering.models import Recommendation, RecommendationRun, Tier
 from apps.tiering.selectors import recommendation_list
@@ -42,8 +43,8 @@ FLASH_STATS = (STAT_FLASH_HITS, STAT_READ_REQUESTS, STAT_FLASH_INSERTS)
 DEFAULT_BLOCK_SIZE_BYTES = 8192
 
 
-def segment_label(owner: str, object_name: str, subobject_name: str) -> str:
-    return f"{owner}.{object_name}" + (f".{subobject_name}" if subobject_name else "")
+def segment_label(owner: str, object_name: str, subobject_name: str, container: str = "") -> str:
+    return segment_name(owner, object_name, subobject_name, container)
 
 
 def window_since(*, now: dt.datetime | None = None) -> dt.datetime:
@@ -87,8 +88,8 @@ def segment_points(*, target_id: int) -> SegmentPoints:
 
 def segment_labels(ids: list[int]) -> dict[int, str]:
     """owner.name[.subobject] of the given segments."""
-    rows = Segment.objects.filter(pk__in=ids).values_list("id", "owner", "object_name", "subobject_name")
-    return {pk: segment_label(owner, name, sub) for pk, owner, name, sub in rows}
+    rows = Segment.objects.filter(pk__in=ids).values_list("id", "owner", "object_name", "subobject_name", "container")
+    return {pk: segment_name(owner, name, sub, container) for pk, owner, name, sub, container in rows}
 
 
 def tier_costs(*, target_id: int, tier_models: Sequence[costmodel.Tier] | None = None) -> list[TierCost]:
@@ -167,13 +168,15 @@ def latest_residency(*, target_id: int, limit: int = 15) -> list[ResidencyRow]:
         return []
     rows = (
         Residency.objects.filter(target_id=target_id, collected_at=latest)
-        .values("segment_id", "segment__owner", "segment__object_name", "segment__subobject_name")
+        .values("segment_id", "segment__owner", "segment__object_name", "segment__subobject_name",
+                "segment__container")
         .annotate(flash=Sum("flash_blocks"), cache=Sum("cache_blocks"))
         .order_by("-flash", "-cache", "segment_id")[:limit]
     )
     return [
         ResidencyRow(segment_id=r["segment_id"], flash_blocks=r["flash"], cache_blocks=r["cache"],
-                     label=segment_label(r["segment__owner"], r["segment__object_name"], r["segment__subobject_name"]))
+                     label=segment_name(r["segment__owner"], r["segment__object_name"], r["segment__subobject_name"],
+                                          r["segment__container"]))
         for r in rows
     ]
 

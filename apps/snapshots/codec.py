@@ -9,7 +9,7 @@ from apps.targets.rows import CounterSample, SegmentKey
 
 
 def _key_to_list(key: SegmentKey) -> list[str]:
-    return [key.owner, key.object_name, key.subobject_name, key.object_type]
+    return list(key)
 
 
 def sample_to_json(sample: CounterSample) -> dict[str, Any]:

@@ -2,12 +2,15 @@ from __future__ import annotations
 
 from django.db import models
 
+from apps.targets.rows import segment_name
+
 
 class Segment(models.Model):
     """A segment of a target, with an identity that survives MOVE / TRUNCATE.
 
-    Identity is (owner, object, subobject, type); the data object id changes on
-    MOVE/TRUNCATE/REBUILD and is tracked, not keyed on.
+    Identity is (container, owner, object, subobject, type); the data object id changes on
+    MOVE/TRUNCATE/REBUILD and is tracked, not keyed on. ``container`` is the PDB of a CDB's
+    segment ("" for a non-CDB): the same owner.object in two PDBs are two segments.
     """
 
     target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="segments")
@@ -15,6 +18,8 @@ class Segment(models.Model):
     object_name = models.CharField(max_length=128)
     subobject_name = models.CharField(max_length=128, blank=True, default="")
     object_type = models.CharField(max_length=30)
+    container = models.CharField(max_length=128, blank=True, default="", db_default="",
+                                 help_text="the PDB a CDB's segment lives in; empty for a non-CDB")
     tablespace_name = models.CharField(max_length=128, blank=True, default="")
     obj_number = models.BigIntegerField(null=True)
     dataobj_number = models.BigIntegerField(null=True)
@@ -40,7 +45,8 @@ class Segment(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["target", "owner", "object_name", "subobject_name", "object_type"], name="segment_identity"
+                fields=["target", "container", "owner", "object_name", "subobject_name", "object_type"],
+                name="segment_identity"
             ),
         ]
         indexes = [
@@ -49,8 +55,7 @@ class Segment(models.Model):
         ]
 
     def __str__(self) -> str:
-        sub = f".{self.subobject_name}" if self.subobject_name else ""
-        return f"{self.owner}.{self.object_name}{sub} ({self.object_type})"
+        return f"{segment_name(self.owner, self.object_name, self.subobject_name, self.container)} ({self.object_type})"
 
     @property
     def size_gb(self) -> float | None:

@@ -235,10 +235,11 @@ def _collected_moves(target_id: int) -> dict[SegmentKey, list[tuple[dt.datetime,
     """A target's collected moves by segment key: (moved_at, from, to), oldest first (a target has few)."""
     rows = (SegmentMove.objects.filter(target_id=target_id, source=SegmentMove.Source.COLLECTED)
             .order_by("moved_at").values_list("segment__owner", "segment__object_name", "segment__subobject_name",
-                                              "segment__object_type", "moved_at", "from_tablespace", "to_tablespace"))
+                                              "segment__object_type", "segment__container", "moved_at", "from_tablespace",
+                                              "to_tablespace"))
     history: dict[SegmentKey, list[tuple[dt.datetime, str, str]]] = {}
-    for owner, name, sub, kind, at, source, destination in rows:
-        history.setdefault(SegmentKey(owner, name, sub, kind), []).append((at, source, destination))
+    for owner, name, sub, kind, container, at, source, destination in rows:
+        history.setdefault(SegmentKey(owner, name, sub, kind, container), []).append((at, source, destination))
     return history
 
 
@@ -249,5 +250,5 @@ def _stored_tablespaces(target_id: int, keys: list[SegmentKey]) -> dict[SegmentK
     for owner in {key.owner for key in keys}:
         condition |= Q(owner=owner)
     rows = Segment.objects.filter(condition, target_id=target_id).values_list(
-        "owner", "object_name", "subobject_name", "object_type", "tablespace_name")
-    return {key: row[4] for row in rows if (key := SegmentKey(*row[:4])) in wanted}
+        "owner", "object_name", "subobject_name", "object_type", "container", "tablespace_name")
+    return {key: row[5] for row in rows if (key := SegmentKey(*row[:5])) in wanted}

@@ -1,6 +1,6 @@
 """Writing a source's Collection into PostgreSQL.
 
-Segments are upserted first (identity = owner, object, subobject, type); then
+Segments are upserted first (identity = container, owner, object, subobject, type); then
 each snapshot is written in its own transaction with all its rows (segment
 stats by COPY, system stats, tablespace IO), or not at all: the natural key
 (target, dbid, instance, kind, snap_id) makes a re-run skip what is stored.
@@ -90,9 +90,9 @@ _SEGMENT_UPSERT_SQL = f"""
 INSERT INTO snapshots_segment AS s (target_id, owner, object_name, subobject_name, object_type,
   tablespace_name, obj_number, dataobj_number, partitioned_parent, lob_column, size_bytes, size_at,
   buffer_pool, flash_cache, cell_flash_cache, in_awr, name_truncated, first_seen_at, last_seen_at,
-  partition_position, partition_interval)
+  partition_position, partition_interval, container)
 SELECT * FROM segment_in
-ON CONFLICT (target_id, owner, object_name, subobject_name, object_type) DO UPDATE SET
+ON CONFLICT (target_id, container, owner, object_name, subobject_name, object_type) DO UPDATE SET
   {", ".join(f"{column} = {value}" for column, value in {**_SEGMENT_MERGE, **_SEGMENT_SEEN}.items())}
 WHERE ({", ".join(f"s.{column}" for column in _SEGMENT_MERGE)})
       IS DISTINCT FROM ({", ".join(_SEGMENT_MERGE.values())})
@@ -122,6 +122,7 @@ def segments_upsert(*, target_id: int, collection: Collection, seen_at: dt.datet
                 (info.cell_flash_cache or "") if info else "",
                 key in in_awr, key in truncated and info is None, seen_at, seen_at,
                 info.partition_position if info else None, info.partition_interval if info else None,
+                key.container,
             )
         )
     # Most segments of a collection are stored already and unchanged: those keep their row (its
@@ -130,7 +131,7 @@ def segments_upsert(*, target_id: int, collection: Collection, seen_at: dt.datet
     stored = _stored_segments(target_id, since=seen_at - dt.timedelta(days=1))
     changed = []
     for row in rows:
-        key = SegmentKey(*row[1:5])
+        key = SegmentKey(*row[1:5], row[21])
         known = stored.get(key)
         if known is not None and _unchanged(row, known[1]):
             ids[key] = known[0]
@@ -162,8 +163,8 @@ def _stored_segments(target_id: int, *, since: dt.datetime) -> dict[SegmentKey, 
     rows = Segment.objects.filter(target_id=target_id, last_seen_at__gte=since).values_list(
         "id", "owner", "object_name", "subobject_name", "object_type", "tablespace_name", "obj_number",
         "dataobj_number", "partitioned_parent", "lob_column", "size_bytes", "buffer_pool", "flash_cache",
-        "cell_flash_cache", "in_awr", "name_truncated", "partition_position", "partition_interval")
-    return {SegmentKey(*row[1:5]): (row[0], row[5:]) for row in rows}
+        "cell_flash_cache", "in_awr", "name_truncated", "partition_position", "partition_interval", "container")
+    return {SegmentKey(*row[1:5], row[-1]): (row[0], row[5:-1]) for row in rows}
 
 
 def _segments_write(rows: list[tuple]) -> dict[SegmentKey, int]:
@@ -177,7 +178,7 @@ def _segments_write(rows: list[tuple]) -> dict[SegmentKey, int]:
               tablespace_name text, obj_number bigint, dataobj_number bigint, partitioned_parent text,
               lob_column text, size_bytes bigint, size_at timestamptz, buffer_pool text, flash_cache text,
               cell_flash_cache text, in_awr boolean, name_truncated boolean, first_seen_at timestamptz,
-              last_seen_at timestamptz, partition_position integer, partition_interval boolean
+              last_seen_at timestamptz, partition_position integer, partition_interval boolean, container text
             ) ON COMMIT DROP
             """
         )
@@ -187,11 +188,12 @@ def _segments_write(rows: list[tuple]) -> dict[SegmentKey, int]:
         cursor.execute(_SEGMENT_UPSERT_SQL)
         cursor.execute(
             """
-            SELECT s.id, s.owner, s.object_name, s.subobject_name, s.object_type
-            FROM snapshots_segment s JOIN segment_in i USING (target_id, owner, object_name, subobject_name, object_type)
+            SELECT s.id, s.owner, s.object_name, s.subobject_name, s.object_type, s.container
+            FROM snapshots_segment s
+            JOIN segment_in i USING (target_id, container, owner, object_name, subobject_name, object_type)
             """
         )
-        ids = {SegmentKey(o, n, sub, t): seg_id for seg_id, o, n, sub, t in cursor.fetchall()}
+        ids = {SegmentKey(o, n, sub, t, c): seg_id for seg_id, o, n, sub, t, c in cursor.fetchall()}
         cursor.execute("DROP TABLE pg_temp.segment_in")
         return ids
 

@@ -57,12 +57,30 @@ class SegmentKey(NamedTuple):
     UNDO, TEMPORARY, CLUSTER, NESTED TABLE, ... ``subobject_name`` is the
     partition or subpartition name, ``""`` when there is none (never None, so
     the key compares simply).
+
+    ``container`` is the pluggable database the segment lives in, as the source names it (the PDB
+    name of CDB_SEGMENTS / a CDB report's "PDB Name" column, ``CDB$ROOT`` for the root), ``""`` for a
+    non-CDB or a source that does not say. The same owner.object in two PDBs are two segments.
     """
 
     owner: str
     object_name: str
     subobject_name: str
     object_type: str
+    container: str = ""
+
+
+def segment_name(owner: str, object_name: str, subobject_name: str = "", container: str = "") -> str:
+    """A segment's name as the pages, the CSV and the search show it: owner.object[.subobject], after its
+    PDB and a colon for a CDB's segment.
+
+    >>> segment_name("SOE", "ORDERS", "P1")
+    'SOE.ORDERS.P1'
+    >>> segment_name("SOE", "ORDERS", "", "PDB2")
+    'PDB2:SOE.ORDERS'
+    """
+    name = f"{owner}.{object_name}" + (f".{subobject_name}" if subobject_name else "")
+    return f"{container}:{name}" if container else name
 
 
 @dataclass(frozen=True)

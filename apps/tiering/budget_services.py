@@ -123,7 +123,7 @@ class FleetBudget:
             per_gb = np.where(size > 0, self.rows["value"][index] / (size / GB), np.nan)
         index = index[np.argsort(-np.nan_to_num(per_gb, nan=-np.inf), kind="stable")][:limit]
         names = {seg["id"]: seg for seg in Segment.objects.filter(id__in=self.rows["segment_id"][index].tolist())
-                 .values("id", "owner", "object_name", "subobject_name", "object_type")}
+                 .values("id", "owner", "object_name", "subobject_name", "object_type", "container")}
         return [self._segment(int(i), names.get(int(self.rows["segment_id"][i]))) for i in index]
 
     def _segment(self, i: int, seg: dict[str, Any] | None) -> BudgetSegment:
@@ -132,7 +132,8 @@ class FleetBudget:
         to_tier = self.tier.name if outcome == MOVES_IN else (
             self.tier_names.get(int(self.rows["elsewhere_tier_id"][i]), "") if outcome in (MOVES_OUT, EVICTED)
             else self.tier.name)
-        label = (segment_label(seg["owner"], seg["object_name"], seg["subobject_name"], seg["object_type"])
+        label = (segment_label(seg["owner"], seg["object_name"], seg["subobject_name"], seg["object_type"],
+                               seg["container"])
                  if seg else f"segment {int(self.rows['segment_id'][i])}")
         value = float(self.rows["value"][i])
         return BudgetSegment(

@@ -236,12 +236,12 @@ def ddl_text(seg: Segment, advice: rules.Advice, tier: Tier | None, tablespace_f
         name_truncated=seg.name_truncated,
     )
     try:
-        text = ddl.ddl_for_action(request, advice.action, hot_partitions=advice.hot_partitions,
-                                  flash_cache_hint=advice.flash_cache_hint,
-                                  onto_flash=bool(tier is not None and tier.is_flash)).text()
+        script = ddl.ddl_for_action(request, advice.action, hot_partitions=advice.hot_partitions,
+                                    flash_cache_hint=advice.flash_cache_hint,
+                                    onto_flash=bool(tier is not None and tier.is_flash))
         if advice.action == rules.ACTION_MOVE and seg.partition_interval and "partition_lifecycle" in advice.codes:
             # The hot partition of an interval-partitioned table: its next partitions are created where it goes.
-            text += interval_default_ddl(request).text()
-        return text
+            script = ddl.DdlScript(script.lines + interval_default_ddl(request).lines)
+        return ddl.in_container(script, seg.container).text()
     except ddl.DdlError as exc:
         return f"-- DDL cannot be generated: {exc}"

@@ -8,7 +8,7 @@ iops, read_iops, write_iops, intensity, statistic, window_days, current_tier,
 recommended_tier, action, cost_now_usd, cost_after_usd, savings_usd,
 io_time_saved_s_per_day, reasons, ddl, computed_at, measured, iops_bound, cost_unit,
 cost_now_usd_per_month, cost_after_usd_per_month, savings_usd_per_month, window,
-window_start, window_end, window_intervals, payback_days
+window_start, window_end, window_intervals, payback_days, container (the PDB of a CDB's segment)
 
 Money: cost_now_usd, cost_after_usd and savings_usd are in the unit of the target's
 tier set, named in ``cost_unit``: "USD purchase" (devices bought once: the seed's
@@ -58,6 +58,7 @@ HEADER = (
     "action", "cost_now_usd", "cost_after_usd", "savings_usd", "io_time_saved_s_per_day", "reasons", "ddl",
     "computed_at", "measured", "iops_bound", "cost_unit", "cost_now_usd_per_month", "cost_after_usd_per_month",
     "savings_usd_per_month", "window", "window_start", "window_end", "window_intervals", "payback_days",
+    "container",
 )
 
 
@@ -74,8 +75,8 @@ def export_rows(recs: Iterable[Recommendation], target: Target) -> list[tuple[An
 
 
 #: The segment fields the export and the DDL read.
-_SEGMENT_FIELDS = ("owner", "object_name", "subobject_name", "object_type", "tablespace_name", "partitioned_parent",
-                   "lob_column", "name_truncated", "partition_interval", "partition_position")
+_SEGMENT_FIELDS = ("owner", "object_name", "subobject_name", "object_type", "container", "tablespace_name",
+                   "partitioned_parent", "lob_column", "name_truncated", "partition_interval", "partition_position")
 
 
 def _lean(recs: QuerySet[Recommendation]) -> list[Recommendation]:
@@ -138,7 +139,7 @@ def _row(rec: Recommendation, target_name: str, explanation: Explanation, basis:
         " ".join(reason.text for reason in explanation.reasons), explanation.ddl, rec.computed_at.isoformat(),
         rec.measured, _round(rec.iops_bound, 3), basis.unit, _per_month(rec.cost_now_usd, basis),
         _per_month(rec.cost_after_usd, basis), _per_month(rec.savings_usd, basis), *_window_cells(window),
-        _round(rec.payback_days, 1),
+        _round(rec.payback_days, 1), seg.container,
     )
 
 

@@ -41,6 +41,9 @@ GRANT CREATE SESSION TO &monitor_user;
 GRANT SELECT ON SYS.V_$INSTANCE TO &monitor_user;
 GRANT SELECT ON SYS.GV_$INSTANCE TO &monitor_user;
 GRANT SELECT ON SYS.V_$DATABASE TO &monitor_user;
+-- 12.1 and later (multitenant): which containers the session sees (V$CONTAINERS does not exist in 11.2: ignore
+-- the ORA-00942 this line gives there).
+GRANT SELECT ON SYS.V_$CONTAINERS TO &monitor_user;
 GRANT SELECT ON SYS.V_$PARAMETER TO &monitor_user;
 -- Both modes: AWR views exempt from the Diagnostics Pack (segment history).
 GRANT SELECT ON SYS.DBA_HIST_SNAPSHOT TO &monitor_user;

@@ -16,6 +16,8 @@
 -- an ORA- line means that statement failed (the script exits non-zero). Files of statements
 -- switched off (pack_* in nopack mode) are not written.
 --
+--   containers.csv  (from containers.sql)
+--     CDB,CON_ID,CON_NAME,SESSION_CON_ID
 --   datafiles.csv  (from datafiles.sql)
 --     TABLESPACE_NAME,FILE_ID,FILE_NAME,SIZE_BYTES,AUTOEXTENSIBLE,MAX_SIZE_BYTES,FILE_TYPE
 --   filestat_sample.csv  (from filestat_sample.sql)
@@ -33,7 +35,7 @@
 --   residency.csv  (from residency.sql, residency_rac.sql)
 --     INST_ID,DATAOBJ_NUMBER,FLASH_BLOCKS,CACHE_BLOCKS
 --   seg_stat.csv  (from seg_stat.sql, seg_stat_112.sql)
---     INSTANCE_NUMBER,SNAP_ID,OWNER,OBJECT_NAME,SUBOBJECT_NAME,OBJECT_TYPE,TABLESPACE_NAME,OBJ_NUMBER,DATAOBJ_NUMBER,PHYSICAL_READ_REQUESTS,PHYSICAL_WRITE_REQUESTS,PHYSICAL_READS_BLOCKS,PHYSICAL_WRITES_BLOCKS,PHYSICAL_READS_DIRECT_BLOCKS,PHYSICAL_WRITES_DIRECT_BLOCKS,OPTIMIZED_PHYSICAL_READS,LOGICAL_READS,DB_BLOCK_CHANGES,TABLE_SCANS,SPACE_ALLOCATED_BYTES
+--     INSTANCE_NUMBER,SNAP_ID,OWNER,OBJECT_NAME,SUBOBJECT_NAME,OBJECT_TYPE,TABLESPACE_NAME,OBJ_NUMBER,DATAOBJ_NUMBER,PHYSICAL_READ_REQUESTS,PHYSICAL_WRITE_REQUESTS,PHYSICAL_READS_BLOCKS,PHYSICAL_WRITES_BLOCKS,PHYSICAL_READS_DIRECT_BLOCKS,PHYSICAL_WRITES_DIRECT_BLOCKS,OPTIMIZED_PHYSICAL_READS,LOGICAL_READS,DB_BLOCK_CHANGES,TABLE_SCANS,SPACE_ALLOCATED_BYTES,CON_ID
 --   segments.csv  (from segments.sql)
 --     OWNER,SEGMENT_NAME,PARTITION_NAME,SEGMENT_TYPE,TABLESPACE_NAME,BYTES,BLOCKS,BUFFER_POOL,FLASH_CACHE,CELL_FLASH_CACHE,OBJ_NUMBER,DATAOBJ_NUMBER,LOB_TABLE_NAME,LOB_COLUMN_NAME,LOB_TABLE_PARTITION_NAME,PARTITION_POSITION,PARTITION_INTERVAL
 --   segstat_sample.csv  (from segstat_sample.sql)
@@ -67,11 +69,13 @@ ALTER SESSION SET NLS_NUMERIC_CHARACTERS = '.,';
 
 -- Statement switches: '' runs a gated line, '--' comments it out.
 COLUMN gate_pack NEW_VALUE gate_pack NOPRINT
+COLUMN gate_containers NEW_VALUE gate_containers NOPRINT
 COLUMN gate_seg_stat NEW_VALUE gate_seg_stat NOPRINT
 COLUMN gate_seg_stat_112 NEW_VALUE gate_seg_stat_112 NOPRINT
 COLUMN gate_residency NEW_VALUE gate_residency NOPRINT
 COLUMN gate_residency_rac NEW_VALUE gate_residency_rac NOPRINT
 SELECT CASE WHEN '&mode' = 'awr' THEN '' ELSE '--' END AS gate_pack,
+       CASE WHEN (TO_NUMBER(SUBSTR(i.version, 1, INSTR(i.version, '.') - 1)) * 100 + TO_NUMBER(SUBSTR(i.version, INSTR(i.version, '.') + 1, INSTR(i.version, '.', 1, 2) - INSTR(i.version, '.') - 1))) >= 1201 THEN '' ELSE '--' END AS gate_containers,
        CASE WHEN (TO_NUMBER(SUBSTR(i.version, 1, INSTR(i.version, '.') - 1)) * 100 + TO_NUMBER(SUBSTR(i.version, INSTR(i.version, '.') + 1, INSTR(i.version, '.', 1, 2) - INSTR(i.version, '.') - 1))) >= 1201 THEN '' ELSE '--' END AS gate_seg_stat,
        CASE WHEN (TO_NUMBER(SUBSTR(i.version, 1, INSTR(i.version, '.') - 1)) * 100 + TO_NUMBER(SUBSTR(i.version, INSTR(i.version, '.') + 1, INSTR(i.version, '.', 1, 2) - INSTR(i.version, '.') - 1))) >= 1102 AND (TO_NUMBER(SUBSTR(i.version, 1, INSTR(i.version, '.') - 1)) * 100 + TO_NUMBER(SUBSTR(i.version, INSTR(i.version, '.') + 1, INSTR(i.version, '.', 1, 2) - INSTR(i.version, '.') - 1))) < 1201 THEN '' ELSE '--' END AS gate_seg_stat_112,
        CASE WHEN UPPER(p.value) = 'TRUE' THEN '--' ELSE '' END AS gate_residency,
@@ -86,6 +90,26 @@ VARIABLE begin_at VARCHAR2(30)
 EXEC SELECT dbid INTO :dbid FROM v$database
 EXEC :last_snap_id := 0
 EXEC :begin_at := TO_CHAR(CAST(SYSDATE - &days AS TIMESTAMP), 'YYYY-MM-DD"T"HH24:MI:SS.FF3')
+
+-- containers.sql -> containers.csv
+&gate_containers.SPOOL &outdir./containers.csv
+&gate_containers.PROMPT CDB,CON_ID,CON_NAME,SESSION_CON_ID
+&gate_containers.SELECT '"' || REPLACE(TO_CHAR(q.CDB), '"', '""')
+&gate_containers.       || '","' || REPLACE(TO_CHAR(q.CON_ID), '"', '""')
+&gate_containers.       || '","' || REPLACE(TO_CHAR(q.CON_NAME), '"', '""')
+&gate_containers.       || '","' || REPLACE(TO_CHAR(q.SESSION_CON_ID), '"', '""')
+&gate_containers.       || '"' AS csv_line
+&gate_containers.FROM (
+&gate_containers.SELECT d.cdb,
+&gate_containers.       c.con_id,
+&gate_containers.       c.name AS con_name,
+&gate_containers.       SYS_CONTEXT('USERENV', 'CON_ID') AS session_con_id
+&gate_containers.FROM v$database d
+&gate_containers.CROSS JOIN v$containers c
+&gate_containers.ORDER BY c.con_id
+&gate_containers.) q
+&gate_containers./
+&gate_containers.SPOOL OFF
 
 -- datafiles.sql -> datafiles.csv
 SPOOL &outdir./datafiles.csv
@@ -361,7 +385,7 @@ SPOOL OFF
 
 -- seg_stat.sql -> seg_stat.csv
 &gate_seg_stat.SPOOL &outdir./seg_stat.csv
-&gate_seg_stat.PROMPT INSTANCE_NUMBER,SNAP_ID,OWNER,OBJECT_NAME,SUBOBJECT_NAME,OBJECT_TYPE,TABLESPACE_NAME,OBJ_NUMBER,DATAOBJ_NUMBER,PHYSICAL_READ_REQUESTS,PHYSICAL_WRITE_REQUESTS,PHYSICAL_READS_BLOCKS,PHYSICAL_WRITES_BLOCKS,PHYSICAL_READS_DIRECT_BLOCKS,PHYSICAL_WRITES_DIRECT_BLOCKS,OPTIMIZED_PHYSICAL_READS,LOGICAL_READS,DB_BLOCK_CHANGES,TABLE_SCANS,SPACE_ALLOCATED_BYTES
+&gate_seg_stat.PROMPT INSTANCE_NUMBER,SNAP_ID,OWNER,OBJECT_NAME,SUBOBJECT_NAME,OBJECT_TYPE,TABLESPACE_NAME,OBJ_NUMBER,DATAOBJ_NUMBER,PHYSICAL_READ_REQUESTS,PHYSICAL_WRITE_REQUESTS,PHYSICAL_READS_BLOCKS,PHYSICAL_WRITES_BLOCKS,PHYSICAL_READS_DIRECT_BLOCKS,PHYSICAL_WRITES_DIRECT_BLOCKS,OPTIMIZED_PHYSICAL_READS,LOGICAL_READS,DB_BLOCK_CHANGES,TABLE_SCANS,SPACE_ALLOCATED_BYTES,CON_ID
 &gate_seg_stat.SELECT '"' || REPLACE(TO_CHAR(q.INSTANCE_NUMBER), '"', '""')
 &gate_seg_stat.       || '","' || REPLACE(TO_CHAR(q.SNAP_ID), '"', '""')
 &gate_seg_stat.       || '","' || REPLACE(TO_CHAR(q.OWNER), '"', '""')
@@ -382,6 +406,7 @@ SPOOL OFF
 &gate_seg_stat.       || '","' || REPLACE(TO_CHAR(q.DB_BLOCK_CHANGES), '"', '""')
 &gate_seg_stat.       || '","' || REPLACE(TO_CHAR(q.TABLE_SCANS), '"', '""')
 &gate_seg_stat.       || '","' || REPLACE(TO_CHAR(q.SPACE_ALLOCATED_BYTES), '"', '""')
+&gate_seg_stat.       || '","' || REPLACE(TO_CHAR(q.CON_ID), '"', '""')
 &gate_seg_stat.       || '"' AS csv_line
 &gate_seg_stat.FROM (
 &gate_seg_stat.SELECT ss.instance_number,
@@ -403,7 +428,8 @@ SPOOL OFF
 &gate_seg_stat.       ss.logical_reads_delta AS logical_reads,
 &gate_seg_stat.       ss.db_block_changes_delta AS db_block_changes,
 &gate_seg_stat.       ss.table_scans_delta AS table_scans,
-&gate_seg_stat.       ss.space_allocated_total AS space_allocated_bytes
+&gate_seg_stat.       ss.space_allocated_total AS space_allocated_bytes,
+&gate_seg_stat.       ss.con_id
 &gate_seg_stat.FROM dba_hist_seg_stat ss
 &gate_seg_stat.JOIN dba_hist_snapshot sn
 &gate_seg_stat.  ON sn.snap_id = ss.snap_id
@@ -425,7 +451,7 @@ SPOOL OFF
 
 -- seg_stat_112.sql -> seg_stat.csv
 &gate_seg_stat_112.SPOOL &outdir./seg_stat.csv
-&gate_seg_stat_112.PROMPT INSTANCE_NUMBER,SNAP_ID,OWNER,OBJECT_NAME,SUBOBJECT_NAME,OBJECT_TYPE,TABLESPACE_NAME,OBJ_NUMBER,DATAOBJ_NUMBER,PHYSICAL_READ_REQUESTS,PHYSICAL_WRITE_REQUESTS,PHYSICAL_READS_BLOCKS,PHYSICAL_WRITES_BLOCKS,PHYSICAL_READS_DIRECT_BLOCKS,PHYSICAL_WRITES_DIRECT_BLOCKS,OPTIMIZED_PHYSICAL_READS,LOGICAL_READS,DB_BLOCK_CHANGES,TABLE_SCANS,SPACE_ALLOCATED_BYTES
+&gate_seg_stat_112.PROMPT INSTANCE_NUMBER,SNAP_ID,OWNER,OBJECT_NAME,SUBOBJECT_NAME,OBJECT_TYPE,TABLESPACE_NAME,OBJ_NUMBER,DATAOBJ_NUMBER,PHYSICAL_READ_REQUESTS,PHYSICAL_WRITE_REQUESTS,PHYSICAL_READS_BLOCKS,PHYSICAL_WRITES_BLOCKS,PHYSICAL_READS_DIRECT_BLOCKS,PHYSICAL_WRITES_DIRECT_BLOCKS,OPTIMIZED_PHYSICAL_READS,LOGICAL_READS,DB_BLOCK_CHANGES,TABLE_SCANS,SPACE_ALLOCATED_BYTES,CON_ID
 &gate_seg_stat_112.SELECT '"' || REPLACE(TO_CHAR(q.INSTANCE_NUMBER), '"', '""')
 &gate_seg_stat_112.       || '","' || REPLACE(TO_CHAR(q.SNAP_ID), '"', '""')
 &gate_seg_stat_112.       || '","' || REPLACE(TO_CHAR(q.OWNER), '"', '""')
@@ -446,6 +472,7 @@ SPOOL OFF
 &gate_seg_stat_112.       || '","' || REPLACE(TO_CHAR(q.DB_BLOCK_CHANGES), '"', '""')
 &gate_seg_stat_112.       || '","' || REPLACE(TO_CHAR(q.TABLE_SCANS), '"', '""')
 &gate_seg_stat_112.       || '","' || REPLACE(TO_CHAR(q.SPACE_ALLOCATED_BYTES), '"', '""')
+&gate_seg_stat_112.       || '","' || REPLACE(TO_CHAR(q.CON_ID), '"', '""')
 &gate_seg_stat_112.       || '"' AS csv_line
 &gate_seg_stat_112.FROM (
 &gate_seg_stat_112.SELECT ss.instance_number,
@@ -467,7 +494,8 @@ SPOOL OFF
 &gate_seg_stat_112.       ss.logical_reads_delta AS logical_reads,
 &gate_seg_stat_112.       ss.db_block_changes_delta AS db_block_changes,
 &gate_seg_stat_112.       ss.table_scans_delta AS table_scans,
-&gate_seg_stat_112.       ss.space_allocated_total AS space_allocated_bytes
+&gate_seg_stat_112.       ss.space_allocated_total AS space_allocated_bytes,
+&gate_seg_stat_112.       CAST(NULL AS NUMBER) AS con_id
 &gate_seg_stat_112.FROM dba_hist_seg_stat ss
 &gate_seg_stat_112.JOIN dba_hist_snapshot sn
 &gate_seg_stat_112.  ON sn.snap_id = ss.snap_id

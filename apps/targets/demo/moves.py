@@ -98,7 +98,7 @@ def _moved(spec: SegmentSpec, moves: list[DemoMove]) -> SegmentSpec:
 
 def moves_to_json(moves: Moves) -> list[list[Any]]:
     """The moves as a target's capabilities keep them: [owner, object, subobject, type, tablespace, from_snap_id]."""
-    return [[*move.key, move.tablespace_name, move.from_snap_id] for move in sorted(moves)]
+    return [[*move.key[:4], move.tablespace_name, move.from_snap_id] for move in sorted(moves)]  # a non-CDB
 
 
 def moves_from_json(rows: Any) -> Moves:

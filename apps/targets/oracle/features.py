@@ -25,6 +25,8 @@ SUPPORTED_RELEASES: tuple[Release, ...] = ((11, 2), (12, 1), (12, 2), (18, 0), (
 RELEASE_VARIANTS: dict[str, tuple[tuple[Release, str], ...]] = {
     # DBA_HIST_SEG_STAT(_OBJ).CON_DBID exists from 12.1 and is part of the segment identity.
     "seg_stat": (((12, 1), "seg_stat"), ((11, 2), "seg_stat_112")),
+    # Multitenant (V$DATABASE.CDB, V$CONTAINERS) from 12.1; an 11.2 database is never a CDB.
+    "containers": (((12, 1), "containers"),),
 }
 
 _VERSION = re.compile(r"^\s*(\d+)\.(\d+)")
@@ -61,6 +63,11 @@ class Features:
     def thin_mode_supported(self) -> bool:
         """python-oracledb Thin mode connects to 12.1 and later only (DPY-3010 below)."""
         return self.release >= (12, 1)
+
+    def runs(self, noun: str) -> bool:
+        """Whether ``noun`` has a statement on this release (containers: 12.1 on; the others: every release)."""
+        variants = RELEASE_VARIANTS.get(noun)
+        return variants is None or any(self.release >= lowest for lowest, _stem in variants)
 
     def sql_file(self, noun: str) -> str:
         """Name (stem) of the sql/ file that runs ``noun`` on this release."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import importlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -287,7 +288,8 @@ def fetch_seg_stat(cursor: Cursor, *, mode: str, features: Features, dbid: int, 
     binds = _history_binds(dbid=dbid, last_snap_id=last_snap_id, begin_at=begin_at, utc_offset_min=utc_offset_min)
     rows = _run(cursor, SQL_SEG_STAT, mode=mode, binds=binds, features=features)
     return tuple(
-        SegStatRow(instance_number=int(row["INSTANCE_NUMBER"]), snap_id=int(row["SNAP_ID"]), stat=_segment_stat(row))
+        SegStatRow(instance_number=int(row["INSTANCE_NUMBER"]), snap_id=int(row["SNAP_ID"]), stat=_segment_stat(row),
+                   con_id=_int_or_none(row.get("CON_ID")))
         for row in rows
     )
 
@@ -459,3 +461,16 @@ def fetch_pack_filestat(cursor: Cursor, *, mode: str, dbid: int, last_snap_id: i
         )
         for row in _run(cursor, SQL_PACK_FILESTAT, mode=mode, binds=binds)
     )
+
+
+
+#: Statements that live with the code they feed, in modules that import this one: reachable from here too
+#: (every statement keeps its constant and fetch function here), looked up when first asked for.
+_ELSEWHERE = {"SQL_CONTAINERS": "apps.targets.oracle.containers", "fetch_containers": "apps.targets.oracle.containers"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _ELSEWHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

@@ -61,6 +61,8 @@ class SegStatRow:
     instance_number: int
     snap_id: int
     stat: SegmentStat
+    #: DBA_HIST_SEG_STAT.CON_ID (12.1 on): the container the row belongs to; None where not read (11.2).
+    con_id: int | None = None
 
 
 @dataclass(frozen=True)

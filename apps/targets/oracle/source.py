@@ -20,6 +20,7 @@ from apps.targets.base import CheckReport, CheckStep, CollectState, Source, Sour
 from apps.targets.deltas import IntervalDelta, cumulative_deltas
 from apps.targets.oracle import queries
 from apps.targets.oracle.connection import Connect, Deadline, Limits, OracleTimeout, oracle_cursor
+from apps.targets.oracle.containers import Containers, fetch_containers, seg_stat_in, segments_in
 from apps.targets.oracle.errors import StatementFailed, source_error_from, source_error_from_timeout
 from apps.targets.oracle.features import Features, check_mode, check_pack_access, features_for
 from apps.targets.oracle.queries import (
@@ -130,14 +131,15 @@ class OracleSource(Source):
         segstat_rows = queries.fetch_segstat_sample(cursor, mode=mode)
         sysstat_rows = queries.fetch_sysstat_sample(cursor, mode=mode)
         filestat_rows = queries.fetch_filestat_sample(cursor, mode=mode)
-        segments = queries.fetch_segments(cursor, mode=mode)
+        containers = fetch_containers(cursor, mode=mode, features=features)
+        segments = segments_in(queries.fetch_segments(cursor, mode=mode), containers)
         tablespaces = queries.fetch_tablespaces(cursor, mode=mode)
         datafiles = queries.fetch_datafiles(cursor, mode=mode)
         rac = is_rac(parameters, instances)
         residency = queries.fetch_residency(
             cursor, mode=mode, rac=rac, instance_numbers={row.inst_id: row.instance_number for row in instances}
         )
-        history = self._history(cursor, state, instance=instance, features=features)
+        history = self._history(cursor, state, instance=instance, features=features, containers=containers)
         seen = {row.instance_number for row in instances} | {snap.instance_number for snap in history.snapshots}
         return Collection(
             database=DatabaseInfo(
@@ -159,7 +161,8 @@ class OracleSource(Source):
             notes=history.notes,
         )
 
-    def _history(self, cursor: Any, state: CollectState, *, instance: InstanceRow, features: Features) -> _History:
+    def _history(self, cursor: Any, state: CollectState, *, instance: InstanceRow, features: Features,
+                 containers: Containers) -> _History:
         dbid, offset = instance.dbid, instance.server_utc_offset_min
         last_by_instance = {inst: snap for (db, inst), snap in state.last_snap_ids.items() if db == dbid}
         # One query for all instances from the lowest stored SNAP_ID; each instance then keeps
@@ -170,7 +173,8 @@ class OracleSource(Source):
         new = [row for row in rows if row.snap_id > last_by_instance.get(row.instance_number, 0)]
         if not new:
             return _History()
-        seg_stat_rows = queries.fetch_seg_stat(cursor, mode=self.mode, features=features, **bounds)
+        seg_stat_rows = seg_stat_in(queries.fetch_seg_stat(cursor, mode=self.mode, features=features, **bounds),
+                                    containers)
         pack_sysstat_rows = pack_filestat_rows = ()
         if self.mode == "awr":
             # SNAP_ID >= floor (inclusive) inside these two: the stored snapshot is the baseline.

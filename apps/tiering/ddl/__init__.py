@@ -35,6 +35,7 @@ from apps.tiering.ddl.base import (
     DdlScript,
     ReleaseLike,
     _comment,
+    in_container,
     max_identifier_bytes,
     parse_release,
     qualified_name,
@@ -47,6 +48,7 @@ from apps.tiering.ddl.moves import move_ddl, move_partitions_ddl
 __all__ = [
     "DICTIONARY_OWNERS", "FEATURE_SINCE", "FLASH_CACHE_ATTRIBUTES", "FLASH_CACHE_HINTS", "TEMP_TYPES",
     "UNDO_TYPES", "DdlError", "DdlRequest", "DdlScript", "ReleaseLike", "ddl_for_action", "flash_cache_ddl",
+    "in_container",
     "max_identifier_bytes", "move_ddl", "move_partitions_ddl", "parse_release", "qualified_name",
     "quote_identifier", "supports",
 ]

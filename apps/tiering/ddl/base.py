@@ -193,6 +193,24 @@ def qualified_name(owner: str, name: str, *, release: ReleaseLike = "19.0") -> s
 
 
 
+def in_container(script: DdlScript, container: str) -> DdlScript:
+    """``script`` run in the PDB ``container`` of a CDB: ALTER SESSION SET CONTAINER first, when it has a
+    statement and a container is named ("" for a non-CDB: the script as it is).
+
+    The monitoring connection may be the root or another PDB; the statement switches the DBA's session
+    (a common user with SET CONTAINER, SQL Language Reference, ALTER SESSION) to the segment's PDB.
+
+    >>> in_container(DdlScript(('ALTER INDEX "A"."I" REBUILD;',)), "PDB1").lines[0]
+    'ALTER SESSION SET CONTAINER = "PDB1";'
+    >>> in_container(DdlScript(("-- no change recommended",)), "PDB1").lines
+    ('-- no change recommended',)
+    """
+    if not container or not script.statements:
+        return script
+    switch = f"ALTER SESSION SET CONTAINER = {quote_identifier(container, what='container (PDB) name')};"
+    return DdlScript((switch, *script.lines))
+
+
 # --------------------------------------------------------------------------- helpers
 
 

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 
 from apps.core.fields import MoneyField
+from apps.targets.rows import segment_name
 
 
 class Plan(models.Model):
@@ -83,6 +84,8 @@ class PlanStep(models.Model):
     object_name = models.CharField(max_length=128)
     subobject_name = models.CharField(max_length=128, blank=True)
     object_type = models.CharField(max_length=30)
+    container = models.CharField(max_length=128, blank=True, default="", db_default="",
+                                 help_text="the PDB of a CDB's segment; its statements start by switching to it")
     action = models.CharField(max_length=24)
     from_tablespace = models.CharField(max_length=128, blank=True)
     to_tablespace = models.CharField(max_length=128, blank=True)
@@ -103,5 +106,4 @@ class PlanStep(models.Model):
         constraints = [models.UniqueConstraint(fields=["plan", "position"], name="plan_step_position")]
 
     def __str__(self) -> str:
-        sub = f".{self.subobject_name}" if self.subobject_name else ""
-        return f"{self.position}. {self.owner}.{self.object_name}{sub}"
+        return f"{self.position}. {segment_name(self.owner, self.object_name, self.subobject_name, self.container)}"

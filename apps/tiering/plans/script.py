@@ -67,10 +67,11 @@ class StepRow:
     saving_usd_per_month: Decimal | None
     move_cost_usd: Decimal | None
     payback_days: float | None
+    container: str = ""
 
     @property
     def label(self) -> str:
-        return segment_label(self.owner, self.object_name, self.subobject_name, self.object_type)
+        return segment_label(self.owner, self.object_name, self.subobject_name, self.object_type, self.container)
 
 
 def spool_name(plan_id: int, target: str) -> str:
@@ -128,7 +129,7 @@ CSV_HEADER = (
     "plan_id", "target", "dbid", "state", "step", "phase", "kind", "owner", "object_name", "subobject_name",
     "object_type", "action", "from_tablespace", "to_tablespace", "to_tier", "size_gb", "est_seconds",
     "redo_bytes", "free_after_bytes", "shortfall_bytes", "saving_usd_per_month", "move_cost_usd", "payback_days",
-    "runnable", "ddl",
+    "runnable", "ddl", "container",
 )
 
 
@@ -146,5 +147,5 @@ def _csv_row(header: ScriptHeader, step: StepRow) -> tuple[Any, ...]:
         step.object_name, step.subobject_name, step.object_type, step.action, step.from_tablespace,
         step.to_tablespace, step.to_tier, size_gb, step.seconds, step.redo_bytes, step.free_after_bytes,
         step.shortfall_bytes, step.saving_usd_per_month, step.move_cost_usd, step.payback_days, step.runnable,
-        step.ddl,
+        step.ddl, step.container,
     )

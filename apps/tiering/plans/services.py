@@ -45,7 +45,8 @@ _READ_FIELDS = (
     "run_id", "segment_id", "action", "findings", "size_bytes", "savings_usd", "move_seconds", "move_redo_bytes",
     "move_cost_usd", "payback_days", "current_tier_id", "cost_tier_id", "recommended_tier_id",
     *(f"segment__{name}" for name in ("id", "target_id", "owner", "object_name", "subobject_name", "object_type",
-                                      "tablespace_name", "partitioned_parent", "lob_column", "name_truncated")),
+                                      "tablespace_name", "partitioned_parent", "lob_column", "name_truncated",
+                                      "container")),
 )
 #: The findings that carry a flash cache hint (rules.decide: KEEP before NONE).
 _HINT_FINDINGS = tuple((1 << rules.FINDING_CODES.index(code), code) for code in ("flash_cache_keep", "flash_cache_none"))
@@ -93,7 +94,7 @@ def plan_create(*, target: Target, author: Any, author_name: str, segment_ids: S
 _STEP_FIELDS = ("plan", "position", "phase", "kind", "segment", "owner", "object_name", "subobject_name",
                 "object_type", "action", "from_tablespace", "to_tablespace", "to_tier", "runnable", "ddl",
                 "size_bytes", "seconds", "redo_bytes", "free_after_bytes", "shortfall_bytes", "saving_usd_per_month",
-                "move_cost_usd", "payback_days")
+                "move_cost_usd", "payback_days", "container")
 
 
 def _steps_copy(plan: Plan, steps, room: space.Room) -> None:
@@ -113,7 +114,7 @@ def _step_values(plan: Plan, step, room: tuple[int | None, int | None]) -> tuple
         step.subobject_name, step.object_type, item.action, item.from_tablespace,
         (item.to_tablespace or "") if step.kind == "move" else "", item.to_tier, step.runnable, "\n".join(step.ddl),
         step.size_bytes, step.seconds, step.redo_bytes, room[0], room[1], _cents(step.saving_usd_per_month),
-        _cents(step.move_cost_usd), step.payback_days,
+        _cents(step.move_cost_usd), step.payback_days, item.container,
     )
 
 
@@ -212,7 +213,8 @@ def _items(recs: list[Recommendation], target: Target) -> list[PlanItem]:
         saving = None if rec.savings_usd is None else basis.per_month(rec.savings_usd).quantize(_CENT, ROUND_HALF_UP)
         items.append(PlanItem(
             segment_id=seg.id, owner=seg.owner, object_name=seg.object_name, object_type=seg.object_type,
-            action=rec.action, subobject_name=seg.subobject_name, partitioned_parent=seg.partitioned_parent,
+            action=rec.action, subobject_name=seg.subobject_name, container=seg.container,
+            partitioned_parent=seg.partitioned_parent,
             lob_column=seg.lob_column, name_truncated=seg.name_truncated, from_tablespace=seg.tablespace_name,
             to_tablespace=tablespace_for_tier.get(tier.id) if tier else None, to_tier=tier.name if tier else "",
             onto_flash=bool(tier and tier.is_flash),

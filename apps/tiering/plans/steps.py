@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from apps.targets.rows import segment_name
 from apps.tiering import ddl
 from apps.tiering.rules import MOVING_ACTIONS
 
@@ -47,10 +48,9 @@ _PARTITION_TYPES = frozenset({"TABLE PARTITION", "TABLE SUBPARTITION", "LOB PART
 _INDEX_TYPES = frozenset({"INDEX", "INDEX PARTITION", "INDEX SUBPARTITION"})
 
 
-def segment_label(owner: str, object_name: str, subobject_name: str, object_type: str) -> str:
-    """``OWNER.NAME.PARTITION (TYPE)``, as steps and scripts name a segment."""
-    sub = f".{subobject_name}" if subobject_name else ""
-    return f"{owner}.{object_name}{sub} ({object_type})"
+def segment_label(owner: str, object_name: str, subobject_name: str, object_type: str, container: str = "") -> str:
+    """``[PDB:]OWNER.NAME.PARTITION (TYPE)``, as steps and scripts name a segment."""
+    return f"{segment_name(owner, object_name, subobject_name, container)} ({object_type})"
 
 
 class PlanError(ValueError):
@@ -72,6 +72,8 @@ class PlanItem:
     object_type: str
     action: str
     subobject_name: str = ""
+    #: The PDB of a CDB's segment ("" for a non-CDB): every statement of its steps runs there.
+    container: str = ""
     partitioned_parent: str = ""
     lob_column: str = ""
     name_truncated: bool = False
@@ -90,7 +92,7 @@ class PlanItem:
 
     @property
     def label(self) -> str:
-        return segment_label(self.owner, self.object_name, self.subobject_name, self.object_type)
+        return segment_label(self.owner, self.object_name, self.subobject_name, self.object_type, self.container)
 
 
 @dataclass
@@ -120,7 +122,8 @@ class PlannedStep:
 
     @property
     def label(self) -> str:
-        return segment_label(self.item.owner, self.item.object_name, self.subobject_name, self.object_type)
+        return segment_label(self.item.owner, self.item.object_name, self.subobject_name, self.object_type,
+                             self.item.container)
 
 
 @dataclass(frozen=True)
@@ -149,7 +152,7 @@ def plan_steps(items: Iterable[PlanItem], *, release: ddl.ReleaseLike) -> list[P
             raise PlanError(f"{item.label}: action {item.action!r} is not carried out by a plan "
                             f"(only {', '.join(sorted(PLANNABLE_ACTIONS))})")
         for key, step in _item_steps(item, release):
-            identity = (item.owner, item.object_name, step.object_type, step.subobject_name, step.kind)
+            identity = (item.container, item.owner, item.object_name, step.object_type, step.subobject_name, step.kind)
             # A partition both named by a move_partitions advice and recommended on its own moves once, as its
             # own recommendation (which has its estimates).
             if identity not in chosen or step.item.subobject_name == step.subobject_name:
@@ -201,7 +204,7 @@ def _follow_hint(item: PlanItem, request: ddl.DdlRequest) -> list[tuple[tuple, P
 
 def _hint_step(item: PlanItem, request: ddl.DdlRequest, hint: str, money: dict) -> tuple[tuple, PlannedStep]:
     lines = _lines(lambda: ddl.flash_cache_ddl(request, hint), item)
-    key = (PHASES.index("hint"), item.owner, item.object_name, item.subobject_name, item.object_type)
+    key = (PHASES.index("hint"), item.container, item.owner, item.object_name, item.subobject_name, item.object_type)
     return key, _step(item, "hint", item.subobject_name, lines, None, None, None, money, phase="hint")
 
 
@@ -210,7 +213,7 @@ def _lines(build, item: PlanItem) -> tuple[str, ...]:
         return (f"-- no tablespace of this target is mapped to tier {_safe_words(item.to_tier)}: "
                 "map one (Admin > Targets > tablespace tiers) and make the plan again",)
     try:
-        return build().lines
+        return ddl.in_container(build(), item.container).lines
     except ddl.DdlError as exc:
         return (f"-- DDL cannot be generated: {_safe_words(str(exc))}",)
 
@@ -252,7 +255,8 @@ def _order_key(item: PlanItem, object_type: str, subobject: str) -> tuple:
     phase = _phase(kind)
     table = item.partitioned_parent if kind.startswith("LOB") and item.partitioned_parent else item.object_name
     lob_last = 1 if kind.startswith("LOB") else 0
-    return (PHASES.index(phase), item.owner, table, subobject, lob_last, item.object_name, item.lob_column)
+    return (PHASES.index(phase), item.container, item.owner, table, subobject, lob_last, item.object_name,
+            item.lob_column)
 
 
 _PARTITION_NAMED = re.compile(r'\b(?:MOVE|REBUILD) PARTITION "([^"]+)"')

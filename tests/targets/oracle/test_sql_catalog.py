@@ -134,6 +134,8 @@ class StatementCatalogTests(unittest.TestCase):
         for release in SUPPORTED_RELEASES:
             features = Features(release=release)
             for noun in sorted(nouns):
+                if not features.runs(noun):  # no statement on this release (containers before 12.1)
+                    continue
                 stem = features.sql_file(noun)
                 with self.subTest(release=release, statement=stem):
                     _views, columns = views_and_columns(queries._read_sql(stem))

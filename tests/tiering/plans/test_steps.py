@@ -176,3 +176,27 @@ class DbidCheckSqlTests(unittest.TestCase):
         select = re.search(r"SELECT (.+) INTO \w+ (FROM [^;]+);", _read_sql("dbid_check"))
         views, columns = views_and_columns(f"SELECT {select[1]} {select[2]}")
         self.assertEqual((views, columns), ({"V$DATABASE"}, {("V$DATABASE", "DBID")}))
+
+
+class ContainerStepTests(unittest.TestCase):
+    """A CDB's segments: one step per PDB's segment, each switching its session to that PDB first."""
+
+    def test_the_same_table_in_two_pdbs_is_two_steps_each_run_in_its_pdb(self):
+        steps = plan_steps([_item("ORDERS", "TABLE", container="PDB1"), _item("ORDERS", "TABLE", container="PDB2")],
+                           release="19.0.0.0.0")
+
+        self.assertEqual([s.item.container for s in steps], ["PDB1", "PDB2"])
+        for step in steps:
+            self.assertEqual(step.ddl[0], f'ALTER SESSION SET CONTAINER = "{step.item.container}";')
+            self.assertIn('ALTER TABLE "APP"."ORDERS" MOVE', step.ddl[1])
+        self.assertEqual(steps[1].label, "PDB2:APP.ORDERS (TABLE)")
+
+    def test_a_non_cdb_segment_has_no_container_switch(self):
+        (step,) = plan_steps([_item("ORDERS", "TABLE")], release="19.0.0.0.0")
+
+        self.assertFalse(any("SET CONTAINER" in line for line in step.ddl))
+
+    def test_a_step_without_a_statement_switches_nothing(self):
+        (step,) = plan_steps([_item("ORDERS", "TABLE", container="PDB1", to_tablespace=None)], release="19.0.0.0.0")
+
+        self.assertFalse(any("SET CONTAINER" in line for line in step.ddl))

@@ -5,7 +5,8 @@
 -- columns (I/O requests); PHYSICAL_READS/WRITES(_DIRECT)_DELTA and DB_BLOCK_CHANGES_DELTA are
 -- blocks. SPACE_ALLOCATED_TOTAL is the segment size in bytes at the end of the interval.
 -- The inner join to SEG_STAT_OBJ drops the rare row whose name AWR has already purged.
--- Variant: 12.1 and later; segment identity includes CON_DBID (11.2: seg_stat_112.sql).
+-- Variant: 12.1 and later; segment identity includes CON_DBID (11.2: seg_stat_112.sql); CON_ID names the
+-- row's container (containers.sql), so a root session's rows of two PDBs stay two segments.
 -- Binds: :dbid, :last_snap_id (exclusive), :begin_at (END_INTERVAL_TIME lower bound, server local time).
 SELECT ss.instance_number,
        ss.snap_id,
@@ -26,7 +27,8 @@ SELECT ss.instance_number,
        ss.logical_reads_delta AS logical_reads,
        ss.db_block_changes_delta AS db_block_changes,
        ss.table_scans_delta AS table_scans,
-       ss.space_allocated_total AS space_allocated_bytes
+       ss.space_allocated_total AS space_allocated_bytes,
+       ss.con_id
 FROM dba_hist_seg_stat ss
 JOIN dba_hist_snapshot sn
   ON sn.snap_id = ss.snap_id

@@ -26,7 +26,8 @@ SELECT ss.instance_number,
        ss.logical_reads_delta AS logical_reads,
        ss.db_block_changes_delta AS db_block_changes,
        ss.table_scans_delta AS table_scans,
-       ss.space_allocated_total AS space_allocated_bytes
+       ss.space_allocated_total AS space_allocated_bytes,
+       CAST(NULL AS NUMBER) AS con_id
 FROM dba_hist_seg_stat ss
 JOIN dba_hist_snapshot sn
   ON sn.snap_id = ss.snap_id
