@@ -40,6 +40,9 @@ Decisions worth knowing:
   (its interval, tablespace IO and statistics) with a warning first among its
   notes, saying whether the sections are missing or list no segment and what
   to do; the import keeps it on the run and the target page shows it.
+* **No section passed over in silence** (``coverage.py``). A segment section whose title, title line or
+  columns the readers do not recognise is named in the notes, as is a statistic tierscope does not know.
+  Text titles that run into their "DB/Inst:" with no space are read.
 * **Hard-wrapped HTML** (spooled by SQL*Plus with a fixed LINESIZE, tags and
   numbers cut across lines) is joined back first (``wrap.py``).
 * **Bad input** of any kind raises :class:`AwrReportError`, never another

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from apps.targets.awr_report import coverage
 from apps.targets.awr_report.cells import CellProblem, SectionListing, overflow_notes, refusal, section_total
 from apps.targets.awr_report.header import HeaderFields, build_header
 from apps.targets.awr_report.model import (
@@ -43,7 +44,9 @@ from apps.targets.awr_report.sections import (
     sysstat_total,
 )
 
-_SECTION_TITLE_RE = re.compile(r"^(?P<title>\S.*?)(?:\s+First)?\s+DB/Inst:\s*\S.*?Snaps:\s*\d+\s*-\s*\d+")
+# The title may run into its "DB/Inst:" with no space when it fills its column (11.2.0.3:
+# "Segments by Physical Read RequestsDB/Inst: ORCL/orcl1  Snaps: 2-3").
+_SECTION_TITLE_RE = re.compile(r"^(?P<title>\S.*?)(?:\s*First)?\s*DB/Inst:\s*\S.*?Snaps:\s*\d+\s*-\s*\d+")
 _REPORT_TITLE_RE = re.compile(r"^\s*WORKLOAD REPOSITORY (?:PDB )?report", re.IGNORECASE)
 _GLOBAL_TITLE_RE = re.compile(r"^\s*WORKLOAD REPOSITORY REPORT \(RAC\)", re.IGNORECASE)
 _SNAP_RE = re.compile(
@@ -120,11 +123,16 @@ def read_report(
     tablespaces: list[TablespaceFigure] = []
     notes: list[str] = []
     listings: list[SectionListing] = []
+    notes.extend(coverage.unrecognised_title_notes(lines, (section.line - 1 for section in sections),
+                                                   filename=filename))
     for section in sections:
         kind = section_kind(section.title)
         body = lines[section.start : section.end]
         if kind == "segments":
             figures.extend(_segment_figures(body, section, filename=filename, notes=notes, listings=listings))
+        elif kind is None and coverage.is_segment_like(section.title):
+            notes.append(coverage.passed_over_note(section.title, reason="not a section tierscope reads",
+                                                   filename=filename, line=section.line))
         elif kind == "sysstat":
             sysstat.update(_sysstat(body, section, filename=filename, notes=notes))
         elif kind == "tablespace_io":
@@ -247,8 +255,15 @@ def _segment_figures(
     titles, records, widths = read_table(body, _has("owner", "object name"))
     columns = SegmentColumns.from_headings(titles) if titles else None
     if columns is None:
-        listings.append(SectionListing(statistic, (), total))  # "No data exists for this section"
+        if coverage.says_no_data("\n".join(body[:_PREAMBLE_LINES * 2])):
+            listings.append(SectionListing(statistic, (), total))  # "No data exists for this section"
+        else:
+            notes.append(coverage.columns_note(section.title, titles or _heading_guess(body), filename=filename,
+                                               line=section.line))
         return []
+    unknown = coverage.unknown_statistic_note(section.title, filename=filename, line=section.line)
+    if unknown is not None:
+        notes.append(unknown)
     located = [(section.start + index + 1, "", record) for index, record in records]
     listed = listed_segment_rows(columns, located, statistic, section=section.title, filename=filename,
                                  widths=widths)
@@ -256,6 +271,17 @@ def _segment_figures(
                                 filename=filename))
     listings.append(SectionListing(statistic, tuple(listed), total))
     return [row.figure for row in listed]
+
+
+def _heading_guess(body: Sequence[str]) -> list[str]:
+    """The words above the first dash line of a section whose table was not located, to name in a note."""
+    for index, line in enumerate(body):
+        if is_dash_line(line) and index:
+            first = index
+            while first > 0 and body[first - 1].strip() and not body[first - 1].lstrip().startswith("->"):
+                first -= 1
+            return column_titles(body[first:index], dash_spans(line))
+    return []
 
 
 def _sysstat(body: Sequence[str], section: TextSection, *, filename: str, notes: list[str]) -> dict[str, int]:
