@@ -88,6 +88,11 @@ def split_sections(document: str) -> list[HtmlSection]:
     return sections
 
 
+def section_text(body: str) -> str:
+    """A section's HTML as plain text (tags dropped, entities decoded), for the notes above its table."""
+    return html_lib.unescape(_TAG_RE.sub(" ", body))
+
+
 def has_end_marker(document: str) -> bool:
     """True when the report's closing 'End of Report' line is present."""
     return _END_OF_REPORT_RE.search(document) is not None

@@ -36,6 +36,7 @@ SEGMENT_SECTION_STATISTICS: dict[str, str] = {
     "physical reads": "physical_reads",
     "physical read requests": "physical_read_requests",
     "unoptimized reads": "unoptimized_reads",
+    "unoptimized read requests": "unoptimized_reads",  # compare-period reports' title
     "optimized reads": "optimized_physical_reads",
     "optimized read requests": "optimized_physical_reads",
     "direct physical reads": "physical_reads_direct",
