@@ -12,8 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from apps.targets.awr_report.cells import ListedRow
 from apps.targets.awr_report.sections import (
     COMPARE_SEGMENT_SECTION_PREFIX,
+    GLOBAL_SEGMENT_STATISTICS,
     SEGMENT_SECTION_PREFIX,
     SEGMENT_SECTION_STATISTICS,
     normalize,
@@ -64,6 +66,18 @@ def unknown_statistic_note(title: str, *, filename: str, line: int | None) -> st
             return (f"Warning: {_where(filename, line)}: section {title!r} is a statistic tierscope does not know: "
                     f"its figures are kept as {segment_statistic_for_section(title)!r} but give no IO figure")
     return None
+
+
+def unknown_global_statistic_notes(rows: Sequence[ListedRow], *, title: str, filename: str) -> list[str]:
+    """One note per statistic of Segment Statistics (Global) that tierscope does not know, naming its first row."""
+    known = set(GLOBAL_SEGMENT_STATISTICS.values())
+    first: dict[str, str] = {}
+    for row in rows:
+        if row.figure.statistic not in known:
+            first.setdefault(row.figure.statistic, row.where)
+    source = f"{filename}, " if filename else ""
+    return [f"Warning: {source}{where}: section {title!r} lists a statistic tierscope does not know ({name!r}): "
+            "its figures are kept under that name but give no IO figure" for name, where in first.items()]
 
 
 def columns_note(title: str, headings: Iterable[str], *, filename: str, line: int | None) -> str:

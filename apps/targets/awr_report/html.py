@@ -223,6 +223,8 @@ def _segment_figures(
         headings = tables[0][0][1] if tables and tables[0] else []
         notes.append(coverage.columns_note(section.title, headings, filename=filename, line=section.line))
         return figures
+    if located and statistic is None:
+        notes.extend(coverage.unknown_global_statistic_notes(rows, title=section.title, filename=filename))
     unknown = coverage.unknown_statistic_note(section.title, filename=filename, line=section.line) if located else None
     if unknown is not None:
         notes.append(unknown)

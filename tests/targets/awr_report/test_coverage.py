@@ -126,3 +126,16 @@ class PassedOverSectionTests(unittest.TestCase):
 
         self.assertEqual(self._notes_naming(report, "Segments by Optimized Reads"), [])
         self.assertIn("optimized_physical_reads", report.unlisted_bounds)
+
+
+class GlobalStatisticTests(unittest.TestCase):
+    def test_it_names_a_statistic_of_the_global_segment_table_it_does_not_know(self) -> None:
+        name = "edwinjiang__dataextraction_found__beautifulsoap__awr_rac.html"
+        data = sample_bytes(name).replace(b"<td class='awrc'>row lock waits</td>", b"<td class='awrc'>chain rows</td>", 1)
+
+        report = parse_report(data, filename=name)
+
+        (note,) = [note for note in report.notes if "'chain_rows'" in note]
+        self.assertIn("'Segment Statistics (Global)'", note)
+        self.assertIn("line 1613", note)
+        self.assertFalse(any("does not know" in note for note in parse_report(sample_bytes(name)).notes))
