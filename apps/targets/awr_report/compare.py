@@ -19,13 +19,14 @@ import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from apps.targets.awr_report import compare_layout, coverage
 from apps.targets.awr_report import html as html_reader
 from apps.targets.awr_report import text as text_reader
 from apps.targets.awr_report.bounds import SegmentKeyTuple
 from apps.targets.awr_report.cells import ListedRow, clean
-from apps.targets.awr_report.model import AwrPeriod, AwrReport, AwrReportError, SegmentFigure
+from apps.targets.awr_report.model import MAX_SECTION_BYTES, AwrPeriod, AwrReport, AwrReportError, SegmentFigure
 from apps.targets.awr_report.numbers import parse_count, parse_number, parse_report_time
 from apps.targets.awr_report.sections import normalize, release_major, section_kind, segment_statistic_for_section
 
@@ -171,6 +172,9 @@ def read_html(document: str, *, filename: str) -> AwrReport:
 
 
 def _html_segments(section: html_reader.HtmlSection, periods: _Periods, *, filename: str) -> None:
+    if section.size > MAX_SECTION_BYTES:  # its body was not kept: refused, never read as empty
+        raise AwrReportError(f"section {section.title!r} is {section.size} characters long, more than the "
+                             f"{MAX_SECTION_BYTES} an AWR report's section has", filename=filename, line=section.line)
     text = html_reader.section_text(section.body)
     _text_title(text, periods)
     found = compare_layout.html_table(section.body, section.body_line)
@@ -195,7 +199,6 @@ def _read_table(columns: list[compare_layout.Column], rows: list[compare_layout.
     located = compare_layout.CompareColumns.from_columns(columns)
     if located is None:
         _refuse_columns([heading for group, heading in columns], title, filename=filename, line=line)
-    assert located is not None
     unknown = coverage.unknown_statistic_note(title, filename=filename, line=line)
     if unknown is not None:
         periods.notes.append(unknown)
@@ -224,7 +227,7 @@ def _overflow_note(row: ListedRow, title: str, column: str, upper: int | None, *
             f"the figure is unknown and stored as NULL, not 0{bound}")
 
 
-def _refuse_columns(headings: Sequence[str], title: str, *, filename: str, line: int) -> None:
+def _refuse_columns(headings: Sequence[str], title: str, *, filename: str, line: int) -> NoReturn:
     shown = ", ".join(clean(heading) for heading in headings if clean(heading)) or "no Owner column"
     raise AwrReportError(
         f"compare-period report: section {title!r} has columns tierscope does not read ({shown}); it reads one row "

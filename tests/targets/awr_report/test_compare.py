@@ -198,3 +198,11 @@ class CompareLayoutTests(RefusalAssertions, unittest.TestCase):
         report = parse_report(data, filename="diff.txt")
         self.assertTrue(any("'Top Segments by Direct Physical Writes'" in note and "passed over" in note
                             for note in report.notes), report.notes)
+
+    def test_it_refuses_a_segment_section_too_large_to_read_rather_than_read_it_as_empty(self) -> None:
+        from unittest import mock
+
+        with mock.patch("apps.targets.awr_report.html.MAX_SECTION_BYTES", 1000), \
+                mock.patch("apps.targets.awr_report.compare.MAX_SECTION_BYTES", 1000):
+            self.assert_refused(_data(HTML_11203), "'Top Segments Comparison by Logical Reads'", "characters long",
+                                filename="diff.html")
