@@ -127,16 +127,15 @@ def top_n(text: str) -> int | None:
 def unlisted_bound(period: PeriodRows, top: int | None) -> int | None:
     """Upper bound on the period's figure of a segment the section does not list, or N/A (None: no bound).
 
-    Its N-th largest figure (with k figures printed #####, the (N-k)-th largest known one), and its total
-    (from the rows' % of Total) less every listed figure.
+    Its N-th largest figure (with k figures printed #####, the (N-k)-th largest known one; none when the section
+    does not state N), and its total (from the rows' % of Total) less every listed figure.
     """
     known = sorted((row.figure.value for row in period.listed if row.figure.value is not None), reverse=True)
     overflowed = len(period.listed) - len(known)
     candidates: list[int] = []
-    if known:
-        rank = (top if top is not None else len(known) + overflowed) - overflowed
-        if rank >= 1:
-            candidates.append(known[min(rank, len(known)) - 1])
+    # Without N, the smallest row may be another period's top segment doing little in this one: no bound from it.
+    if known and top is not None and top - overflowed >= 1:
+        candidates.append(known[min(top - overflowed, len(known)) - 1])
     total = total_at_most(period.listed)
     if total is not None and not overflowed:
         candidates.append(max(total - sum(known), 0))

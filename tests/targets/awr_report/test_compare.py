@@ -206,3 +206,14 @@ class CompareLayoutTests(RefusalAssertions, unittest.TestCase):
                 mock.patch("apps.targets.awr_report.compare.MAX_SECTION_BYTES", 1000):
             self.assert_refused(_data(HTML_11203), "'Top Segments Comparison by Logical Reads'", "characters long",
                                 filename="diff.html")
+
+    def test_without_its_top_n_a_period_is_bounded_by_its_total_only(self) -> None:
+        # Without "Top N Segments from each period", a period's smallest row may be a segment of the other
+        # period's top list doing little in this one: it bounds nothing. The total less the rows still does.
+        data = _data(TEXT_11203).replace(b"-> Top 5 Segments from each period are compared", b"->")
+
+        first, _ = parse_report(data, filename=TEXT_11203).periods
+
+        # 1st period: total about 30,000 requests (ORDERS' 12,345 are 41.15 %), 25,875 of them listed
+        self.assertGreater(first.unlisted_bounds["physical_read_requests"], 1980)
+        self.assertAlmostEqual(first.unlisted_bounds["physical_read_requests"], 30_000 - 25_875, delta=10)
