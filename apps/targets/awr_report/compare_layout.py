@@ -29,6 +29,7 @@ from apps.targets.awr_report.numbers import parse_number
 from apps.targets.awr_report.sections import SegmentColumns, listed_segment_rows, normalize
 from apps.targets.awr_report.text import column_titles, dash_spans, is_dash_line, is_section_rule, slice_fields
 
+_RUN_RE = re.compile(r"\S+(?: \S+)*")  # words with single spaces: one title in a heading line
 _TOP_N_RE = re.compile(r"Top\s+(\d+)\s+Segments\s+from\s+each\s+period", re.IGNORECASE)
 _IDENTITY: dict[str, str] = {
     "owner": "owner", "tablespace": "tablespace_name", "tablespace name": "tablespace_name",
@@ -165,15 +166,18 @@ def text_table(body: Sequence[str], first_line: int) -> tuple[list[Column], list
         top = index - 1
         while top > 0 and body[top - 1].strip() and not is_dash_line(body[top - 1]):
             top -= 1  # headings of two lines ("1st Total" over "(running)")
-        titles = column_titles(body[top:index], spans)
-        groups = [""] * len(spans)
+        heading = list(body[top:index])
         if top >= 2 and is_dash_line(body[top - 1]) and body[top - 2].strip():
-            group_spans = dash_spans(body[top - 1])
-            group_titles = column_titles([body[top - 2]], group_spans)
-            for column, (start, end) in enumerate(spans):
-                for (group_start, group_end), title in zip(group_spans, group_titles, strict=True):
-                    if start < group_end and end > group_start:
-                        groups[column] = title
+            group_spans = dash_spans(body[top - 1])  # each group's title over a dash line spanning its columns
+            group_titles = list(zip(group_spans, column_titles([body[top - 2]], group_spans), strict=True))
+        else:  # no dash line under the group titles: the heading line naming "% of Total" holds them
+            at = next((i for i, text in enumerate(heading) if "% of total" in text.lower()), None)
+            group_titles = [((run.start(), run.end()), run.group()) for run in _RUN_RE.finditer(heading[at])] \
+                if at is not None else []
+            heading = heading[at + 1:] if at is not None else heading
+        titles = column_titles(heading, spans)
+        groups = [_group_of(span, group_titles, identity=normalize(title) in _IDENTITY)
+                  for span, title in zip(spans, titles, strict=True)]
         rows: list[Located] = []
         for offset, row in enumerate(body[index + 1:], index + 1):
             if not row.strip() or is_section_rule(row):
@@ -181,6 +185,18 @@ def text_table(body: Sequence[str], first_line: int) -> tuple[list[Column], list
             rows.append((first_line + offset, "", slice_fields(row, spans)))
         return list(zip(groups, titles, strict=True)), rows, [end - start for start, end in spans]
     return None
+
+
+def _group_of(span: tuple[int, int], groups: Sequence[tuple[tuple[int, int], str]], *, identity: bool) -> str:
+    """The title of the group over a column: the one it lies under; a figure column under none (a title
+    printed centred over its group, without a dash line, is narrower than it) takes the nearest."""
+    start, end = span
+    for (group_start, group_end), title in groups:
+        if start < group_end and end > group_start:
+            return title
+    if identity or not groups:
+        return ""
+    return min(groups, key=lambda group: max(group[0][0] - end, start - group[0][1]))[1]
 
 
 # -- HTML ---------------------------------------------------------------------------------------------------------

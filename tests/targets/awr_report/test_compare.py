@@ -217,3 +217,15 @@ class CompareLayoutTests(RefusalAssertions, unittest.TestCase):
         # 1st period: total about 30,000 requests (ORDERS' 12,345 are 41.15 %), 25,875 of them listed
         self.assertGreater(first.unlisted_bounds["physical_read_requests"], 1980)
         self.assertAlmostEqual(first.unlisted_bounds["physical_read_requests"], 30_000 - 25_875, delta=10)
+
+    def test_it_reads_group_titles_printed_without_a_dash_line_under_them(self) -> None:
+        text = _data(TEXT_11203).decode()
+        group_rule = "-" * 40 + " " + "-" * 33 + " " + "-" * 23
+        self.assertIn(group_rule, text)
+        lines = [line for line in text.split("\n") if line.strip() != group_rule]
+
+        report = parse_report("\n".join(lines), filename=TEXT_11203)
+
+        expected = parse_report(_data(TEXT_11203), filename=TEXT_11203)
+        self.assertEqual([p.segments for p in report.periods], [p.segments for p in expected.periods])
+        self.assertEqual([p.unlisted_bounds for p in report.periods], [p.unlisted_bounds for p in expected.periods])
