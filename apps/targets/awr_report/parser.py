@@ -7,8 +7,8 @@ Decisions worth knowing:
   each with its own segments and interval.
 * **Formats.** HTML from every release is read with lxml.html
   (``html.py``); text reports are read by their fixed-width layout
-  (``text.py``). Global RAC reports (awrgrpt.sql) are read in HTML; their text
-  form is refused with a message saying so.
+  (``text.py``). Global RAC reports (awrgrpt.sql) are read in both (the text
+  header by ``text_global.py``).
 * **Truncated reports.** A report without its closing ``End of Report`` line
   is accepted only when its Segment Statistics are complete, i.e. another
   section heading follows the last "Segments by ..." / "Segment Statistics
@@ -57,7 +57,7 @@ import dataclasses
 import re
 from collections.abc import Iterable, Sequence
 
-from apps.targets.awr_report import compare
+from apps.targets.awr_report import compare, text_global
 from apps.targets.awr_report import html as html_reader
 from apps.targets.awr_report import text as text_reader
 from apps.targets.awr_report.bounds import SegmentKeyTuple, overflow_uppers, unlisted_bounds
@@ -196,7 +196,10 @@ def _read_text(document: str, filename: str) -> tuple[RawReport, list[tuple[str,
     check_complete(
         titles, text_reader.has_end_marker(lines), filename=filename, end_line=len(lines)
     )
-    return text_reader.read_report(lines, sections, title_index=title_index, filename=filename), titles
+    header_reader = text_global.header_fields if text_reader.is_global_title(lines[title_index]) else None
+    raw = text_reader.read_report(lines, sections, title_index=title_index, filename=filename,
+                                  header_reader=header_reader)
+    return raw, titles
 
 
 def check_complete(
