@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from apps.targets.awr_report.cells import ListedRow, SectionListing, overflow_bounds, total_at_most
 
-SegmentKeyTuple = tuple[str, str, str, str, str]
+SegmentKeyTuple = tuple[str, str, str, str, str, str]  # SegmentFigure.key: names, type, container
 
 
 def unlisted_bounds(listings: Iterable[SectionListing]) -> dict[str, int | None]:

@@ -2,16 +2,15 @@
 
 A compare-period report prints two intervals side by side: its header has one row per period
 ("First (1st)" / "Second (2nd)": database, instance, release; then begin/end snapshots, their times and the
-elapsed minutes), and each "Top Segments Comparison by <statistic>" section lists the 1st period's top segments
-in its left half and the 2nd period's in its right half, each half with its own owner, object and figure
-columns. A row marked "-" did not make that period's top list (it is printed for comparison): its figure is
-kept, but it does not bound the figures of the segments the section leaves out. A half printing N/A lists
-nothing. Each period becomes an :class:`AwrPeriod` with its own segments, interval and bounds, as an instance
+elapsed minutes), and each "Top Segments Comparison by <statistic>" section lists the top N segments of each
+period, one row per segment with both periods' figures (``compare_layout.py``: the grouped columns, N/A, the
+bounds). Each period becomes an :class:`AwrPeriod` with its own segments, interval and bounds, as an instance
 report of that interval would give; the two may be of different databases or instances.
 
-A layout other than this (a section whose columns are not two such halves, a header without the periods'
+A layout other than this (a section whose columns are not those groups, a header without the periods'
 DB Id, snapshots or times) is refused naming the section or field: guessing would attach one period's figures
-to the other. Global compare reports (awrgdrpt.sql) are refused. Pure: standard library and lxml.
+to the other. A segment section the reader does not know is named in the notes (``coverage.py``). Global
+compare reports (awrgdrpt.sql) are refused. Pure: standard library and lxml.
 """
 
 from __future__ import annotations
@@ -20,21 +19,16 @@ import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NoReturn
 
+from apps.targets.awr_report import compare_layout, coverage
 from apps.targets.awr_report import html as html_reader
 from apps.targets.awr_report import text as text_reader
-from apps.targets.awr_report.bounds import overflow_uppers, unlisted_bounds
-from apps.targets.awr_report.cells import ListedRow, SectionListing, clean, is_blank
-from apps.targets.awr_report.model import AwrPeriod, AwrReport, AwrReportError, SegmentFigure
+from apps.targets.awr_report.bounds import SegmentKeyTuple
+from apps.targets.awr_report.cells import ListedRow, clean
+from apps.targets.awr_report.model import MAX_SECTION_BYTES, AwrPeriod, AwrReport, AwrReportError, SegmentFigure
 from apps.targets.awr_report.numbers import parse_count, parse_number, parse_report_time
-from apps.targets.awr_report.sections import (
-    SegmentColumns,
-    listed_segment_rows,
-    normalize,
-    release_major,
-    section_kind,
-    segment_statistic_for_section,
-)
+from apps.targets.awr_report.sections import normalize, release_major, section_kind, segment_statistic_for_section
 
 COMPARE_TITLE_RE = re.compile(r"WORKLOAD\s+REPOSITORY\s+COMPARE\s+PERIOD\s+REPORT", re.IGNORECASE)
 _GLOBAL_COMPARE_RE = re.compile(r"COMPARE\s+PERIOD\s+REPORT\s*\((?:RAC|GLOBAL)\)|RAC\s+COMPARE", re.IGNORECASE)
@@ -58,7 +52,11 @@ class _Periods:
     title_seconds: list[float | None] = field(default_factory=lambda: [None, None])
     title_db: list[str] = field(default_factory=lambda: ["", ""])
     figures: list[list[SegmentFigure]] = field(default_factory=lambda: [[], []])
-    listings: list[list[SectionListing]] = field(default_factory=lambda: [[], []])
+    #: Per period: statistic -> bound on a segment the section does not list (see AwrReport.unlisted_bounds).
+    bounds: list[dict[str, int | None]] = field(default_factory=lambda: [{}, {}])
+    #: Per period: (segment key, statistic) -> bound of a figure printed N/A or #####.
+    uppers: list[dict[tuple[SegmentKeyTuple, str], int | None]] = field(default_factory=lambda: [{}, {}])
+    notes: list[str] = field(default_factory=list)
 
     def put_header_row(self, headings: Sequence[str], cells: Sequence[str]) -> None:
         index = _period_index(cells[0]) if cells else None
@@ -94,12 +92,17 @@ def read_text(document: str, *, filename: str) -> AwrReport:
     _check_complete([(s.title, s.line) for s in sections], text_reader.has_end_marker(lines),
                     filename=filename, end_line=len(lines))
     periods = _Periods()
+    periods.notes.extend(coverage.unrecognised_title_notes(lines, (s.line - 1 for s in sections), filename=filename))
     header_end = sections[0].start - 1 if sections else len(lines)
     _text_header(lines[title_index:header_end], periods)
     for section in sections:
         _text_title(lines[section.line - 1], periods)
+        body = lines[section.start : section.end]
         if section_kind(section.title) == "compare_segments":
-            _text_segments(lines[section.start : section.end], section, periods, filename=filename)
+            _text_segments(body, section, periods, filename=filename)
+        elif coverage.is_segment_like(section.title) and not coverage.says_no_data("\n".join(body)):
+            periods.notes.append(coverage.passed_over_note(section.title, reason="not a section tierscope reads",
+                                                           filename=filename, line=section.line))
     return _report(periods, report_format="text", filename=filename, line=title_index + 1)
 
 
@@ -125,26 +128,16 @@ def _text_title(line: str, periods: _Periods) -> None:
 
 def _text_segments(body: Sequence[str], section: text_reader.TextSection, periods: _Periods, *,
                    filename: str) -> None:
-    statistic = segment_statistic_for_section(section.title)
-    for index, line in enumerate(body):
-        if text_reader.is_section_rule(line):
-            break
-        if not (text_reader.is_dash_line(line) and index and "owner" in normalize(body[index - 1]).split()):
-            continue
-        spans = text_reader.dash_spans(line)
-        first = index - 1
-        while first > 0 and body[first - 1].strip() and not text_reader.is_dash_line(body[first - 1]):
-            first -= 1  # headings of two lines ("Tablespace" over "Name")
-        headings = text_reader.column_titles(body[first:index], spans)
-        widths = [end - start for start, end in spans]
-        rows = []
-        for offset, row in enumerate(body[index + 1 :], index + 1):
-            if not row.strip() or text_reader.is_section_rule(row):
-                break
-            rows.append((section.start + offset + 1, "", text_reader.slice_fields(row, spans)))
-        _halves(headings, rows, widths, statistic, section.title, periods, filename=filename, line=section.line)
+    found = compare_layout.text_table(body, section.start + 1)
+    if found is None:
+        if coverage.says_no_data("\n".join(body)):
+            _no_rows(segment_statistic_for_section(section.title), periods)
+        else:
+            _refuse_columns([], section.title, filename=filename, line=section.line)
         return
-    _no_rows(statistic, periods)
+    columns, rows, widths = found
+    preamble = "\n".join(line for line in body[:8] if line.lstrip().startswith("->"))
+    _read_table(columns, rows, widths, preamble, section.title, periods, filename=filename, line=section.line)
 
 
 # -- HTML -----------------------------------------------------------------------------------------------
@@ -172,78 +165,81 @@ def read_html(document: str, *, filename: str) -> AwrReport:
     for section in sections:
         if section_kind(section.title) == "compare_segments":
             _html_segments(section, periods, filename=filename)
+        elif coverage.is_segment_like(section.title):
+            periods.notes.append(coverage.passed_over_note(section.title, reason="not a section tierscope reads",
+                                                           filename=filename, line=section.line))
     return _report(periods, report_format="html", filename=filename, line=title.line)
 
 
 def _html_segments(section: html_reader.HtmlSection, periods: _Periods, *, filename: str) -> None:
-    statistic = segment_statistic_for_section(section.title)
-    offset = section.body_line - 1
-    tables = html_reader.read_located_tables(section.body)
-    for table in tables:
-        for position, (_, row) in enumerate(table):
-            if "owner" in (normalize(cell) for cell in row):
-                rows = [(line + offset, f"row {number}", cells)
-                        for number, (line, cells) in enumerate(table[position + 1 :], 1)]
-                _halves(row, rows, None, statistic, section.title, periods, filename=filename, line=section.line)
-                return
-    if tables and tables[0]:
-        # A table, but no Owner column: read as its last heading row, it is refused naming its columns
-        _halves(tables[0][-1][1], [], None, statistic, section.title, periods, filename=filename, line=section.line)
-    _no_rows(statistic, periods)
+    if section.size > MAX_SECTION_BYTES:  # its body was not kept: refused, never read as empty
+        raise AwrReportError(f"section {section.title!r} is {section.size} characters long, more than the "
+                             f"{MAX_SECTION_BYTES} an AWR report's section has", filename=filename, line=section.line)
+    text = html_reader.section_text(section.body)
+    _text_title(text, periods)
+    found = compare_layout.html_table(section.body, section.body_line)
+    if found is None:
+        if coverage.says_no_data(text) or not section.body.strip():
+            _no_rows(segment_statistic_for_section(section.title), periods)
+        else:
+            headings = [cell for table in html_reader.read_tables(section.body)[:1] for cell in table[0]]
+            _refuse_columns(headings, section.title, filename=filename, line=section.line)
+        return
+    columns, rows = found
+    _read_table(columns, rows, None, text, section.title, periods, filename=filename, line=section.line)
 
 
 # -- both -----------------------------------------------------------------------------------------------
 
 
-def _halves(headings: Sequence[str], rows: Sequence[tuple[int | None, str, Sequence[str]]],
-            widths: Sequence[int] | None, statistic: str, title: str, periods: _Periods, *,
-            filename: str, line: int) -> None:
-    """Split a segment comparison table into its 1st and 2nd halves and read each as a "Segments by" table."""
-    owners = [index for index, heading in enumerate(headings) if normalize(heading) == "owner"]
-    split = owners[1] if len(owners) == 2 else None
-    halves = [(0, split), (split, len(headings))] if split else []
-    columns = [SegmentColumns.from_headings(headings[start:end]) for start, end in halves]
-    if not halves or any(column is None for column in columns):
-        shown = ", ".join(clean(heading) for heading in headings if clean(heading))
-        raise AwrReportError(
-            f"compare-period report: section {title!r} has columns tierscope does not read ({shown}); it reads "
-            "two side-by-side halves (1st, 2nd) each with Owner, Object Name and the figure: import an awrrpt.sql "
-            "report of each period instead", filename=filename, line=line)
-    for index, ((start, end), half_columns) in enumerate(zip(halves, columns, strict=True)):
-        assert half_columns is not None
-        half_widths = list(widths[start:end]) if widths else None
-        owner_at = half_columns.identity["owner"]
-        if half_widths is not None and owner_at < len(half_widths) and half_widths[owner_at] > 1:
-            half_widths[owner_at] -= 1  # the owner column's first character is the "-" mark's
-        top: list[ListedRow] = []
-        shown: list[ListedRow] = []
-        for where, label, cells in rows:
-            part = list(cells[start:end])
-            marked = _unmark(part, owner_at)
-            if half_columns.value >= len(part) or is_blank(part[half_columns.value]) \
-                    or normalize(part[half_columns.value]) == "n/a":
-                continue
-            listed = listed_segment_rows(half_columns, [(where, label, part)], statistic, section=title,
-                                         filename=filename, widths=half_widths)
-            (shown if marked else top).extend(listed)
-        periods.figures[index].extend(row.figure for row in (*top, *shown))
-        periods.listings[index].append(SectionListing(statistic, tuple(top), None))
+def _read_table(columns: list[compare_layout.Column], rows: list[compare_layout.Located], widths: list[int] | None,
+                preamble: str, title: str, periods: _Periods, *, filename: str, line: int) -> None:
+    """Read one section's table into each period's figures and bounds."""
+    statistic = segment_statistic_for_section(title)
+    located = compare_layout.CompareColumns.from_columns(columns)
+    if located is None:
+        _refuse_columns([heading for group, heading in columns], title, filename=filename, line=line)
+    unknown = coverage.unknown_statistic_note(title, filename=filename, line=line)
+    if unknown is not None:
+        periods.notes.append(unknown)
+    top = compare_layout.top_n(preamble)
+    for index, period in enumerate(compare_layout.read_rows(located, rows, statistic, section=title,
+                                                           filename=filename, widths=widths)):
+        bound = compare_layout.unlisted_bound(period, top)
+        periods.bounds[index][statistic] = bound
+        for row in period.listed:
+            periods.figures[index].append(row.figure)
+            if row.figure.value is None:
+                upper = compare_layout.overflow_upper(row, period)
+                periods.uppers[index][(row.figure.key, statistic)] = upper
+                periods.notes.append(_overflow_note(row, title, located.period(index).value_heading, upper,
+                                                    filename=filename))
+        for figure in period.not_captured:
+            periods.figures[index].append(figure)
+            periods.uppers[index][(figure.key, statistic)] = bound
 
 
-def _unmark(cells: list[str], at: int) -> bool:
-    """Drop the "-" that marks a row outside this period's top list; True when it had one."""
-    if at >= len(cells):
-        return False
-    text = cells[at].lstrip()
-    if not text.startswith("-"):
-        return False
-    cells[at] = text[1:].strip()
-    return True
+def _overflow_note(row: ListedRow, title: str, column: str, upper: int | None, *, filename: str) -> str:
+    figure = row.figure
+    bound = f"; from the section it is at most {upper:,}" if upper is not None else "; the report gives no bound"
+    return (f"Warning: {filename + ', ' if filename else ''}{row.where}: {figure.owner}.{figure.object_name} "
+            f"{column!r} in section {title!r} is printed as {row.printed or '#####'} (too wide for its column): "
+            f"the figure is unknown and stored as NULL, not 0{bound}")
+
+
+def _refuse_columns(headings: Sequence[str], title: str, *, filename: str, line: int) -> NoReturn:
+    shown = ", ".join(clean(heading) for heading in headings if clean(heading)) or "no Owner column"
+    raise AwrReportError(
+        f"compare-period report: section {title!r} has columns tierscope does not read ({shown}); it reads one row "
+        "per segment (Owner, Tablespace, Object Name, Subobject Name, Type) with the groups '% of Total', the "
+        "statistic and '% of Captured', each with 1st and 2nd: import an awrrpt.sql report of each period instead",
+        filename=filename, line=line)
 
 
 def _no_rows(statistic: str, periods: _Periods) -> None:
-    for listings in periods.listings:
-        listings.append(SectionListing(statistic, (), None))
+    """A section that prints "No data exists": the statistic is read, no segment did any (no bound either)."""
+    for bounds in periods.bounds:
+        bounds.setdefault(statistic, None)
 
 
 def _report(periods: _Periods, *, report_format: str, filename: str, line: int) -> AwrReport:
@@ -288,13 +284,14 @@ def _report(periods: _Periods, *, report_format: str, filename: str, line: int) 
             release=release, rac=normalize(fields.get("cluster", fields.get("rac", ""))) == "yes",
             begin_snap=begin_snap, end_snap=end_snap, begin_time=begin_time, end_time=end_time,
             elapsed_minutes=round(elapsed, 4), elapsed_stated=stated is not None,
-            segments=merge_segments(periods.figures[index], overflow_uppers(periods.listings[index])),
-            unlisted_bounds=unlisted_bounds(periods.listings[index]),
+            segments=merge_segments(periods.figures[index], periods.uppers[index]),
+            unlisted_bounds=dict(periods.bounds[index]),
         ))
     first = built[0]
     notes = [] if any(period.segments for period in built) else [
         "Warning: no segment figures in this compare-period report: its 'Top Segments Comparison by ...' "
         "sections are missing or list no segment; import an awrrpt.sql report of each period instead"]
+    notes.extend(periods.notes)
     return AwrReport(
         db_name=first.db_name, dbid=first.dbid, instances=(first.instance_number,), release=first.release,
         rac=first.rac, begin_snap=first.begin_snap, end_snap=first.end_snap, begin_time=first.begin_time,

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import lxml.html
 from lxml import etree
 
+from apps.targets.awr_report import coverage
 from apps.targets.awr_report.cells import CellProblem, ListedRow, SectionListing, overflow_notes, refusal, section_total
 from apps.targets.awr_report.header import HeaderFields, build_header
 from apps.targets.awr_report.model import (
@@ -85,6 +86,11 @@ def split_sections(document: str) -> list[HtmlSection]:
         sections.append(HtmlSection(level=level, title=title, body=body, line=line, size=end - match.end(),
                                     body_line=body_line))
     return sections
+
+
+def section_text(body: str) -> str:
+    """A section's HTML as plain text (tags dropped, entities decoded), for the notes above its table."""
+    return html_lib.unescape(_TAG_RE.sub(" ", body))
 
 
 def has_end_marker(document: str) -> bool:
@@ -153,7 +159,10 @@ def read_report(
     listings: list[SectionListing] = []
     for section in sections:
         kind = section_kind(section.title)
-        if kind is None:
+        if kind is None or kind == "compare_segments":
+            if coverage.is_segment_like(section.title):
+                notes.append(coverage.passed_over_note(section.title, reason="not a section tierscope reads",
+                                                       filename=filename, line=section.line))
             continue
         tables = _section_tables(section, filename=filename)
         if kind in ("segments", "global_segments"):
@@ -193,19 +202,32 @@ def _segment_figures(
     total = section_total(html_lib.unescape(_TAG_RE.sub(" ", preamble))) if statistic else None
     figures: list[SegmentFigure] = []
     rows: list[ListedRow] = []
+    located = False
     for table in tables:
         heading_index = _find_heading_row(table, "owner")
         if heading_index is None:
             continue
         columns = SegmentColumns.from_headings(table[heading_index][1])
         if columns is None:
-            continue
-        located = [(line, f"row {number}", row) for number, (line, row) in enumerate(table[heading_index + 1 :], 1)]
-        listed = listed_segment_rows(columns, located, statistic, section=section.title, filename=filename)
+            notes.append(coverage.columns_note(section.title, table[heading_index][1], filename=filename,
+                                               line=section.line))
+            return figures
+        located = True
+        numbered = [(line, f"row {number}", row) for number, (line, row) in enumerate(table[heading_index + 1 :], 1)]
+        listed = listed_segment_rows(columns, numbered, statistic, section=section.title, filename=filename)
         notes.extend(overflow_notes(listed, section=section.title, column=columns.value_heading, total=total,
                                     filename=filename))
         figures.extend(row.figure for row in listed)
         rows.extend(listed)
+    if not located and not coverage.says_no_data(html_lib.unescape(_TAG_RE.sub(" ", section.body))):
+        headings = tables[0][0][1] if tables and tables[0] else []
+        notes.append(coverage.columns_note(section.title, headings, filename=filename, line=section.line))
+        return figures
+    if located and statistic is None:
+        notes.extend(coverage.unknown_global_statistic_notes(rows, title=section.title, filename=filename))
+    unknown = coverage.unknown_statistic_note(section.title, filename=filename, line=section.line) if located else None
+    if unknown is not None:
+        notes.append(unknown)
     listings.append(SectionListing(statistic, tuple(rows), total))
     return figures
 

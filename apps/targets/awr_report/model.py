@@ -125,15 +125,19 @@ class SegmentFigure:
     #: Name fields printed cut to their column's width (text reports): "owner", "tablespace_name",
     #: "object_name" (their first characters) and "subobject_name" (its last characters).
     truncated_fields: tuple[str, ...] = ()
+    #: The container (PDB) a CDB-level report names for the row ("PDB Name", else "Con Id" / "CON#" as
+    #: printed); "" when the report prints no such column. Part of the key: PDBs' segments never merge.
+    container: str = ""
 
     @property
-    def key(self) -> tuple[str, str, str, str, str]:
+    def key(self) -> tuple[str, str, str, str, str, str]:
         return (
             self.owner,
             self.tablespace_name,
             self.object_name,
             self.subobject_name,
             self.object_type,
+            self.container,
         )
 
 
@@ -145,6 +149,7 @@ class TablespaceFigure:
     reads: int
     av_read_ms: float | None
     writes: int
+    container: str = ""  # the row's "PDB Name" in a CDB-level report, "" when none is printed
 
 
 @dataclass(frozen=True)
@@ -182,6 +187,8 @@ class AwrSegment:
     bounds: dict[str, int | None] = field(default_factory=dict)
     #: Name fields the report printed cut to their column (text reports; see SegmentFigure).
     truncated_fields: tuple[str, ...] = ()
+    #: The PDB a CDB-level report lists the segment in (SegmentFigure.container); "" when it prints none.
+    container: str = ""
 
     @property
     def name_truncated(self) -> bool:
@@ -195,6 +202,7 @@ class AwrSegment:
             "object_name": self.object_name,
             "subobject_name": self.subobject_name,
             "object_type": self.object_type,
+            "container": self.container,
             "name_truncated": self.name_truncated,
         }
         bounds = {f"{statistic}_bound": bound for statistic, bound in self.bounds.items()}
@@ -264,6 +272,9 @@ class AwrReport:
     segments: tuple[AwrSegment, ...] = ()
     sysstat: dict[str, int] = field(default_factory=dict)
     tablespaces: dict[str, TablespaceIOStat] = field(default_factory=dict)
+    #: A CDB-level report's Tablespace IO rows per (container, tablespace), as printed (``tablespaces`` sums
+    #: a name's rows over its containers: the row contract keeps one figure per name). Empty without a PDB column.
+    container_tablespaces: dict[tuple[str, str], TablespaceIOStat] = field(default_factory=dict)
     startup_times: dict[int, dt.datetime] = field(default_factory=dict)
     filename: str = ""
     notes: tuple[str, ...] = ()
@@ -299,4 +310,9 @@ class AwrReport:
                 name: {"reads": io.reads, "av_read_ms": io.av_read_ms, "writes": io.writes}
                 for name, io in self.tablespaces.items()
             },
+            "container_tablespaces": [
+                {"container": container, "name": name, "reads": io.reads, "av_read_ms": io.av_read_ms,
+                 "writes": io.writes}
+                for (container, name), io in self.container_tablespaces.items()
+            ],
         }

@@ -7,8 +7,8 @@ Decisions worth knowing:
   each with its own segments and interval.
 * **Formats.** HTML from every release is read with lxml.html
   (``html.py``); text reports are read by their fixed-width layout
-  (``text.py``). Global RAC reports (awrgrpt.sql) are read in HTML; their text
-  form is refused with a message saying so.
+  (``text.py``). Global RAC reports (awrgrpt.sql) are read in both (the text
+  header by ``text_global.py``).
 * **Truncated reports.** A report without its closing ``End of Report`` line
   is accepted only when its Segment Statistics are complete, i.e. another
   section heading follows the last "Segments by ..." / "Segment Statistics
@@ -18,9 +18,10 @@ Decisions worth knowing:
   section (and line) where it stops: a half table would silently understate
   the segments' IO.
 * **Merging.** A segment appears once, keyed by (owner, tablespace, object,
-  subobject, type) as printed. Figures for the same key and statistic are
-  summed: the per-instance rows of global reports, and the rows of different
-  PDBs of a CDB that share every printed name (the report key has no PDB).
+  subobject, type, container) as printed. Figures for the same key and
+  statistic are summed: the per-instance rows of global reports. A CDB-level
+  report's "PDB Name" (or Con Id) column is the segment's container
+  (``containers.py``): the same owner.object in two PDBs stays two segments.
   Text reports print truncated names (20 characters for objects, the last 10
   of subobjects, 5 of the type); they are kept as printed and a name that
   fills its column is marked cut (``AwrSegment.truncated_fields``); the
@@ -40,6 +41,9 @@ Decisions worth knowing:
   (its interval, tablespace IO and statistics) with a warning first among its
   notes, saying whether the sections are missing or list no segment and what
   to do; the import keeps it on the run and the target page shows it.
+* **No section passed over in silence** (``coverage.py``). A segment section whose title, title line or
+  columns the readers do not recognise is named in the notes, as is a statistic tierscope does not know.
+  Text titles that run into their "DB/Inst:" with no space are read.
 * **Hard-wrapped HTML** (spooled by SQL*Plus with a fixed LINESIZE, tags and
   numbers cut across lines) is joined back first (``wrap.py``).
 * **Bad input** of any kind raises :class:`AwrReportError`, never another
@@ -53,10 +57,11 @@ import dataclasses
 import re
 from collections.abc import Iterable, Sequence
 
-from apps.targets.awr_report import compare
+from apps.targets.awr_report import compare, text_global
 from apps.targets.awr_report import html as html_reader
 from apps.targets.awr_report import text as text_reader
 from apps.targets.awr_report.bounds import SegmentKeyTuple, overflow_uppers, unlisted_bounds
+from apps.targets.awr_report.containers import container_tablespaces, merge_tablespaces, summed_tablespaces_notes
 from apps.targets.awr_report.instances import database_instances
 from apps.targets.awr_report.model import (
     MAX_REPORT_BYTES,
@@ -66,8 +71,6 @@ from apps.targets.awr_report.model import (
     AwrSegment,
     RawReport,
     SegmentFigure,
-    TablespaceFigure,
-    TablespaceIOStat,
 )
 from apps.targets.awr_report.sections import section_kind
 from apps.targets.awr_report.wrap import unwrap, wrap_width
@@ -193,7 +196,10 @@ def _read_text(document: str, filename: str) -> tuple[RawReport, list[tuple[str,
     check_complete(
         titles, text_reader.has_end_marker(lines), filename=filename, end_line=len(lines)
     )
-    return text_reader.read_report(lines, sections, title_index=title_index, filename=filename), titles
+    header_reader = text_global.header_fields if text_reader.is_global_title(lines[title_index]) else None
+    raw = text_reader.read_report(lines, sections, title_index=title_index, filename=filename,
+                                  header_reader=header_reader)
+    return raw, titles
 
 
 def check_complete(
@@ -276,9 +282,10 @@ def _build_report(raw: RawReport, *, report_format: str, filename: str) -> AwrRe
         segments=merge_segments(raw.segment_figures, overflow_uppers(raw.listings)),
         sysstat=dict(raw.sysstat),
         tablespaces=merge_tablespaces(raw.tablespace_figures),
+        container_tablespaces=container_tablespaces(raw.tablespace_figures),
         startup_times=dict(header.startup_times),
         filename=filename,
-        notes=raw.notes,
+        notes=(*raw.notes, *summed_tablespaces_notes(raw.tablespace_figures, filename=filename)),
         elapsed_stated=header.elapsed_stated,
         unlisted_bounds=unlisted_bounds(raw.listings),
     )
@@ -319,32 +326,7 @@ def merge_segments(
             bounds={statistic: (uppers or {}).get((key, statistic)) for statistic, value in stats.items()
                     if value is None},
             truncated_fields=tuple(sorted(cut_by_key[key])),
+            container=key[5],
         )
         for key, stats in stats_by_key.items()
     )
-
-
-def merge_tablespaces(figures: Iterable[TablespaceFigure]) -> dict[str, TablespaceIOStat]:
-    """One entry per tablespace name; rows of several PDBs/instances are summed.
-
-    The average read time of merged rows is weighted by their reads.
-    """
-    grouped: dict[str, list[TablespaceFigure]] = {}
-    for figure in figures:
-        grouped.setdefault(figure.name, []).append(figure)
-    return {name: _merge_tablespace_rows(rows) for name, rows in grouped.items()}
-
-
-def _merge_tablespace_rows(rows: Sequence[TablespaceFigure]) -> TablespaceIOStat:
-    if len(rows) == 1:
-        return TablespaceIOStat(reads=rows[0].reads, av_read_ms=rows[0].av_read_ms, writes=rows[0].writes)
-    reads = sum(row.reads for row in rows)
-    writes = sum(row.writes for row in rows)
-    timed = [row for row in rows if row.av_read_ms is not None]
-    av_read_ms: float | None = None
-    if timed and reads > 0:
-        total_ms = sum(row.reads * (row.av_read_ms or 0.0) for row in timed)
-        av_read_ms = round(total_ms / reads, 2)
-    elif timed:
-        av_read_ms = timed[0].av_read_ms
-    return TablespaceIOStat(reads=reads, av_read_ms=av_read_ms, writes=writes)

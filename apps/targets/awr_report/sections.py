@@ -21,6 +21,7 @@ from apps.targets.awr_report.cells import (
     strict_count,
     strict_number,
 )
+from apps.targets.awr_report.containers import container_column
 from apps.targets.awr_report.model import SegmentFigure, TablespaceFigure, check_names
 from apps.targets.awr_report.numbers import parse_count, parse_number, snake_case
 
@@ -35,6 +36,7 @@ SEGMENT_SECTION_STATISTICS: dict[str, str] = {
     "physical reads": "physical_reads",
     "physical read requests": "physical_read_requests",
     "unoptimized reads": "unoptimized_reads",
+    "unoptimized read requests": "unoptimized_reads",  # compare-period reports' title
     "optimized reads": "optimized_physical_reads",
     "optimized read requests": "optimized_physical_reads",
     "direct physical reads": "physical_reads_direct",
@@ -118,6 +120,7 @@ _IDENTITY_COLUMNS: dict[str, str] = {
 }
 #: Name columns a text report cuts to their width.
 _CUT_NAME_ROLES: tuple[str, ...] = ("owner", "tablespace_name", "object_name", "subobject_name")
+#: Not a count (the container columns are read by containers.container_column).
 _IGNORED_COLUMNS: frozenset[str] = frozenset({"obj#", "dataobj#", "pdb name", "con id", "con#"})
 
 
@@ -181,6 +184,7 @@ class SegmentColumns:
     value: int
     value_heading: str = ""
     percent_total: int | None = None
+    container: int | None = None  # the "PDB Name" (or Con Id) column of a CDB-level report
 
     @classmethod
     def from_headings(cls, headings: Sequence[str]) -> SegmentColumns | None:
@@ -203,7 +207,8 @@ class SegmentColumns:
                 percent_total = index
         if value is None or not {"owner", "object_name"} <= identity.keys():
             return None
-        return cls(identity=identity, value=value, value_heading=clean(headings[value]), percent_total=percent_total)
+        return cls(identity=identity, value=value, value_heading=clean(headings[value]), percent_total=percent_total,
+                   container=container_column([normalize(heading) for heading in headings]))
 
     def cell(self, row: Sequence[str], role: str) -> str:
         index = self.identity.get(role)
@@ -235,6 +240,7 @@ class SegmentColumns:
             value=value,
             instance_number=instance,
             truncated_fields=self._filled(row, widths) if widths else (),
+            container=clean(row[self.container]) if self.container is not None and self.container < len(row) else "",
         )
 
     def _filled(self, row: Sequence[str], widths: Sequence[int]) -> tuple[str, ...]:
@@ -332,6 +338,7 @@ class TablespaceColumns:
     reads: int
     av_read_ms: int | None
     writes: int
+    container: int | None = None  # the "PDB Name" column of a CDB-level report
 
     @classmethod
     def from_headings(cls, headings: Sequence[str]) -> TablespaceColumns | None:
@@ -350,6 +357,7 @@ class TablespaceColumns:
             reads=squashed.index("reads"),
             av_read_ms=av_read_ms,
             writes=writes,
+            container=container_column([normalize(heading) for heading in headings]),
         )
 
     def figure(self, row: Sequence[str]) -> TablespaceFigure | None:
@@ -370,7 +378,8 @@ class TablespaceColumns:
             av_read_ms = strict_number(row[self.av_read_ms], column="Av Rd(ms)")
         if reads is None or writes is None:
             raise CellOverflow(name)
-        return TablespaceFigure(name=name, reads=reads, av_read_ms=av_read_ms, writes=writes)
+        container = clean(row[self.container]) if self.container is not None and self.container < len(row) else ""
+        return TablespaceFigure(name=name, reads=reads, av_read_ms=av_read_ms, writes=writes, container=container)
 
 
 _RELEASE_RE = re.compile(r"^(\d+)\.\d+")

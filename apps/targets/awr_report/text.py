@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from apps.targets.awr_report import coverage
 from apps.targets.awr_report.cells import CellProblem, SectionListing, overflow_notes, refusal, section_total
 from apps.targets.awr_report.header import HeaderFields, build_header
 from apps.targets.awr_report.model import (
@@ -43,7 +44,9 @@ from apps.targets.awr_report.sections import (
     sysstat_total,
 )
 
-_SECTION_TITLE_RE = re.compile(r"^(?P<title>\S.*?)(?:\s+First)?\s+DB/Inst:\s*\S.*?Snaps:\s*\d+\s*-\s*\d+")
+# The title may run into its "DB/Inst:" with no space when it fills its column (11.2.0.3:
+# "Segments by Physical Read RequestsDB/Inst: ORCL/orcl1  Snaps: 2-3").
+_SECTION_TITLE_RE = re.compile(r"^(?P<title>\S.*?)(?:\s*First)?\s*DB/Inst:\s*\S.*?Snaps:\s*\d+\s*-\s*\d+")
 _REPORT_TITLE_RE = re.compile(r"^\s*WORKLOAD REPOSITORY (?:PDB )?report", re.IGNORECASE)
 _GLOBAL_TITLE_RE = re.compile(r"^\s*WORKLOAD REPOSITORY REPORT \(RAC\)", re.IGNORECASE)
 _SNAP_RE = re.compile(
@@ -89,17 +92,15 @@ def has_end_marker(lines: Sequence[str]) -> bool:
     return any(is_section_end_marker(line) for line in reversed(lines))
 
 
+def is_global_title(line: str) -> bool:
+    """True for a global RAC report's title line, "WORKLOAD REPOSITORY REPORT (RAC)" (text_global.py)."""
+    return _GLOBAL_TITLE_RE.match(line) is not None
+
+
 def find_title(lines: Sequence[str], *, filename: str) -> int:
-    """Index of the 'WORKLOAD REPOSITORY report for' line; AwrReportError when absent."""
+    """Index of the 'WORKLOAD REPOSITORY report for' (or '... REPORT (RAC)') line; AwrReportError when absent."""
     for index, line in enumerate(lines):
-        if _GLOBAL_TITLE_RE.match(line):
-            raise AwrReportError(
-                "global RAC report (awrgrpt.sql) in text format is not supported; "
-                "generate it in HTML",
-                filename=filename,
-                line=index + 1,
-            )
-        if _REPORT_TITLE_RE.match(line):
+        if _GLOBAL_TITLE_RE.match(line) or _REPORT_TITLE_RE.match(line):
             return index
     raise AwrReportError(
         "not an AWR report: no 'WORKLOAD REPOSITORY report' title line", filename=filename
@@ -107,24 +108,32 @@ def find_title(lines: Sequence[str], *, filename: str) -> int:
 
 
 def read_report(
-    lines: Sequence[str], sections: Sequence[TextSection], *, title_index: int, filename: str
+    lines: Sequence[str], sections: Sequence[TextSection], *, title_index: int, filename: str,
+    header_reader: Callable[[Sequence[str]], HeaderFields] | None = None,
 ) -> RawReport:
-    """Read a text report, cut by :func:`split_sections`, into a :class:`RawReport`."""
+    """Read a text report, cut by :func:`split_sections`, into a :class:`RawReport` (``header_reader``: how
+    its header lines are read, text_global.header_fields for a global report)."""
     header_end = sections[0].start - 1 if sections else len(lines)
     header_end = min(header_end, title_index + _MAX_HEADER_LINES)
     header_lines = [line.lstrip("\f") for line in lines[title_index:header_end]]
-    fields = _header_fields(header_lines)
+    fields = (header_reader or _header_fields)(header_lines)
     header = build_header(fields, filename=filename, line=title_index + 1)
     figures: list[SegmentFigure] = []
     sysstat: dict[str, int] = {}
     tablespaces: list[TablespaceFigure] = []
     notes: list[str] = []
     listings: list[SectionListing] = []
+    notes.extend(coverage.unrecognised_title_notes(lines, (section.line - 1 for section in sections),
+                                                   filename=filename))
     for section in sections:
         kind = section_kind(section.title)
         body = lines[section.start : section.end]
-        if kind == "segments":
-            figures.extend(_segment_figures(body, section, filename=filename, notes=notes, listings=listings))
+        if kind in ("segments", "global_segments"):
+            figures.extend(_segment_figures(body, section, filename=filename, notes=notes, listings=listings,
+                                            per_row=kind == "global_segments"))
+        elif kind is None and coverage.is_segment_like(section.title):
+            notes.append(coverage.passed_over_note(section.title, reason="not a section tierscope reads",
+                                                   filename=filename, line=section.line))
         elif kind == "sysstat":
             sysstat.update(_sysstat(body, section, filename=filename, notes=notes))
         elif kind == "tablespace_io":
@@ -240,22 +249,63 @@ def _has(*names: str) -> Callable[[list[str]], bool]:
 
 
 def _segment_figures(
-    body: Sequence[str], section: TextSection, *, filename: str, notes: list[str], listings: list[SectionListing]
+    body: Sequence[str], section: TextSection, *, filename: str, notes: list[str], listings: list[SectionListing],
+    per_row: bool = False,
 ) -> list[SegmentFigure]:
-    statistic = segment_statistic_for_section(section.title)
-    total = section_total("\n".join(line for line in body[:_PREAMBLE_LINES] if line.lstrip().startswith("->")))
+    """A "Segments by" table's figures; ``per_row``: Segment Statistics (Global), each row's statistic named
+    in its Statistic column (or, left blank, the row's above)."""
+    statistic = None if per_row else segment_statistic_for_section(section.title)
+    preamble = "\n".join(line for line in body[:_PREAMBLE_LINES] if line.lstrip().startswith("->"))
+    total = None if per_row else section_total(preamble)
     titles, records, widths = read_table(body, _has("owner", "object name"))
     columns = SegmentColumns.from_headings(titles) if titles else None
+    if columns is not None and per_row:
+        records = _statistic_carried(records, columns.identity.get("statistic"))
     if columns is None:
-        listings.append(SectionListing(statistic, (), total))  # "No data exists for this section"
+        if coverage.says_no_data("\n".join(body[:_PREAMBLE_LINES * 2])):
+            listings.append(SectionListing(statistic, (), total))  # "No data exists for this section"
+        else:
+            notes.append(coverage.columns_note(section.title, titles or _heading_guess(body), filename=filename,
+                                               line=section.line))
         return []
+    unknown = coverage.unknown_statistic_note(section.title, filename=filename, line=section.line)
+    if unknown is not None:
+        notes.append(unknown)
     located = [(section.start + index + 1, "", record) for index, record in records]
     listed = listed_segment_rows(columns, located, statistic, section=section.title, filename=filename,
                                  widths=widths)
+    if per_row:
+        notes.extend(coverage.unknown_global_statistic_notes(listed, title=section.title, filename=filename))
     notes.extend(overflow_notes(listed, section=section.title, column=columns.value_heading, total=total,
                                 filename=filename))
     listings.append(SectionListing(statistic, tuple(listed), total))
     return [row.figure for row in listed]
+
+
+def _statistic_carried(records: list[tuple[int, list[str]]], at: int | None) -> list[tuple[int, list[str]]]:
+    """Rows whose Statistic cell is blank take the statistic of the row above (printed once per group)."""
+    if at is None:
+        return records
+    carried: list[tuple[int, list[str]]] = []
+    current = ""
+    for index, record in records:
+        if at < len(record) and record[at].strip():
+            current = record[at]
+        elif at < len(record) and current:
+            record = [*record[:at], current, *record[at + 1:]]
+        carried.append((index, record))
+    return carried
+
+
+def _heading_guess(body: Sequence[str]) -> list[str]:
+    """The words above the first dash line of a section whose table was not located, to name in a note."""
+    for index, line in enumerate(body):
+        if is_dash_line(line) and index:
+            first = index
+            while first > 0 and body[first - 1].strip() and not body[first - 1].lstrip().startswith("->"):
+                first -= 1
+            return column_titles(body[first:index], dash_spans(line))
+    return []
 
 
 def _sysstat(body: Sequence[str], section: TextSection, *, filename: str, notes: list[str]) -> dict[str, int]:

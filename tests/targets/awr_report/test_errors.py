@@ -66,7 +66,8 @@ class BadInputTests(RefusalAssertions, unittest.TestCase):
             report.to_json_dict()["segments"], parse_report(data).to_json_dict()["segments"]
         )
 
-    def test_it_refuses_a_global_text_report(self) -> None:
+    def test_it_refuses_a_global_text_report_cut_in_its_header(self) -> None:
+        # Global text reports are read (test_global_text.py); one that stops in its header is truncated
         self.assert_refused(
-            b"\nWORKLOAD REPOSITORY REPORT (RAC)\n\nDatabase Summary\n", "awrgrpt", filename="g.txt"
+            b"\nWORKLOAD REPOSITORY REPORT (RAC)\n\nDatabase Summary\n", "truncated", "report header", filename="g.txt"
         )

@@ -432,9 +432,9 @@ class JsonShapeTests(unittest.TestCase):
             set(data),
             {"db_name", "dbid", "instances", "release", "rac", "begin_snap", "end_snap",
              "begin_time", "end_time", "elapsed_minutes", "segments", "sysstat", "tablespaces", "notes",
-             "unlisted_bounds", "periods"},
+             "unlisted_bounds", "periods", "container_tablespaces"},
         )
-        identity = {"owner", "tablespace_name", "object_name", "subobject_name", "object_type"}
+        identity = {"owner", "tablespace_name", "object_name", "subobject_name", "object_type", "container"}
         for segment in data["segments"]:
             self.assertLessEqual(identity, set(segment))
             self.assertTrue(all(isinstance(segment[k], int) for k in set(segment) - identity))
