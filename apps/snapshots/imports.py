@@ -99,23 +99,33 @@ def extract_import(*, target: Target, path_or_zip: str | Path | IO[bytes],
 def report_segment_sizes(collection: Collection, infos: Iterable[SegmentInfo]) -> tuple[SegmentInfo, ...]:
     """DBA_SEGMENTS rows for the segments the report lists, under the report's own keys.
 
-    A report key matches a listing row with the same (owner, object, subobject, type); failing
-    that, the one row with the same (owner, object, subobject) whatever its type (reports
-    print some types differently). Unmatched report segments get no row (size stays unknown);
-    listing rows for segments the report does not mention are dropped.
+    A report key matches a listing row with the same (container, owner, object, subobject, type); failing
+    that, the one row with the same (owner, object, subobject) whatever its type (reports print some types
+    differently), in the key's container. A listing that names no container (one PDB's extract) sizes a CDB
+    report's segment only when the report lists that name in one container alone: which PDB the listing came
+    from is not known, so twins in two PDBs stay unsized rather than take one's size. Unmatched report
+    segments get no row (size stays unknown); listing rows for segments the report does not mention are dropped.
     """
     infos = list(infos)
     exact = {info.key: info for info in infos}
     by_name: dict[tuple[str, str, str], list[SegmentInfo]] = {}
     for info in infos:
         by_name.setdefault((info.key.owner, info.key.object_name, info.key.subobject_name), []).append(info)
+    containers_of: dict[tuple[str, str, str], set[str]] = {}
+    for snap in collection.snapshots:
+        for stat in snap.segment_stats:
+            containers_of.setdefault((stat.key.owner, stat.key.object_name, stat.key.subobject_name),
+                                     set()).add(stat.key.container)
     matched: dict[SegmentKey, SegmentInfo] = {}
     for snap in collection.snapshots:
         for stat in snap.segment_stats:
             key = stat.key
             info = exact.get(key)
             if info is None:
-                candidates = by_name.get((key.owner, key.object_name, key.subobject_name), [])
+                name = (key.owner, key.object_name, key.subobject_name)
+                alone = len(containers_of[name]) == 1
+                candidates = [candidate for candidate in by_name.get(name, [])
+                              if candidate.key.container == key.container or (not candidate.key.container and alone)]
                 info = candidates[0] if len(candidates) == 1 else None
             if info is not None:
                 matched[key] = dataclasses.replace(info, key=key)

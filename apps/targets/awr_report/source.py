@@ -203,6 +203,7 @@ def _segment_stat(segment: AwrSegment, *, truncated_types: bool, unlisted: dict[
         object_type=dba_segment_type(
             segment.object_type, segment.subobject_name, truncated=truncated_types
         ),
+        container=segment.container,
     )
     return SegmentStat(
         key=key,
