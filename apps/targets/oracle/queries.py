@@ -459,3 +459,14 @@ def fetch_pack_filestat(cursor: Cursor, *, mode: str, dbid: int, last_snap_id: i
         )
         for row in _run(cursor, SQL_PACK_FILESTAT, mode=mode, binds=binds)
     )
+
+
+# Which SQL drives a segment: statements and their row mapping in their own module, named here like the others.
+from apps.targets.oracle.segment_sql import (  # noqa: E402, F401
+    SQL_PACK_ASH_RECENT_SQL,
+    SQL_PACK_ASH_SEGMENT_SQL,
+    SQL_SQL_SEGMENTS,
+    fetch_pack_ash_recent_sql,
+    fetch_pack_ash_segment_sql,
+    fetch_sql_segments,
+)
