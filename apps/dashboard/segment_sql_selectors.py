@@ -28,9 +28,9 @@ EMPTY_WORDS = {
               "plan, or they have aged out of the shared pool since."),
 }
 NOT_COLLECTED_WORDS = {
-    "report": "Not collected: an AWR report lists no SQL per segment.",
-    "extract": ("Not collected: the extract had no SQL file (pack_ash_segment_sql.csv in awr mode, "
-                "sql_segments.csv in nopack mode)."),
+    "report": ("Not collected: an AWR report lists no SQL per segment, and no offline extract imported for this "
+               "target carried the SQL files (pack_ash_segment_sql.csv in awr mode, sql_segments.csv in nopack "
+               "mode)."),
 }
 
 
