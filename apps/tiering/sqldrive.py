@@ -18,6 +18,8 @@ from apps.tiering.rules.in_words import duration
 SCAN_READS_PER_EXECUTION = 100.0
 #: Share of the segment's reads from which a statement "accounts for most of them".
 MOST_READS_SHARE = 0.5
+#: IO time a day below which a statement is not worth a note, whatever the move saves (5 minutes).
+MIN_IO_S_PER_DAY = 300.0
 _DAY_S = 86400.0
 
 
@@ -72,7 +74,7 @@ def tuning_note(*, statements: Sequence[StatementReads], segment_reads_per_day: 
         if not _scan_like(statement) or share < MOST_READS_SHARE:
             continue
         io_s = reads_per_day * read_latency_ms / 1000.0
-        if move_saved_s_per_day is not None and io_s <= move_saved_s_per_day:
+        if io_s < MIN_IO_S_PER_DAY or (move_saved_s_per_day is not None and io_s <= move_saved_s_per_day):
             continue
         return TuningNote(statement.sql_id, share, reads_per_day, io_s, move_saved_s_per_day,
                           _words(statement, share, reads_per_day, io_s, read_latency_ms, move_saved_s_per_day, segment))
@@ -88,12 +90,12 @@ def _words(statement: StatementReads, share: float, reads_per_day: float, io_s: 
     cost = (f"SQL_ID {statement.sql_id} {how} {segment}{per_execution} and accounts for {share:.0%} of its reads: "
             f"{reads_per_day:,.0f} read requests a day, about {duration(io_s)} of IO time at {latency_ms:.2f} ms "
             "a read.")
+    advice = "Tune the statement before paying for faster storage."
     if move_saved_s is None:
         move = "What moving the segment would save is not known"
     elif move_saved_s <= 0:
-        move = "Moving the segment saves no IO time"
+        move, advice = "The recommendation saves no IO time by moving it", "The time is in the statement."
     else:
         move = f"Moving the segment saves about {duration(move_saved_s)} a day"
     return (f"{cost} {move}; an index or a rewrite of this statement (or a partition-pruning predicate) would "
-            "remove most of those reads, on whatever tier the segment sits. Tune the statement before paying "
-            "for faster storage.")
+            f"remove most of those reads, on whatever tier the segment sits. {advice}")

@@ -44,6 +44,11 @@ class TuningNoteTests(unittest.TestCase):
         self.assertIn("SQL_ID 8fz2kq1m4d7xa reads", result.text)
         self.assertIn("8,000 read requests per execution", result.text)
 
+    def test_it_leaves_out_a_statement_costing_a_few_minutes_a_day(self) -> None:
+        # 20,000 reads at 12 ms: 240 s a day, under MIN_IO_S_PER_DAY, even with a move that saves nothing.
+        self.assertIsNone(note([scan(reads=20_000)], segment_reads=25_000.0, saved=0.0))
+        self.assertIn("The time is in the statement.", note([scan()], saved=0.0).text)
+
     def test_it_weighs_an_unknown_move_saving_as_no_match(self) -> None:
         result = note([scan()], saved=None)
         self.assertIn("What moving the segment would save is not known", result.text)

@@ -461,12 +461,16 @@ def fetch_pack_filestat(cursor: Cursor, *, mode: str, dbid: int, last_snap_id: i
     )
 
 
-# Which SQL drives a segment: statements and their row mapping in their own module, named here like the others.
-from apps.targets.oracle.segment_sql import (  # noqa: E402, F401
-    SQL_PACK_ASH_RECENT_SQL,
-    SQL_PACK_ASH_SEGMENT_SQL,
-    SQL_SQL_SEGMENTS,
-    fetch_pack_ash_recent_sql,
-    fetch_pack_ash_segment_sql,
-    fetch_sql_segments,
-)
+
+# Which SQL drives a segment: its fetch functions and row mapping live in oracle.segment_sql, which imports this
+# module; named here like the others, resolved on first use (PEP 562) so either module may be imported first.
+_SEGMENT_SQL_NAMES = frozenset({"SQL_PACK_ASH_SEGMENT_SQL", "SQL_PACK_ASH_RECENT_SQL", "SQL_SQL_SEGMENTS",
+                                "fetch_pack_ash_segment_sql", "fetch_pack_ash_recent_sql", "fetch_sql_segments"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SEGMENT_SQL_NAMES:
+        from apps.targets.oracle import segment_sql
+
+        return getattr(segment_sql, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
