@@ -17,13 +17,14 @@ from apps.tiering.sqldrive import StatementReads, TuningNote, tuning_note
 DEFAULT_WINDOW = dt.timedelta(days=7)
 
 SOURCE_WORDS = {
-    "ash": "ASH samples on the segment (Diagnostics Pack), with each statement's AWR figures",
+    "ash": ("ASH samples on the segment and AWR's top SQL whose captured plans read it (Diagnostics Pack), "
+            "with each statement's AWR figures"),
     "v$sql": "the cursor cache (V$SQL and the plans in V$SQL_PLAN): no pack needed",
 }
 EMPTY_WORDS = {
-    "ash": ("No ASH sample waited on this segment in the window. ASH names a segment only while a session waits "
-            "on it (User I/O, Application, Cluster or Concurrency waits), so no statement spent noticeable time "
-            "reading it."),
+    "ash": ("No ASH sample waited on this segment in the window, and none of AWR's top statements by read "
+            "requests has it in its captured plan. ASH names a segment only while a session waits on it (User I/O, "
+            "Application, Cluster or Concurrency waits), so no statement spent noticeable time reading it."),
     "v$sql": (f"None of the cursor cache's top {TOP_STATEMENTS} statements by read requests has this segment in its "
               "plan, or they have aged out of the shared pool since."),
 }

@@ -30,6 +30,8 @@
 --     OBJ_NUMBER,SQL_ID,PLAN_HASH_VALUE,SAMPLES,SQL_SAMPLES,EXECUTIONS,READ_REQUESTS,ELAPSED_US,SQL_TEXT
 --   pack_filestat.csv  (from pack_filestat.sql)
 --     INSTANCE_NUMBER,SNAP_ID,STARTUP_TIME,BEGIN_INTERVAL_TIME,END_INTERVAL_TIME,SNAP_TZ_OFFSET_MIN,TABLESPACE_NAME,READ_REQUESTS,WRITE_REQUESTS,READ_TIME_MS
+--   pack_sqlstat_segments.csv  (from pack_sqlstat_segments.sql)
+--     OBJ_NUMBER,OBJECT_OWNER,OBJECT_NAME,SQL_ID,PLAN_HASH_VALUE,EXECUTIONS,READ_REQUESTS,ELAPSED_US,FULL_SCAN,PLAN_OBJECTS,SQL_TEXT
 --   pack_sysstat.csv  (from pack_sysstat.sql)
 --     INSTANCE_NUMBER,SNAP_ID,STARTUP_TIME,BEGIN_INTERVAL_TIME,END_INTERVAL_TIME,SNAP_TZ_OFFSET_MIN,STAT_NAME,VALUE
 --   parameters.csv  (from parameters.sql)
@@ -400,6 +402,79 @@ SPOOL OFF
 &gate_pack.         sn.snap_timezone,
 &gate_pack.         fs.tsname
 &gate_pack.ORDER BY fs.instance_number, fs.tsname, fs.snap_id
+&gate_pack.) q
+&gate_pack./
+&gate_pack.SPOOL OFF
+
+-- pack_sqlstat_segments.sql -> pack_sqlstat_segments.csv
+&gate_pack.SPOOL &outdir./pack_sqlstat_segments.csv
+&gate_pack.PROMPT OBJ_NUMBER,OBJECT_OWNER,OBJECT_NAME,SQL_ID,PLAN_HASH_VALUE,EXECUTIONS,READ_REQUESTS,ELAPSED_US,FULL_SCAN,PLAN_OBJECTS,SQL_TEXT
+&gate_pack.SELECT '"' || REPLACE(TO_CHAR(q.OBJ_NUMBER), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.OBJECT_OWNER), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.OBJECT_NAME), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.SQL_ID), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.PLAN_HASH_VALUE), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.EXECUTIONS), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.READ_REQUESTS), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.ELAPSED_US), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.FULL_SCAN), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.PLAN_OBJECTS), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.SQL_TEXT), '"', '""')
+&gate_pack.       || '"' AS csv_line
+&gate_pack.FROM (
+&gate_pack.SELECT pl.object# AS obj_number,
+&gate_pack.       pl.object_owner,
+&gate_pack.       pl.object_name,
+&gate_pack.       q.sql_id,
+&gate_pack.       q.plan_hash_value,
+&gate_pack.       q.executions,
+&gate_pack.       q.read_requests,
+&gate_pack.       q.elapsed_us,
+&gate_pack.       MAX(CASE WHEN pl.operation IN ('TABLE ACCESS', 'MAT_VIEW ACCESS') AND pl.options LIKE '%FULL%' THEN 1
+&gate_pack.                WHEN pl.operation = 'INDEX' AND pl.options LIKE '%FAST FULL SCAN%' THEN 1
+&gate_pack.                ELSE 0 END) AS full_scan,
+&gate_pack.       COUNT(*) OVER (PARTITION BY q.sql_id, q.plan_hash_value) AS plan_objects,
+&gate_pack.       (SELECT MAX(DBMS_LOB.SUBSTR(t.sql_text, 1000, 1))
+&gate_pack.          FROM dba_hist_sqltext t
+&gate_pack.         WHERE t.dbid = :dbid
+&gate_pack.           AND t.sql_id = q.sql_id) AS sql_text
+&gate_pack.FROM (
+&gate_pack.    SELECT r.sql_id,
+&gate_pack.           r.plan_hash_value,
+&gate_pack.           r.executions,
+&gate_pack.           r.read_requests,
+&gate_pack.           r.elapsed_us
+&gate_pack.    FROM (
+&gate_pack.        SELECT s.sql_id,
+&gate_pack.               s.plan_hash_value,
+&gate_pack.               SUM(s.executions_delta) AS executions,
+&gate_pack.               SUM(s.physical_read_requests_delta) AS read_requests,
+&gate_pack.               SUM(s.elapsed_time_delta) AS elapsed_us
+&gate_pack.        FROM dba_hist_sqlstat s
+&gate_pack.        WHERE s.dbid = :dbid
+&gate_pack.          AND s.snap_id > :after_snap_id
+&gate_pack.          AND s.snap_id <= :through_snap_id
+&gate_pack.        GROUP BY s.sql_id, s.plan_hash_value
+&gate_pack.        HAVING SUM(s.physical_read_requests_delta) > 0
+&gate_pack.        ORDER BY SUM(s.physical_read_requests_delta) DESC, s.sql_id, s.plan_hash_value
+&gate_pack.    ) r
+&gate_pack.    WHERE ROWNUM <= :top_statements
+&gate_pack.) q
+&gate_pack.JOIN dba_hist_sql_plan pl
+&gate_pack.  ON pl.dbid = :dbid
+&gate_pack. AND pl.sql_id = q.sql_id
+&gate_pack. AND pl.plan_hash_value = q.plan_hash_value
+&gate_pack.WHERE pl.object# IS NOT NULL
+&gate_pack.  AND pl.operation IN ('TABLE ACCESS', 'MAT_VIEW ACCESS', 'INDEX', 'BITMAP INDEX')
+&gate_pack.GROUP BY pl.object#,
+&gate_pack.         pl.object_owner,
+&gate_pack.         pl.object_name,
+&gate_pack.         q.sql_id,
+&gate_pack.         q.plan_hash_value,
+&gate_pack.         q.executions,
+&gate_pack.         q.read_requests,
+&gate_pack.         q.elapsed_us
+&gate_pack.ORDER BY pl.object#, q.read_requests DESC, q.sql_id
 &gate_pack.) q
 &gate_pack./
 &gate_pack.SPOOL OFF

@@ -115,6 +115,16 @@ class SegmentStatementsTests:
         assert statement.window_s == 7200.0
         assert other.id != orders.id
 
+    def test_it_lists_a_statement_ash_caught_once(self, target):
+        orders = _segment(target, "ORDERS", 100)
+        _store(target, [_row("a", 100, samples=6, read_requests=600),
+                        _row("a", 100, source="sqlstat", samples=None, read_requests=800,
+                             begin=T0 + HOUR, end=T0 + 2 * HOUR),
+                        _row("b", 100, source="sqlstat", samples=None, read_requests=90)])
+
+        statements = segment_statements(target_id=target.id, segment_id=orders.id, since=T0, until=T0 + 2 * HOUR)
+        assert [(s.sql_id, s.source, s.read_requests) for s in statements] == [("a", "ash", 600), ("b", "sqlstat", 90)]
+
     def test_it_reads_the_latest_cursor_cache_reading_only(self, target):
         orders = _segment(target, "ORDERS", 100)
         first = Collection(database=DatabaseInfo(1, "PROD", "19", False, (1,)), segment_sql_source="v$sql",

@@ -45,9 +45,10 @@ def _covered_s(windows: set[tuple[dt.datetime, dt.datetime]], since: dt.datetime
 
 
 def ash_covered_s(*, target_id: int, since: dt.datetime, until: dt.datetime) -> float:
-    """Seconds of [since, until) the target's stored ASH windows cover: what a statement's ASH figures on
-    a segment are spread over, whether or not it ranked on the segment in every window."""
-    windows = set(SegmentSql.objects.filter(target_id=target_id, source="ash", end_at__gt=since, begin_at__lt=until)
+    """Seconds of [since, until) the target's stored AWR windows (ASH and AWR's plans) cover: what a
+    statement's figures on a segment are spread over, whether or not it ranked on the segment in every one."""
+    windows = set(SegmentSql.objects.filter(target_id=target_id, source__in=("ash", "sqlstat"), end_at__gt=since,
+                                            begin_at__lt=until)
                   .values_list("begin_at", "end_at").distinct())
     return _covered_s(windows, since, until)
 
@@ -56,21 +57,27 @@ def segment_statements(*, target_id: int, segment_id: int, since: dt.datetime,
                        until: dt.datetime) -> list[SegmentStatement]:
     """The segment's statements, most samples (ASH) or reads (cursor cache) first.
 
-    ASH windows inside [since, until) are summed per statement (they do not overlap: AWR's replace the
-    provisional ones); the cursor cache is cumulative, so only the latest collection's reading counts.
+    ASH and AWR-plan ("sqlstat") windows inside [since, until) are summed per statement (they do not overlap:
+    AWR's replace the provisional ones); the cursor cache is cumulative, so only the latest collection's
+    reading counts.
     """
     rows = list(SegmentSql.objects.filter(segment_id=segment_id, end_at__gt=since, begin_at__lt=until)
                 .order_by("-collected_at"))
     ash_s = ash_covered_s(target_id=target_id, since=since, until=until) if any(
-        r.source == "ash" for r in rows) else 0.0
+        r.source != "v$sql" for r in rows) else 0.0
     latest_cache = next((r.collected_at for r in rows if r.source != "ash"), None)
     grouped: dict[tuple[str, str], list[SegmentSql]] = defaultdict(list)
     for row in rows:
         if row.source != "ash" and row.collected_at != latest_cache:
             continue
         grouped[(row.source, row.sql_id)].append(row)
+    # A statement ASH caught on the segment is listed once, with its samples: AWR's plan-based row of the same
+    # SQL_ID says less.
+    by_ash = {sql_id for source, sql_id in grouped if source == "ash"}
     statements = []
     for (source, sql_id), group in grouped.items():
+        if source == "sqlstat" and sql_id in by_ash:
+            continue
         db_times = [None if r.samples is None or r.sample_s is None else r.samples * r.sample_s for r in group]
         statements.append(SegmentStatement(
             sql_id=sql_id, source=source, plan_hash_value=group[0].plan_hash_value,
@@ -80,7 +87,7 @@ def segment_statements(*, target_id: int, segment_id: int, since: dt.datetime,
             executions=_sum([r.executions for r in group]), elapsed_s=_sum([r.elapsed_s for r in group]),
             full_scan=True if any(r.full_scan for r in group) else group[0].full_scan,
             plan_objects=group[0].plan_objects, text=next((r.text for r in group if r.text), ""),
-            window_s=ash_s if source == "ash" else _covered_s({(r.begin_at, r.end_at) for r in group}, since, until),
+            window_s=ash_s if source != "v$sql" else _covered_s({(r.begin_at, r.end_at) for r in group}, since, until),
             provisional=any(r.recent for r in group),
         ))
     statements.sort(key=lambda s: (-(s.db_time_s or 0), -(s.read_requests or s.statement_read_requests or 0)))

@@ -464,8 +464,9 @@ def fetch_pack_filestat(cursor: Cursor, *, mode: str, dbid: int, last_snap_id: i
 
 # Which SQL drives a segment: its fetch functions and row mapping live in oracle.segment_sql, which imports this
 # module; named here like the others, resolved on first use (PEP 562) so either module may be imported first.
-_SEGMENT_SQL_NAMES = frozenset({"SQL_PACK_ASH_SEGMENT_SQL", "SQL_PACK_ASH_RECENT_SQL", "SQL_SQL_SEGMENTS",
-                                "fetch_pack_ash_segment_sql", "fetch_pack_ash_recent_sql", "fetch_sql_segments"})
+_SEGMENT_SQL_NAMES = frozenset({"SQL_PACK_ASH_SEGMENT_SQL", "SQL_PACK_ASH_RECENT_SQL", "SQL_PACK_SQLSTAT_SEGMENTS",
+                                "SQL_SQL_SEGMENTS", "fetch_pack_ash_segment_sql", "fetch_pack_ash_recent_sql",
+                                "fetch_pack_sqlstat_segments", "fetch_sql_segments"})
 
 
 def __getattr__(name: str) -> Any:

@@ -1,9 +1,10 @@
 """Which SQL drives each segment, read live (sql/pack_ash_segment_sql.sql, pack_ash_recent_sql.sql,
-sql_segments.sql) and mapped to apps.targets.rows.SegmentSql.
+pack_sqlstat_segments.sql, sql_segments.sql) and mapped to apps.targets.rows.SegmentSql.
 
 awr mode counts ASH samples on each segment: AWR's samples (DBA_HIST_ACTIVE_SESS_HISTORY) over the
 snapshots this collection read, with the statements' DBA_HIST_SQLSTAT figures, and the in-memory samples
-(GV$ACTIVE_SESSION_HISTORY) since AWR's newest snapshot, marked provisional. nopack mode reads the cursor
+(GV$ACTIVE_SESSION_HISTORY) since AWR's newest snapshot, marked provisional; and AWR's top statements by
+read requests (DBA_HIST_SQLSTAT) per object their captured plans read (DBA_HIST_SQL_PLAN). nopack mode reads the cursor
 cache: the statements with most read requests (GV$SQL) and the objects their plans read (GV$SQL_PLAN).
 Every statement aggregates on the server and returns at most a few rows per segment.
 
@@ -23,6 +24,7 @@ from apps.targets.rows import SQL_TEXT_CHARS, SegmentSql, Snapshot
 
 SQL_PACK_ASH_SEGMENT_SQL = Statement("pack_ash_segment_sql")
 SQL_PACK_ASH_RECENT_SQL = Statement("pack_ash_recent_sql")
+SQL_PACK_SQLSTAT_SEGMENTS = Statement("pack_sqlstat_segments")
 SQL_SQL_SEGMENTS = Statement("sql_segments")
 
 #: Statements kept per segment and segments per window (ASH); statements read from the cursor cache.
@@ -78,22 +80,27 @@ def ash_segment_sql(row: dict[str, Any], *, begin_at: dt.datetime, end_at: dt.da
 
 
 def cursor_cache_segment_sql(row: dict[str, Any], *, utc_offset_min: int, now: dt.datetime) -> SegmentSql:
-    """One row of sql_segments.sql as a SegmentSql: the window runs from the statement's first load to now.
-
-    Its read requests are the segment's only when its plan reads no other object; otherwise they are
-    shared with the others in a way the cursor cache does not tell (None).
-    """
+    """One row of sql_segments.sql as a SegmentSql: the window runs from the statement's first load to now."""
     loaded = row.get("FIRST_LOAD_TIME")
     begin_at = now
     if loaded:
         loaded_at = loaded if isinstance(loaded, dt.datetime) else dt.datetime.strptime(str(loaded), _LOAD_TIME_FORMAT)
         begin_at = min(now, to_utc(loaded_at, utc_offset_min) or now)
+    return plan_segment_sql(row, source="v$sql", begin_at=begin_at, end_at=now)
+
+
+def plan_segment_sql(row: dict[str, Any], *, source: str, begin_at: dt.datetime, end_at: dt.datetime) -> SegmentSql:
+    """One row of a statement-and-plan query (sql_segments.sql, pack_sqlstat_segments.sql) as a SegmentSql.
+
+    Its read requests are the segment's only when its plan reads no other object; otherwise they are
+    shared with the others in a way neither the cursor cache nor AWR tells (None).
+    """
     reads = _int(row.get("READ_REQUESTS"))
     objects = _int(row.get("PLAN_OBJECTS"))
     elapsed_us = _int(row.get("ELAPSED_US"))
     full_scan = _int(row.get("FULL_SCAN"))
     return SegmentSql(
-        obj_number=int(row["OBJ_NUMBER"]), sql_id=str(row["SQL_ID"]), source="v$sql", begin_at=begin_at, end_at=now,
+        obj_number=int(row["OBJ_NUMBER"]), sql_id=str(row["SQL_ID"]), source=source, begin_at=begin_at, end_at=end_at,
         object_owner=str(row.get("OBJECT_OWNER") or ""), object_name=str(row.get("OBJECT_NAME") or ""),
         plan_hash_value=_int(row.get("PLAN_HASH_VALUE")), read_requests=reads if objects == 1 else None,
         statement_read_requests=reads, executions=_int(row.get("EXECUTIONS")),
@@ -112,6 +119,18 @@ def fetch_pack_ash_segment_sql(cursor: Cursor, *, mode: str, dbid: int, snapshot
     begin_at, end_at = min(s.begin_at for s in snapshots), max(s.end_at for s in snapshots)
     return tuple(ash_segment_sql(row, begin_at=begin_at, end_at=end_at, recent=False)
                  for row in queries._run(cursor, SQL_PACK_ASH_SEGMENT_SQL, mode=mode, binds=binds))
+
+
+def fetch_pack_sqlstat_segments(cursor: Cursor, *, mode: str, dbid: int,
+                                snapshots: Sequence[Snapshot]) -> tuple[SegmentSql, ...]:
+    """AWR's top statements by read requests over ``snapshots``, per object their captured plans read."""
+    if not snapshots:
+        return ()
+    binds = {"dbid": dbid, "after_snap_id": min(s.snap_id for s in snapshots) - 1,
+             "through_snap_id": max(s.snap_id for s in snapshots), "top_statements": TOP_STATEMENTS}
+    begin_at, end_at = min(s.begin_at for s in snapshots), max(s.end_at for s in snapshots)
+    return tuple(plan_segment_sql(row, source="sqlstat", begin_at=begin_at, end_at=end_at)
+                 for row in queries._run(cursor, SQL_PACK_SQLSTAT_SEGMENTS, mode=mode, binds=binds))
 
 
 def fetch_pack_ash_recent_sql(cursor: Cursor, *, mode: str, dbid: int, utc_offset_min: int) -> tuple[SegmentSql, ...]:
@@ -138,5 +157,6 @@ def segment_sql_read(cursor: Cursor, *, mode: str, dbid: int, utc_offset_min: in
     """What the live source reads in ``mode``: (rows, what was read: "ash" or "v$sql")."""
     if mode == "awr":
         rows = fetch_pack_ash_segment_sql(cursor, mode=mode, dbid=dbid, snapshots=snapshots)
+        rows += fetch_pack_sqlstat_segments(cursor, mode=mode, dbid=dbid, snapshots=snapshots)
         return rows + fetch_pack_ash_recent_sql(cursor, mode=mode, dbid=dbid, utc_offset_min=utc_offset_min), "ash"
     return fetch_sql_segments(cursor, mode=mode, utc_offset_min=utc_offset_min, now=now), "v$sql"

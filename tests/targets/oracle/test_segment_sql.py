@@ -39,6 +39,17 @@ class AshSegmentSqlTests(unittest.TestCase):
         self.assertEqual((scan.executions, scan.elapsed_s), (1200, 900.0))
         self.assertEqual(self.collection.segment_sql_source, "ash")
 
+    def test_it_reads_awrs_top_sql_by_the_objects_their_plans_read(self) -> None:
+        self.assertIn(("pack_sqlstat_segments", {"dbid": RAC_DBID, "after_snap_id": 100, "through_snap_id": 104,
+                                                 "top_statements": 200}), self.connect.cursor.executed)
+        by_sql = {r.sql_id: r for r in self.rows if r.source == "sqlstat"}
+        table, index = by_sql["7h35uxf5uhmm1"], by_sql["0w2qpuc6u2zsp"]
+        self.assertEqual((table.object_name, table.read_requests, table.full_scan, table.samples),
+                         ("ORDERS", 50000, True, None))
+        # Its plan reads two objects: its reads are not put on either.
+        self.assertEqual((index.read_requests, index.statement_read_requests, index.plan_objects), (None, 2400, 2))
+        self.assertEqual(table.end_at, dt.datetime(2024, 5, 6, 11, tzinfo=UTC))
+
     def test_it_keeps_in_memory_samples_since_awr_apart(self) -> None:
         self.assertEqual([(r.sql_id, r.samples, r.sample_s, r.read_requests) for r in self.recent],
                          [("7h35uxf5uhmm1", 42, 1.0, None)])
@@ -55,6 +66,7 @@ class AshSegmentSqlTests(unittest.TestCase):
         OracleSource(dsn="db", user="u", password="p", mode="awr", connect=connect).collect(state)
         executed = [stem for stem, _binds in connect.cursor.executed]
         self.assertNotIn("pack_ash_segment_sql", executed)
+        self.assertNotIn("pack_sqlstat_segments", executed)
         self.assertIn("pack_ash_recent_sql", executed)
 
     def test_it_says_unknown_when_ash_or_sqlstat_lack_a_figure(self) -> None:
