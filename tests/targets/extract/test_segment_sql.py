@@ -48,3 +48,18 @@ def test_it_reads_the_cursor_cache_in_nopack_mode(tmp_path: Path) -> None:
     [row] = collection.segment_sql
     assert (row.source, row.read_requests, row.full_scan, row.end_at) == (
         "v$sql", 182000, True, dt.datetime(2024, 5, 2, 9, 30, tzinfo=UTC))
+
+
+def test_it_reads_awrs_plan_rows_in_awr_mode(tmp_path: Path) -> None:
+    directory = tmp_path / "single"
+    shutil.copytree(FIXTURES / "single", directory)
+    (directory / "pack_sqlstat_segments.csv").write_text(
+        "OBJ_NUMBER,OBJECT_OWNER,OBJECT_NAME,SQL_ID,PLAN_HASH_VALUE,EXECUTIONS,READ_REQUESTS,ELAPSED_US,FULL_SCAN,"
+        "PLAN_OBJECTS,SQL_TEXT\n"
+        '"76550","APP","ORDERS_PK","3mcu9v6pnw2tg","3977204512","5000","7000","","0","1","SELECT 1 FROM dual"\n',
+        encoding="utf-8")
+
+    rows = [r for r in read_extract(directory).segment_sql if r.source == "sqlstat"]
+
+    assert [(r.sql_id, r.read_requests, r.full_scan, r.elapsed_s, r.end_at) for r in rows] == [
+        ("3mcu9v6pnw2tg", 7000, False, None, dt.datetime(2024, 5, 2, 11, tzinfo=UTC))]
