@@ -22,6 +22,7 @@ from apps.dashboard.before_after_selectors import segment_before_after, window_c
 from apps.dashboard.budget_views import budget_card
 from apps.dashboard.forms import RecommendationFilterForm, TierForm
 from apps.dashboard.partition_selectors import partition_heat
+from apps.dashboard.segment_sql_selectors import segment_sql_card
 from apps.snapshots.models import CollectionRun, Segment
 from apps.targets.models import Target
 from apps.tiering.explain import explain
@@ -162,6 +163,7 @@ def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResp
     context["partition_payload"] = payload
     context["partitions"] = list(zip(partitions, payload["ages"])) if payload else []
     context["before_after"] = segment_before_after(segment=segment, choice=window_choice(request.GET))
+    context["segment_sql"] = segment_sql_card(segment=segment, target=target, current=current, latency=context["latency"])
     return render(request, "dashboard/segment.html", context)
 
 

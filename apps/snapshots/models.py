@@ -426,3 +426,7 @@ class SegmentMove(models.Model):
 
     def __str__(self) -> str:
         return f"{self.segment}: {self.from_tablespace} -> {self.to_tablespace} at {self.moved_at:%Y-%m-%d %H:%M}"
+
+
+# Which SQL drives a segment lives in its own package; imported here so that it is the snapshots app's model.
+from apps.snapshots.sqlstats.models import SegmentSql  # noqa: E402, F401

@@ -31,6 +31,7 @@ from apps.snapshots.runs import (
     target_lock,
 )
 from apps.snapshots.signals import run_succeeded
+from apps.snapshots.sqlstats.services import segment_sql_prune, segment_sql_store
 from apps.snapshots.storage_map import datafiles_store
 from apps.targets.base import CollectState, SourceError
 from apps.targets.deltas import sample_interval
@@ -87,6 +88,7 @@ def collection_store(*, target: Target, collection: Collection, kind: str, state
         store.tablespace_space_store(target_id=target.id, collected_at=now, rows=collection.tablespaces)
     if collection.datafiles:
         datafiles_store(target_id=target.id, collected_at=now, rows=collection.datafiles)
+    segment_sql_store(target=target, collection=collection, segment_ids=segment_ids, collected_at=now)
     if collection.residency:
         mapping = store.dataobj_map(target_id=target.id, keys_to_ids=segment_ids, collection=collection)
         result.rows_added += store.residency_store(
@@ -264,6 +266,7 @@ def snapshot_prune(*, now: dt.datetime) -> int:
         count, _ = Snapshot.objects.filter(target_id=row["target_id"], end_at__lt=horizon).delete()
         deleted += count
     tablespace_space_prune(keep=keep)
+    segment_sql_prune(keep=keep)
     return deleted
 
 

@@ -285,6 +285,51 @@ class CounterSample:
     tablespace_totals: dict[str, tuple[int, int, float | None]] = field(default_factory=dict)
 
 
+#: Where a SegmentSql figure comes from: ASH samples on the segment (Diagnostics Pack, figures from
+#: DBA_HIST_SQLSTAT), AWR's captured plans (DBA_HIST_SQL_PLAN + DBA_HIST_SQLSTAT, pack), the cursor cache
+#: (GV$SQL + GV$SQL_PLAN, no pack).
+SEGMENT_SQL_SOURCES: tuple[str, ...] = ("ash", "sqlstat", "v$sql")
+#: A statement's text is kept to its first characters: enough to recognise it (V$SQL.SQL_TEXT holds 1000).
+SQL_TEXT_CHARS = 1000
+
+
+@dataclass(frozen=True)
+class SegmentSql:
+    """One statement among the top SQL of one segment over an interval (apps.targets.sqldrive says how each
+    source attributes it). ``obj_number`` is DBA_OBJECTS.OBJECT_ID (ASH CURRENT_OBJ#, plan OBJECT#); ``key``
+    is the segment when the source named it, else the store finds it by ``obj_number``.
+
+    ``samples`` are ASH samples of the statement waiting on the segment (each stands for ``sample_s`` seconds
+    of database time); ``read_requests`` the physical read requests attributed to the segment (ASH: the
+    statement's read requests in the window times its share of samples on the segment; cursor cache: the
+    statement's own when its plan reads no other object, else None); ``statement_read_requests``,
+    ``executions`` and ``elapsed_s`` are the statement's own over the window. A figure the source does not
+    give is None, never 0.
+    """
+
+    obj_number: int
+    sql_id: str
+    source: str  # one of SEGMENT_SQL_SOURCES
+    begin_at: dt.datetime
+    end_at: dt.datetime
+    key: SegmentKey | None = None
+    #: The object as a plan names it (a partitioned table's plan names the table, not its partitions).
+    object_owner: str = ""
+    object_name: str = ""
+    plan_hash_value: int | None = None
+    samples: int | None = None
+    sample_s: float | None = None
+    read_requests: int | None = None
+    statement_read_requests: int | None = None
+    executions: int | None = None
+    elapsed_s: float | None = None
+    full_scan: bool | None = None  # TABLE ACCESS FULL / INDEX FAST FULL SCAN of the object in its plan
+    plan_objects: int | None = None  # how many objects its plan reads (cursor cache)
+    text: str = ""  # at most SQL_TEXT_CHARS characters
+    #: Provisional: in-memory ASH (GV$ACTIVE_SESSION_HISTORY) not yet in AWR; replaced once AWR has the time.
+    recent: bool = False
+
+
 @dataclass(frozen=True)
 class Collection:
     """Everything one collection run of one target brought back."""
@@ -300,3 +345,7 @@ class Collection:
     notes: tuple[str, ...] = ()  # things the DBA should know (e.g. "AWR gap 101..104")
     #: Data and temp files (the storage map); () when the source does not say (AWR reports, older extracts).
     datafiles: tuple[DataFile, ...] = ()
+    #: Top SQL per segment (apps.targets.sqldrive); ``segment_sql_source`` names what was read ("ash",
+    #: "v$sql"), None when the source does not read SQL at all (then () means "not collected", not "none").
+    segment_sql: tuple[SegmentSql, ...] = ()
+    segment_sql_source: str | None = None

@@ -48,6 +48,20 @@ BINDS: dict[str, tuple[str, str]] = {
         "VARCHAR2(30)",
         "EXEC :begin_at := TO_CHAR(CAST(SYSDATE - &days AS TIMESTAMP), 'YYYY-MM-DD\"T\"HH24:MI:SS.FF3')",
     ),
+    # ASH over the snapshots of the history read (pack_ash_segment_sql.sql); the limits are those of
+    # apps.targets.oracle.segment_sql (TOP_SQL_PER_SEGMENT, TOP_SEGMENTS, TOP_STATEMENTS).
+    "after_snap_id": (
+        "NUMBER",
+        "EXEC SELECT NVL(MIN(snap_id), 1) - 1 INTO :after_snap_id FROM dba_hist_snapshot "
+        "WHERE dbid = :dbid AND end_interval_time >= CAST(SYSDATE - &days AS TIMESTAMP)",
+    ),
+    "through_snap_id": (
+        "NUMBER",
+        "EXEC SELECT NVL(MAX(snap_id), 0) INTO :through_snap_id FROM dba_hist_snapshot WHERE dbid = :dbid",
+    ),
+    "top_sql": ("NUMBER", "EXEC :top_sql := 5"),
+    "top_segments": ("NUMBER", "EXEC :top_segments := 300"),
+    "top_statements": ("NUMBER", "EXEC :top_statements := 200"),
 }
 _BIND = re.compile(r"(?<![:\w]):([a-z_][a-z0-9_]*)", re.IGNORECASE)
 

@@ -70,12 +70,20 @@ GRANT SELECT ON SYS.GV_$BH TO &monitor_user;
 GRANT SELECT ON SYS.GV_$SEGSTAT TO &monitor_user;
 GRANT SELECT ON SYS.GV_$SYSSTAT TO &monitor_user;
 GRANT SELECT ON SYS.GV_$FILESTAT TO &monitor_user;
+-- Both modes: which SQL drives a segment (nopack: the cursor cache and its plans; awr: statement text).
+GRANT SELECT ON SYS.GV_$SQL TO &monitor_user;
+GRANT SELECT ON SYS.GV_$SQL_PLAN TO &monitor_user;
 
 -- BEGIN awr-only grants: Diagnostics Pack views, granted only when mode is awr.
 BEGIN
   IF '&mode' = 'awr' THEN
     EXECUTE IMMEDIATE 'GRANT SELECT ON SYS.DBA_HIST_SYSSTAT TO &monitor_user';
     EXECUTE IMMEDIATE 'GRANT SELECT ON SYS.DBA_HIST_FILESTATXS TO &monitor_user';
+    EXECUTE IMMEDIATE 'GRANT SELECT ON SYS.DBA_HIST_ACTIVE_SESS_HISTORY TO &monitor_user';
+    EXECUTE IMMEDIATE 'GRANT SELECT ON SYS.DBA_HIST_SQLSTAT TO &monitor_user';
+    EXECUTE IMMEDIATE 'GRANT SELECT ON SYS.DBA_HIST_SQLTEXT TO &monitor_user';
+    EXECUTE IMMEDIATE 'GRANT SELECT ON SYS.DBA_HIST_SQL_PLAN TO &monitor_user';
+    EXECUTE IMMEDIATE 'GRANT SELECT ON SYS.GV_$ACTIVE_SESSION_HISTORY TO &monitor_user';
   END IF;
 END;
 /

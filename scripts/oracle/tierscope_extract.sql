@@ -26,8 +26,14 @@
 --     INSTANCE_NUMBER,INSTANCE_NAME,HOST_NAME,VERSION,STARTUP_TIME,DBID,DB_NAME,SERVER_UTC_OFFSET_MIN
 --   instances.csv  (from instances.sql)
 --     INST_ID,INSTANCE_NUMBER,INSTANCE_NAME,HOST_NAME,STARTUP_TIME,STATUS,SAMPLED_AT_UTC
+--   pack_ash_recent_sql.csv  (from pack_ash_recent_sql.sql)
+--     OBJ_NUMBER,SQL_ID,PLAN_HASH_VALUE,SAMPLES,SQL_SAMPLES,SINCE_TIME,LAST_SAMPLE_TIME,SQL_TEXT
+--   pack_ash_segment_sql.csv  (from pack_ash_segment_sql.sql)
+--     OBJ_NUMBER,SQL_ID,PLAN_HASH_VALUE,SAMPLES,SQL_SAMPLES,EXECUTIONS,READ_REQUESTS,ELAPSED_US,SQL_TEXT
 --   pack_filestat.csv  (from pack_filestat.sql)
 --     INSTANCE_NUMBER,SNAP_ID,STARTUP_TIME,BEGIN_INTERVAL_TIME,END_INTERVAL_TIME,SNAP_TZ_OFFSET_MIN,TABLESPACE_NAME,READ_REQUESTS,WRITE_REQUESTS,READ_TIME_MS
+--   pack_sqlstat_segments.csv  (from pack_sqlstat_segments.sql)
+--     OBJ_NUMBER,OBJECT_OWNER,OBJECT_NAME,SQL_ID,PLAN_HASH_VALUE,EXECUTIONS,READ_REQUESTS,ELAPSED_US,FULL_SCAN,PLAN_OBJECTS,SQL_TEXT
 --   pack_sysstat.csv  (from pack_sysstat.sql)
 --     INSTANCE_NUMBER,SNAP_ID,STARTUP_TIME,BEGIN_INTERVAL_TIME,END_INTERVAL_TIME,SNAP_TZ_OFFSET_MIN,STAT_NAME,VALUE
 --   parameters.csv  (from parameters.sql)
@@ -42,6 +48,8 @@
 --     INST_ID,OBJ_NUMBER,DATAOBJ_NUMBER,PHYSICAL_READ_REQUESTS,PHYSICAL_WRITE_REQUESTS,PHYSICAL_READS_BLOCKS,PHYSICAL_WRITES_BLOCKS,PHYSICAL_READS_DIRECT_BLOCKS,PHYSICAL_WRITES_DIRECT_BLOCKS,OPTIMIZED_PHYSICAL_READS,LOGICAL_READS,DB_BLOCK_CHANGES,TABLE_SCANS
 --   snapshots.csv  (from snapshots.sql)
 --     DBID,INSTANCE_NUMBER,SNAP_ID,STARTUP_TIME,BEGIN_INTERVAL_TIME,END_INTERVAL_TIME,SNAP_TZ_OFFSET_MIN,ERROR_COUNT,SNAP_FLAG
+--   sql_segments.csv  (from sql_segments.sql)
+--     OBJ_NUMBER,OBJECT_OWNER,OBJECT_NAME,SQL_ID,PLAN_HASH_VALUE,EXECUTIONS,READ_REQUESTS,DISK_READS_BLOCKS,ELAPSED_US,FIRST_LOAD_TIME,SQL_TEXT,FULL_SCAN,PLAN_OBJECTS
 --   sysstat_sample.csv  (from sysstat_sample.sql)
 --     INST_ID,NAME,VALUE
 --   tablespaces.csv  (from tablespaces.sql)
@@ -87,9 +95,19 @@ WHERE p.name = 'cluster_database';
 VARIABLE dbid NUMBER
 VARIABLE last_snap_id NUMBER
 VARIABLE begin_at VARCHAR2(30)
+VARIABLE after_snap_id NUMBER
+VARIABLE through_snap_id NUMBER
+VARIABLE top_sql NUMBER
+VARIABLE top_segments NUMBER
+VARIABLE top_statements NUMBER
 EXEC SELECT dbid INTO :dbid FROM v$database
 EXEC :last_snap_id := 0
 EXEC :begin_at := TO_CHAR(CAST(SYSDATE - &days AS TIMESTAMP), 'YYYY-MM-DD"T"HH24:MI:SS.FF3')
+EXEC SELECT NVL(MIN(snap_id), 1) - 1 INTO :after_snap_id FROM dba_hist_snapshot WHERE dbid = :dbid AND end_interval_time >= CAST(SYSDATE - &days AS TIMESTAMP)
+EXEC SELECT NVL(MAX(snap_id), 0) INTO :through_snap_id FROM dba_hist_snapshot WHERE dbid = :dbid
+EXEC :top_sql := 5
+EXEC :top_segments := 300
+EXEC :top_statements := 200
 
 -- containers.sql -> containers.csv
 &gate_containers.SPOOL &outdir./containers.csv
@@ -219,6 +237,154 @@ ORDER BY gi.inst_id
 /
 SPOOL OFF
 
+-- pack_ash_recent_sql.sql -> pack_ash_recent_sql.csv
+&gate_pack.SPOOL &outdir./pack_ash_recent_sql.csv
+&gate_pack.PROMPT OBJ_NUMBER,SQL_ID,PLAN_HASH_VALUE,SAMPLES,SQL_SAMPLES,SINCE_TIME,LAST_SAMPLE_TIME,SQL_TEXT
+&gate_pack.SELECT '"' || REPLACE(TO_CHAR(q.OBJ_NUMBER), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.SQL_ID), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.PLAN_HASH_VALUE), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.SAMPLES), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.SQL_SAMPLES), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.SINCE_TIME), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.LAST_SAMPLE_TIME), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.SQL_TEXT), '"', '""')
+&gate_pack.       || '"' AS csv_line
+&gate_pack.FROM (
+&gate_pack.SELECT r.obj_number,
+&gate_pack.       r.sql_id,
+&gate_pack.       r.plan_hash_value,
+&gate_pack.       r.samples,
+&gate_pack.       r.sql_samples,
+&gate_pack.       r.since_time,
+&gate_pack.       r.last_sample_time,
+&gate_pack.       (SELECT MAX(q.sql_text)
+&gate_pack.          FROM gv$sql q
+&gate_pack.         WHERE q.sql_id = r.sql_id) AS sql_text
+&gate_pack.FROM (
+&gate_pack.    SELECT k.obj_number,
+&gate_pack.           k.sql_id,
+&gate_pack.           k.plan_hash_value,
+&gate_pack.           k.samples,
+&gate_pack.           k.sql_samples,
+&gate_pack.           k.since_time,
+&gate_pack.           MAX(k.last_sample_time) OVER () AS last_sample_time,
+&gate_pack.           k.sql_rank,
+&gate_pack.           DENSE_RANK() OVER (ORDER BY k.obj_samples DESC, k.obj_number) AS segment_rank
+&gate_pack.    FROM (
+&gate_pack.        SELECT g.obj_number,
+&gate_pack.               g.sql_id,
+&gate_pack.               g.plan_hash_value,
+&gate_pack.               g.samples,
+&gate_pack.               g.since_time,
+&gate_pack.               g.last_sample_time,
+&gate_pack.               SUM(g.samples) OVER (PARTITION BY g.sql_id) AS sql_samples,
+&gate_pack.               SUM(g.samples) OVER (PARTITION BY g.obj_number) AS obj_samples,
+&gate_pack.               ROW_NUMBER() OVER (PARTITION BY g.obj_number ORDER BY g.samples DESC, g.sql_id) AS sql_rank
+&gate_pack.        FROM (
+&gate_pack.            SELECT a.current_obj# AS obj_number,
+&gate_pack.                   a.sql_id,
+&gate_pack.                   MAX(a.sql_plan_hash_value) AS plan_hash_value,
+&gate_pack.                   COUNT(*) AS samples,
+&gate_pack.                   MAX(b.since_time) AS since_time,
+&gate_pack.                   MAX(a.sample_time) AS last_sample_time
+&gate_pack.            FROM gv$active_session_history a
+&gate_pack.            JOIN (
+&gate_pack.                SELECT MAX(sn.end_interval_time) AS since_time
+&gate_pack.                FROM dba_hist_snapshot sn
+&gate_pack.                WHERE sn.dbid = :dbid
+&gate_pack.            ) b
+&gate_pack.              ON a.sample_time > b.since_time
+&gate_pack.            WHERE a.wait_class IN ('User I/O', 'Application', 'Cluster', 'Concurrency')
+&gate_pack.              AND a.sql_id IS NOT NULL
+&gate_pack.              AND a.current_obj# > 0
+&gate_pack.            GROUP BY a.current_obj#, a.sql_id
+&gate_pack.        ) g
+&gate_pack.    ) k
+&gate_pack.) r
+&gate_pack.WHERE r.sql_rank <= :top_sql
+&gate_pack.  AND r.segment_rank <= :top_segments
+&gate_pack.ORDER BY r.obj_number, r.sql_rank
+&gate_pack.) q
+&gate_pack./
+&gate_pack.SPOOL OFF
+
+-- pack_ash_segment_sql.sql -> pack_ash_segment_sql.csv
+&gate_pack.SPOOL &outdir./pack_ash_segment_sql.csv
+&gate_pack.PROMPT OBJ_NUMBER,SQL_ID,PLAN_HASH_VALUE,SAMPLES,SQL_SAMPLES,EXECUTIONS,READ_REQUESTS,ELAPSED_US,SQL_TEXT
+&gate_pack.SELECT '"' || REPLACE(TO_CHAR(q.OBJ_NUMBER), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.SQL_ID), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.PLAN_HASH_VALUE), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.SAMPLES), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.SQL_SAMPLES), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.EXECUTIONS), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.READ_REQUESTS), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.ELAPSED_US), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.SQL_TEXT), '"', '""')
+&gate_pack.       || '"' AS csv_line
+&gate_pack.FROM (
+&gate_pack.SELECT r.obj_number,
+&gate_pack.       r.sql_id,
+&gate_pack.       r.plan_hash_value,
+&gate_pack.       r.samples,
+&gate_pack.       r.sql_samples,
+&gate_pack.       st.executions,
+&gate_pack.       st.read_requests,
+&gate_pack.       st.elapsed_us,
+&gate_pack.       (SELECT MAX(DBMS_LOB.SUBSTR(t.sql_text, 1000, 1))
+&gate_pack.          FROM dba_hist_sqltext t
+&gate_pack.         WHERE t.dbid = :dbid
+&gate_pack.           AND t.sql_id = r.sql_id) AS sql_text
+&gate_pack.FROM (
+&gate_pack.    SELECT k.obj_number,
+&gate_pack.           k.sql_id,
+&gate_pack.           k.plan_hash_value,
+&gate_pack.           k.samples,
+&gate_pack.           k.sql_samples,
+&gate_pack.           k.sql_rank,
+&gate_pack.           DENSE_RANK() OVER (ORDER BY k.obj_samples DESC, k.obj_number) AS segment_rank
+&gate_pack.    FROM (
+&gate_pack.        SELECT g.obj_number,
+&gate_pack.               g.sql_id,
+&gate_pack.               g.plan_hash_value,
+&gate_pack.               g.samples,
+&gate_pack.               SUM(g.samples) OVER (PARTITION BY g.sql_id) AS sql_samples,
+&gate_pack.               SUM(g.samples) OVER (PARTITION BY g.obj_number) AS obj_samples,
+&gate_pack.               ROW_NUMBER() OVER (PARTITION BY g.obj_number ORDER BY g.samples DESC, g.sql_id) AS sql_rank
+&gate_pack.        FROM (
+&gate_pack.            SELECT a.current_obj# AS obj_number,
+&gate_pack.                   a.sql_id,
+&gate_pack.                   MAX(a.sql_plan_hash_value) AS plan_hash_value,
+&gate_pack.                   COUNT(*) AS samples
+&gate_pack.            FROM dba_hist_active_sess_history a
+&gate_pack.            WHERE a.dbid = :dbid
+&gate_pack.              AND a.snap_id > :after_snap_id
+&gate_pack.              AND a.snap_id <= :through_snap_id
+&gate_pack.              AND a.wait_class IN ('User I/O', 'Application', 'Cluster', 'Concurrency')
+&gate_pack.              AND a.sql_id IS NOT NULL
+&gate_pack.              AND a.current_obj# > 0
+&gate_pack.            GROUP BY a.current_obj#, a.sql_id
+&gate_pack.        ) g
+&gate_pack.    ) k
+&gate_pack.) r
+&gate_pack.LEFT JOIN (
+&gate_pack.    SELECT s.sql_id,
+&gate_pack.           SUM(s.executions_delta) AS executions,
+&gate_pack.           SUM(s.physical_read_requests_delta) AS read_requests,
+&gate_pack.           SUM(s.elapsed_time_delta) AS elapsed_us
+&gate_pack.    FROM dba_hist_sqlstat s
+&gate_pack.    WHERE s.dbid = :dbid
+&gate_pack.      AND s.snap_id > :after_snap_id
+&gate_pack.      AND s.snap_id <= :through_snap_id
+&gate_pack.    GROUP BY s.sql_id
+&gate_pack.) st
+&gate_pack.  ON st.sql_id = r.sql_id
+&gate_pack.WHERE r.sql_rank <= :top_sql
+&gate_pack.  AND r.segment_rank <= :top_segments
+&gate_pack.ORDER BY r.obj_number, r.sql_rank
+&gate_pack.) q
+&gate_pack./
+&gate_pack.SPOOL OFF
+
 -- pack_filestat.sql -> pack_filestat.csv
 &gate_pack.SPOOL &outdir./pack_filestat.csv
 &gate_pack.PROMPT INSTANCE_NUMBER,SNAP_ID,STARTUP_TIME,BEGIN_INTERVAL_TIME,END_INTERVAL_TIME,SNAP_TZ_OFFSET_MIN,TABLESPACE_NAME,READ_REQUESTS,WRITE_REQUESTS,READ_TIME_MS
@@ -260,6 +426,79 @@ SPOOL OFF
 &gate_pack.         sn.snap_timezone,
 &gate_pack.         fs.tsname
 &gate_pack.ORDER BY fs.instance_number, fs.tsname, fs.snap_id
+&gate_pack.) q
+&gate_pack./
+&gate_pack.SPOOL OFF
+
+-- pack_sqlstat_segments.sql -> pack_sqlstat_segments.csv
+&gate_pack.SPOOL &outdir./pack_sqlstat_segments.csv
+&gate_pack.PROMPT OBJ_NUMBER,OBJECT_OWNER,OBJECT_NAME,SQL_ID,PLAN_HASH_VALUE,EXECUTIONS,READ_REQUESTS,ELAPSED_US,FULL_SCAN,PLAN_OBJECTS,SQL_TEXT
+&gate_pack.SELECT '"' || REPLACE(TO_CHAR(q.OBJ_NUMBER), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.OBJECT_OWNER), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.OBJECT_NAME), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.SQL_ID), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.PLAN_HASH_VALUE), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.EXECUTIONS), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.READ_REQUESTS), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.ELAPSED_US), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.FULL_SCAN), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.PLAN_OBJECTS), '"', '""')
+&gate_pack.       || '","' || REPLACE(TO_CHAR(q.SQL_TEXT), '"', '""')
+&gate_pack.       || '"' AS csv_line
+&gate_pack.FROM (
+&gate_pack.SELECT pl.object# AS obj_number,
+&gate_pack.       pl.object_owner,
+&gate_pack.       pl.object_name,
+&gate_pack.       q.sql_id,
+&gate_pack.       q.plan_hash_value,
+&gate_pack.       q.executions,
+&gate_pack.       q.read_requests,
+&gate_pack.       q.elapsed_us,
+&gate_pack.       MAX(CASE WHEN pl.operation IN ('TABLE ACCESS', 'MAT_VIEW ACCESS') AND pl.options LIKE '%FULL%' THEN 1
+&gate_pack.                WHEN pl.operation = 'INDEX' AND pl.options LIKE '%FAST FULL SCAN%' THEN 1
+&gate_pack.                ELSE 0 END) AS full_scan,
+&gate_pack.       COUNT(*) OVER (PARTITION BY q.sql_id, q.plan_hash_value) AS plan_objects,
+&gate_pack.       (SELECT MAX(DBMS_LOB.SUBSTR(t.sql_text, 1000, 1))
+&gate_pack.          FROM dba_hist_sqltext t
+&gate_pack.         WHERE t.dbid = :dbid
+&gate_pack.           AND t.sql_id = q.sql_id) AS sql_text
+&gate_pack.FROM (
+&gate_pack.    SELECT r.sql_id,
+&gate_pack.           r.plan_hash_value,
+&gate_pack.           r.executions,
+&gate_pack.           r.read_requests,
+&gate_pack.           r.elapsed_us
+&gate_pack.    FROM (
+&gate_pack.        SELECT s.sql_id,
+&gate_pack.               s.plan_hash_value,
+&gate_pack.               SUM(s.executions_delta) AS executions,
+&gate_pack.               SUM(s.physical_read_requests_delta) AS read_requests,
+&gate_pack.               SUM(s.elapsed_time_delta) AS elapsed_us
+&gate_pack.        FROM dba_hist_sqlstat s
+&gate_pack.        WHERE s.dbid = :dbid
+&gate_pack.          AND s.snap_id > :after_snap_id
+&gate_pack.          AND s.snap_id <= :through_snap_id
+&gate_pack.        GROUP BY s.sql_id, s.plan_hash_value
+&gate_pack.        HAVING SUM(s.physical_read_requests_delta) > 0
+&gate_pack.        ORDER BY SUM(s.physical_read_requests_delta) DESC, s.sql_id, s.plan_hash_value
+&gate_pack.    ) r
+&gate_pack.    WHERE ROWNUM <= :top_statements
+&gate_pack.) q
+&gate_pack.JOIN dba_hist_sql_plan pl
+&gate_pack.  ON pl.dbid = :dbid
+&gate_pack. AND pl.sql_id = q.sql_id
+&gate_pack. AND pl.plan_hash_value = q.plan_hash_value
+&gate_pack.WHERE pl.object# IS NOT NULL
+&gate_pack.  AND pl.operation IN ('TABLE ACCESS', 'MAT_VIEW ACCESS', 'INDEX', 'BITMAP INDEX')
+&gate_pack.GROUP BY pl.object#,
+&gate_pack.         pl.object_owner,
+&gate_pack.         pl.object_name,
+&gate_pack.         q.sql_id,
+&gate_pack.         q.plan_hash_value,
+&gate_pack.         q.executions,
+&gate_pack.         q.read_requests,
+&gate_pack.         q.elapsed_us
+&gate_pack.ORDER BY pl.object#, q.read_requests DESC, q.sql_id
 &gate_pack.) q
 &gate_pack./
 &gate_pack.SPOOL OFF
@@ -664,6 +903,88 @@ WHERE s.dbid = :dbid
   AND s.snap_id > :last_snap_id
   AND s.end_interval_time >= :begin_at
 ORDER BY s.instance_number, s.snap_id
+) q
+/
+SPOOL OFF
+
+-- sql_segments.sql -> sql_segments.csv
+SPOOL &outdir./sql_segments.csv
+PROMPT OBJ_NUMBER,OBJECT_OWNER,OBJECT_NAME,SQL_ID,PLAN_HASH_VALUE,EXECUTIONS,READ_REQUESTS,DISK_READS_BLOCKS,ELAPSED_US,FIRST_LOAD_TIME,SQL_TEXT,FULL_SCAN,PLAN_OBJECTS
+SELECT '"' || REPLACE(TO_CHAR(q.OBJ_NUMBER), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.OBJECT_OWNER), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.OBJECT_NAME), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.SQL_ID), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.PLAN_HASH_VALUE), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.EXECUTIONS), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.READ_REQUESTS), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.DISK_READS_BLOCKS), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.ELAPSED_US), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.FIRST_LOAD_TIME), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.SQL_TEXT), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.FULL_SCAN), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.PLAN_OBJECTS), '"', '""')
+       || '"' AS csv_line
+FROM (
+SELECT pl.object# AS obj_number,
+       pl.object_owner,
+       pl.object_name,
+       q.sql_id,
+       q.plan_hash_value,
+       q.executions,
+       q.read_requests,
+       q.disk_reads_blocks,
+       q.elapsed_us,
+       q.first_load_time,
+       q.sql_text,
+       MAX(CASE WHEN pl.operation IN ('TABLE ACCESS', 'MAT_VIEW ACCESS') AND pl.options LIKE '%FULL%' THEN 1
+                WHEN pl.operation = 'INDEX' AND pl.options LIKE '%FAST FULL SCAN%' THEN 1
+                ELSE 0 END) AS full_scan,
+       COUNT(*) OVER (PARTITION BY q.sql_id) AS plan_objects
+FROM (
+    SELECT t.sql_id,
+           t.plan_hash_value,
+           t.executions,
+           t.read_requests,
+           t.disk_reads_blocks,
+           t.elapsed_us,
+           t.first_load_time,
+           t.sql_text
+    FROM (
+        SELECT s.sql_id,
+               MAX(s.plan_hash_value) AS plan_hash_value,
+               SUM(s.executions) AS executions,
+               SUM(s.physical_read_requests) AS read_requests,
+               SUM(s.disk_reads) AS disk_reads_blocks,
+               SUM(s.elapsed_time) AS elapsed_us,
+               MIN(s.first_load_time) AS first_load_time,
+               MAX(s.sql_text) AS sql_text
+        FROM gv$sql s
+        WHERE s.physical_read_requests > 0
+        GROUP BY s.sql_id
+        ORDER BY SUM(s.physical_read_requests) DESC, s.sql_id
+    ) t
+    WHERE ROWNUM <= :top_statements
+) q
+JOIN gv$sql c
+  ON c.sql_id = q.sql_id
+JOIN gv$sql_plan pl
+  ON pl.inst_id = c.inst_id
+ AND pl.sql_id = c.sql_id
+ AND pl.child_number = c.child_number
+WHERE pl.object# IS NOT NULL
+  AND pl.operation IN ('TABLE ACCESS', 'MAT_VIEW ACCESS', 'INDEX', 'BITMAP INDEX')
+GROUP BY pl.object#,
+         pl.object_owner,
+         pl.object_name,
+         q.sql_id,
+         q.plan_hash_value,
+         q.executions,
+         q.read_requests,
+         q.disk_reads_blocks,
+         q.elapsed_us,
+         q.first_load_time,
+         q.sql_text
+ORDER BY pl.object#, q.read_requests DESC, q.sql_id
 ) q
 /
 SPOOL OFF

@@ -27,6 +27,7 @@ from apps.targets.demo.simulator import (
     simulate_hour,
 )
 from apps.targets.demo.space import data_files_at
+from apps.targets.demo.statements import statement_rows
 from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, Snapshot, TablespaceSpace
 
 RELEASE = "19.0.0.0.0"
@@ -90,6 +91,8 @@ class DemoSource(Source):
             # Residency and sizes describe the end of the latest hour: stamping them with that
             # hour (not the call time) keeps a re-run from adding a duplicate sample.
             collected_at=snap_end_at(latest), notes=_gap_notes(state, self.dbid) + _restart_notes(snapshots),
+            # The demo stands for a database with the Diagnostics Pack: ASH names what drives each segment.
+            segment_sql=statement_rows(snapshots), segment_sql_source="ash",
         )
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from apps.targets.base import SourceError
+from apps.targets.extract import segment_sql
 from apps.targets.extract.archive import (
     Budget,
     ExtractError,
@@ -111,6 +112,7 @@ FILES: dict[str, tuple[Column, ...]] = {
                              "AUTOEXTENSIBLE_FILES:int USED_BYTES:int"),
     "datafiles.csv": _cols("TABLESPACE_NAME! FILE_ID:int! FILE_NAME! SIZE_BYTES:int AUTOEXTENSIBLE "
                            "MAX_SIZE_BYTES:int FILE_TYPE!"),
+    **{name: _cols(spec) for name, spec in segment_sql.FILE_COLUMNS.items()},
 }
 #: Columns appended to a file after extracts were in use: an older extract without them still imports
 #: (the values are None, unknown).
@@ -122,7 +124,7 @@ PACK_FILES: tuple[str, ...] = ("pack_sysstat.csv", "pack_filestat.csv")
 #: Appended to the extract later (issue 16: tablespaces.csv; issue 17: datafiles.csv): an extract made by an
 #: older script has no such file and still imports, without the figures it would bring (the tablespaces' room,
 #: the storage map's files stay unknown).
-LATER_FILES: tuple[str, ...] = ("tablespaces.csv", "datafiles.csv")
+LATER_FILES: tuple[str, ...] = ("tablespaces.csv", "datafiles.csv", *segment_sql.FILE_COLUMNS)
 
 Row = dict[str, Any]
 #: Key under which each typed row keeps its line number in the file, for later checks.
@@ -372,6 +374,9 @@ def tables_to_collection(tables: _Tables) -> Collection:
     tablespaces = queries.fetch_tablespaces(tables.cursor("tablespaces.csv"), mode="nopack")
     datafiles = queries.fetch_datafiles(tables.cursor("datafiles.csv"), mode="nopack")
     seen = {row.instance_number for row in instances} | {snap.instance_number for snap in snapshots}
+    sql_rows, sql_source = segment_sql.extract_segment_sql(
+        tables.rows, pack=pack, snapshots=snapshots, utc_offset_min=instance.server_utc_offset_min,
+        sampled_at=max((row.sampled_at for row in instances), default=None))
     return Collection(
         database=DatabaseInfo(
             dbid=instance.dbid, db_name=instance.db_name, release=instance.version, is_rac=rac,
@@ -387,6 +392,7 @@ def tables_to_collection(tables: _Tables) -> Collection:
         datafiles=datafiles,
         collected_at=max((row.sampled_at for row in instances), default=None),
         notes=(f"offline extract ({'awr' if pack else 'nopack'} mode)", *notes),
+        segment_sql=sql_rows, segment_sql_source=sql_source,
     )
 
 

@@ -464,9 +464,15 @@ def fetch_pack_filestat(cursor: Cursor, *, mode: str, dbid: int, last_snap_id: i
 
 
 
-#: Statements that live with the code they feed, in modules that import this one: reachable from here too
-#: (every statement keeps its constant and fetch function here), looked up when first asked for.
-_ELSEWHERE = {"SQL_CONTAINERS": "apps.targets.oracle.containers", "fetch_containers": "apps.targets.oracle.containers"}
+#: Statements that live with the code they feed, in modules that import this one (containers.py: the
+#: multitenant naming; segment_sql.py: which SQL drives a segment). Named here like the others, resolved on
+#: first use (PEP 562) so either module may be imported first.
+_ELSEWHERE: dict[str, str] = {
+    **dict.fromkeys(("SQL_CONTAINERS", "fetch_containers"), "apps.targets.oracle.containers"),
+    **dict.fromkeys(("SQL_PACK_ASH_SEGMENT_SQL", "SQL_PACK_ASH_RECENT_SQL", "SQL_PACK_SQLSTAT_SEGMENTS",
+                     "SQL_SQL_SEGMENTS", "fetch_pack_ash_segment_sql", "fetch_pack_ash_recent_sql",
+                     "fetch_pack_sqlstat_segments", "fetch_sql_segments"), "apps.targets.oracle.segment_sql"),
+}
 
 
 def __getattr__(name: str) -> Any:

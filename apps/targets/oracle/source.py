@@ -31,6 +31,7 @@ from apps.targets.oracle.queries import (
     SnapshotRow,
     SysstatSampleRow,
 )
+from apps.targets.oracle.segment_sql import segment_sql_read
 from apps.targets.rows import (
     Collection,
     CounterSample,
@@ -141,6 +142,8 @@ class OracleSource(Source):
         )
         history = self._history(cursor, state, instance=instance, features=features, containers=containers)
         seen = {row.instance_number for row in instances} | {snap.instance_number for snap in history.snapshots}
+        segment_sql, sql_source = segment_sql_read(cursor, mode=mode, dbid=instance.dbid, utc_offset_min=offset,
+                                                   snapshots=history.snapshots, now=state.now)
         return Collection(
             database=DatabaseInfo(
                 dbid=instance.dbid,
@@ -159,6 +162,8 @@ class OracleSource(Source):
             datafiles=datafiles,
             collected_at=state.now,
             notes=history.notes,
+            segment_sql=segment_sql,
+            segment_sql_source=sql_source,
         )
 
     def _history(self, cursor: Any, state: CollectState, *, instance: InstanceRow, features: Features,
