@@ -19,8 +19,8 @@ import numpy as np
 from apps.snapshots.figures import UnlistedBound, WindowArrays
 from apps.targets.models import Target
 from apps.tiering import costmodel, hysteresis, lobfold, payback, rules
-from apps.tiering.decision_groups import Names, judge_groups
 from apps.tiering import lifecycle as lifecycle_model
+from apps.tiering.decision_groups import Names, judge_groups
 from apps.tiering.models import Tier, TierSet
 from apps.tiering.tiers import tier_to_model
 

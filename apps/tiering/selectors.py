@@ -11,8 +11,8 @@ from apps.snapshots.models import Segment, TablespaceIO
 from apps.snapshots.selectors import WindowCoverage, window_coverage
 from apps.tiering.feasibility import Move, MoveCheck, feasibility
 from apps.tiering.lobfold import LOB_INDEX_PREFIX, LOB_SEGMENT_TYPES, LobRow, lob_index_pairs
-from apps.tiering.movability import LOB_INDEX_TYPES
 from apps.tiering.models import Recommendation, RecommendationRun, Refresh
+from apps.tiering.movability import LOB_INDEX_TYPES
 
 
 def tablespace_read_latency_ms(*, target_id: int, since: dt.datetime, until: dt.datetime) -> dict[str, float]:
@@ -58,9 +58,10 @@ def lob_indexes_of(*, run_id: int, lob_ids: list[int]) -> dict[int, list[Recomme
 
 
 def recommendation_list(*, target_id: int):
-    """Current recommendations of a target with their segment and tiers (one query)."""
+    """Current recommendations of a target with their segment and tiers (one query); a LOB index is folded into
+    its LOB's row (Recommendation.folded_into) and not listed on its own."""
     return (
-        Recommendation.objects.current(target_id=target_id)
+        Recommendation.objects.current(target_id=target_id).counted()
         .select_related("run", "segment", "current_tier", "cost_tier", "recommended_tier")
         .order_by("-savings_usd", "segment__owner", "segment__object_name", "segment__subobject_name")
     )
