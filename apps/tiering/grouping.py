@@ -175,10 +175,12 @@ def label(*, kind: int, name: str, tier: str, members: int, saving_usd_per_month
 
     >>> label(kind=PARTITIONS, name="SOE.ORDERS", tier="FLASH", members=15, saving_usd_per_month=5.25, worth=True)
     'SOE.ORDERS partitions → FLASH (15 moves, $5.25/month together)'
-    >>> label(kind=TABLESPACE, name="APP_DATA", tier="gp3", members=3, saving_usd_per_month=0.5, worth=False)
-    'tablespace APP_DATA → gp3 (3 moves, $0.50/month together, volume charges included; not worth it together)'
+    >>> label(kind=TABLESPACE, name="APP_DATA", tier="gp3", members=3, saving_usd_per_month=-4.5, worth=False)
+    'tablespace APP_DATA → gp3 (3 moves, $4.50/month more together, volume charges included; not worth it together)'
     """
     what = f"{name} partitions" if kind == PARTITIONS else f"tablespace {name}"
+    saving = saving_usd_per_month
+    money = f"${saving:,.2f}/month together" if saving >= 0 else f"${-saving:,.2f}/month more together"
     volume = ", volume charges included" if kind == TABLESPACE else ""
     verdict = "" if worth else "; not worth it together"
-    return f"{what} → {tier} ({members} moves, ${saving_usd_per_month:,.2f}/month together{volume}{verdict})"
+    return f"{what} → {tier} ({members} moves, {money}{volume}{verdict})"

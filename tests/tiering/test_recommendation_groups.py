@@ -114,3 +114,59 @@ class GroupedPaybackTests:
         assert HEADER[-2:] == ("move_group", "lob_index")
         assert {row[HEADER.index("move_group")] for row in rows} == {LABEL}
         assert Segment.objects.filter(target=target).count() == 15
+
+
+TABLES = tuple(SegmentKey("APP", f"SALES_2024_{month:02d}", "", "TABLE") for month in range(1, 16))
+
+
+def _cold_tables(target: Target, keys=TABLES) -> None:
+    """Fifteen cold 10 GB tables in tablespace COLD (as tests.tiering.test_recommendation_pooled's partitions)."""
+    snapshots = []
+    for hour in range(48):
+        end = NOW - dt.timedelta(hours=47 - hour)
+        stats = tuple(SegmentStat(key=key, tablespace_name="COLD", obj_number=i + 1, dataobj_number=i + 1,
+                                  physical_read_requests=7, physical_write_requests=0, physical_reads_blocks=7)
+                      for i, key in enumerate(keys))
+        snapshots.append(Snapshot(dbid=7, instance_number=1, snap_id=2000 + hour, begin_at=end - dt.timedelta(hours=1),
+                                  end_at=end, startup_at=NOW - dt.timedelta(days=30), segment_stats=stats,
+                                  top_n_only=False))
+    collection_store(target=target, kind="demo", state=CollectState(now=NOW, history_start_at=NOW - dt.timedelta(days=8)),
+                     collection=Collection(
+                         database=DatabaseInfo(dbid=7, db_name="C1", release="19.0.0.0.0", is_rac=False, instances=(1,)),
+                         snapshots=tuple(snapshots),
+                         segments=tuple(SegmentInfo(key=key, tablespace_name="COLD", bytes=10 * GB,
+                                                    blocks=10 * GB // 8192) for key in keys)))
+
+
+@pytest.fixture
+def cloud_target(db, seed_tiers) -> Target:
+    """The aws-ebs set at its own terms ($1 a month at least): COLD on gp3."""
+    target = Target.objects.create(name="c1", mode=Target.Mode.DEMO, tier_set_id="aws-ebs")
+    TablespaceTier.objects.create(target=target, tablespace_name="COLD", tier=Tier.objects.get(name="EBS gp3"))
+    return target
+
+
+@pytest.mark.django_db
+class CloudVolumeGroupTests:
+    def test_a_volume_tablespace_s_tables_each_under_the_minimum_move_together(self, cloud_target):
+        # Each table saves $0.35 a month on pooled st1 ($0.80 on gp3, $0.45 on st1), under the $1 minimum.
+        _cold_tables(cloud_target)
+        recommendation_refresh(target_id=cloud_target.id, now=NOW)
+
+        recs = list(Recommendation.objects.current(target_id=cloud_target.id).select_related("recommended_tier"))
+        assert len(recs) == 15
+        assert {(rec.action, rec.recommended_tier.name) for rec in recs} == {("move", "EBS st1")}
+        assert {rec.move_group for rec in recs} == {
+            "tablespace COLD → EBS st1 (15 moves, $5.25/month together, volume charges included)"}
+
+    def test_a_new_volume_s_minimum_counts_against_a_small_group(self, cloud_target):
+        # Two tables alone: $0.70 a month of marginal saving, but their 20 GB on a new st1 volume pay its
+        # 125 GB minimum ($4.73 a month more): not worth it together.
+        _cold_tables(cloud_target, keys=TABLES[:2])
+        recommendation_refresh(target_id=cloud_target.id, now=NOW)
+
+        recs = list(Recommendation.objects.current(target_id=cloud_target.id))
+        assert {rec.action for rec in recs} == {"not_worth_moving"}
+        assert {rec.move_group for rec in recs} == {
+            "tablespace COLD → EBS st1 (2 moves, $4.03/month more together, volume charges included; not worth it "
+            "together)"}
