@@ -133,8 +133,8 @@ def build_recommendations(
     # Grouped payback: the moves made together (a table's partitions, a volume's tablespace) judged together.
     decisions, move_group = judge_groups(
         columns=columns, decisions=rules.decide(columns), ids=ids, segments=segments, cost_tier_id=cost_tier_id,
-        current_index=current_index, cost_index=_index_of(set_ids, cost_tier_id), model_tiers=model_tiers, iops=iops,
-        gb=gb, saving_per_month=move.costs.saving_usd_per_month, tier_set=target.tier_set, tiers=known_tiers,
+        current_index=current_index, cost_index=_index_of(set_ids, cost_tier_id), model_tiers=model_tiers,
+        costs=costs, iops=iops, gb=gb, saving_per_month=move.costs.saving_usd_per_month, tier_set=target.tier_set, tiers=known_tiers,
         names=names)
 
     final_id = np.where(decisions.keep_current_tier, current_id, cost_tier_id)

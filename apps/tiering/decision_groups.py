@@ -25,18 +25,24 @@ Names = Callable[[list[int]], dict[int, tuple[str, str, str]]]
 
 def judge_groups(*, columns: rules.Columns, decisions: rules.Decisions, ids: np.ndarray,
                  segments: dict[str, np.ndarray], cost_tier_id: np.ndarray, current_index: np.ndarray,
-                 cost_index: np.ndarray, model_tiers: Sequence[costmodel.Tier], iops: np.ndarray, gb: np.ndarray,
+                 cost_index: np.ndarray, model_tiers: Sequence[costmodel.Tier], costs: np.ndarray,
+                 iops: np.ndarray, gb: np.ndarray,
                  saving_per_month: np.ndarray, tier_set: TierSet, tiers: dict[int, Tier],
                  names: Names | None) -> tuple[rules.Decisions, tuple[np.ndarray, list[str]]]:
-    """(decisions, move_group column as (codes, labels)) once the groups are judged."""
+    """(decisions, move_group column as (codes, labels)) once the groups are judged; ``costs``: the cost model's
+    marginal (pooled) cost of each segment on each tier of ``model_tiers``."""
     candidate = (decisions.action == _MOVE) | (decisions.findings & _NOT_WORTH_BIT > 0)
     volume_columns = [i for i, tier in enumerate(model_tiers) if isinstance(tier, costmodel.VolumeTier)]
     pool = segments.get("tablespace_code", np.zeros(ids.size, dtype=np.int64))
     divisor = float(tier_set.basis.divisor)
+    marginal_now, marginal_to = (_at(costs, index) for index in (current_index, cost_index))
+    pools = grouping.pools_now(model_tiers, now_index=current_index, pool=pool, iops=iops, gb=gb,
+                               marginal_now=marginal_now) if volume_columns else None
 
-    def volume_change(members: np.ndarray) -> float:
-        return grouping.volume_charge_change(model_tiers, now_index=current_index, to_index=cost_index, pool=pool,
-                                             iops=iops, gb=gb, members=members) / divisor
+    def volume_change(group: np.ndarray, count: int) -> np.ndarray:
+        return grouping.volume_charge_changes(
+            model_tiers, group=group, count=count, now_index=current_index, to_index=cost_index, pool=pool, iops=iops,
+            gb=gb, marginal_now=marginal_now, marginal_to=marginal_to, pools=pools) / divisor
 
     groups = grouping.group_moves(
         candidate=candidate, cost_tier_id=cost_tier_id, partition_group=segments["partition_group"],
@@ -52,6 +58,13 @@ def judge_groups(*, columns: rules.Columns, decisions: rules.Decisions, ids: np.
     if lifted.any():
         decisions = rules.decide(dataclasses.replace(columns, not_worth_moving=columns.not_worth_moving & ~lifted))
     return decisions, (codes, ["", *_labels(groups, ids, tiers, names)])
+
+
+def _at(costs: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """Each segment's cost on tier ``index`` of ``costs`` (NaN: -1, a tier not of the set)."""
+    if not index.size:
+        return np.zeros(0)
+    return np.where(index >= 0, costs[np.arange(index.size), np.maximum(index, 0)], np.nan)
 
 
 def _labels(groups: grouping.Groups, ids: np.ndarray, tiers: dict[int, Tier], names: Names | None) -> list[str]:

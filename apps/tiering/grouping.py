@@ -31,17 +31,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 
 import numpy as np
 
 from apps.tiering import payback
-from apps.tiering.costmodel import Tier, VolumeTier, pool_charges
+from apps.tiering.costmodel import Tier, VolumeTier, to_decimal
 
 #: Group kinds (Groups.kind).
 PARTITIONS, TABLESPACE = 1, 2
-#: The pool a group's moved segments form on their new tier (apps.tiering.costmodel.pools): a new tablespace.
-_NEW_POOL = np.iinfo(np.int64).min
 
 
 @dataclass(frozen=True)
@@ -71,13 +68,13 @@ class Groups:
 def group_moves(*, candidate: np.ndarray, cost_tier_id: np.ndarray, partition_group: np.ndarray,
                 is_partition: np.ndarray, tablespace_code: np.ndarray, pooled_now: np.ndarray,
                 saving_usd_per_month: np.ndarray, policy: payback.MovePolicy,
-                volume_change: Callable[[np.ndarray], float] | None = None) -> Groups:
+                volume_change: Callable[[np.ndarray, int], np.ndarray] | None = None) -> Groups:
     """The groups of the ``candidate`` moves (module docstring), judged under ``policy``.
 
     ``partition_group``: a partition's table or index (0: none); ``tablespace_code`` its tablespace;
-    ``pooled_now``: its current tier bills per tablespace (a cloud volume tier); ``volume_change(members)``
-    the change in volume charges a month when a group's members (positions) move (:func:`volume_charge_change`);
-    None: no tier of the set is a volume.
+    ``pooled_now``: its current tier bills per tablespace (a cloud volume tier); ``volume_change(group, count)``
+    the change in volume charges a month of each of ``count`` groups when its members (``group``: each
+    segment's group, -1: none) move (:func:`volume_charge_changes`); None: no tier of the set is a volume.
 
     >>> groups = group_moves(candidate=np.ones(3, bool), cost_tier_id=np.array([7, 7, 7]),
     ...                      partition_group=np.array([42, 42, 0]), is_partition=np.array([True, True, False]),
@@ -96,10 +93,9 @@ def group_moves(*, candidate: np.ndarray, cost_tier_id: np.ndarray, partition_gr
     group = np.full(n, -1, dtype=np.int64)
     if not rows.size:
         return _none(group)
-    keys = np.stack([kind[rows], np.where(by_partition, partition_group, tablespace_code)[rows],
-                     cost_tier_id[rows]], axis=1)
-    unique, inverse, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
-    inverse = inverse.reshape(-1)
+    inverse, starts = _runs(kind[rows], np.where(by_partition, partition_group, tablespace_code)[rows],
+                            cost_tier_id[rows])
+    counts = np.diff(np.r_[starts, rows.size])
     kept = counts >= 2  # a group of one is the move alone
     number = np.cumsum(kept) - 1
     in_group = kept[inverse]
@@ -111,17 +107,25 @@ def group_moves(*, candidate: np.ndarray, cost_tier_id: np.ndarray, partition_gr
     first = np.full(g, -1, dtype=np.int64)
     first[group[members_at][::-1]] = members_at[::-1]  # the first member of each group, by position
     total = np.bincount(group[members_at], weights=saving[members_at], minlength=g)
-    volume = np.zeros(g)
-    if volume_change is not None:
-        order = np.argsort(group[members_at], kind="stable")
-        for k, members in enumerate(np.split(members_at[order], np.cumsum(np.bincount(group[members_at],
-                                                                                        minlength=g))[:-1])):
-            volume[k] = volume_change(members)
+    volume = volume_change(group, g) if volume_change is not None else np.zeros(g)
     saving_total = total + volume
     worth = payback.worth_moving(np.full(g, float(policy.dba_cost_usd)), saving_total, policy)
-    return Groups(group=group, kind=unique[kept, 0], first=first, to_tier_id=unique[kept, 2],
-                  members=counts[kept], saving_usd_per_month=saving_total, volume_usd_per_month=volume,
+    return Groups(group=group, kind=kind[first], first=first, to_tier_id=cost_tier_id[first], members=counts[kept], saving_usd_per_month=saving_total, volume_usd_per_month=volume,
                   worth=worth)
+
+
+def _runs(*columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows grouped by equal ``columns`` (cheaper than np.unique(axis=0)): each row's run number, in the order
+    of the sorted keys, and where each run starts in that order."""
+    order = np.lexsort(columns[::-1])
+    change = np.zeros(order.size, dtype=bool)
+    change[:1] = True
+    for column in columns:
+        change[1:] |= column[order][1:] != column[order][:-1]
+    starts = np.flatnonzero(change)
+    inverse = np.empty(order.size, dtype=np.int64)
+    inverse[order] = np.cumsum(change) - 1
+    return inverse, starts
 
 
 def _none(group: np.ndarray) -> Groups:
@@ -129,12 +133,43 @@ def _none(group: np.ndarray) -> Groups:
     return Groups(group, empty, empty, empty, empty, np.zeros(0), np.zeros(0), np.zeros(0, dtype=bool))
 
 
-def volume_charge_change(tiers: Sequence[Tier], *, now_index: np.ndarray, to_index: np.ndarray, pool: np.ndarray,
-                         iops: np.ndarray, gb: np.ndarray, members: np.ndarray) -> float:
-    """What moving ``members`` (positions) to their ``to_index`` tiers takes off the volume charges (USD in the
-    tiers' unit; negative: it adds): the once-per-pool charges (costmodel.pool_charges) of the pools they leave
-    and of the new pool they form, before less after. ``now_index``/``to_index`` index ``tiers`` (-1: another
-    set's tier or none: no pool of this set); ``pool`` names a segment's tablespace.
+@dataclass(frozen=True)
+class Pools:
+    """The pools now of a refresh's segments on volume tiers (:func:`pools_now`): per (tier index, pool), how
+    many segments, their GB, IOPS and marginal cost; read once, so that each group's
+    :func:`volume_charge_change` costs a few pool sums, not a pass over the segments."""
+
+    sums: dict[tuple[int, int], tuple[int, float, float, float]]
+
+
+def pools_now(tiers: Sequence[Tier], *, now_index: np.ndarray, pool: np.ndarray, iops: np.ndarray, gb: np.ndarray,
+              marginal_now: np.ndarray) -> Pools:
+    """:class:`Pools` of the segments whose current tier (``now_index`` into ``tiers``) is a volume tier;
+    ``marginal_now``: each one's marginal (pooled) cost there, as the cost model priced it."""
+    volumes = [i for i, tier in enumerate(tiers) if isinstance(tier, VolumeTier)]
+    rows = np.flatnonzero(np.isin(now_index, volumes))
+    if not rows.size:
+        return Pools({})
+    inverse, starts = _runs(now_index[rows], pool[rows])
+    first = np.empty(starts.size, dtype=np.int64)
+    first[inverse[::-1]] = rows[::-1]
+    count = np.bincount(inverse, minlength=starts.size)
+    sums = [np.bincount(inverse, weights=np.nan_to_num(values[rows]), minlength=starts.size)
+            for values in (gb, iops, marginal_now)]
+    return Pools({(t, p): (int(count[k]), float(sums[0][k]), float(sums[1][k]), float(sums[2][k]))
+                  for k, (t, p) in enumerate(zip(now_index[first].tolist(), pool[first].tolist()))})
+
+
+def volume_charge_changes(tiers: Sequence[Tier], *, group: np.ndarray, count: int, now_index: np.ndarray,
+                          to_index: np.ndarray, pool: np.ndarray, iops: np.ndarray, gb: np.ndarray,
+                          marginal_now: np.ndarray, marginal_to: np.ndarray, pools: Pools | None = None) -> np.ndarray:
+    """For each of ``count`` groups (``group``: each segment's, -1: none; a group's members go to one tier), what
+    its moves take off the volume charges (USD in the tiers' unit; negative: they add): the once-per-pool charges
+    (costmodel.pools: a pool's cost less its segments' marginal costs) of the pools its members leave and of the
+    new pool they form on their tier, before less after. ``now_index``/``to_index`` index ``tiers`` (-1: another
+    set's tier or none: no pool of this set); ``pool`` names a segment's tablespace; ``marginal_now``/``marginal_to``
+    each segment's marginal cost on its current and its new tier; ``pools``: :func:`pools_now` of the same arrays
+    (read here when not given). One pass over the members, then a few pool sums per group.
 
     >>> from decimal import Decimal as D
     >>> from apps.tiering.costmodel import ProvisionedIopsTier
@@ -143,31 +178,51 @@ def volume_charge_change(tiers: Sequence[Tier], *, now_index: np.ndarray, to_ind
     >>> gp3 = ProvisionedIopsTier(name="gp3", usd_per_gb_price=D("0.08"), usd_per_iops_price=D("0.005"),
     ...                           included_iops_per_volume=3000)
     >>> # Two 10 GB segments, alone in their st1 tablespace, go to gp3: st1's 125 GB minimum is freed.
-    >>> round(volume_charge_change([st1, gp3], now_index=np.array([0, 0]), to_index=np.array([1, 1]),
-    ...                            pool=np.array([5, 5]), iops=np.zeros(2), gb=np.array([10.0, 10.0]),
-    ...                            members=np.array([0, 1])), 3)
-    4.725
+    >>> volume_charge_changes([st1, gp3], group=np.array([0, 0]), count=1, now_index=np.array([0, 0]),
+    ...                       to_index=np.array([1, 1]), pool=np.array([5, 5]), iops=np.zeros(2),
+    ...                       gb=np.array([10.0, 10.0]), marginal_now=np.array([0.45, 0.45]),
+    ...                       marginal_to=np.array([0.8, 0.8])).round(3).tolist()
+    [4.725]
     """
-    volumes = np.array([isinstance(tier, VolumeTier) for tier in tiers] + [False])  # [-1]: no tier
     now_index, to_index = np.asarray(now_index, dtype=np.int64), np.asarray(to_index, dtype=np.int64)
-    leaving = members[volumes[now_index[members]]]
-    affected = np.zeros(now_index.size, dtype=bool)
-    for tier_index, pool_key in set(zip(now_index[leaving].tolist(), pool[leaving].tolist())):
-        affected |= (now_index == tier_index) & (pool == pool_key)
-    before = np.flatnonzero(affected)
-    stays = affected.copy()
-    stays[members] = False
-    after_rows = np.r_[np.flatnonzero(stays), members]
-    after_tier = np.r_[now_index[stays], to_index[members]]
-    after_pool = np.r_[pool[stays], np.full(members.size, _NEW_POOL)]
-    charge_before = _charges(tiers, now_index[before], pool[before], iops[before], gb[before])
-    charge_after = _charges(tiers, after_tier, after_pool, iops[after_rows], gb[after_rows])
-    return float(charge_before - charge_after)
+    if pools is None:
+        pools = pools_now(tiers, now_index=now_index, pool=pool, iops=iops, gb=gb, marginal_now=marginal_now)
+    change = np.zeros(count)
+    members = np.flatnonzero(group >= 0)
+    if not members.size:
+        return change
+    values = [np.nan_to_num(v[members]) for v in (gb, iops, marginal_now, marginal_to)]
+    # The pools left: per (group, tier now, pool), what its members take out of it.
+    inverse, starts = _runs(group[members], now_index[members], pool[members])
+    runs = starts.size
+    taken = [np.bincount(inverse, weights=v, minlength=runs) for v in values[:3]]
+    taken_count = np.bincount(inverse, minlength=runs)
+    first = np.empty(runs, dtype=np.int64)
+    first[inverse[::-1]] = members[::-1]
+    for k, row in enumerate(first.tolist()):
+        found = pools.sums.get((int(now_index[row]), int(pool[row])))
+        if found is None:  # not on a volume tier of this set: no pool to leave
+            continue
+        pool_count, pool_gb, pool_iops, marginal = found
+        tier = tiers[int(now_index[row])]
+        saved = _charge(tier, pool_gb, pool_iops, marginal)
+        if pool_count > taken_count[k]:  # the pool keeps segments: it is charged on what stays
+            saved -= _charge(tier, pool_gb - taken[0][k], pool_iops - taken[1][k], marginal - taken[2][k])
+        change[group[row]] += saved
+    # The new pool of each group on its new tier.
+    into = [np.bincount(group[members], weights=v, minlength=count) for v in (values[0], values[1], values[3])]
+    leader = np.empty(count, dtype=np.int64)
+    leader[group[members][::-1]] = members[::-1]
+    for k, to in enumerate(to_index[leader].tolist()):
+        if to >= 0 and isinstance(tiers[to], VolumeTier):
+            change[k] -= _charge(tiers[to], into[0][k], into[1][k], into[2][k])
+    return change
 
 
-def _charges(tiers: Sequence[Tier], tier_index: np.ndarray, pool: np.ndarray, iops: np.ndarray,
-             gb: np.ndarray) -> Decimal:
-    return sum((charge.charge_usd for charge in pool_charges(tiers, tier_index, pool, iops, gb)), Decimal(0))
+def _charge(tier: Tier, gb: float, iops: float, marginal: float) -> float:
+    """A pool's charge: what the tier bills for its GB and IOPS, less its segments' marginal costs."""
+    usage = tier.usage(to_decimal(max(gb, 0.0)), to_decimal(max(iops, 0.0)))
+    return float(usage.cost_usd) - marginal
 
 
 def label(*, kind: int, name: str, tier: str, members: int, saving_usd_per_month: float, worth: bool) -> str:

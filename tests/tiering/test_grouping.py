@@ -104,9 +104,10 @@ def test_a_tablespace_group_s_saving_includes_the_volume_it_frees():
     tiers = [st1, gp3]
     gb, iops = np.array([10.0, 10.0]), np.zeros(2)
 
-    def volume_change(members):
-        return grouping.volume_charge_change(tiers, now_index=np.array([0, 0]), to_index=np.array([1, 1]),
-                                             pool=np.array([5, 5]), iops=iops, gb=gb, members=members)
+    def volume_change(group, count):
+        return grouping.volume_charge_changes(tiers, group=group, count=count, now_index=np.array([0, 0]),
+                                              to_index=np.array([1, 1]), pool=np.array([5, 5]), iops=iops, gb=gb,
+                                              marginal_now=gb * 0.045, marginal_to=gb * 0.04)
 
     groups = grouping.group_moves(
         candidate=np.ones(2, dtype=bool), cost_tier_id=np.array([DISK, DISK]), partition_group=np.zeros(2, np.int64),
@@ -123,10 +124,25 @@ def test_a_volume_left_with_other_segments_keeps_its_charge():
                               volume_min_gb=125, volume_max_iops=500)
     disk = DeviceTier(name="disk", device_cost_usd=Decimal(600), device_gb=300, device_iops=300)
     # Two 10 GB segments leave an st1 tablespace that keeps a 200 GB one: its 220 GB become 200, over the minimum.
-    change = grouping.volume_charge_change([st1, disk], now_index=np.array([0, 0, 0]), to_index=np.array([1, 1, 0]),
-                                           pool=np.array([5, 5, 5]), iops=np.zeros(3),
-                                           gb=np.array([10.0, 10.0, 200.0]), members=np.array([0, 1]))
-    assert change == pytest.approx(0.0)
+    gb = np.array([10.0, 10.0, 200.0])
+    change = grouping.volume_charge_changes([st1, disk], group=np.array([0, 0, -1]), count=1,
+                                            now_index=np.array([0, 0, 0]), to_index=np.array([1, 1, 0]),
+                                            pool=np.array([5, 5, 5]), iops=np.zeros(3), gb=gb,
+                                            marginal_now=gb * 0.045, marginal_to=gb * 2)
+    assert change.tolist() == pytest.approx([0.0])
+
+
+def test_a_tablespace_left_under_its_volume_s_minimum_costs_its_group_the_difference():
+    st1 = ProvisionedIopsTier(name="st1", usd_per_gb_price=Decimal("0.045"), included_iops_per_volume=500,
+                              volume_min_gb=125, volume_max_iops=500)
+    disk = DeviceTier(name="disk", device_cost_usd=Decimal(600), device_gb=300, device_iops=300)
+    # 100 GB leave a 200 GB st1 tablespace: the 100 GB that stay are billed 125 GB, $1.125 more than marginally.
+    gb = np.array([100.0, 100.0])
+    change = grouping.volume_charge_changes([st1, disk], group=np.array([0, -1]), count=1,
+                                            now_index=np.array([0, 0]), to_index=np.array([1, 0]),
+                                            pool=np.array([5, 5]), iops=np.zeros(2), gb=gb,
+                                            marginal_now=gb * 0.045, marginal_to=gb * 2)
+    assert change.tolist() == pytest.approx([-25 * 0.045])
 
 
 def test_a_group_in_words():
