@@ -72,12 +72,15 @@ def _labels(groups: grouping.Groups, ids: np.ndarray, tiers: dict[int, Tier], na
     named = names(first_ids) if names is not None else {}
     labels = []
     for k, segment_id in enumerate(first_ids):
-        owner, object_name, tablespace = named.get(segment_id, ("", f"segment {segment_id}", f"of segment {segment_id}"))
         kind = int(groups.kind[k])
+        if segment_id in named:
+            owner, object_name, tablespace = named[segment_id]
+            name = f"{owner}.{object_name}" if kind == grouping.PARTITIONS else tablespace
+        else:  # not named by the caller: the group of this segment
+            name = f"segment {segment_id}'s {'table' if kind == grouping.PARTITIONS else 'tablespace'}"
         tier = tiers.get(int(groups.to_tier_id[k]))
         labels.append(grouping.label(
-            kind=kind, name=f"{owner}.{object_name}" if kind == grouping.PARTITIONS and owner else
-            (object_name if kind == grouping.PARTITIONS else tablespace),
-            tier=tier.name if tier is not None else "?", members=int(groups.members[k]),
-            saving_usd_per_month=float(groups.saving_usd_per_month[k]), worth=bool(groups.worth[k])))
+            kind=kind, name=name, tier=tier.name if tier is not None else f"tier {int(groups.to_tier_id[k])}",
+            members=int(groups.members[k]), saving_usd_per_month=float(groups.saving_usd_per_month[k]),
+            worth=bool(groups.worth[k])))
     return labels
