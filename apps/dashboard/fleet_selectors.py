@@ -83,7 +83,7 @@ def fleet_overview() -> list[FleetRow]:
     runs = CollectionRun.objects.in_bulk([t.last_run_id for t in targets if t.last_run_id])
     costs = {
         r["run__target_id"]: r
-        for r in Recommendation.objects.current().values("run__target_id").annotate(
+        for r in Recommendation.objects.current().counted().values("run__target_id").annotate(
             now=Sum("cost_now_usd"), after=Sum("cost_after_usd"), savings=Sum("savings_usd"),
             unpriced=Count("segment_id", filter=Q(cost_now_usd__isnull=True)),
             unmeasured=Count("segment_id", filter=Q(measured=False)),

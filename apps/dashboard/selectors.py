@@ -71,7 +71,7 @@ def segment_points(*, target_id: int) -> SegmentPoints:
     """Every segment's current figures, for the scatter and the skew curve: read into arrays (one query and
     the tier names), as 100k model rows or tuples would take a second."""
     nan = Value(float("nan"), output_field=FloatField())
-    rows = Recommendation.objects.current(target_id=target_id).values_list(
+    rows = Recommendation.objects.current(target_id=target_id).counted().values_list(
         "segment_id", Coalesce("size_gb", nan), Coalesce("iops", nan), Coalesce("intensity", nan),
         Coalesce("recommended_tier_id", Value(-1)))
     sql, params = rows.query.sql_with_params()
@@ -96,7 +96,7 @@ def tier_costs(*, target_id: int, tier_models: Sequence[costmodel.Tier] | None =
     """Cost on each tier now (by current tier) and after (by recommended tier), with each cloud volume pool's
     charge once (tier_pool_charges, for the tiers of ``tier_models``, the target's set; None: read them): two
     grouped queries, two more when the set has cloud volume tiers."""
-    base = Recommendation.objects.current(target_id=target_id)
+    base = Recommendation.objects.current(target_id=target_id).counted()  # a LOB index: in its LOB's row
     now = dict(base.values_list("current_tier__name").annotate(s=Sum("cost_now_usd")).order_by())
     after = dict(base.values_list("recommended_tier__name").annotate(s=Sum("cost_after_usd")).order_by())
     if tier_models is None:
@@ -123,7 +123,7 @@ def tier_pool_charges(
     volumes = {tier.name: tier for tier in tier_models if isinstance(tier, costmodel.VolumeTier)}
     if not volumes:
         return {}, {}
-    base = Recommendation.objects.current(target_id=target_id)
+    base = Recommendation.objects.current(target_id=target_id).counted()
     moved_pool = Case(When(recommended_tier_id=F("current_tier_id"), then=F("segment__tablespace_name")),
                       default=Value(""))
     groups = (

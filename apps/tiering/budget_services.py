@@ -65,7 +65,7 @@ SELECT run.target_id::int8, r.segment_id::int8, coalesce(r.size_bytes, -1)::int8
        coalesce(r.savings_usd, 0)::int8, coalesce(r.recommended_tier_id, -1)::int8, r.measured,
        (r.read_requests + r.write_requests = 0)
 FROM tiering_recommendation r JOIN tiering_recommendationrun run ON run.id = r.run_id
-WHERE run.state = %(current)s AND run.target_id = ANY(%(targets)s)
+WHERE run.state = %(current)s AND run.target_id = ANY(%(targets)s) AND r.folded_into_id IS NULL
   AND (r.current_tier_id = %(tier)s OR (r.recommended_tier_id = %(tier)s AND r.action = %(move)s)
        OR r.iops IS NULL OR r.size_bytes IS NULL)
 """

@@ -18,8 +18,9 @@ import numpy as np
 
 from apps.snapshots.figures import UnlistedBound, WindowArrays
 from apps.targets.models import Target
-from apps.tiering import costmodel, hysteresis, payback, rules
+from apps.tiering import costmodel, hysteresis, lobfold, payback, rules
 from apps.tiering import lifecycle as lifecycle_model
+from apps.tiering.decision_groups import Names, judge_groups
 from apps.tiering.models import Tier, TierSet
 from apps.tiering.tiers import tier_to_model
 
@@ -29,6 +30,7 @@ def build_recommendations(
     mapped_tiers: dict[int, Tier], residency: tuple[np.ndarray, np.ndarray],
     now: dt.datetime, window_days: int, unlisted: UnlistedBound = UnlistedBound(False, 0.0),
     history: Callable[[np.ndarray, int], hysteresis.History] | None = None,
+    lob_pairs: dict[int, int] | None = None, names: Names | None = None,
 ) -> dict[str, np.ndarray | object]:
     """Every segment's recommendation as columns (RECOMMENDATION_COLUMNS), for recommendation_store.
 
@@ -42,10 +44,15 @@ def build_recommendations(
     ``history(segment_ids, days)`` reads those segments' rows in the target's runs of the ``days`` days before
     (apps.tiering.services.advice_history), for the hysteresis of moves back (:func:`_held_back`); without it
     no move is held back.
+
+    ``lob_pairs`` (LOB index id -> LOB segment id): each LOB is priced and judged with its index's size and IO
+    (apps.tiering.lobfold); ``names`` names the groups of moves judged together (apps.tiering.decision_groups).
     """
     ids = segments["segment_id"]
     n = ids.size
-    window = _aligned(figures, ids)
+    lob_of = lobfold.positions(ids, lob_pairs or {})
+    window, folded_size, residency = lobfold.fold(_aligned(figures, ids), segments["size_bytes"], residency, lob_of)
+    segments = {**segments, "size_bytes": folded_size}
     iops = window["iops"]  # what was measured: a lower bound where not all was
     unmeasured = window["unmeasured"] | (~window["present"] & unlisted.gaps)
     iops_bound = np.where(window["present"], window["iops_bound"], unlisted.iops_bound)
@@ -103,7 +110,7 @@ def build_recommendations(
     held_back = _held_back(history=history, tier_set=target.tier_set, ids=ids, current_id=current_id,
                            cost_tier_id=cost_tier_id, intensity=intensity, tiers=known_tiers)
     _lifecycle_exempt(lifecycle, move.not_worth, held_back)
-    decisions = rules.decide(rules.Columns(
+    columns = rules.Columns(
         held_back=held_back,
         is_undo=segments["is_undo"], is_temp=segments["is_temp"], is_lob=segments["is_lob"],
         is_partition=segments["is_partition"], size_bytes=np.where(sized, size_bytes, np.nan),
@@ -122,7 +129,13 @@ def build_recommendations(
         not_worth_moving=move.not_worth,
         partition_lifecycle=lifecycle_members(lifecycle, segments["partition_interval"]),
         placed_ahead=lifecycle.ahead, array_tiering=segments.get("array_tiering"),
-    ))
+    )
+    # Grouped payback: the moves made together (a table's partitions, a volume's tablespace) judged together.
+    decisions, move_group = judge_groups(
+        columns=columns, decisions=rules.decide(columns), ids=ids, segments=segments, cost_tier_id=cost_tier_id,
+        current_index=current_index, cost_index=_index_of(set_ids, cost_tier_id), model_tiers=model_tiers,
+        costs=costs, iops=iops, gb=gb, saving_per_month=move.costs.saving_usd_per_month, tier_set=target.tier_set, tiers=known_tiers,
+        names=names)
 
     final_id = np.where(decisions.keep_current_tier, current_id, cost_tier_id)
     final_index = _index_of(set_ids, final_id)
@@ -163,7 +176,8 @@ def build_recommendations(
         "cost_now_usd": cost_now_c, "cost_tier_usd": cost_tier_c, "cost_after_usd": cost_after_c,
         "savings_usd": savings_c, "io_time_saved_s_per_day": saved,
         "action": (decisions.action, rules.ACTIONS), "findings": decisions.findings,
-        **_move_columns(move.costs, decisions),
+        **_move_columns(move.costs, decisions), "move_group": move_group,
+        "folded_into_id": np.where(lob_of >= 0, ids[np.maximum(lob_of, 0)] if n else lob_of, -1),
     }
 
 

@@ -23,6 +23,7 @@ from apps.tiering import ddl, hysteresis, rules
 from apps.tiering.costmodel import BillingBasis, CostModelError
 from apps.tiering.ddl.lifecycle import interval_default_ddl
 from apps.tiering.models import Recommendation, Tier, TierSet
+from apps.tiering.rules.in_words import money
 from apps.tiering.tiers import tier_to_model
 
 _UNMEASURED = 1 << rules.FINDING_CODES.index("unmeasured")
@@ -63,7 +64,7 @@ def explain(recs: Sequence[Recommendation], *, target: Target,
     tablespace_for_tier = _tablespace_for_tier(target.id, placements)
     release = target.capabilities.get("release") or "19.0.0.0.0"
     return [
-        Explanation(reasons=advice.reasons,
+        Explanation(reasons=_with_group(advice.reasons, rec, basis, target.tier_set),
                     ddl=ddl_text(rec.segment, advice, rec.recommended_tier, tablespace_for_tier, release),
                     action=advice.action)
         for rec, advice in zip(recs, advices)
@@ -103,6 +104,30 @@ def _figures(rec: Recommendation, siblings: dict[tuple, tuple], block_size: int,
         # The stored decision: an empty partition placed on its table's hot partition's tier (decision.lifecycle).
         placed_ahead=rec.action == rules.ACTION_PLACE_AHEAD, array_tiering=array_tiering,
     )
+
+
+def _with_group(reasons: tuple[rules.Reason, ...], rec: Recommendation, basis: BillingBasis,
+                tier_set: TierSet) -> tuple[rules.Reason, ...]:
+    """The reasons, with what its group (apps.tiering.grouping) did for the move: first when the move is made
+    only because the group is worth it ("worth moving with its group"), last otherwise."""
+    if not rec.move_group:
+        return reasons
+    if rec.action != rules.ACTION_MOVE:
+        return (*reasons, rules.Reason("move_group", f"Judged with its group as well: {rec.move_group}."))
+    saving = basis.per_month(rec.savings_usd) if rec.savings_usd is not None else None
+    cost = rec.move_cost_usd
+    shortfalls = []
+    if saving is not None and saving < tier_set.min_saving_usd_per_month:
+        shortfalls.append(f"its ${money(saving)}/month is under the minimum of "
+                          f"${money(tier_set.min_saving_usd_per_month)}/month")
+    if saving is not None and cost is not None and cost > saving * tier_set.payback_horizon_months:
+        shortfalls.append(f"its ${money(cost)} move would not pay back within "
+                          f"{tier_set.payback_horizon_months.normalize():f} months")
+    if not shortfalls:
+        return (*reasons, rules.Reason("move_group", f"Moved with its group: {rec.move_group}."))
+    return (rules.Reason("moves_with_group", (
+        f"Worth moving with its group: {rec.move_group}. Alone {' and '.join(shortfalls)}; the group's moves are "
+        "made together, in one script and one maintenance window, for one DBA cost.")), *reasons)
 
 
 def _array_tiering(rec: Recommendation, placements: dict[str, Placement]) -> tuple[str, ...]:

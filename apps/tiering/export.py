@@ -8,7 +8,7 @@ iops, read_iops, write_iops, intensity, statistic, window_days, current_tier,
 recommended_tier, action, cost_now_usd, cost_after_usd, savings_usd,
 io_time_saved_s_per_day, reasons, ddl, computed_at, measured, iops_bound, cost_unit,
 cost_now_usd_per_month, cost_after_usd_per_month, savings_usd_per_month, window,
-window_start, window_end, window_intervals, payback_days, container (the PDB of a CDB's segment)
+window_start, window_end, window_intervals, payback_days, container (the PDB of a CDB's segment), move_group, lob_index
 
 Money: cost_now_usd, cost_after_usd and savings_usd are in the unit of the target's
 tier set, named in ``cost_unit``: "USD purchase" (devices bought once: the seed's
@@ -30,6 +30,13 @@ counted once): a single imported report of 22 hours is not 7 days.
 ``payback_days``: the days a move's saving takes to repay its one-off cost (apps.tiering.payback),
 for a move made and for one "not worth moving" (empty there when it saves nothing: it never pays
 back); empty for every other action.
+
+``move_group``: the group of moves it was judged with for payback as well as alone (apps.tiering.grouping:
+a table's partitions going to one tier, a volume tablespace's segments), with the group's moves and saving
+a month, e.g. "SOE.ORDERS partitions → flash (15 moves, $5.25/month together)"; empty when in none.
+
+``lob_index``: a LOB segment's row counts its LOB index (apps.tiering.lobfold): its size, IO, costs and
+saving include the index's, named here; the index has no row of its own (it moves only with its LOB).
 """
 
 from __future__ import annotations
@@ -49,8 +56,9 @@ from apps.targets.models import Target
 from apps.tiering.costmodel import BillingBasis
 from apps.tiering.csvsafe import write_rows
 from apps.tiering.explain import Explanation, explain, partition_siblings
+from apps.tiering.lobfold import LOB_SEGMENT_TYPES
 from apps.tiering.models import Recommendation, RecommendationRun, Tier
-from apps.tiering.selectors import recommendation_window
+from apps.tiering.selectors import lob_indexes_of, recommendation_window
 
 HEADER = (
     "target", "owner", "object_name", "subobject_name", "object_type", "tablespace_name", "size_gb", "iops",
@@ -58,7 +66,7 @@ HEADER = (
     "action", "cost_now_usd", "cost_after_usd", "savings_usd", "io_time_saved_s_per_day", "reasons", "ddl",
     "computed_at", "measured", "iops_bound", "cost_unit", "cost_now_usd_per_month", "cost_after_usd_per_month",
     "savings_usd_per_month", "window", "window_start", "window_end", "window_intervals", "payback_days",
-    "container",
+    "container", "move_group", "lob_index",
 )
 
 
@@ -70,8 +78,20 @@ def export_rows(recs: Iterable[Recommendation], target: Target) -> list[tuple[An
     """The export rows of ``recs`` (recommendation_list), reasons and DDL worded here (apps.tiering.explain)."""
     recs = _lean(recs) if isinstance(recs, QuerySet) else list(recs)
     basis, windows = target.tier_set.basis, _windows({rec.run_id: rec.run for rec in recs}, {})
-    return [_row(rec, target.name, explanation, basis, windows[rec.run_id])
+    indexes = _lob_indexes(recs)
+    return [_row(rec, target.name, explanation, basis, windows[rec.run_id], indexes)
             for rec, explanation in zip(recs, explain(recs, target=target))]
+
+
+def _lob_indexes(recs: list[Recommendation]) -> dict[tuple[int, int], str]:
+    """(run, LOB segment) -> the names of the LOB indexes folded into its row (one query a run)."""
+    lobs: dict[int, list[int]] = {}
+    for rec in recs:
+        if rec.segment.object_type in LOB_SEGMENT_TYPES:
+            lobs.setdefault(rec.run_id, []).append(rec.segment_id)
+    return {(run_id, lob_id): " ".join(index.segment.object_name for index in indexes)
+            for run_id, lob_ids in lobs.items()
+            for lob_id, indexes in lob_indexes_of(run_id=run_id, lob_ids=lob_ids).items()}
 
 
 #: The segment fields the export and the DDL read.
@@ -128,7 +148,7 @@ def _per_month(amount: Decimal | None, basis: BillingBasis) -> float | None:
 
 
 def _row(rec: Recommendation, target_name: str, explanation: Explanation, basis: BillingBasis,
-         window: WindowCoverage | None) -> tuple[Any, ...]:
+         window: WindowCoverage | None, lob_indexes: dict[tuple[int, int], str]) -> tuple[Any, ...]:
     seg = rec.segment
     return (
         target_name, seg.owner, seg.object_name, seg.subobject_name, seg.object_type, seg.tablespace_name,
@@ -139,7 +159,8 @@ def _row(rec: Recommendation, target_name: str, explanation: Explanation, basis:
         " ".join(reason.text for reason in explanation.reasons), explanation.ddl, rec.computed_at.isoformat(),
         rec.measured, _round(rec.iops_bound, 3), basis.unit, _per_month(rec.cost_now_usd, basis),
         _per_month(rec.cost_after_usd, basis), _per_month(rec.savings_usd, basis), *_window_cells(window),
-        _round(rec.payback_days, 1), seg.container,
+        _round(rec.payback_days, 1), seg.container, rec.move_group,
+        lob_indexes.get((rec.run_id, rec.segment_id), ""),
     )
 
 
@@ -171,8 +192,9 @@ def export_csv_parts(recs: QuerySet[Recommendation], target: Target) -> Iterator
         _attach(part, tiers, runs)
         _windows({rec.run_id: rec.run for rec in part}, windows)
         explanations = explain(part, target=target, siblings=siblings)
-        yield export_csv([_row(rec, target.name, e, basis, windows[rec.run_id]) for rec, e in zip(part, explanations)],
-                         with_header=False)
+        indexes = _lob_indexes(part)
+        yield export_csv([_row(rec, target.name, e, basis, windows[rec.run_id], indexes)
+                          for rec, e in zip(part, explanations)], with_header=False)
 
 
 def export_json(rows: list[tuple[Any, ...]]) -> str:

@@ -169,6 +169,10 @@ class RecommendationQuerySet(models.QuerySet):
         # led it to scan every run's rows and join before filtering.
         return self.filter(run_id=models.Subquery(runs.filter(target_id=target_id).values("pk")[:1]))
 
+    def counted(self) -> RecommendationQuerySet:
+        """The rows that sums add up: not a LOB index, whose figures its LOB's row counts (folded_into)."""
+        return self.filter(folded_into__isnull=True)
+
 
 class Recommendation(models.Model):
     """Where one segment should live, as one refresh (its run) computed it.
@@ -234,6 +238,14 @@ class Recommendation(models.Model):
     payback_days = models.FloatField(null=True)
     action = models.CharField(max_length=24)
     findings = models.IntegerField(default=0, help_text="bitmask of rules.FINDING_CODES that fired")
+    # A LOB index is priced, judged and moved with its LOB (apps.tiering.lobfold): the LOB's row counts its
+    # size and IO, and the index's own row names the LOB and is left out of every sum (``counted()``).
+    folded_into = models.ForeignKey("snapshots.Segment", null=True, on_delete=models.DO_NOTHING, related_name="+",
+                                    db_index=False, db_constraint=False,
+                                    help_text="the LOB segment this LOB index is counted with")
+    # The moves judged for payback together (apps.tiering.grouping), in words: '' when in no group.
+    move_group = models.CharField(max_length=400, blank=True, default="", db_default="",
+                                  help_text="the group of moves it was judged with, and the group's verdict")
 
     objects = RecommendationQuerySet.as_manager()
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from django.db.models import F
+from django.db.models import F, Q
 
-from apps.snapshots.models import TablespaceIO
+from apps.snapshots.models import Segment, TablespaceIO
 from apps.snapshots.selectors import WindowCoverage, window_coverage
 from apps.tiering.feasibility import Move, MoveCheck, feasibility
+from apps.tiering.lobfold import LOB_INDEX_PREFIX, LOB_SEGMENT_TYPES, LobRow, lob_index_pairs
 from apps.tiering.models import Recommendation, RecommendationRun, Refresh
+from apps.tiering.movability import LOB_INDEX_TYPES
 
 
 def tablespace_read_latency_ms(*, target_id: int, since: dt.datetime, until: dt.datetime) -> dict[str, float]:
@@ -29,10 +31,37 @@ def tablespace_read_latency_ms(*, target_id: int, since: dt.datetime, until: dt.
     return {r["tablespace_name"]: r["time_ms"] / r["reads"] for r in rows if r["reads"]}
 
 
+def lob_index_pairs_read(*, target_id: int) -> dict[int, int]:
+    """LOB index segment id -> its LOB segment's id (apps.tiering.lobfold), from the target's LOB segments and
+    LOB indexes only (a few rows: one query)."""
+    rows = Segment.objects.filter(
+        Q(object_type__in=sorted(LOB_SEGMENT_TYPES | LOB_INDEX_TYPES))
+        | Q(object_type="INDEX", object_name__startswith=LOB_INDEX_PREFIX), target_id=target_id,
+    ).values_list("id", "owner", "object_name", "object_type", "partitioned_parent", "lob_column", "container")
+    return lob_index_pairs(LobRow(*row) for row in rows)
+
+
+def segment_names(ids: list[int]) -> dict[int, tuple[str, str, str]]:
+    """Segment id -> (owner, object name, tablespace name) of the given segments (one query)."""
+    rows = Segment.objects.filter(pk__in=ids).values_list("id", "owner", "object_name", "tablespace_name")
+    return {pk: (owner, name, tablespace) for pk, owner, name, tablespace in rows}
+
+
+def lob_indexes_of(*, run_id: int, lob_ids: list[int]) -> dict[int, list[Recommendation]]:
+    """LOB segment id -> the rows of its LOB index in the run (folded into it), with their segments."""
+    found: dict[int, list[Recommendation]] = {}
+    rows = (Recommendation.objects.filter(run_id=run_id, folded_into_id__in=lob_ids).select_related("segment")
+            .order_by("segment__object_name"))
+    for rec in rows:
+        found.setdefault(rec.folded_into_id, []).append(rec)
+    return found
+
+
 def recommendation_list(*, target_id: int):
-    """Current recommendations of a target with their segment and tiers (one query)."""
+    """Current recommendations of a target with their segment and tiers (one query); a LOB index is folded into
+    its LOB's row (Recommendation.folded_into) and not listed on its own."""
     return (
-        Recommendation.objects.current(target_id=target_id)
+        Recommendation.objects.current(target_id=target_id).counted()
         .select_related("run", "segment", "current_tier", "cost_tier", "recommended_tier")
         .order_by("-savings_usd", "segment__owner", "segment__object_name", "segment__subobject_name")
     )

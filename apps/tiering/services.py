@@ -27,7 +27,7 @@ from apps.targets.models import StorageLocation, TablespaceTier, Target
 from apps.tiering import hysteresis, movability, rules
 from apps.tiering.decision import build_recommendations, positions_in
 from apps.tiering.models import RecommendationRun, Tier
-from apps.tiering.selectors import tablespace_read_latency_ms
+from apps.tiering.selectors import lob_index_pairs_read, segment_names, tablespace_read_latency_ms
 from apps.tiering.tasks import recommendation_runs_prune as recommendation_runs_prune_task
 
 #: The facts of a whole refresh (RecommendationRun), as build_recommendations returns them.
@@ -45,6 +45,7 @@ RECOMMENDATION_COLUMNS: tuple[tuple[str, str], ...] = (
     ("findings", "int4"),
     # A move's one-off cost and payback (issue 16; apps.tiering.decision._move_columns).
     ("move_seconds", "float8"), ("move_redo_bytes", "int8"), ("move_cost_usd", "int8"), ("payback_days", "float8"),
+    ("folded_into_id", "int8"), ("move_group", "text"),  # apps.tiering.lobfold, apps.tiering.grouping
 )
 
 _UNDO = sorted(rules.UNDO_TYPES)
@@ -114,6 +115,7 @@ def recommendation_refresh(*, target_id: int, now: dt.datetime, window_days: int
         residency=_latest_residency(target_id, segments["segment_id"]), now=now, window_days=span.days,
         history=lambda segment_ids, days: advice_history(target_id=target_id, before=now, segment_ids=segment_ids,
                                                          days=days),
+        lob_pairs=lob_index_pairs_read(target_id=target_id), names=segment_names,
     )
     recommendation_store(target_id=target_id, columns=columns, now=now)
     return RefreshResult(int(segments["segment_id"].size), now)
@@ -131,7 +133,8 @@ SELECT s.id::int8, coalesce(s.size_bytes, -1)::int8, s.in_awr,
        coalesce((%(latency)s::float8[])[array_position(%(tablespaces)s::text[], s.tablespace_name::text)],
                 'NaN')::float8,
        CASE WHEN s.object_type = ANY(%(partition)s)
-            THEN hashtextextended(s.owner || '.' || s.object_name || '.' || s.object_type, 0) ELSE 0 END::int8,
+            THEN hashtextextended(s.container || ':' || s.owner || '.' || s.object_name || '.' || s.object_type, 0)
+            ELSE 0 END::int8,
        -- apps.tiering.movability.movability(), rule for rule (held to it by tests/tiering/test_movability.py)
        CASE WHEN s.name_truncated THEN %(m_name_truncated)s
             WHEN s.object_type = ANY(%(m_lob_index_types)s)
@@ -147,7 +150,7 @@ SELECT s.id::int8, coalesce(s.size_bytes, -1)::int8, s.in_awr,
             WHEN s.object_type <> ALL(%(m_movable_types)s) THEN %(m_segment_type)s
             ELSE 0 END::int2,
        coalesce(s.partition_position, 0)::int4, coalesce(s.partition_interval, false),
-       coalesce(m.array_tiering, false)
+       coalesce(m.array_tiering, false), hashtextextended(s.container || ':' || s.tablespace_name, 0)::int8
 FROM snapshots_segment s
 -- Each tablespace's effective tier (hand map, else its locations': apps.snapshots.storage_map), a few hundred
 -- rows hash-joined, and whether an array that tiers by itself is behind it.
@@ -161,6 +164,7 @@ SEGMENT_ARRAY_COLUMNS = (
     ("is_lob", "bool"), ("is_partition", "bool"), ("flash_cache", "int2"), ("tier_id", "int8"),
     ("latency_ms", "float8"), ("partition_group", "int8"), ("movability", "int2"),
     ("partition_position", "int4"), ("partition_interval", "bool"), ("array_tiering", "bool"),
+    ("tablespace_code", "int8"),
 )
 
 
@@ -354,7 +358,7 @@ def _runs_delete(ids: list[int]) -> None:
 
 
 _NULLABLE_INTS = frozenset({"size_bytes", "flash_blocks", "cache_blocks", "current_tier_id", "cost_tier_id",
-                            "recommended_tier_id"})
+                            "recommended_tier_id", "folded_into_id"})
 
 
 def _column(name: str, pg_type: str, values, n: int) -> tuple[np.ndarray, np.ndarray | None]:

@@ -94,7 +94,7 @@ class DashboardBrowserTests:
         from apps.tiering.models import Recommendation
 
         target = collected
-        current = Recommendation.objects.current(target_id=target.id)
+        current = Recommendation.objects.current(target_id=target.id).counted()  # a LOB index: in its LOB's row
         sums = current.aggregate(now=Sum("cost_now_usd"), after=Sum("cost_after_usd"), savings=Sum("savings_usd"))
         months = target.tier_set.amortisation_months  # the demo's seed-2009 devices are a purchase: per month
 

@@ -18,7 +18,7 @@ from apps.targets.awr_report import parse_report
 from apps.targets.awr_report.source import report_to_collection
 from apps.targets.models import TablespaceTier, Target
 from apps.tiering.explain import explain
-from apps.tiering.models import Tier
+from apps.tiering.models import Recommendation, Tier
 from apps.tiering.selectors import recommendation_list
 from tests.targets.awr_report.samples import WITHOUT_SEGMENTS, sample_bytes, sample_paths
 from tests.tiering.reason_checks import contradictions
@@ -44,16 +44,25 @@ class DemoReasonsTests:
         assert {"move", "move_partitions", "not_movable", "keep"} & {rec.action for rec, _ in rows} >= {
             "move", "not_movable", "keep"}
 
-    def test_the_lob_index_moves_with_its_lob_and_saves_nothing_alone(self, demo_target, collect):
+    def test_the_lob_index_moves_with_its_lob_and_is_counted_in_its_lob_s_row(self, demo_target, collect):
         collect(demo_target)
         rows = {(rec.segment.object_type, rec.segment.object_name): (rec, ex) for rec, ex in _explained(demo_target)}
 
-        index, words = rows[("LOBINDEX", "SYS_IL0000087654C00003$$")]
+        # The list shows the LOB, its index folded into its row (apps.tiering.lobfold).
+        assert ("LOBINDEX", "SYS_IL0000087654C00003$$") not in rows
+        lob, _ = rows[("LOBSEGMENT", "SYS_LOB0000087654C00003$$")]
+        index = (Recommendation.objects.current(target_id=demo_target.id)
+                 .select_related("run", "segment", "current_tier", "cost_tier", "recommended_tier")
+                 .get(segment__object_name="SYS_IL0000087654C00003$$"))
+        words = explain([index], target=demo_target)[0]
+        assert index.folded_into_id == lob.segment_id
         assert (index.action, index.savings_usd) == ("not_movable", 0)
         assert index.recommended_tier_id == index.current_tier_id
         assert "moves it with its LOB segment SYS_LOB0000087654C00003$$" in " ".join(r.text for r in words.reasons)
-        lob, _ = rows[("LOBSEGMENT", "SYS_LOB0000087654C00003$$")]
-        assert lob.action in ("move", "keep")  # decided on its own figures, for both
+        # The LOB is sized, priced and judged with its index.
+        assert lob.size_bytes == lob.segment.size_bytes + index.size_bytes
+        assert lob.read_requests > index.read_requests > 0
+        assert lob.action in ("move", "keep")
 
     def test_dictionary_objects_are_not_movable_and_save_nothing(self, demo_target, collect):
         collect(demo_target)

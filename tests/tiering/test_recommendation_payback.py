@@ -131,11 +131,23 @@ class DemoPaybackTests:
         # their own action, place_ahead, and never among the moves that save.
         moves = [rec for rec in recs if rec.action == "move"]
         assert moves
+        # A move worth making only with its group (apps.tiering.grouping) is judged on the group's saving, which
+        # repays one DBA cost (one script, one window).
+        groups: dict[str, list] = {}
         for rec in moves:
+            assert rec.move_cost_usd == dba_cost
+            if rec.move_group:
+                assert "not worth it together" not in rec.move_group, rec.segment
+                groups.setdefault(rec.move_group, []).append(rec)
+                continue
             assert basis.per_month(rec.savings_usd) >= terms.min_saving_usd_per_month, rec.segment
             assert rec.payback_days is not None
             assert rec.payback_days <= float(terms.payback_horizon_months) * DAYS_PER_MONTH + 1e-9, rec.segment
-            assert rec.move_cost_usd == dba_cost
+        for label, members in groups.items():
+            together = sum(basis.per_month(rec.savings_usd) for rec in members)
+            assert together >= terms.min_saving_usd_per_month, label
+            assert dba_cost <= together * terms.payback_horizon_months, label
+            assert f"({len(members)} moves, ${together:,.2f}/month together)" in label
         ahead = [rec for rec in recs if rec.action == "place_ahead"]
         assert ahead  # ORDERS' future partitions, table and indexes (test_decision_lifecycle)
         for rec in ahead:

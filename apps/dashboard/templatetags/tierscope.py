@@ -157,3 +157,15 @@ def rec_payback(rec: Any) -> str:
     if days == 0:
         return "0 days"
     return "< 1 day" if days < 1 else f"{days:,.0f} days"
+
+
+@register.simple_tag
+def lob_indexes(rec: Any) -> list:
+    """The rows of the LOB indexes counted in a LOB's row (apps.tiering.lobfold), each with its own figures;
+    one query, for a LOB segment's row only."""
+    from apps.tiering.lobfold import LOB_SEGMENT_TYPES
+    from apps.tiering.selectors import lob_indexes_of
+
+    if rec is None or rec.segment.object_type not in LOB_SEGMENT_TYPES:
+        return []
+    return lob_indexes_of(run_id=rec.run_id, lob_ids=[rec.segment_id]).get(rec.segment_id, [])
