@@ -30,6 +30,7 @@ from apps.targets.oracle.queries import (
     SnapshotRow,
     SysstatSampleRow,
 )
+from apps.targets.oracle.room import room_read
 from apps.targets.rows import (
     Collection,
     CounterSample,
@@ -131,8 +132,8 @@ class OracleSource(Source):
         sysstat_rows = queries.fetch_sysstat_sample(cursor, mode=mode)
         filestat_rows = queries.fetch_filestat_sample(cursor, mode=mode)
         segments = queries.fetch_segments(cursor, mode=mode)
-        tablespaces = queries.fetch_tablespaces(cursor, mode=mode)
         datafiles = queries.fetch_datafiles(cursor, mode=mode)
+        room = room_read(cursor, mode=mode, datafiles=datafiles, user=self.user)
         rac = is_rac(parameters, instances)
         residency = queries.fetch_residency(
             cursor, mode=mode, rac=rac, instance_numbers={row.inst_id: row.instance_number for row in instances}
@@ -153,10 +154,11 @@ class OracleSource(Source):
             segments=segments,
             residency=residency,
             samples=build_samples(instances, segments, segstat_rows, sysstat_rows, filestat_rows),
-            tablespaces=tablespaces,
+            tablespaces=room.tablespaces,
             datafiles=datafiles,
+            disk_groups=room.disk_groups,
             collected_at=state.now,
-            notes=history.notes,
+            notes=(*history.notes, *room.notes),
         )
 
     def _history(self, cursor: Any, state: CollectState, *, instance: InstanceRow, features: Features) -> _History:
