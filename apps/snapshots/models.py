@@ -421,3 +421,6 @@ class SegmentMove(models.Model):
 
     def __str__(self) -> str:
         return f"{self.segment}: {self.from_tablespace} -> {self.to_tablespace} at {self.moved_at:%Y-%m-%d %H:%M}"
+
+
+from apps.snapshots.storage_models import DiskGroup  # noqa: E402,F401 (a model of this app: Django must import it)
