@@ -94,10 +94,12 @@ class GrowthRoom:
 
     headroom: dict[str, dict[str, int | None]]
     location_room: dict[str, int | None]
+    disk_groups: dict[str, DiskGroupRow]
 
 
-def growth_room_read(*, target_id: int) -> GrowthRoom:
-    """Two small reads: the target's autoextensible data files, and its disk groups."""
+def growth_room_read(*, target_id: int, disk_groups: dict[str, DiskGroupRow] | None = None) -> GrowthRoom:
+    """Two small reads: the target's autoextensible data files, and its disk groups (unless ``disk_groups``
+    gives them, read by storage_map_read)."""
     headroom: dict[str, dict[str, int | None]] = defaultdict(dict)
     files = DataFile.objects.filter(target_id=target_id, file_type="DATA").exclude(autoextensible=False)
     for tablespace, location, size, limit, auto in files.values_list(
@@ -105,12 +107,12 @@ def growth_room_read(*, target_id: int) -> GrowthRoom:
         room = None if auto is None or size is None or limit is None else max(0, limit - size)
         known = headroom[tablespace].get(location, 0)
         headroom[tablespace][location] = None if room is None or known is None else known + room
-    groups = disk_groups_read(target_id=target_id)
+    groups = disk_groups_read(target_id=target_id) if disk_groups is None else disk_groups
     rooms = {name: group.usable_file_bytes for name, group in groups.items()}
     for places in headroom.values():
         for location in places:
             rooms.setdefault(location, None)
-    return GrowthRoom(headroom=dict(headroom), location_room=rooms)
+    return GrowthRoom(headroom=dict(headroom), location_room=rooms, disk_groups=groups)
 
 
 def datafile_locations_update(*, target_id: int) -> int:

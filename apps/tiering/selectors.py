@@ -125,15 +125,15 @@ def tablespace_room_table(*, target_id: int) -> TablespaceRoomTable | None:
     biggest first), each against the room the ones before it left (apps.tiering.feasibility). None when
     no source gave the target's tablespace sizes."""
     from apps.snapshots.selectors import tablespace_space_latest
-    from apps.snapshots.storage_map import disk_groups_read, growth_room_read, storage_map_read
+    from apps.snapshots.storage_map import growth_room_read, storage_map_read
     from apps.tiering.rules import MOVING_ACTIONS
 
     space = tablespace_space_latest(target_id=target_id)
     if not space:
         return None
     # Each tablespace's effective tier: the hand map, else its locations' (the storage map).
-    mapped = [(name, placed.tier_id, placed.tier_name)
-              for name, placed in sorted(storage_map_read(target_id=target_id).placements.items())
+    storage = storage_map_read(target_id=target_id)
+    mapped = [(name, placed.tier_id, placed.tier_name) for name, placed in sorted(storage.placements.items())
               if placed.tier_id is not None]
     tiers = {name: tier_name for name, _tier_id, tier_name in mapped}
     destinations: dict[int, str] = {}
@@ -144,8 +144,8 @@ def tablespace_room_table(*, target_id: int) -> TablespaceRoomTable | None:
             .order_by(F("savings_usd").desc(nulls_last=True), "segment_id")
             .values_list("size_bytes", "segment__tablespace_name", "recommended_tier_id"))
     moves = [Move(size, source, destinations.get(tier_id)) for size, source, tier_id in rows]
-    grows = growth_room_read(target_id=target_id)
-    groups = disk_groups_read(target_id=target_id)
+    groups = {row.name: row.disk_group for row in storage.locations if row.disk_group is not None}
+    grows = growth_room_read(target_id=target_id, disk_groups=groups)
     result = feasibility(moves, space, growth=grows.headroom, location_room=grows.location_room)
     table = []
     for name, now in space.items():
