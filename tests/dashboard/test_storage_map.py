@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from io import StringIO
 
 import pytest
@@ -71,8 +72,6 @@ class StorageMapPageTests:
         assert 'class="map-form"' not in html  # viewers see the map, not the form
 
     def test_it_shows_each_disk_group_with_redundancy_and_free_space(self, collected_demo, viewer_client):
-        import re
-
         html = viewer_client.get(reverse("dashboard:target", args=["demo"])).content.decode()
 
         row = re.search(r'<tr data-location="\+FLASH">(.*?)</tr>', html, re.S).group(1)
@@ -155,6 +154,19 @@ class StorageMapCommandTests:
         text = out.getvalue()
         assert "+DATA" in text and "/u03/oradata" in text
         assert "SOE_INDEX" in text and "(from hand map)" in text
+
+    def test_it_prints_each_disk_group_with_redundancy_and_usable_space(self, collected_demo):
+        from apps.snapshots.storage_models import DiskGroup
+
+        DiskGroup.objects.filter(target=collected_demo, name="DATA").delete()
+        out = StringIO()
+
+        call_command("storage_map", "demo", stdout=out)
+
+        lines = {line.split()[0]: line for line in out.getvalue().splitlines() if line.startswith("  +")}
+        # The demo's FLASH: four 100 GiB disks, free space following its files (so the figures move with the day).
+        assert re.search(r"\[NORMAL, usable \d+\.\d GiB, free \d+\.\d GiB of 400\.0 GiB raw\]$", lines["+FLASH"])
+        assert "[free space unknown: not listed by V$ASM_DISKGROUP_STAT]" in lines["+DATA"]
 
     def test_it_maps_a_location_and_flags_double_tiering(self, collected_demo, django_capture_on_commit_callbacks):
         out = StringIO()

@@ -7,7 +7,7 @@ neighbour's flash tablespace), each disk its own failure group. Their free space
 (:func:`apps.targets.demo.space.data_files_at`), so moves that grow a tablespace take it from its group:
 mirroring writes every file extent twice, ASM keeps one disk's worth free to restore redundancy after a
 disk loss (REQUIRED_MIRROR_FREE_MB), and USABLE_FILE_MB = (FREE_MB - REQUIRED_MIRROR_FREE_MB) / 2 is what
-files may still take. FLASH is tight by design (about 26 GiB usable), so a large move into SOE_INDEX is
+files may still take. FLASH is tight by design (a few tens of GiB usable), so a large move into SOE_INDEX is
 flagged. Standard library only.
 """
 
