@@ -79,3 +79,14 @@ class DiskGroupReadTests:
 
         assert growth.headroom == {"SOE": {"+DATA": 2 * GIB, "+FLASH": 22 * GIB}, "HIST": {"/u03/oradata": None}}
         assert growth.location_room == {"+DATA": 120832 * 1024**2, "+FLASH": None, "/u03/oradata": None}
+
+
+@pytest.mark.django_db
+class DiskGroupAdminTests:
+    def test_admins_read_the_groups_and_cannot_add_one(self, target, admin_client):
+        datafiles_store(target_id=target.id, collected_at=AT, rows=FILES, disk_groups=[DATA])
+
+        listing = admin_client.get("/admin/snapshots/diskgroup/")
+
+        assert listing.status_code == 200 and "NORMAL" in listing.content.decode()
+        assert admin_client.get("/admin/snapshots/diskgroup/add/").status_code == 403
