@@ -90,3 +90,14 @@ class DiskGroupAdminTests:
 
         assert listing.status_code == 200 and "NORMAL" in listing.content.decode()
         assert admin_client.get("/admin/snapshots/diskgroup/add/").status_code == 403
+
+
+@pytest.mark.django_db
+class DiskGroupCollectionTests:
+    def test_a_demo_collection_stores_its_disk_groups(self, demo_target, collect):
+        collect(demo_target)
+
+        groups = disk_groups_read(target_id=demo_target.id)
+
+        assert {name: group.redundancy for name, group in groups.items()} == {"+DATA": "NORMAL", "+FLASH": "NORMAL"}
+        assert all(group.usable_file_mb is not None and group.usable_file_mb > 0 for group in groups.values())
