@@ -150,7 +150,8 @@ def tablespace_room_table(*, target_id: int) -> TablespaceRoomTable | None:
     table = []
     for name, now in space.items():
         into = [check for move, check in zip(moves, result.checks, strict=True) if move.to_tablespace == name]
-        asm = tuple(sorted(place for place in grows.headroom.get(name, {}) if place.startswith("+")))
+        asm = tuple(sorted(place for place, headroom in grows.headroom.get(name, {}).items()
+                           if place.startswith("+") and (headroom is None or headroom > 0)))  # full files grow nowhere
         disk_short = [check for check in into if check.disk_fits is False]
         table.append(TablespaceRoom(
             tablespace_name=name, tier=tiers.get(name), size_bytes=now.size_bytes, used_bytes=now.used_bytes,

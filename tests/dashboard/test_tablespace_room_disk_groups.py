@@ -81,3 +81,17 @@ class DiskGroupRoomTests:
 
         assert "free space unknown" in html
         assert "2 moves grow its files where free space is not known" in html
+
+
+@pytest.mark.django_db
+class DemoRoomCardTests:
+    def test_a_tablespace_grows_only_into_the_groups_where_its_files_may_still_grow(self, demo_target, collect):
+        collect(demo_target)
+
+        rows = {row.tablespace_name: row for row in tablespace_room_table(target_id=demo_target.id).rows}
+
+        # SOE_INDEX's first file, on +DATA, is at its limit: its growth goes to its files on +FLASH.
+        assert [place for place, _group in rows["SOE_INDEX"].disk_groups] == ["+FLASH"]
+        assert [place for place, _group in rows["SOE_DATA"].disk_groups] == ["+DATA"]
+        assert rows["HIST_DATA"].disk_groups == ()  # on a file system
+        assert rows["FLASH_DATA"].disk_groups == ()  # fixed size: it grows nowhere
