@@ -45,6 +45,17 @@ def fmt_bytes(size_bytes: int | None) -> str:
     return fmt_gb(None if size_bytes is None else size_bytes / 1024**3)
 
 
+def fmt_mib(size_mb: int | None) -> str:
+    """MiB as V$ASM_DISKGROUP gives them; negative where ASM says so (USABLE_FILE_MB).
+
+    >>> fmt_mib(825344), fmt_mib(-5120), fmt_mib(None)
+    ('806 GB', '-5.00 GB', 'size unknown')
+    """
+    if size_mb is not None and size_mb < 0:
+        return "-" + fmt_gb(-size_mb / 1024)
+    return fmt_gb(None if size_mb is None else size_mb / 1024)
+
+
 def fmt_iops(iops: float | None) -> str:
     return DASH if iops is None else f"{_sig(iops)} IOPS"
 

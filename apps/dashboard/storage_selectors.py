@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from apps.snapshots.storage_map import LocationRow, storage_map_read
 from apps.targets.models import Target
-from apps.targets.storage import SOURCE_HAND, SOURCE_LOCATION, Placement
+from apps.targets.storage import KIND_ASM, SOURCE_HAND, SOURCE_LOCATION, Placement
 from apps.tiering.models import Tier
 
 
@@ -29,6 +29,12 @@ class StorageMapCard:
     guessed_mounts: tuple[str, ...]
     tiers: tuple[Tier, ...]  # what a location may be mapped to: the target's tier set
     flagged: int  # tablespaces with a flag
+
+    @property
+    def unread_groups(self) -> tuple[str, ...]:
+        """Disk groups the files name that V$ASM_DISKGROUP_STAT did not list: their free space is unknown."""
+        return tuple(row.name for row in self.locations if row.kind == KIND_ASM and row.disk_group is None
+                     and row.files)
 
     @property
     def empty(self) -> bool:

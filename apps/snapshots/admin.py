@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from apps.snapshots.models import CollectionRun, DataFile
+from apps.snapshots.storage_models import DiskGroup
 
 
 @admin.register(CollectionRun)
@@ -21,6 +22,18 @@ class DataFileAdmin(admin.ModelAdmin):
     list_filter = ["target", "file_type", "location"]
     search_fields = ["file_name", "tablespace_name"]
     readonly_fields = [f.name for f in DataFile._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(DiskGroup)
+class DiskGroupAdmin(admin.ModelAdmin):
+    """The ASM disk groups of each target's newest collection (V$ASM_DISKGROUP_STAT): read only."""
+
+    list_display = ["target", "name", "redundancy", "state", "total_mb", "free_mb", "usable_file_mb", "collected_at"]
+    list_filter = ["target", "redundancy"]
+    readonly_fields = [f.name for f in DiskGroup._meta.fields]
 
     def has_add_permission(self, request):
         return False

@@ -430,3 +430,4 @@ class SegmentMove(models.Model):
 
 # Which SQL drives a segment lives in its own package; imported here so that it is the snapshots app's model.
 from apps.snapshots.sqlstats.models import SegmentSql  # noqa: E402, F401
+from apps.snapshots.storage_models import DiskGroup  # noqa: E402,F401 (a model of this app: Django must import it)

@@ -87,7 +87,8 @@ def collection_store(*, target: Target, collection: Collection, kind: str, state
     if collection.tablespaces:
         store.tablespace_space_store(target_id=target.id, collected_at=now, rows=collection.tablespaces)
     if collection.datafiles:
-        datafiles_store(target_id=target.id, collected_at=now, rows=collection.datafiles)
+        datafiles_store(target_id=target.id, collected_at=now, rows=collection.datafiles,
+                        disk_groups=collection.disk_groups)
     segment_sql_store(target=target, collection=collection, segment_ids=segment_ids, collected_at=now)
     if collection.residency:
         mapping = store.dataobj_map(target_id=target.id, keys_to_ids=segment_ids, collection=collection)

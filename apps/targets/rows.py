@@ -212,7 +212,8 @@ class SegmentInfo:
 
 @dataclass(frozen=True)
 class TablespaceSpace:
-    """Room in one permanent tablespace at collection time (DBA_DATA_FILES, DBA_SEGMENTS).
+    """Room in one permanent tablespace at collection time (DBA_DATA_FILES; used from
+    DBA_TABLESPACE_USAGE_METRICS, else DBA_FREE_SPACE).
 
     ``size_bytes`` is what its files hold now, ``max_size_bytes`` what they may grow to
     (autoextend up to MAXBYTES), ``used_bytes`` what segments hold. A figure the source does not
@@ -225,6 +226,7 @@ class TablespaceSpace:
     max_size_bytes: int | None
     block_size_bytes: int | None = None
     autoextensible: bool | None = None  # any of its files autoextends
+    offline: bool | None = None  # DBA_TABLESPACES.STATUS = 'OFFLINE' (DBA_FREE_SPACE lists none of its extents)
 
     @property
     def free_bytes(self) -> int | None:
@@ -250,6 +252,41 @@ class DataFile:
     max_size_bytes: int | None = None
     autoextensible: bool | None = None
     file_type: str = "DATA"
+
+
+@dataclass(frozen=True)
+class DiskGroup:
+    """An ASM disk group as the database instance sees it (V$ASM_DISKGROUP_STAT) at collection time.
+
+    ``name`` as Oracle lists it ('DATA'; files name it '+DATA/...'). ``redundancy`` is V$ASM_DISKGROUP.TYPE
+    (EXTERN, NORMAL, HIGH, FLEX, EXTEND). ``total_mb``/``free_mb`` are raw space before mirroring;
+    ``usable_file_mb`` what files may still take once mirroring and the ``required_mirror_free_mb`` reserve
+    are counted (negative: the group could not restore its redundancy after losing a disk). Sizes are MiB,
+    as the view gives them. A figure not read is None (unknown), never 0.
+    """
+
+    name: str
+    redundancy: str | None = None
+    state: str | None = None
+    total_mb: int | None = None
+    free_mb: int | None = None
+    required_mirror_free_mb: int | None = None
+    usable_file_mb: int | None = None
+    offline_disks: int | None = None
+    allocation_unit_bytes: int | None = None
+    sector_size_bytes: int | None = None
+    block_size_bytes: int | None = None
+    compatibility: str | None = None
+    database_compatibility: str | None = None
+
+    @property
+    def location_name(self) -> str:
+        """As the storage map keys it: '+DATA'."""
+        return f"+{self.name.upper()}"
+
+    @property
+    def usable_file_bytes(self) -> int | None:
+        return None if self.usable_file_mb is None else self.usable_file_mb * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -349,3 +386,6 @@ class Collection:
     #: "v$sql"), None when the source does not read SQL at all (then () means "not collected", not "none").
     segment_sql: tuple[SegmentSql, ...] = ()
     segment_sql_source: str | None = None
+    #: ASM disk groups the instance uses, as read with the files; () when not read (not readable, no ASM, a
+    #: source that does not say): their figures then stay unknown.
+    disk_groups: tuple[DiskGroup, ...] = ()

@@ -9,6 +9,7 @@ from django.db.models import F, Q
 
 from apps.snapshots.models import Segment, TablespaceIO
 from apps.snapshots.selectors import WindowCoverage, window_coverage
+from apps.targets.rows import DiskGroup
 from apps.tiering.feasibility import Move, MoveCheck, feasibility
 from apps.tiering.lobfold import LOB_INDEX_PREFIX, LOB_SEGMENT_TYPES, LobRow, lob_index_pairs
 from apps.tiering.models import Recommendation, RecommendationRun, Refresh
@@ -132,6 +133,13 @@ class TablespaceRoom:
     moves_out: int
     short_moves: int
     shortfall_bytes: int | None
+    #: The disk groups its autoextensible files grow into, as read (location name, e.g. '+DATA', and the
+    #: group; None: not read), and the moves into it that need growth those groups lack (``disk_short_moves``)
+    #: or that cannot be checked there (``disk_unknown_moves``: a group whose free space was not read).
+    disk_groups: tuple[tuple[str, DiskGroup | None], ...] = ()
+    disk_short_moves: int = 0
+    disk_shortfall_bytes: int | None = None
+    disk_unknown_moves: int = 0
 
 
 @dataclass(frozen=True)
@@ -146,15 +154,15 @@ def tablespace_room_table(*, target_id: int) -> TablespaceRoomTable | None:
     biggest first), each against the room the ones before it left (apps.tiering.feasibility). None when
     no source gave the target's tablespace sizes."""
     from apps.snapshots.selectors import tablespace_space_latest
-    from apps.snapshots.storage_map import storage_map_read
+    from apps.snapshots.storage_map import growth_room_read, storage_map_read
     from apps.tiering.rules import MOVING_ACTIONS
 
     space = tablespace_space_latest(target_id=target_id)
     if not space:
         return None
     # Each tablespace's effective tier: the hand map, else its locations' (the storage map).
-    mapped = [(name, placed.tier_id, placed.tier_name)
-              for name, placed in sorted(storage_map_read(target_id=target_id).placements.items())
+    storage = storage_map_read(target_id=target_id)
+    mapped = [(name, placed.tier_id, placed.tier_name) for name, placed in sorted(storage.placements.items())
               if placed.tier_id is not None]
     tiers = {name: tier_name for name, _tier_id, tier_name in mapped}
     destinations: dict[int, str] = {}
@@ -165,10 +173,15 @@ def tablespace_room_table(*, target_id: int) -> TablespaceRoomTable | None:
             .order_by(F("savings_usd").desc(nulls_last=True), "segment_id")
             .values_list("size_bytes", "segment__tablespace_name", "recommended_tier_id"))
     moves = [Move(size, source, destinations.get(tier_id)) for size, source, tier_id in rows]
-    result = feasibility(moves, space)
+    groups = {row.name: row.disk_group for row in storage.locations if row.disk_group is not None}
+    grows = growth_room_read(target_id=target_id, disk_groups=groups)
+    result = feasibility(moves, space, growth=grows.headroom, location_room=grows.location_room)
     table = []
     for name, now in space.items():
         into = [check for move, check in zip(moves, result.checks, strict=True) if move.to_tablespace == name]
+        asm = tuple(sorted(place for place, headroom in grows.headroom.get(name, {}).items()
+                           if place.startswith("+") and (headroom is None or headroom > 0)))  # full files grow nowhere
+        disk_short = [check for check in into if check.disk_fits is False]
         table.append(TablespaceRoom(
             tablespace_name=name, tier=tiers.get(name), size_bytes=now.size_bytes, used_bytes=now.used_bytes,
             free_bytes=now.free_bytes, max_size_bytes=now.max_size_bytes,
@@ -177,6 +190,11 @@ def tablespace_room_table(*, target_id: int) -> TablespaceRoomTable | None:
             moves_in=len(into), moves_out=sum(1 for move in moves if move.from_tablespace == name),
             short_moves=sum(1 for check in into if check.fits is False),
             shortfall_bytes=_shortfall_for_all(into),
+            disk_groups=tuple((place, groups.get(place)) for place in asm),
+            disk_short_moves=len(disk_short),
+            disk_shortfall_bytes=max((check.disk_shortfall_bytes or 0 for check in disk_short), default=None),
+            disk_unknown_moves=sum(1 for check in into if check.growth_bytes and check.disk_fits is None
+                                   and any(place.startswith("+") for place in check.disk_locations)),
         ))
     return TablespaceRoomTable(rows=tuple(table), moves=len(moves),
                                unplaced_moves=sum(1 for move in moves if move.to_tablespace is None))

@@ -15,6 +15,10 @@ Statements are switched on or off by a substitution-variable prefix on each of t
 (``&gate.``): "" runs the line, "--" turns it into a comment. pack_*.sql statements carry
 ``&gate_pack.``, which is "--" in nopack mode, so nopack never sends them to the database.
 Release and RAC variants carry their own gate and spool to the noun's file name.
+
+Statements a monitoring user may be refused (``room.REFUSABLE_STATEMENTS``: the room views, which fall
+back to others) run under WHENEVER SQLERROR CONTINUE: their file then holds the ORA- error instead of
+rows, the import notes it and falls back, and the rest of the extract still runs.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ if str(REPO) not in sys.path:
 
 from apps.targets.oracle import queries  # noqa: E402
 from apps.targets.oracle.features import RELEASE_VARIANTS  # noqa: E402
+from apps.targets.oracle.room import REFUSABLE_STATEMENTS  # noqa: E402
 
 OUTPUT = REPO / "scripts" / "oracle" / "tierscope_extract.sql"
 
@@ -169,12 +174,15 @@ def _header(statements: tuple[ExtractStatement, ...]) -> list[str]:
         "-- instance.csv SERVER_UTC_OFFSET_MIN and the SNAP_TZ_OFFSET_MIN columns turn them into UTC",
         "-- (SAMPLED_AT_UTC is already UTC). Numbers use '.' as decimal point. A file that stops with",
         "-- an ORA- line means that statement failed (the script exits non-zero). Files of statements",
-        "-- switched off (pack_* in nopack mode) are not written.",
+        "-- switched off (pack_* in nopack mode) are not written. The statements marked (may be",
+        "-- refused) keep going on ORA-00942/ORA-01031: their file then holds the error and tierscope",
+        "-- falls back to other views for those figures.",
         "--",
     ]
     for name, statement in sorted(files.items()):
         sources = sorted(s.stem + ".sql" for s in statements if s.csv_name == name)
-        lines.append(f"--   {name}  (from {', '.join(sources)})")
+        refusable = " (may be refused)" if statement.stem in REFUSABLE_STATEMENTS else ""
+        lines.append(f"--   {name}  (from {', '.join(sources)}){refusable}")
         lines.append(f"--     {','.join(statement.columns)}")
     return lines
 
@@ -231,6 +239,8 @@ def build() -> str:
     for statement in statements:
         block = [f"SPOOL &outdir./{statement.csv_name}", f"PROMPT {','.join(statement.columns)}"]
         block += _csv_select(statement) + ["SPOOL OFF"]
+        if statement.stem in REFUSABLE_STATEMENTS:
+            block = ["WHENEVER SQLERROR CONTINUE", *block, "WHENEVER SQLERROR EXIT FAILURE"]
         lines += ["", f"-- {statement.stem}.sql -> {statement.csv_name}"] + _gated(block, statement.gate)
     lines += ["", "EXIT SUCCESS"]
     return "\n".join(lines) + "\n"

@@ -58,8 +58,14 @@ GRANT SELECT ON SYS.DBA_LOB_PARTITIONS TO &monitor_user;
 GRANT SELECT ON SYS.DBA_TAB_PARTITIONS TO &monitor_user;
 GRANT SELECT ON SYS.DBA_IND_PARTITIONS TO &monitor_user;
 GRANT SELECT ON SYS.DBA_DATA_FILES TO &monitor_user;
--- Both modes: room per tablespace (block size, contents; files and segments above).
+-- Both modes: room per tablespace (block size, contents, status; files above). Used space comes from
+-- DBA_TABLESPACE_USAGE_METRICS, else DBA_FREE_SPACE; without either grant it is unknown (the run says so).
 GRANT SELECT ON SYS.DBA_TABLESPACES TO &monitor_user;
+GRANT SELECT ON SYS.DBA_TABLESPACE_USAGE_METRICS TO &monitor_user;
+GRANT SELECT ON SYS.DBA_FREE_SPACE TO &monitor_user;
+-- Both modes: ASM disk groups (redundancy, free and usable MB) under the data files. The _STAT view does
+-- not start a disk discovery. Without the grant the disk groups' free space is unknown (the run says so).
+GRANT SELECT ON SYS.V_$ASM_DISKGROUP_STAT TO &monitor_user;
 -- Both modes: the storage map (where the data and temp files are: disk group or mount point).
 GRANT SELECT ON SYS.DBA_TEMP_FILES TO &monitor_user;
 -- Both modes: buffer cache / flash cache residency (granted to PUBLIC by default; explicit here

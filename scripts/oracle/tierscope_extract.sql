@@ -14,14 +14,20 @@
 -- instance.csv SERVER_UTC_OFFSET_MIN and the SNAP_TZ_OFFSET_MIN columns turn them into UTC
 -- (SAMPLED_AT_UTC is already UTC). Numbers use '.' as decimal point. A file that stops with
 -- an ORA- line means that statement failed (the script exits non-zero). Files of statements
--- switched off (pack_* in nopack mode) are not written.
+-- switched off (pack_* in nopack mode) are not written. The statements marked (may be
+-- refused) keep going on ORA-00942/ORA-01031: their file then holds the error and tierscope
+-- falls back to other views for those figures.
 --
+--   asm_diskgroups.csv  (from asm_diskgroups.sql) (may be refused)
+--     GROUP_NUMBER,NAME,STATE,REDUNDANCY,TOTAL_MB,FREE_MB,REQUIRED_MIRROR_FREE_MB,USABLE_FILE_MB,OFFLINE_DISKS,ALLOCATION_UNIT_BYTES,SECTOR_SIZE_BYTES,BLOCK_SIZE_BYTES,COMPATIBILITY,DATABASE_COMPATIBILITY
 --   containers.csv  (from containers.sql)
 --     CDB,CON_ID,CON_NAME,SESSION_CON_ID
 --   datafiles.csv  (from datafiles.sql)
 --     TABLESPACE_NAME,FILE_ID,FILE_NAME,SIZE_BYTES,AUTOEXTENSIBLE,MAX_SIZE_BYTES,FILE_TYPE
 --   filestat_sample.csv  (from filestat_sample.sql)
 --     INST_ID,TABLESPACE_NAME,READ_REQUESTS,WRITE_REQUESTS,READ_TIME_MS
+--   free_space.csv  (from free_space.sql) (may be refused)
+--     TABLESPACE_NAME,FREE_BYTES,FREE_EXTENTS
 --   instance.csv  (from instance.sql)
 --     INSTANCE_NUMBER,INSTANCE_NAME,HOST_NAME,VERSION,STARTUP_TIME,DBID,DB_NAME,SERVER_UTC_OFFSET_MIN
 --   instances.csv  (from instances.sql)
@@ -52,8 +58,10 @@
 --     OBJ_NUMBER,OBJECT_OWNER,OBJECT_NAME,SQL_ID,PLAN_HASH_VALUE,EXECUTIONS,READ_REQUESTS,DISK_READS_BLOCKS,ELAPSED_US,FIRST_LOAD_TIME,SQL_TEXT,FULL_SCAN,PLAN_OBJECTS
 --   sysstat_sample.csv  (from sysstat_sample.sql)
 --     INST_ID,NAME,VALUE
+--   tablespace_usage.csv  (from tablespace_usage.sql) (may be refused)
+--     TABLESPACE_NAME,USED_BLOCKS,MAX_SIZE_BLOCKS,USED_PERCENT
 --   tablespaces.csv  (from tablespaces.sql)
---     TABLESPACE_NAME,BLOCK_SIZE_BYTES,CONTENTS,SIZE_BYTES,MAX_SIZE_BYTES,AUTOEXTENSIBLE_FILES,USED_BYTES
+--     TABLESPACE_NAME,BLOCK_SIZE_BYTES,CONTENTS,STATUS,SIZE_BYTES,MAX_SIZE_BYTES,AUTOEXTENSIBLE_FILES
 
 WHENEVER SQLERROR EXIT FAILURE
 WHENEVER OSERROR EXIT FAILURE
@@ -108,6 +116,46 @@ EXEC SELECT NVL(MAX(snap_id), 0) INTO :through_snap_id FROM dba_hist_snapshot WH
 EXEC :top_sql := 5
 EXEC :top_segments := 300
 EXEC :top_statements := 200
+
+-- asm_diskgroups.sql -> asm_diskgroups.csv
+WHENEVER SQLERROR CONTINUE
+SPOOL &outdir./asm_diskgroups.csv
+PROMPT GROUP_NUMBER,NAME,STATE,REDUNDANCY,TOTAL_MB,FREE_MB,REQUIRED_MIRROR_FREE_MB,USABLE_FILE_MB,OFFLINE_DISKS,ALLOCATION_UNIT_BYTES,SECTOR_SIZE_BYTES,BLOCK_SIZE_BYTES,COMPATIBILITY,DATABASE_COMPATIBILITY
+SELECT '"' || REPLACE(TO_CHAR(q.GROUP_NUMBER), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.NAME), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.STATE), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.REDUNDANCY), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.TOTAL_MB), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.FREE_MB), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.REQUIRED_MIRROR_FREE_MB), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.USABLE_FILE_MB), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.OFFLINE_DISKS), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.ALLOCATION_UNIT_BYTES), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.SECTOR_SIZE_BYTES), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.BLOCK_SIZE_BYTES), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.COMPATIBILITY), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.DATABASE_COMPATIBILITY), '"', '""')
+       || '"' AS csv_line
+FROM (
+SELECT g.group_number,
+       g.name,
+       g.state,
+       g.type AS redundancy,
+       g.total_mb,
+       g.free_mb,
+       g.required_mirror_free_mb,
+       g.usable_file_mb,
+       g.offline_disks,
+       g.allocation_unit_size AS allocation_unit_bytes,
+       g.sector_size AS sector_size_bytes,
+       g.block_size AS block_size_bytes,
+       g.compatibility,
+       g.database_compatibility
+FROM v$asm_diskgroup_stat g
+) q
+/
+SPOOL OFF
+WHENEVER SQLERROR EXIT FAILURE
 
 -- containers.sql -> containers.csv
 &gate_containers.SPOOL &outdir./containers.csv
@@ -184,6 +232,25 @@ GROUP BY f.inst_id, d.tablespace_name
 ) q
 /
 SPOOL OFF
+
+-- free_space.sql -> free_space.csv
+WHENEVER SQLERROR CONTINUE
+SPOOL &outdir./free_space.csv
+PROMPT TABLESPACE_NAME,FREE_BYTES,FREE_EXTENTS
+SELECT '"' || REPLACE(TO_CHAR(q.TABLESPACE_NAME), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.FREE_BYTES), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.FREE_EXTENTS), '"', '""')
+       || '"' AS csv_line
+FROM (
+SELECT f.tablespace_name,
+       SUM(f.bytes) AS free_bytes,
+       COUNT(*) AS free_extents
+FROM dba_free_space f
+GROUP BY f.tablespace_name
+) q
+/
+SPOOL OFF
+WHENEVER SQLERROR EXIT FAILURE
 
 -- instance.sql -> instance.csv
 SPOOL &outdir./instance.csv
@@ -1029,25 +1096,45 @@ WHERE s.name IN (
 /
 SPOOL OFF
 
+-- tablespace_usage.sql -> tablespace_usage.csv
+WHENEVER SQLERROR CONTINUE
+SPOOL &outdir./tablespace_usage.csv
+PROMPT TABLESPACE_NAME,USED_BLOCKS,MAX_SIZE_BLOCKS,USED_PERCENT
+SELECT '"' || REPLACE(TO_CHAR(q.TABLESPACE_NAME), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.USED_BLOCKS), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.MAX_SIZE_BLOCKS), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.USED_PERCENT), '"', '""')
+       || '"' AS csv_line
+FROM (
+SELECT m.tablespace_name,
+       m.used_space AS used_blocks,
+       m.tablespace_size AS max_size_blocks,
+       m.used_percent
+FROM dba_tablespace_usage_metrics m
+) q
+/
+SPOOL OFF
+WHENEVER SQLERROR EXIT FAILURE
+
 -- tablespaces.sql -> tablespaces.csv
 SPOOL &outdir./tablespaces.csv
-PROMPT TABLESPACE_NAME,BLOCK_SIZE_BYTES,CONTENTS,SIZE_BYTES,MAX_SIZE_BYTES,AUTOEXTENSIBLE_FILES,USED_BYTES
+PROMPT TABLESPACE_NAME,BLOCK_SIZE_BYTES,CONTENTS,STATUS,SIZE_BYTES,MAX_SIZE_BYTES,AUTOEXTENSIBLE_FILES
 SELECT '"' || REPLACE(TO_CHAR(q.TABLESPACE_NAME), '"', '""')
        || '","' || REPLACE(TO_CHAR(q.BLOCK_SIZE_BYTES), '"', '""')
        || '","' || REPLACE(TO_CHAR(q.CONTENTS), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.STATUS), '"', '""')
        || '","' || REPLACE(TO_CHAR(q.SIZE_BYTES), '"', '""')
        || '","' || REPLACE(TO_CHAR(q.MAX_SIZE_BYTES), '"', '""')
        || '","' || REPLACE(TO_CHAR(q.AUTOEXTENSIBLE_FILES), '"', '""')
-       || '","' || REPLACE(TO_CHAR(q.USED_BYTES), '"', '""')
        || '"' AS csv_line
 FROM (
 SELECT t.tablespace_name,
        t.block_size AS block_size_bytes,
        t.contents,
+       t.status,
        f.size_bytes,
        f.max_size_bytes,
-       f.autoextensible_files,
-       NVL(u.used_bytes, 0) AS used_bytes
+       f.autoextensible_files
 FROM dba_tablespaces t
 JOIN (SELECT d.tablespace_name,
              SUM(d.bytes) AS size_bytes,
@@ -1057,11 +1144,6 @@ JOIN (SELECT d.tablespace_name,
       FROM dba_data_files d
       GROUP BY d.tablespace_name) f
   ON f.tablespace_name = t.tablespace_name
-LEFT JOIN (SELECT s.tablespace_name,
-                  SUM(s.bytes) AS used_bytes
-           FROM dba_segments s
-           GROUP BY s.tablespace_name) u
-  ON u.tablespace_name = t.tablespace_name
 WHERE t.contents = 'PERMANENT'
 ) q
 /

@@ -46,7 +46,13 @@ class StorageMapBrowserTests:
         assert Refresh.objects.filter(target=demo_collected).latest("queued_at").status == Refresh.Status.SUCCEEDED
         card = page.locator("#storage-map")
         assert "Recompute queued" in page.locator("body").inner_text()
-        assert card.locator('tr[data-location="+DATA"] td').nth(5).inner_text().strip() == "fast disk"
+        assert card.locator('tr[data-location="+DATA"] td').nth(9).inner_text().strip() == "fast disk"
+        # Each disk group with its redundancy and free space (V$ASM_DISKGROUP_STAT), the mount point without.
+        flash_cells = card.locator('tr[data-location="+FLASH"] td')
+        assert flash_cells.nth(4).inner_text().strip() == "NORMAL"
+        assert flash_cells.nth(5).inner_text().strip() == "400 GB"
+        assert "GB" in flash_cells.nth(7).inner_text() and "kept for mirror recovery" in flash_cells.nth(7).inner_text()
+        assert card.locator('tr[data-location="/u03/oradata"] td').nth(7).inner_text().strip() == "not read"
         soe_index = card.locator('tr[data-tablespace="SOE_INDEX"]').inner_text()
         assert "spread over several tiers (fast disk, flash)" in soe_index
         assert "double tiering: the array pool behind +DATA tiers by itself" in soe_index

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from io import StringIO
 
 import pytest
@@ -66,9 +67,29 @@ class StorageMapPageTests:
         html = viewer_client.get(reverse("dashboard:target", args=["demo"])).content.decode()
 
         assert 'id="storage-map"' in html
-        assert "V$ASM_DISKGROUP is not read" in html
+        assert "from V$ASM_DISKGROUP_STAT" in html
         assert "its path's first two components stand for the mount point" in html
         assert 'class="map-form"' not in html  # viewers see the map, not the form
+
+    def test_it_shows_each_disk_group_with_redundancy_and_free_space(self, collected_demo, viewer_client):
+        html = viewer_client.get(reverse("dashboard:target", args=["demo"])).content.decode()
+
+        row = re.search(r'<tr data-location="\+FLASH">(.*?)</tr>', html, re.S).group(1)
+        assert "NORMAL" in row
+        assert "400 GB" in row  # four 100 GiB disks, raw
+        assert re.search(r'data-usable-mb="2\d{4}"', row)  # about 26 GiB usable, mirroring counted
+        assert "kept for mirror recovery" in row
+        mount = re.search(r'<tr data-location="/u03/oradata">(.*?)</tr>', html, re.S).group(1)
+        assert "not read" in mount  # a file system's free space is not read
+
+    def test_a_disk_group_not_listed_by_the_view_is_unknown(self, collected_demo, viewer_client):
+        from apps.snapshots.storage_models import DiskGroup
+
+        DiskGroup.objects.filter(target=collected_demo, name="FLASH").delete()
+
+        html = viewer_client.get(reverse("dashboard:target", args=["demo"])).content.decode()
+
+        assert "+FLASH: not listed by V$ASM_DISKGROUP_STAT at the latest collection" in html
 
     def test_a_target_without_files_says_so(self, seed_tiers, viewer_client):
         from apps.targets.models import Target
@@ -133,6 +154,19 @@ class StorageMapCommandTests:
         text = out.getvalue()
         assert "+DATA" in text and "/u03/oradata" in text
         assert "SOE_INDEX" in text and "(from hand map)" in text
+
+    def test_it_prints_each_disk_group_with_redundancy_and_usable_space(self, collected_demo):
+        from apps.snapshots.storage_models import DiskGroup
+
+        DiskGroup.objects.filter(target=collected_demo, name="DATA").delete()
+        out = StringIO()
+
+        call_command("storage_map", "demo", stdout=out)
+
+        lines = {line.split()[0]: line for line in out.getvalue().splitlines() if line.startswith("  +")}
+        # The demo's FLASH: four 100 GiB disks, free space following its files (so the figures move with the day).
+        assert re.search(r"\[NORMAL, usable \d+\.\d GiB, free \d+\.\d GiB of 400\.0 GiB raw\]$", lines["+FLASH"])
+        assert "[free space unknown: not listed by V$ASM_DISKGROUP_STAT]" in lines["+DATA"]
 
     def test_it_maps_a_location_and_flags_double_tiering(self, collected_demo, django_capture_on_commit_callbacks):
         out = StringIO()

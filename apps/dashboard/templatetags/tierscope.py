@@ -66,7 +66,7 @@ def _missing_is_none(fmt: Callable[[Any], str]) -> Callable[[Any], str]:
 
 
 for _name, _fmt in (
-    ("gb", formatting.fmt_gb), ("bytes_h", formatting.fmt_bytes), ("iops", formatting.fmt_iops),
+    ("gb", formatting.fmt_gb), ("bytes_h", formatting.fmt_bytes), ("mib_h", formatting.fmt_mib), ("iops", formatting.fmt_iops),
     ("intensity", formatting.fmt_intensity), ("usd", formatting.fmt_usd), ("price", formatting.fmt_price),
     ("pct", formatting.fmt_pct), ("duration", formatting.fmt_duration),
 ):

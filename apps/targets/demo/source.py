@@ -13,6 +13,7 @@ import datetime as dt
 
 from apps.targets.base import CollectState, Source, SourceError
 from apps.targets.demo import space
+from apps.targets.demo.asm import disk_groups_at
 from apps.targets.demo.moves import Moves, segments_moved
 from apps.targets.demo.schema import (
     BLOCK_SIZE_BYTES,
@@ -82,12 +83,13 @@ class DemoSource(Source):
         latest = last_full_snap_id(state.now)
         snapshots = tuple(simulate_hour(self.seed, snap_id, self.dbid, self.moves)
                           for snap_id in snap_ids_to_collect(state, self.dbid))
+        spaces = tablespace_space_at_moved(latest, self.moves)
+        files = data_files_at(latest, spaces)
         return Collection(
             database=self.database(), snapshots=snapshots, segments=segment_infos(latest, self.moves),
             residency=residency_at(self.seed, latest, self.moves),
             samples=(counter_sample(self.seed, latest, self.dbid, self.moves),),
-            tablespaces=tablespace_space_at_moved(latest, self.moves),
-            datafiles=data_files_at(latest, tablespace_space_at_moved(latest, self.moves)),
+            tablespaces=spaces, datafiles=files, disk_groups=disk_groups_at(files),
             # Residency and sizes describe the end of the latest hour: stamping them with that
             # hour (not the call time) keeps a re-run from adding a duplicate sample.
             collected_at=snap_end_at(latest), notes=_gap_notes(state, self.dbid) + _restart_notes(snapshots),

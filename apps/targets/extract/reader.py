@@ -22,7 +22,7 @@ import io
 import re
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -37,9 +37,11 @@ from apps.targets.extract.archive import (
     open_directory,
     open_zip,
 )
+from apps.targets.extract.room import REFUSABLE_FILES, extract_room, refusal
 from apps.targets.oracle import queries
 from apps.targets.oracle.features import features_for
 from apps.targets.oracle.queries import InstanceRow, SnapshotRow
+from apps.targets.oracle.room import Refused
 from apps.targets.oracle.source import (
     DEFAULT_BLOCK_SIZE_BYTES,
     assemble_history,
@@ -108,8 +110,14 @@ FILES: dict[str, tuple[Column, ...]] = {
     "pack_sysstat.csv": _cols(f"{_HISTORY} STAT_NAME! VALUE:int"),
     "pack_filestat.csv": _cols(f"{_HISTORY} TABLESPACE_NAME! READ_REQUESTS:int WRITE_REQUESTS:int "
                                "READ_TIME_MS:float"),
-    "tablespaces.csv": _cols("TABLESPACE_NAME! BLOCK_SIZE_BYTES:int CONTENTS SIZE_BYTES:int MAX_SIZE_BYTES:int "
+    "tablespaces.csv": _cols("TABLESPACE_NAME! BLOCK_SIZE_BYTES:int CONTENTS STATUS SIZE_BYTES:int MAX_SIZE_BYTES:int "
                              "AUTOEXTENSIBLE_FILES:int USED_BYTES:int"),
+    "tablespace_usage.csv": _cols("TABLESPACE_NAME! USED_BLOCKS:int MAX_SIZE_BLOCKS:int USED_PERCENT:float"),
+    "free_space.csv": _cols("TABLESPACE_NAME! FREE_BYTES:int FREE_EXTENTS:int"),
+    "asm_diskgroups.csv": _cols("GROUP_NUMBER:int NAME! STATE REDUNDANCY TOTAL_MB:int FREE_MB:int "
+                                "REQUIRED_MIRROR_FREE_MB:int USABLE_FILE_MB:int OFFLINE_DISKS:int "
+                                "ALLOCATION_UNIT_BYTES:int SECTOR_SIZE_BYTES:int BLOCK_SIZE_BYTES:int COMPATIBILITY "
+                                "DATABASE_COMPATIBILITY"),
     "datafiles.csv": _cols("TABLESPACE_NAME! FILE_ID:int! FILE_NAME! SIZE_BYTES:int AUTOEXTENSIBLE "
                            "MAX_SIZE_BYTES:int FILE_TYPE!"),
     **{name: _cols(spec) for name, spec in segment_sql.FILE_COLUMNS.items()},
@@ -118,13 +126,17 @@ FILES: dict[str, tuple[Column, ...]] = {
 #: (the values are None, unknown).
 OPTIONAL_COLUMNS: dict[str, frozenset[str]] = {
     "segments.csv": frozenset({"PARTITION_POSITION", "PARTITION_INTERVAL"}),
+    "tablespaces.csv": frozenset({"STATUS", "USED_BYTES"}),
 }
+#: Columns older extracts wrote and the script no longer does, still read when there: tablespaces.csv's
+#: USED_BYTES (summed DBA_SEGMENTS) gave way to tablespace_usage.csv and free_space.csv.
+RETIRED_COLUMNS: dict[str, frozenset[str]] = {"tablespaces.csv": frozenset({"USED_BYTES"})}
 #: Written only in awr mode (Diagnostics Pack statements); every other file must be there.
 PACK_FILES: tuple[str, ...] = ("pack_sysstat.csv", "pack_filestat.csv")
 #: Appended to the extract later (issue 16: tablespaces.csv; issue 17: datafiles.csv): an extract made by an
 #: older script has no such file and still imports, without the figures it would bring (the tablespaces' room,
 #: the storage map's files stay unknown).
-LATER_FILES: tuple[str, ...] = ("tablespaces.csv", "datafiles.csv", *segment_sql.FILE_COLUMNS)
+LATER_FILES: tuple[str, ...] = ("tablespaces.csv", "datafiles.csv", *segment_sql.FILE_COLUMNS, *REFUSABLE_FILES)
 
 Row = dict[str, Any]
 #: Key under which each typed row keeps its line number in the file, for later checks.
@@ -264,6 +276,7 @@ class _Replay:
 @dataclass(frozen=True)
 class _Tables:
     rows: dict[str, list[Row]]
+    refusals: dict[str, Refused] = field(default_factory=dict)  # refusable files that hold ORA-00942/01031
 
     def cursor(self, name: str) -> _Replay:
         return _Replay(self.rows.get(name, []), FILES[name])
@@ -282,12 +295,14 @@ def read_tables(files: ExtractFiles, limits: ExtractLimits | None = None) -> _Ta
                            filename=files.origin)
     limits = limits or ExtractLimits()
     budget = Budget(limits.unpacked_bytes)
-    rows = {}
+    rows, refusals = {}, {}
     for name in FILES:
-        if files.has(name):
+        if files.has(name) and (said := refusal(files, name, limits)) is not None:
+            refusals[name] = said
+        elif files.has(name):
             with files.open(name) as stream:
                 rows[name] = read_table(stream, name, limits=limits, budget=budget)
-    return _Tables(rows)
+    return _Tables(rows, refusals)
 
 
 def _instance(tables: _Tables) -> InstanceRow:
@@ -371,8 +386,9 @@ def tables_to_collection(tables: _Tables) -> Collection:
         queries.fetch_filestat_sample(tables.cursor("filestat_sample.csv"), mode="nopack"),
     )
     snapshots, notes = _history(tables, instance, pack=pack)
-    tablespaces = queries.fetch_tablespaces(tables.cursor("tablespaces.csv"), mode="nopack")
     datafiles = queries.fetch_datafiles(tables.cursor("datafiles.csv"), mode="nopack")
+    room = extract_room(tables.cursor, present={name: name in tables.rows for name in REFUSABLE_FILES},
+                        refusals=tables.refusals, datafiles=datafiles)
     seen = {row.instance_number for row in instances} | {snap.instance_number for snap in snapshots}
     sql_rows, sql_source = segment_sql.extract_segment_sql(
         tables.rows, pack=pack, snapshots=snapshots, utc_offset_min=instance.server_utc_offset_min,
@@ -388,10 +404,11 @@ def tables_to_collection(tables: _Tables) -> Collection:
         segments=segments,
         residency=residency,
         samples=samples,
-        tablespaces=tablespaces,
+        tablespaces=room.tablespaces,
         datafiles=datafiles,
+        disk_groups=room.disk_groups,
         collected_at=max((row.sampled_at for row in instances), default=None),
-        notes=(f"offline extract ({'awr' if pack else 'nopack'} mode)", *notes),
+        notes=(f"offline extract ({'awr' if pack else 'nopack'} mode)", *notes, *room.notes),
         segment_sql=sql_rows, segment_sql_source=sql_source,
     )
 

@@ -34,10 +34,11 @@ from apps.targets.oracle.query_rows import (  # noqa: F401 (re-exported: callers
     SnapshotRow,
     SysstatSampleRow,
 )
-from apps.targets.oracle.space import data_file, tablespace_space
+from apps.targets.oracle.space import Usage, data_file, disk_group_rows, free_space_rows, tablespace_space, usage_rows
 from apps.targets.rows import (
     SEGMENT_STAT_FIELDS,
     DataFile,
+    DiskGroup,
     Residency,
     SegmentInfo,
     SegmentKey,
@@ -146,6 +147,9 @@ SQL_PACK_SYSSTAT = Statement("pack_sysstat")
 SQL_PACK_FILESTAT = Statement("pack_filestat")
 SQL_TABLESPACES = Statement("tablespaces")
 SQL_DATAFILES = Statement("datafiles")
+SQL_TABLESPACE_USAGE = Statement("tablespace_usage")
+SQL_FREE_SPACE = Statement("free_space")
+SQL_ASM_DISKGROUPS = Statement("asm_diskgroups")
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -385,6 +389,21 @@ def fetch_datafiles(cursor: Cursor, *, mode: str) -> tuple[DataFile, ...]:
     """Every data and temp file with its tablespace and size (mapped in oracle.space), by type and file id."""
     rows = _run(cursor, SQL_DATAFILES, mode=mode)
     return tuple(sorted((data_file(row) for row in rows), key=lambda f: (f.file_type, f.file_id)))
+
+
+def fetch_tablespace_usage(cursor: Cursor, *, mode: str) -> dict[str, Usage]:
+    """Used and max size in blocks per tablespace (DBA_TABLESPACE_USAGE_METRICS; oracle.room uses it)."""
+    return usage_rows(_run(cursor, SQL_TABLESPACE_USAGE, mode=mode))
+
+
+def fetch_free_space(cursor: Cursor, *, mode: str) -> dict[str, int | None]:
+    """Free extents' bytes per tablespace (DBA_FREE_SPACE; oracle.room's fallback)."""
+    return free_space_rows(_run(cursor, SQL_FREE_SPACE, mode=mode))
+
+
+def fetch_asm_diskgroups(cursor: Cursor, *, mode: str) -> tuple[DiskGroup, ...]:
+    """The ASM disk groups the instance sees (V$ASM_DISKGROUP_STAT), by name."""
+    return disk_group_rows(_run(cursor, SQL_ASM_DISKGROUPS, mode=mode))
 
 
 def fetch_segstat_sample(cursor: Cursor, *, mode: str) -> tuple[SegstatSampleRow, ...]:

@@ -31,6 +31,7 @@ from apps.targets.oracle.queries import (
     SnapshotRow,
     SysstatSampleRow,
 )
+from apps.targets.oracle.room import room_read
 from apps.targets.oracle.segment_sql import segment_sql_read
 from apps.targets.rows import (
     Collection,
@@ -134,8 +135,8 @@ class OracleSource(Source):
         filestat_rows = queries.fetch_filestat_sample(cursor, mode=mode)
         containers = fetch_containers(cursor, mode=mode, features=features)
         segments = segments_in(queries.fetch_segments(cursor, mode=mode), containers)
-        tablespaces = queries.fetch_tablespaces(cursor, mode=mode)
         datafiles = queries.fetch_datafiles(cursor, mode=mode)
+        room = room_read(cursor, mode=mode, datafiles=datafiles, user=self.user)
         rac = is_rac(parameters, instances)
         residency = queries.fetch_residency(
             cursor, mode=mode, rac=rac, instance_numbers={row.inst_id: row.instance_number for row in instances}
@@ -158,10 +159,11 @@ class OracleSource(Source):
             segments=segments,
             residency=residency,
             samples=build_samples(instances, segments, segstat_rows, sysstat_rows, filestat_rows),
-            tablespaces=tablespaces,
+            tablespaces=room.tablespaces,
             datafiles=datafiles,
+            disk_groups=room.disk_groups,
             collected_at=state.now,
-            notes=history.notes,
+            notes=(*history.notes, *room.notes),
             segment_sql=segment_sql,
             segment_sql_source=sql_source,
         )

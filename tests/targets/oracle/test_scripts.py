@@ -78,6 +78,20 @@ class ExtractScriptTests(unittest.TestCase):
                 self.assertRegex(self.script, rf"\nVARIABLE {bind} ")
                 self.assertRegex(self.script, rf"\nEXEC (?:SELECT .* INTO )?:{bind}")
 
+    def test_it_keeps_going_only_where_a_statement_may_be_refused(self) -> None:
+        from apps.targets.oracle.room import REFUSABLE_STATEMENTS
+
+        for statement in self.builder.extract_statements():
+            block = self.script.split(f"-- {statement.stem}.sql -> ", 1)[1].split("\n\n", 1)[0].splitlines()[1:]
+            with self.subTest(statement=statement.stem):
+                if statement.stem in REFUSABLE_STATEMENTS:
+                    # The room views fall back to others: a refusal leaves its error in the file, the rest runs.
+                    self.assertEqual((block[0], block[-1]), ("WHENEVER SQLERROR CONTINUE",
+                                                             "WHENEVER SQLERROR EXIT FAILURE"))
+                else:
+                    self.assertNotIn("WHENEVER", "\n".join(block))
+        self.assertEqual(set(REFUSABLE_STATEMENTS), {"asm_diskgroups", "free_space", "tablespace_usage"})
+
     def test_it_shares_a_csv_between_variants(self) -> None:
         self.assertEqual(self.builder.csv_name("seg_stat_112"), "seg_stat.csv")
         self.assertEqual(self.builder.csv_name("residency_rac"), "residency.csv")

@@ -16,10 +16,25 @@ from django.db import transaction
 
 from apps.core.audit import audit_command, audit_event_record
 from apps.snapshots.management.commands.import_extract import target_named
-from apps.snapshots.storage_map import StorageMap, storage_location_save, storage_map_read
+from apps.snapshots.storage_map import LocationRow, StorageMap, storage_location_save, storage_map_read
 from apps.targets.models import Target
 from apps.targets.storage import LocationError, location_name_parse
 from apps.tiering.models import Refresh, Tier
+
+
+def _disk_group_text(loc: LocationRow) -> str:
+    """'  [NORMAL, usable 26.0 GiB, free 152.0 GiB of 400.0 GiB raw]' for a disk group; unknowns said."""
+    if loc.kind != "asm":
+        return ""
+    group = loc.disk_group
+    if group is None:
+        return "  [free space unknown: not listed by V$ASM_DISKGROUP_STAT]"
+
+    def gib(mb: int | None) -> str:
+        return "unknown" if mb is None else f"{mb / 1024:.1f} GiB"
+
+    return (f"  [{group.redundancy or 'redundancy unknown'}, usable {gib(group.usable_file_mb)}, "
+            f"free {gib(group.free_mb)} of {gib(group.total_mb)} raw]")
 
 
 def map_lines(storage: StorageMap) -> list[str]:
@@ -32,7 +47,8 @@ def map_lines(storage: StorageMap) -> list[str]:
         tier = loc.tier_name or "not mapped"
         array = ", array tiers by itself" if loc.array_tiering else ""
         lines.append(f"  {loc.name:<24} {loc.kind:<5} {loc.files:>4} files {loc.size_bytes / 1024**3:>10.1f} GiB  "
-                     f"tier: {tier}{array}  ({loc.rule}; {', '.join(loc.tablespaces) or 'no files'})")
+                     f"tier: {tier}{array}  ({loc.rule}; {', '.join(loc.tablespaces) or 'no files'})"
+                     f"{_disk_group_text(loc)}")
     lines += ["", "tablespaces:"]
     for placed in storage.placements.values():
         flags = []

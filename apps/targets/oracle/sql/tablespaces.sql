@@ -1,20 +1,22 @@
--- Reads: DBA_TABLESPACES (block size, contents), DBA_DATA_FILES (file sizes, AUTOEXTENSIBLE,
--- MAXBYTES) and DBA_SEGMENTS (space allocated to segments), all pack-free.
+-- Reads: DBA_TABLESPACES (block size, contents, status) and DBA_DATA_FILES (file sizes,
+-- AUTOEXTENSIBLE, MAXBYTES), both pack-free.
 -- Why: room for moves. A move needs the segment's size free in its destination tablespace,
 -- counting what the plan's earlier moves take and free. Size is what the files hold now; max size
 -- what they may grow to (an autoextensible file up to MAXBYTES, never below its BYTES; a fixed
--- file its BYTES); used is what segments hold (DBA_SEGMENTS.BYTES; recycle-bin segments count, as
--- DBA_SEGMENTS lists them until purged). DBA_TABLESPACE_USAGE_METRICS would give used and max in
--- blocks, but it is not in the catalog this statement is checked against, so the sums here stand
--- for it. Temporary and undo tablespaces are left out: no segment moves into them.
+-- file its BYTES): the autoextend headroom is max size less size, and where the files autoextend
+-- (their names: a disk group, a mount point) is in datafiles.sql. What segments use comes from
+-- tablespace_usage.sql (DBA_TABLESPACE_USAGE_METRICS), else free_space.sql (DBA_FREE_SPACE), never
+-- from a pass over DBA_SEGMENTS. STATUS says whether a tablespace is OFFLINE (DBA_FREE_SPACE then
+-- lists none of its free extents). Temporary and undo tablespaces are left out: no segment moves
+-- into them.
 -- Binds: none.
 SELECT t.tablespace_name,
        t.block_size AS block_size_bytes,
        t.contents,
+       t.status,
        f.size_bytes,
        f.max_size_bytes,
-       f.autoextensible_files,
-       NVL(u.used_bytes, 0) AS used_bytes
+       f.autoextensible_files
 FROM dba_tablespaces t
 JOIN (SELECT d.tablespace_name,
              SUM(d.bytes) AS size_bytes,
@@ -24,9 +26,4 @@ JOIN (SELECT d.tablespace_name,
       FROM dba_data_files d
       GROUP BY d.tablespace_name) f
   ON f.tablespace_name = t.tablespace_name
-LEFT JOIN (SELECT s.tablespace_name,
-                  SUM(s.bytes) AS used_bytes
-           FROM dba_segments s
-           GROUP BY s.tablespace_name) u
-  ON u.tablespace_name = t.tablespace_name
 WHERE t.contents = 'PERMANENT'
