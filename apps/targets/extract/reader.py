@@ -39,6 +39,7 @@ from apps.targets.extract.archive import (
 )
 from apps.targets.extract.room import REFUSABLE_FILES, extract_room, refusal
 from apps.targets.oracle import queries
+from apps.targets.oracle.containers import Containers, fetch_containers, seg_stat_in, segments_in
 from apps.targets.oracle.features import features_for
 from apps.targets.oracle.queries import InstanceRow, SnapshotRow
 from apps.targets.oracle.room import Refused
@@ -97,7 +98,8 @@ FILES: dict[str, tuple[Column, ...]] = {
                            "ERROR_COUNT:int SNAP_FLAG:int"),
     "seg_stat.csv": _cols("INSTANCE_NUMBER:int! SNAP_ID:int! OWNER! OBJECT_NAME! SUBOBJECT_NAME OBJECT_TYPE "
                           f"TABLESPACE_NAME OBJ_NUMBER:int DATAOBJ_NUMBER:int {_STAT_COLUMNS} "
-                          "SPACE_ALLOCATED_BYTES:int"),
+                          "SPACE_ALLOCATED_BYTES:int CON_ID:int"),
+    "containers.csv": _cols("CDB CON_ID:int CON_NAME SESSION_CON_ID:int"),
     "segments.csv": _cols("OWNER! SEGMENT_NAME! PARTITION_NAME SEGMENT_TYPE! TABLESPACE_NAME BYTES:int! "
                           "BLOCKS:int! BUFFER_POOL FLASH_CACHE CELL_FLASH_CACHE OBJ_NUMBER:int DATAOBJ_NUMBER:int "
                           "LOB_TABLE_NAME LOB_COLUMN_NAME LOB_TABLE_PARTITION_NAME PARTITION_POSITION:int "
@@ -126,6 +128,7 @@ FILES: dict[str, tuple[Column, ...]] = {
 #: (the values are None, unknown).
 OPTIONAL_COLUMNS: dict[str, frozenset[str]] = {
     "segments.csv": frozenset({"PARTITION_POSITION", "PARTITION_INTERVAL"}),
+    "seg_stat.csv": frozenset({"CON_ID"}),
     "tablespaces.csv": frozenset({"STATUS", "USED_BYTES"}),
 }
 #: Columns older extracts wrote and the script no longer does, still read when there: tablespaces.csv's
@@ -136,7 +139,8 @@ PACK_FILES: tuple[str, ...] = ("pack_sysstat.csv", "pack_filestat.csv")
 #: Appended to the extract later (issue 16: tablespaces.csv; issue 17: datafiles.csv): an extract made by an
 #: older script has no such file and still imports, without the figures it would bring (the tablespaces' room,
 #: the storage map's files stay unknown).
-LATER_FILES: tuple[str, ...] = ("tablespaces.csv", "datafiles.csv", *segment_sql.FILE_COLUMNS, *REFUSABLE_FILES)
+LATER_FILES: tuple[str, ...] = ("tablespaces.csv", "datafiles.csv", *segment_sql.FILE_COLUMNS, *REFUSABLE_FILES,
+                                 "containers.csv")  # containers.csv: 12.1 on, never written for 11.2
 
 Row = dict[str, Any]
 #: Key under which each typed row keeps its line number in the file, for later checks.
@@ -346,7 +350,8 @@ def _check_datafiles(tables: _Tables) -> None:
         seen.add((kind, row["FILE_ID"]))
 
 
-def _history(tables: _Tables, instance: InstanceRow, *, pack: bool) -> tuple[tuple[Snapshot, ...], tuple[str, ...]]:
+def _history(tables: _Tables, instance: InstanceRow, *, pack: bool,
+             containers: Containers) -> tuple[tuple[Snapshot, ...], tuple[str, ...]]:
     """Snapshots with their segment stats and, for awr-mode extracts, system/tablespace deltas."""
     features = features_for(instance.version)
     mode = "awr" if pack else "nopack"
@@ -360,7 +365,8 @@ def _history(tables: _Tables, instance: InstanceRow, *, pack: bool) -> tuple[tup
         pack_filestat_rows = queries.fetch_pack_filestat(tables.cursor("pack_filestat.csv"), mode=mode, **bounds)
     snapshots = assemble_history(
         snapshot_rows=rows,
-        seg_stat_rows=queries.fetch_seg_stat(tables.cursor("seg_stat.csv"), mode=mode, features=features, **bounds),
+        seg_stat_rows=seg_stat_in(queries.fetch_seg_stat(tables.cursor("seg_stat.csv"), mode=mode, features=features,
+                                                         **bounds), containers),
         pack_sysstat_rows=pack_sysstat_rows, pack_filestat_rows=pack_filestat_rows,
     )
     return snapshots, history_notes(rows, {})
@@ -375,7 +381,10 @@ def tables_to_collection(tables: _Tables) -> Collection:
     parameters = queries.fetch_parameters(tables.cursor("parameters.csv"), mode="nopack")
     instances = queries.fetch_instances(tables.cursor("instances.csv"), mode="nopack",
                                         utc_offset_min=instance.server_utc_offset_min)
-    segments = queries.fetch_segments(tables.cursor("segments.csv"), mode="nopack")
+    containers = (fetch_containers(tables.cursor("containers.csv"), mode="nopack",
+                                   features=features_for(instance.version))
+                  if "containers.csv" in tables.rows else Containers())  # an 11.2 or an older extract: a non-CDB
+    segments = segments_in(queries.fetch_segments(tables.cursor("segments.csv"), mode="nopack"), containers)
     rac = is_rac(parameters, instances)
     residency = queries.fetch_residency(tables.cursor("residency.csv"), mode="nopack", rac=rac,
                                         instance_numbers={row.inst_id: row.instance_number for row in instances})
@@ -385,7 +394,7 @@ def tables_to_collection(tables: _Tables) -> Collection:
         queries.fetch_sysstat_sample(tables.cursor("sysstat_sample.csv"), mode="nopack"),
         queries.fetch_filestat_sample(tables.cursor("filestat_sample.csv"), mode="nopack"),
     )
-    snapshots, notes = _history(tables, instance, pack=pack)
+    snapshots, notes = _history(tables, instance, pack=pack, containers=containers)
     datafiles = queries.fetch_datafiles(tables.cursor("datafiles.csv"), mode="nopack")
     room = extract_room(tables.cursor, present={name: name in tables.rows for name in REFUSABLE_FILES},
                         refusals=tables.refusals, datafiles=datafiles)
