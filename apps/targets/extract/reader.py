@@ -36,7 +36,13 @@ from apps.targets.extract.archive import (
     open_directory,
     open_zip,
 )
+from apps.targets.extract.partitions import (
+    PARTITION_FILE_SPECS,
+    PARTITION_TEXT_MAX_CHARS,
+    extract_partition_catalog,
+)
 from apps.targets.oracle import queries
+from apps.targets.oracle.partitions import annotate_segments
 from apps.targets.oracle.features import features_for
 from apps.targets.oracle.queries import InstanceRow, SnapshotRow
 from apps.targets.oracle.source import (
@@ -52,7 +58,7 @@ from apps.targets.rows import SEGMENT_STAT_FIELDS, Collection, DatabaseInfo, Seg
 #: columns hold longer text (parameter values, LOB column paths), counted in characters.
 NAME_MAX_BYTES = 128
 _TEXT_MAX_CHARS = {"VALUE": 4000, "LOB_COLUMN_NAME": 300, "OBJECT_TYPE": 30, "SEGMENT_TYPE": 30,
-                   "FILE_NAME": 513}
+                   "FILE_NAME": 513, **PARTITION_TEXT_MAX_CHARS}
 
 # A SQL*Plus or Oracle error spooled instead of rows: the statement failed on the database.
 _ORACLE_ERROR = re.compile(r"^\s*(?:ORA|SP2|PLS|TNS)-\d+|^\s*ERROR at line \d+", re.IGNORECASE)
@@ -111,6 +117,7 @@ FILES: dict[str, tuple[Column, ...]] = {
                              "AUTOEXTENSIBLE_FILES:int USED_BYTES:int"),
     "datafiles.csv": _cols("TABLESPACE_NAME! FILE_ID:int! FILE_NAME! SIZE_BYTES:int AUTOEXTENSIBLE "
                            "MAX_SIZE_BYTES:int FILE_TYPE!"),
+    **{name: _cols(spec) for name, spec in PARTITION_FILE_SPECS.items()},
 }
 #: Columns appended to a file after extracts were in use: an older extract without them still imports
 #: (the values are None, unknown).
@@ -122,7 +129,7 @@ PACK_FILES: tuple[str, ...] = ("pack_sysstat.csv", "pack_filestat.csv")
 #: Appended to the extract later (issue 16: tablespaces.csv; issue 17: datafiles.csv): an extract made by an
 #: older script has no such file and still imports, without the figures it would bring (the tablespaces' room,
 #: the storage map's files stay unknown).
-LATER_FILES: tuple[str, ...] = ("tablespaces.csv", "datafiles.csv")
+LATER_FILES: tuple[str, ...] = ("tablespaces.csv", "datafiles.csv", *PARTITION_FILE_SPECS)
 
 Row = dict[str, Any]
 #: Key under which each typed row keeps its line number in the file, for later checks.
@@ -358,7 +365,9 @@ def tables_to_collection(tables: _Tables) -> Collection:
     parameters = queries.fetch_parameters(tables.cursor("parameters.csv"), mode="nopack")
     instances = queries.fetch_instances(tables.cursor("instances.csv"), mode="nopack",
                                         utc_offset_min=instance.server_utc_offset_min)
-    segments = queries.fetch_segments(tables.cursor("segments.csv"), mode="nopack")
+    partition_catalog = extract_partition_catalog(tables.cursor, set(tables.rows))
+    segments = annotate_segments(queries.fetch_segments(tables.cursor("segments.csv"), mode="nopack"),
+                                 partition_catalog)
     rac = is_rac(parameters, instances)
     residency = queries.fetch_residency(tables.cursor("residency.csv"), mode="nopack", rac=rac,
                                         instance_numbers={row.inst_id: row.instance_number for row in instances})
@@ -386,7 +395,7 @@ def tables_to_collection(tables: _Tables) -> Collection:
         tablespaces=tablespaces,
         datafiles=datafiles,
         collected_at=max((row.sampled_at for row in instances), default=None),
-        notes=(f"offline extract ({'awr' if pack else 'nopack'} mode)", *notes),
+        notes=(f"offline extract ({'awr' if pack else 'nopack'} mode)", *notes, *partition_catalog.notes),
     )
 
 

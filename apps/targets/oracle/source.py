@@ -22,6 +22,7 @@ from apps.targets.oracle import queries
 from apps.targets.oracle.connection import Connect, Deadline, Limits, OracleTimeout, oracle_cursor
 from apps.targets.oracle.errors import StatementFailed, source_error_from, source_error_from_timeout
 from apps.targets.oracle.features import Features, check_mode, check_pack_access, features_for
+from apps.targets.oracle.partitions import annotate_segments, fetch_partition_catalog
 from apps.targets.oracle.queries import (
     FilestatSampleRow,
     InstanceListRow,
@@ -130,7 +131,9 @@ class OracleSource(Source):
         segstat_rows = queries.fetch_segstat_sample(cursor, mode=mode)
         sysstat_rows = queries.fetch_sysstat_sample(cursor, mode=mode)
         filestat_rows = queries.fetch_filestat_sample(cursor, mode=mode)
-        segments = queries.fetch_segments(cursor, mode=mode)
+        # Composite partitions, bounds and methods (apps.targets.oracle.partitions).
+        partition_catalog = fetch_partition_catalog(cursor, mode=mode)
+        segments = annotate_segments(queries.fetch_segments(cursor, mode=mode), partition_catalog)
         tablespaces = queries.fetch_tablespaces(cursor, mode=mode)
         datafiles = queries.fetch_datafiles(cursor, mode=mode)
         rac = is_rac(parameters, instances)
@@ -156,7 +159,7 @@ class OracleSource(Source):
             tablespaces=tablespaces,
             datafiles=datafiles,
             collected_at=state.now,
-            notes=history.notes,
+            notes=history.notes + partition_catalog.notes,
         )
 
     def _history(self, cursor: Any, state: CollectState, *, instance: InstanceRow, features: Features) -> _History:
