@@ -42,8 +42,8 @@ from apps.targets.extract.partitions import (
     extract_partition_catalog,
 )
 from apps.targets.oracle import queries
-from apps.targets.oracle.partitions import annotate_segments
 from apps.targets.oracle.features import features_for
+from apps.targets.oracle.partitions import annotate_segments
 from apps.targets.oracle.queries import InstanceRow, SnapshotRow
 from apps.targets.oracle.source import (
     DEFAULT_BLOCK_SIZE_BYTES,
