@@ -45,7 +45,8 @@ _READ_FIELDS = (
     "run_id", "segment_id", "action", "findings", "size_bytes", "savings_usd", "move_seconds", "move_redo_bytes",
     "move_cost_usd", "payback_days", "current_tier_id", "cost_tier_id", "recommended_tier_id",
     *(f"segment__{name}" for name in ("id", "target_id", "owner", "object_name", "subobject_name", "object_type",
-                                      "tablespace_name", "partitioned_parent", "lob_column", "name_truncated")),
+                                      "tablespace_name", "partitioned_parent", "lob_column", "name_truncated",
+                                      "table_partition_name")),
 )
 #: The findings that carry a flash cache hint (rules.decide: KEEP before NONE).
 _HINT_FINDINGS = tuple((1 << rules.FINDING_CODES.index(code), code) for code in ("flash_cache_keep", "flash_cache_none"))
@@ -214,6 +215,7 @@ def _items(recs: list[Recommendation], target: Target) -> list[PlanItem]:
             segment_id=seg.id, owner=seg.owner, object_name=seg.object_name, object_type=seg.object_type,
             action=rec.action, subobject_name=seg.subobject_name, partitioned_parent=seg.partitioned_parent,
             lob_column=seg.lob_column, name_truncated=seg.name_truncated, from_tablespace=seg.tablespace_name,
+            table_partition_name=seg.table_partition_name,
             to_tablespace=tablespace_for_tier.get(tier.id) if tier else None, to_tier=tier.name if tier else "",
             onto_flash=bool(tier and tier.is_flash),
             hot_partitions=hot.get((rec.run_id, rec.segment_id), ()),
