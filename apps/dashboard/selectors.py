@@ -42,8 +42,10 @@ FLASH_STATS = (STAT_FLASH_HITS, STAT_READ_REQUESTS, STAT_FLASH_INSERTS)
 DEFAULT_BLOCK_SIZE_BYTES = 8192
 
 
-def segment_label(owner: str, object_name: str, subobject_name: str) -> str:
-    return f"{owner}.{object_name}" + (f".{subobject_name}" if subobject_name else "")
+def segment_label(owner: str, object_name: str, subobject_name: str, parent_partition: str = "") -> str:
+    """owner.name[.partition][.subobject]: a subpartition is named with its partition."""
+    parts = [owner, object_name, parent_partition, subobject_name]
+    return ".".join(part for part in parts if part)
 
 
 def window_since(*, now: dt.datetime | None = None) -> dt.datetime:
@@ -87,8 +89,9 @@ def segment_points(*, target_id: int) -> SegmentPoints:
 
 def segment_labels(ids: list[int]) -> dict[int, str]:
     """owner.name[.subobject] of the given segments."""
-    rows = Segment.objects.filter(pk__in=ids).values_list("id", "owner", "object_name", "subobject_name")
-    return {pk: segment_label(owner, name, sub) for pk, owner, name, sub in rows}
+    rows = Segment.objects.filter(pk__in=ids).values_list("id", "owner", "object_name", "subobject_name",
+                                                          "parent_partition")
+    return {pk: segment_label(owner, name, sub, parent) for pk, owner, name, sub, parent in rows}
 
 
 def tier_costs(*, target_id: int, tier_models: Sequence[costmodel.Tier] | None = None) -> list[TierCost]:
