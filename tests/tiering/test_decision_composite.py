@@ -35,6 +35,10 @@ class CompositePartitionTests:
             assert rec.action == "move" and rec.recommended_tier.is_flash, (rec.action, rec.recommended_tier)
             assert (f'ALTER TABLE "SOE"."ORDER_LINES" MOVE SUBPARTITION "P2026_11_H{number}" '
                     f'TABLESPACE "FLASH_DATA" UPDATE INDEXES ONLINE;') in words.ddl
+            # The skew between them is told as of subpartitions, the segments it compares.
+            skew = [reason.text for reason in words.reasons if reason.code == "partition_skew"]
+            assert skew and all("subpartitions of SOE.ORDER_LINES" in text and "hot partitions" not in text
+                                for text in skew)
 
     def test_next_months_subpartitions_are_placed_with_the_hot_month(self, demo_target, collect):
         with time_machine.travel(NOW, tick=False):
