@@ -75,7 +75,7 @@ def export_rows(recs: Iterable[Recommendation], target: Target) -> list[tuple[An
 
 #: The segment fields the export and the DDL read.
 _SEGMENT_FIELDS = ("owner", "object_name", "subobject_name", "object_type", "tablespace_name", "partitioned_parent",
-                   "lob_column", "name_truncated", "partition_interval", "partition_position")
+                   "lob_column", "name_truncated", "partition_interval", "partition_position", "table_partition_name")
 
 
 def _lean(recs: QuerySet[Recommendation]) -> list[Recommendation]:
