@@ -170,13 +170,15 @@ def latest_residency(*, target_id: int, limit: int = 15) -> list[ResidencyRow]:
         return []
     rows = (
         Residency.objects.filter(target_id=target_id, collected_at=latest)
-        .values("segment_id", "segment__owner", "segment__object_name", "segment__subobject_name")
+        .values("segment_id", "segment__owner", "segment__object_name", "segment__subobject_name",
+                "segment__parent_partition")
         .annotate(flash=Sum("flash_blocks"), cache=Sum("cache_blocks"))
         .order_by("-flash", "-cache", "segment_id")[:limit]
     )
     return [
         ResidencyRow(segment_id=r["segment_id"], flash_blocks=r["flash"], cache_blocks=r["cache"],
-                     label=segment_label(r["segment__owner"], r["segment__object_name"], r["segment__subobject_name"]))
+                     label=segment_label(r["segment__owner"], r["segment__object_name"], r["segment__subobject_name"],
+                                         r["segment__parent_partition"]))
         for r in rows
     ]
 
