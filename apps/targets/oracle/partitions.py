@@ -134,6 +134,10 @@ def _annotated(info: SegmentInfo, catalog: PartitionCatalog, orders: dict[Object
     partitioning = catalog.partitionings.get(parts)
     if partitioning is not None:
         changes["partitioning"] = partitioning.label()
+        if kind.endswith("SUBPARTITION") and partitioning.method == "INTERVAL":
+            # DBA_SEGMENTS' join says it of partitions only: a subpartition of an interval-partitioned table
+            # is in one too (its next partitions are placed by the table's defaults, apps.tiering.ddl.lifecycle).
+            changes["partition_interval"] = True
     if partition is not None:
         changes["partition_bound"] = catalog.bounds.get(parts, {}).get(partition)
         changes["partition_order"] = orders.get(parts, {}).get(partition)

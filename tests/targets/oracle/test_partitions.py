@@ -94,6 +94,16 @@ class PartitionCatalogTests(unittest.TestCase):
         # Ordered as the table partition its table subpartition belongs to.
         self.assertEqual(lob.partition_order, 3)
 
+    def test_a_subpartition_of_an_interval_partitioned_table_is_said_to_be_in_one(self) -> None:
+        recording = {"statements": {**RECORDING["statements"], "part_tables": [{"columns": _PT, "rows": [
+            ["SOE", "ORDER_LINES", "TABLE", "RANGE", "HASH", "NUMTOYMINTERVAL(1,'MONTH')"]]}]}}
+        catalog = partitions.fetch_partition_catalog(FakeCursor(recording), mode="nopack")
+
+        (sub,) = partitions.annotate_segments(
+            [_info("ORDER_LINES", "P2026_12_H1", "TABLE SUBPARTITION", parent="ORDER_LINES")], catalog)
+
+        self.assertEqual((sub.partitioning, sub.partition_interval), ("INTERVAL(ORDER_DATE)-HASH(ORDER_ID)", True))
+
     def test_a_hash_partition_has_no_order(self) -> None:
         (part,) = partitions.annotate_segments([_info("REGIONS", "SYS_P1", "TABLE PARTITION")], self.catalog)
 
