@@ -78,3 +78,12 @@ class PartitionRollupTests:
         assert 'id="partition-rollup"' in html and 'id="subpartition-table"' in html
         assert "RANGE(ORDER_DATE)-HASH(ORDER_ID)" in html
         assert 'ALTER TABLE &quot;SOE&quot;.&quot;ORDER_LINES&quot; MOVE SUBPARTITION &quot;P2026_11_H2&quot;' in html
+
+
+def test_a_partitions_page_shows_its_bound(admin_client, composite):
+    segment = Segment.objects.get(target=composite, object_name="ORDERS", subobject_name="ORDERS_P2026_11")
+
+    html = admin_client.get(f"/targets/demo/segments/{segment.id}/").content.decode()
+
+    assert 'id="seg-bound"' in html and "2026-12-01 00:00:00" in html
+    assert 'id="partition-rollup"' not in html  # a partition of its own: no subpartitions to sum
