@@ -36,11 +36,7 @@ from apps.targets.extract.archive import (
     open_directory,
     open_zip,
 )
-from apps.targets.extract.partitions import (
-    PARTITION_FILE_SPECS,
-    PARTITION_TEXT_MAX_CHARS,
-    extract_partition_catalog,
-)
+from apps.targets.extract.partitions import PARTITION_FILE_SPECS, PARTITION_TEXT_MAX_CHARS, extract_partition_catalog
 from apps.targets.oracle import queries
 from apps.targets.oracle.features import features_for
 from apps.targets.oracle.partitions import annotate_segments
