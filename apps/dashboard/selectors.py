@@ -43,8 +43,13 @@ FLASH_STATS = (STAT_FLASH_HITS, STAT_READ_REQUESTS, STAT_FLASH_INSERTS)
 DEFAULT_BLOCK_SIZE_BYTES = 8192
 
 
-def segment_label(owner: str, object_name: str, subobject_name: str, container: str = "") -> str:
-    return segment_name(owner, object_name, subobject_name, container)
+def segment_label(owner: str, object_name: str, subobject_name: str, parent_partition: str = "",
+                  container: str = "") -> str:
+    """[PDB:]owner.name[.partition][.subobject]: a subpartition is named with its partition, a CDB's segment
+    with its PDB."""
+    parts = [owner, object_name, parent_partition, subobject_name]
+    name = ".".join(part for part in parts if part)
+    return f"{container}:{name}" if container else name
 
 
 def window_since(*, now: dt.datetime | None = None) -> dt.datetime:
@@ -88,8 +93,10 @@ def segment_points(*, target_id: int) -> SegmentPoints:
 
 def segment_labels(ids: list[int]) -> dict[int, str]:
     """owner.name[.subobject] of the given segments."""
-    rows = Segment.objects.filter(pk__in=ids).values_list("id", "owner", "object_name", "subobject_name", "container")
-    return {pk: segment_name(owner, name, sub, container) for pk, owner, name, sub, container in rows}
+    rows = Segment.objects.filter(pk__in=ids).values_list("id", "owner", "object_name", "subobject_name",
+                                                          "parent_partition", "container")
+    return {pk: segment_label(owner, name, sub, parent, container)
+            for pk, owner, name, sub, parent, container in rows}
 
 
 def tier_costs(*, target_id: int, tier_models: Sequence[costmodel.Tier] | None = None) -> list[TierCost]:
@@ -169,14 +176,14 @@ def latest_residency(*, target_id: int, limit: int = 15) -> list[ResidencyRow]:
     rows = (
         Residency.objects.filter(target_id=target_id, collected_at=latest)
         .values("segment_id", "segment__owner", "segment__object_name", "segment__subobject_name",
-                "segment__container")
+                "segment__parent_partition", "segment__container")
         .annotate(flash=Sum("flash_blocks"), cache=Sum("cache_blocks"))
         .order_by("-flash", "-cache", "segment_id")[:limit]
     )
     return [
         ResidencyRow(segment_id=r["segment_id"], flash_blocks=r["flash"], cache_blocks=r["cache"],
-                     label=segment_name(r["segment__owner"], r["segment__object_name"], r["segment__subobject_name"],
-                                          r["segment__container"]))
+                     label=segment_label(r["segment__owner"], r["segment__object_name"], r["segment__subobject_name"],
+                                         r["segment__parent_partition"], r["segment__container"]))
         for r in rows
     ]
 

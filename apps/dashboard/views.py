@@ -21,7 +21,7 @@ from apps.dashboard import charts, fleet_selectors, selectors
 from apps.dashboard.before_after_selectors import segment_before_after, window_choice
 from apps.dashboard.budget_views import budget_card
 from apps.dashboard.forms import RecommendationFilterForm, TierForm
-from apps.dashboard.partition_selectors import partition_heat
+from apps.dashboard.partition_selectors import partition_heat, partition_rollup
 from apps.dashboard.segment_sql_selectors import segment_sql_card
 from apps.snapshots.models import CollectionRun, Segment
 from apps.targets.models import Target
@@ -150,7 +150,7 @@ def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResp
         "ddl": explanation.ddl if explanation else "",
         "window": recommendation_window(run=current.run) if current else None,
         "label": selectors.segment_label(segment.owner, segment.object_name, segment.subobject_name,
-                                         segment.container),
+                                         segment.parent_partition, segment.container),
         "io_payload": charts.segment_io_payload(series),
         "size_payload": charts.segment_size_payload(series, current_size_bytes=segment.size_bytes),
         "residency_payload": charts.residency_series_payload(residency, block_size_bytes=_block_size(target)),
@@ -162,6 +162,8 @@ def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResp
     payload = charts.partition_heat_payload(partitions) if len(partitions) > 1 else None
     context["partition_payload"] = payload
     context["partitions"] = list(zip(partitions, payload["ages"])) if payload else []
+    # A composite table's subpartition: its partition, the subpartitions listed and their IO summed.
+    context["rollup"] = partition_rollup(segment=segment, run_id=current.run_id) if current else None
     context["before_after"] = segment_before_after(segment=segment, choice=window_choice(request.GET))
     context["segment_sql"] = segment_sql_card(segment=segment, target=target, current=current, latency=context["latency"])
     return render(request, "dashboard/segment.html", context)

@@ -29,6 +29,15 @@ class Segment(models.Model):
     # partitioning, and whether interval partitioning created it; null when the source did not say.
     partition_position = models.IntegerField(null=True)
     partition_interval = models.BooleanField(null=True)
+    # Composite partitioning (apps.targets.oracle.partitions): a subpartition's partition (a LOB subpartition's
+    # LOB partition), a LOB (sub)partition's table (sub)partition (its MOVE names it), the table's or index's
+    # partitioning ("RANGE(ORDER_DATE)-HASH(ORDER_ID)"), its partition's bound (HIGH_VALUE) and that
+    # partition's rank by bound (1: oldest; null: not ordered, e.g. hash). "" / null: not said.
+    parent_partition = models.CharField(max_length=128, blank=True, default="")
+    table_partition_name = models.CharField(max_length=128, blank=True, default="")
+    partitioning = models.CharField(max_length=300, blank=True, default="")
+    partition_bound = models.TextField(blank=True, default="")
+    partition_order = models.IntegerField(null=True)
     size_bytes = models.BigIntegerField(null=True, help_text="latest DBA_SEGMENTS.BYTES; null when never sized")
     size_at = models.DateTimeField(null=True)
     buffer_pool = models.CharField(max_length=10, blank=True, default="")

@@ -71,6 +71,9 @@ _SEGMENT_MERGE = {
     "lob_column": "CASE WHEN EXCLUDED.size_at IS NULL THEN s.lob_column ELSE EXCLUDED.lob_column END",
     "partition_position": "CASE WHEN EXCLUDED.size_at IS NULL THEN s.partition_position ELSE EXCLUDED.partition_position END",
     "partition_interval": "CASE WHEN EXCLUDED.size_at IS NULL THEN s.partition_interval ELSE EXCLUDED.partition_interval END",
+    **{column: f"CASE WHEN EXCLUDED.size_at IS NULL THEN s.{column} ELSE EXCLUDED.{column} END"
+       for column in ("parent_partition", "table_partition_name", "partitioning", "partition_bound",
+                      "partition_order")},
     "size_bytes": "COALESCE(EXCLUDED.size_bytes, s.size_bytes)",
     "buffer_pool": "CASE WHEN EXCLUDED.size_at IS NULL THEN s.buffer_pool ELSE EXCLUDED.buffer_pool END",
     "flash_cache": "CASE WHEN EXCLUDED.size_at IS NULL THEN s.flash_cache ELSE EXCLUDED.flash_cache END",
@@ -90,7 +93,8 @@ _SEGMENT_UPSERT_SQL = f"""
 INSERT INTO snapshots_segment AS s (target_id, owner, object_name, subobject_name, object_type,
   tablespace_name, obj_number, dataobj_number, partitioned_parent, lob_column, size_bytes, size_at,
   buffer_pool, flash_cache, cell_flash_cache, in_awr, name_truncated, first_seen_at, last_seen_at,
-  partition_position, partition_interval, container)
+  partition_position, partition_interval, parent_partition, table_partition_name, partitioning,
+  partition_bound, partition_order, container)
 SELECT * FROM segment_in
 ON CONFLICT (target_id, container, owner, object_name, subobject_name, object_type) DO UPDATE SET
   {", ".join(f"{column} = {value}" for column, value in {**_SEGMENT_MERGE, **_SEGMENT_SEEN}.items())}
@@ -122,6 +126,7 @@ def segments_upsert(*, target_id: int, collection: Collection, seen_at: dt.datet
                 (info.cell_flash_cache or "") if info else "",
                 key in in_awr, key in truncated and info is None, seen_at, seen_at,
                 info.partition_position if info else None, info.partition_interval if info else None,
+                *(_composite(info) if info else ("", "", "", "", None)),
                 key.container,
             )
         )
@@ -131,7 +136,7 @@ def segments_upsert(*, target_id: int, collection: Collection, seen_at: dt.datet
     stored = _stored_segments(target_id, since=seen_at - dt.timedelta(days=1))
     changed = []
     for row in rows:
-        key = SegmentKey(*row[1:5], row[21])
+        key = SegmentKey(*row[1:5], row[26])
         known = stored.get(key)
         if known is not None and _unchanged(row, known[1]):
             ids[key] = known[0]
@@ -147,15 +152,21 @@ def segments_upsert(*, target_id: int, collection: Collection, seen_at: dt.datet
     return ids
 
 
+def _composite(info) -> tuple:
+    """A listed segment's composite-partitioning columns, in storage order ("" / None: not said)."""
+    return (info.parent_partition or "", info.table_partition_name or "", info.partitioning or "",
+            info.partition_bound or "", info.partition_order)
+
+
 def _unchanged(row: tuple, stored: tuple) -> bool:
     """Whether the upsert of ``row`` would leave a segment stored with ``stored`` (_stored_segments)
     as it is, by the rules of _SEGMENT_MERGE."""
-    tablespace, obj, dataobj, parent, lob, size, pool, hint, cell_hint, in_awr, truncated, position, interval = stored
+    tablespace, obj, dataobj, parent, lob, size, pool, hint, cell_hint, in_awr, truncated, position, interval = stored[:13]
     listed = row[11] is not None  # size_at: the source listed the segment (DBA_SEGMENTS)
     return (row[5] in ("", tablespace) and row[6] in (None, obj) and row[7] in (None, dataobj)
             and row[10] in (None, size) and (in_awr or not row[15]) and row[16] == truncated
             and (not listed or (row[8], row[9], row[12], row[13], row[14], row[19], row[20])
-                 == (parent, lob, pool, hint, cell_hint, position, interval)))
+                 == (parent, lob, pool, hint, cell_hint, position, interval) and row[21:26] == stored[13:]))
 
 
 def _stored_segments(target_id: int, *, since: dt.datetime) -> dict[SegmentKey, tuple[int, tuple]]:
@@ -163,7 +174,8 @@ def _stored_segments(target_id: int, *, since: dt.datetime) -> dict[SegmentKey, 
     rows = Segment.objects.filter(target_id=target_id, last_seen_at__gte=since).values_list(
         "id", "owner", "object_name", "subobject_name", "object_type", "tablespace_name", "obj_number",
         "dataobj_number", "partitioned_parent", "lob_column", "size_bytes", "buffer_pool", "flash_cache",
-        "cell_flash_cache", "in_awr", "name_truncated", "partition_position", "partition_interval", "container")
+        "cell_flash_cache", "in_awr", "name_truncated", "partition_position", "partition_interval",
+        "parent_partition", "table_partition_name", "partitioning", "partition_bound", "partition_order", "container")
     return {SegmentKey(*row[1:5], row[-1]): (row[0], row[5:-1]) for row in rows}
 
 
@@ -178,7 +190,9 @@ def _segments_write(rows: list[tuple]) -> dict[SegmentKey, int]:
               tablespace_name text, obj_number bigint, dataobj_number bigint, partitioned_parent text,
               lob_column text, size_bytes bigint, size_at timestamptz, buffer_pool text, flash_cache text,
               cell_flash_cache text, in_awr boolean, name_truncated boolean, first_seen_at timestamptz,
-              last_seen_at timestamptz, partition_position integer, partition_interval boolean, container text
+              last_seen_at timestamptz, partition_position integer, partition_interval boolean,
+              parent_partition text, table_partition_name text, partitioning text, partition_bound text,
+              partition_order integer, container text
             ) ON COMMIT DROP
             """
         )

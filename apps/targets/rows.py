@@ -208,6 +208,17 @@ class SegmentInfo:
     # oldest) and whether interval partitioning created it (INTERVAL = 'YES'). None: not said.
     partition_position: int | None = None
     partition_interval: bool | None = None
+    # Composite partitioning: a subpartition's partition (DBA_TAB/IND_SUBPARTITIONS.PARTITION_NAME; a LOB
+    # subpartition's LOB partition, DBA_LOB_SUBPARTITIONS.LOB_PARTITION_NAME). None: no subpartition, or
+    # not said.
+    parent_partition: str | None = None
+    # How its table or index is partitioned (apps.targets.partitioning.Partitioning.label, e.g.
+    # "RANGE(ORDER_DATE)-HASH(ORDER_ID)"), the bound of its partition (HIGH_VALUE as Oracle keeps it; a
+    # subpartition's is its partition's) and that partition's rank by bound among its table's (1: oldest;
+    # None: not ordered, e.g. a hash partition). None: the source did not say.
+    partitioning: str | None = None
+    partition_bound: str | None = None
+    partition_order: int | None = None
 
 
 @dataclass(frozen=True)

@@ -258,7 +258,7 @@ def ddl_text(seg: Segment, advice: rules.Advice, tier: Tier | None, tablespace_f
         owner=seg.owner, object_name=seg.object_name, object_type=seg.object_type, release=release,
         subobject_name=seg.subobject_name or None, target_tablespace=tablespace,
         partitioned_parent=seg.partitioned_parent or None, lob_column=seg.lob_column or None,
-        name_truncated=seg.name_truncated,
+        table_partition_name=seg.table_partition_name or None, name_truncated=seg.name_truncated,
     )
     try:
         script = ddl.ddl_for_action(request, advice.action, hot_partitions=advice.hot_partitions,

@@ -96,7 +96,8 @@ def _lob_indexes(recs: list[Recommendation]) -> dict[tuple[int, int], str]:
 
 #: The segment fields the export and the DDL read.
 _SEGMENT_FIELDS = ("owner", "object_name", "subobject_name", "object_type", "container", "tablespace_name",
-                   "partitioned_parent", "lob_column", "name_truncated", "partition_interval", "partition_position")
+                   "partitioned_parent", "lob_column", "name_truncated", "partition_interval", "partition_position",
+                   "table_partition_name")
 
 
 def _lean(recs: QuerySet[Recommendation]) -> list[Recommendation]:

@@ -9,10 +9,14 @@ newer than the hot one are placed where the hot one goes; the older ones keep th
 their own measured figures, which is the decay measured from the table's own partitions by age
 (:func:`decay_by_age` gives it for the chart).
 
-Partitions are ordered by PARTITION_POSITION (range and interval partitions count from the oldest); the
-hot partition is the one of highest intensity among those measured. The group follows the lifecycle when
-no partition newer than the hot one had any IO over the window (the newest partitions are the hot ones);
-a list- or hash-partitioned table, whose IO does not fall to its newest partitions, does not. A partition
+Partitions are ordered by their bound (apps.targets.partitioning: HIGH_VALUE read as dates and numbers,
+MAXVALUE last), never by PARTITION_POSITION, except where the source did not say how the table is
+partitioned; a hash partition has no order, so a hash-partitioned table never follows the lifecycle. A
+composite table's segments are its subpartitions: each takes its partition's order, so the subpartitions of
+one partition are one time slice (same position, age 0 among themselves) and never each other's newer ones.
+The hot partition is the one of highest intensity among those measured. The group follows the lifecycle
+when no partition newer than the hot one had any IO over the window (the newest partitions are the hot
+ones); a list-partitioned table whose IO does not fall to its newest partitions does not. A partition
 whose figures were not all measured, whose size is unknown or that cannot be moved is never placed here.
 
 Pure: numpy only.
@@ -24,7 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-#: Fewer partitions with a known position than this: no lifecycle is read from them.
+#: Fewer partitions (distinct positions: a composite's subpartitions of one partition count once) with a
+#: known position than this: no lifecycle is read from them.
 MIN_PARTITIONS = 3
 
 
@@ -44,7 +49,7 @@ def partition_lifecycle(*, groups: np.ndarray, positions: np.ndarray, intensity:
     """Which partitions follow their group's hot partition.
 
     ``groups``: 0 for a segment that is no partition, else its table's or index's number; ``positions``:
-    PARTITION_POSITION (<= 0: unknown); ``intensity``: IOPS/GB (NaN: unknown); ``requests``: read and
+    its partition's order by bound, oldest first (<= 0: none; subpartitions of one partition share it); ``intensity``: IOPS/GB (NaN: unknown); ``requests``: read and
     write requests over the window; ``measured``: all its requests measured; ``placeable``: sized and
     movable.
 
@@ -66,7 +71,7 @@ def partition_lifecycle(*, groups: np.ndarray, positions: np.ndarray, intensity:
     starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
     for start, end in zip(starts, np.append(starts[1:], order.size)):
         members = order[start:end]  # oldest first
-        if members.size < MIN_PARTITIONS:
+        if np.unique(positions[members]).size < MIN_PARTITIONS:
             continue
         known = measured[members] & np.isfinite(intensity[members])
         if not known.any():

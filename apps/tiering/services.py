@@ -149,7 +149,10 @@ SELECT s.id::int8, coalesce(s.size_bytes, -1)::int8, s.in_awr,
                  THEN %(m_iot_segment)s
             WHEN s.object_type <> ALL(%(m_movable_types)s) THEN %(m_segment_type)s
             ELSE 0 END::int2,
-       coalesce(s.partition_position, 0)::int4, coalesce(s.partition_interval, false),
+       -- The partition's order by bound (a subpartition: its partition's; hash: none); PARTITION_POSITION only
+       -- where the source did not say how the table is partitioned (an older extract, a sizes listing).
+       coalesce(s.partition_order, CASE WHEN s.partitioning = '' THEN s.partition_position END, 0)::int4,
+       coalesce(s.partition_interval, false),
        coalesce(m.array_tiering, false), hashtextextended(s.container || ':' || s.tablespace_name, 0)::int8
 FROM snapshots_segment s
 -- Each tablespace's effective tier (hand map, else its locations': apps.snapshots.storage_map), a few hundred
@@ -186,7 +189,8 @@ def segment_arrays(*, target_id: int, latency_ms: dict[str, float] | None = None
     current tier id (-1 unmapped), its tablespace's measured read latency (NaN: none) and a
     partition group (0: not a partition; else a 64-bit hash of owner, name and type, which is
     cheaper than sorting 100k names to number the groups), whether a move can relocate it (an
-    index into movability.CODES, 0: it can), its partition position (0: unknown or none), whether
+    index into movability.CODES, 0: it can), its partition's order by bound (0: unknown or none; see
+    apps.tiering.lifecycle), whether
     interval partitioning created it, and whether its storage is an array that tiers by itself. The tier is
     the tablespace's effective one (apps.snapshots.storage_map: the hand map, else its locations')."""
     from apps.snapshots.storage_map import storage_map_read

@@ -11,6 +11,11 @@ extract, usually come with older ones). Dates and timestamps are formatted by th
 NLS formats, set to ISO 8601 by the script. A row line must stay under 4000 bytes (VARCHAR2
 limit of the concatenation); tierscope's rows are far shorter.
 
+A statement that selects a LONG column (HIGH_VALUE; its header says ``-- Long columns: HIGH_VALUE``)
+cannot be wrapped so: no SQL function takes a LONG. It is spooled by a PL/SQL loop over the same
+statement instead, which reads the LONG into a VARCHAR2 (PL/SQL allows 32760 bytes) and prints each
+line with DBMS_OUTPUT (SERVEROUTPUT on, lines up to 32767 bytes).
+
 Statements are switched on or off by a substitution-variable prefix on each of their lines
 (``&gate.``): "" runs the line, "--" turns it into a comment. pack_*.sql statements carry
 ``&gate_pack.``, which is "--" in nopack mode, so nopack never sends them to the database.
@@ -69,6 +74,7 @@ BINDS: dict[str, tuple[str, str]] = {
     "top_statements": ("NUMBER", "EXEC :top_statements := 200"),
 }
 _BIND = re.compile(r"(?<![:\w]):([a-z_][a-z0-9_]*)", re.IGNORECASE)
+_LONG_COLUMNS = re.compile(r"^--\s*Long columns:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -80,6 +86,7 @@ class ExtractStatement:
     gate: str  # substitution variable that comments it out, "" when always run
     columns: tuple[str, ...]
     body: str  # statement without its header comment
+    long_columns: tuple[str, ...] = ()  # LONG columns: spooled by a PL/SQL loop (see module doc)
 
 
 def release_gates() -> dict[str, tuple[str, int, int | None]]:
@@ -137,14 +144,29 @@ def extract_statements() -> tuple[ExtractStatement, ...]:
             gate = gates[stem][0]
         else:
             gate = RAC_VARIANTS.get(stem, "")
-        result.append(ExtractStatement(stem, csv_name(stem), gate, output_columns(sql, stem), statement_body(sql)))
+        columns = output_columns(sql, stem)
+        longs = tuple(name.strip().upper() for match in _LONG_COLUMNS.findall(sql) for name in match.split(","))
+        if set(longs) - set(columns):
+            raise ValueError(f"{stem}.sql: long columns {sorted(set(longs) - set(columns))} are not selected")
+        result.append(ExtractStatement(stem, csv_name(stem), gate, columns, statement_body(sql), longs))
     return tuple(result)
 
 
 def _csv_select(statement: ExtractStatement) -> list[str]:
+    if statement.long_columns:
+        return _csv_loop(statement)
     cells = [f"REPLACE(TO_CHAR(q.{column}), '\"', '\"\"')" for column in statement.columns]
     joined = "\n       || '\",\"' || ".join(cells)
     return [f"SELECT '\"' || {joined}\n       || '\"' AS csv_line", "FROM ("] + statement.body.splitlines() + [") q", "/"]
+
+
+def _csv_loop(statement: ExtractStatement) -> list[str]:
+    """The PL/SQL spool of a statement with LONG columns: a LONG is read as VARCHAR2 in PL/SQL."""
+    cells = [f"REPLACE(q.{column}, '\"', '\"\"')" if column in statement.long_columns
+             else f"REPLACE(TO_CHAR(q.{column}), '\"', '\"\"')" for column in statement.columns]
+    joined = "\n      || '\",\"' || ".join(cells)
+    return (["BEGIN", "  FOR q IN ("] + statement.body.splitlines()
+            + ["  ) LOOP", f"    DBMS_OUTPUT.PUT_LINE('\"' || {joined}\n      || '\"');", "  END LOOP;", "END;", "/"])
 
 
 def _gated(lines: list[str], gate: str) -> list[str]:
@@ -216,6 +238,7 @@ def build() -> str:
         "WHENEVER OSERROR EXIT FAILURE",
         "SET DEFINE ON VERIFY OFF FEEDBACK OFF HEADING OFF PAGESIZE 0 NEWPAGE NONE",
         "SET LINESIZE 32767 TRIMSPOOL ON TRIMOUT ON TAB OFF ECHO OFF TERMOUT OFF SQLBLANKLINES ON",
+        "SET SERVEROUTPUT ON SIZE UNLIMITED FORMAT WRAPPED",
         "DEFINE mode = '&1'",
         "DEFINE days = '&2'",
         "DEFINE outdir = '&3'",

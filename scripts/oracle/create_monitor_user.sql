@@ -57,6 +57,14 @@ GRANT SELECT ON SYS.DBA_LOB_PARTITIONS TO &monitor_user;
 -- Both modes: a partition's position and whether interval partitioning made it (partition lifecycle).
 GRANT SELECT ON SYS.DBA_TAB_PARTITIONS TO &monitor_user;
 GRANT SELECT ON SYS.DBA_IND_PARTITIONS TO &monitor_user;
+-- Both modes: composite partitioning (subpartitions' partitions), partitioning methods, key columns.
+GRANT SELECT ON SYS.DBA_PART_TABLES TO &monitor_user;
+GRANT SELECT ON SYS.DBA_PART_INDEXES TO &monitor_user;
+GRANT SELECT ON SYS.DBA_PART_KEY_COLUMNS TO &monitor_user;
+GRANT SELECT ON SYS.DBA_SUBPART_KEY_COLUMNS TO &monitor_user;
+GRANT SELECT ON SYS.DBA_TAB_SUBPARTITIONS TO &monitor_user;
+GRANT SELECT ON SYS.DBA_IND_SUBPARTITIONS TO &monitor_user;
+GRANT SELECT ON SYS.DBA_LOB_SUBPARTITIONS TO &monitor_user;
 GRANT SELECT ON SYS.DBA_DATA_FILES TO &monitor_user;
 -- Both modes: room per tablespace (block size, contents, status; files above). Used space comes from
 -- DBA_TABLESPACE_USAGE_METRICS, else DBA_FREE_SPACE; without either grant it is unknown (the run says so).

@@ -28,6 +28,8 @@
 --     INST_ID,TABLESPACE_NAME,READ_REQUESTS,WRITE_REQUESTS,READ_TIME_MS
 --   free_space.csv  (from free_space.sql) (may be refused)
 --     TABLESPACE_NAME,FREE_BYTES,FREE_EXTENTS
+--   ind_partition_bounds.csv  (from ind_partition_bounds.sql)
+--     OWNER,OBJECT_NAME,PARTITION_NAME,PARTITION_POSITION,HIGH_VALUE_LENGTH,HIGH_VALUE
 --   instance.csv  (from instance.sql)
 --     INSTANCE_NUMBER,INSTANCE_NAME,HOST_NAME,VERSION,STARTUP_TIME,DBID,DB_NAME,SERVER_UTC_OFFSET_MIN
 --   instances.csv  (from instances.sql)
@@ -44,6 +46,10 @@
 --     INSTANCE_NUMBER,SNAP_ID,STARTUP_TIME,BEGIN_INTERVAL_TIME,END_INTERVAL_TIME,SNAP_TZ_OFFSET_MIN,STAT_NAME,VALUE
 --   parameters.csv  (from parameters.sql)
 --     NAME,VALUE
+--   part_key_columns.csv  (from part_key_columns.sql)
+--     OWNER,OBJECT_NAME,OBJECT_KIND,KEY_LEVEL,COLUMN_NAME,COLUMN_POSITION
+--   part_tables.csv  (from part_tables.sql)
+--     OWNER,OBJECT_NAME,OBJECT_KIND,PARTITIONING_TYPE,SUBPARTITIONING_TYPE,PARTITION_INTERVAL
 --   residency.csv  (from residency.sql, residency_rac.sql)
 --     INST_ID,DATAOBJ_NUMBER,FLASH_BLOCKS,CACHE_BLOCKS
 --   seg_stat.csv  (from seg_stat.sql, seg_stat_112.sql)
@@ -56,8 +62,12 @@
 --     DBID,INSTANCE_NUMBER,SNAP_ID,STARTUP_TIME,BEGIN_INTERVAL_TIME,END_INTERVAL_TIME,SNAP_TZ_OFFSET_MIN,ERROR_COUNT,SNAP_FLAG
 --   sql_segments.csv  (from sql_segments.sql)
 --     OBJ_NUMBER,OBJECT_OWNER,OBJECT_NAME,SQL_ID,PLAN_HASH_VALUE,EXECUTIONS,READ_REQUESTS,DISK_READS_BLOCKS,ELAPSED_US,FIRST_LOAD_TIME,SQL_TEXT,FULL_SCAN,PLAN_OBJECTS
+--   subpartitions.csv  (from subpartitions.sql)
+--     OWNER,OBJECT_NAME,SEGMENT_TYPE,SUBPARTITION_NAME,PARTITION_NAME,TABLE_SUBPARTITION_NAME
 --   sysstat_sample.csv  (from sysstat_sample.sql)
 --     INST_ID,NAME,VALUE
+--   tab_partition_bounds.csv  (from tab_partition_bounds.sql)
+--     OWNER,OBJECT_NAME,PARTITION_NAME,PARTITION_POSITION,HIGH_VALUE_LENGTH,HIGH_VALUE
 --   tablespace_usage.csv  (from tablespace_usage.sql) (may be refused)
 --     TABLESPACE_NAME,USED_BLOCKS,MAX_SIZE_BLOCKS,USED_PERCENT
 --   tablespaces.csv  (from tablespaces.sql)
@@ -67,6 +77,7 @@ WHENEVER SQLERROR EXIT FAILURE
 WHENEVER OSERROR EXIT FAILURE
 SET DEFINE ON VERIFY OFF FEEDBACK OFF HEADING OFF PAGESIZE 0 NEWPAGE NONE
 SET LINESIZE 32767 TRIMSPOOL ON TRIMOUT ON TAB OFF ECHO OFF TERMOUT OFF SQLBLANKLINES ON
+SET SERVEROUTPUT ON SIZE UNLIMITED FORMAT WRAPPED
 DEFINE mode = '&1'
 DEFINE days = '&2'
 DEFINE outdir = '&3'
@@ -251,6 +262,31 @@ GROUP BY f.tablespace_name
 /
 SPOOL OFF
 WHENEVER SQLERROR EXIT FAILURE
+
+-- ind_partition_bounds.sql -> ind_partition_bounds.csv
+SPOOL &outdir./ind_partition_bounds.csv
+PROMPT OWNER,OBJECT_NAME,PARTITION_NAME,PARTITION_POSITION,HIGH_VALUE_LENGTH,HIGH_VALUE
+BEGIN
+  FOR q IN (
+SELECT p.index_owner AS owner,
+       p.index_name AS object_name,
+       p.partition_name,
+       p.partition_position,
+       p.high_value_length,
+       p.high_value
+FROM dba_ind_partitions p
+  ) LOOP
+    DBMS_OUTPUT.PUT_LINE('"' || REPLACE(TO_CHAR(q.OWNER), '"', '""')
+      || '","' || REPLACE(TO_CHAR(q.OBJECT_NAME), '"', '""')
+      || '","' || REPLACE(TO_CHAR(q.PARTITION_NAME), '"', '""')
+      || '","' || REPLACE(TO_CHAR(q.PARTITION_POSITION), '"', '""')
+      || '","' || REPLACE(TO_CHAR(q.HIGH_VALUE_LENGTH), '"', '""')
+      || '","' || REPLACE(q.HIGH_VALUE, '"', '""')
+      || '"');
+  END LOOP;
+END;
+/
+SPOOL OFF
 
 -- instance.sql -> instance.csv
 SPOOL &outdir./instance.csv
@@ -645,6 +681,66 @@ WHERE p.name IN (
     'db_flash_cache_file',
     'db_flash_cache_size'
 )
+) q
+/
+SPOOL OFF
+
+-- part_key_columns.sql -> part_key_columns.csv
+SPOOL &outdir./part_key_columns.csv
+PROMPT OWNER,OBJECT_NAME,OBJECT_KIND,KEY_LEVEL,COLUMN_NAME,COLUMN_POSITION
+SELECT '"' || REPLACE(TO_CHAR(q.OWNER), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.OBJECT_NAME), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.OBJECT_KIND), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.KEY_LEVEL), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.COLUMN_NAME), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.COLUMN_POSITION), '"', '""')
+       || '"' AS csv_line
+FROM (
+SELECT k.owner,
+       k.name AS object_name,
+       k.object_type AS object_kind,
+       'PARTITION' AS key_level,
+       k.column_name,
+       k.column_position
+FROM dba_part_key_columns k
+UNION ALL
+SELECT s.owner,
+       s.name AS object_name,
+       s.object_type AS object_kind,
+       'SUBPARTITION' AS key_level,
+       s.column_name,
+       s.column_position
+FROM dba_subpart_key_columns s
+) q
+/
+SPOOL OFF
+
+-- part_tables.sql -> part_tables.csv
+SPOOL &outdir./part_tables.csv
+PROMPT OWNER,OBJECT_NAME,OBJECT_KIND,PARTITIONING_TYPE,SUBPARTITIONING_TYPE,PARTITION_INTERVAL
+SELECT '"' || REPLACE(TO_CHAR(q.OWNER), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.OBJECT_NAME), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.OBJECT_KIND), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.PARTITIONING_TYPE), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.SUBPARTITIONING_TYPE), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.PARTITION_INTERVAL), '"', '""')
+       || '"' AS csv_line
+FROM (
+SELECT t.owner,
+       t.table_name AS object_name,
+       'TABLE' AS object_kind,
+       t.partitioning_type,
+       t.subpartitioning_type,
+       t.interval AS partition_interval
+FROM dba_part_tables t
+UNION ALL
+SELECT i.owner,
+       i.index_name AS object_name,
+       'INDEX' AS object_kind,
+       i.partitioning_type,
+       i.subpartitioning_type,
+       i.interval AS partition_interval
+FROM dba_part_indexes i
 ) q
 /
 SPOOL OFF
@@ -1056,6 +1152,44 @@ ORDER BY pl.object#, q.read_requests DESC, q.sql_id
 /
 SPOOL OFF
 
+-- subpartitions.sql -> subpartitions.csv
+SPOOL &outdir./subpartitions.csv
+PROMPT OWNER,OBJECT_NAME,SEGMENT_TYPE,SUBPARTITION_NAME,PARTITION_NAME,TABLE_SUBPARTITION_NAME
+SELECT '"' || REPLACE(TO_CHAR(q.OWNER), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.OBJECT_NAME), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.SEGMENT_TYPE), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.SUBPARTITION_NAME), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.PARTITION_NAME), '"', '""')
+       || '","' || REPLACE(TO_CHAR(q.TABLE_SUBPARTITION_NAME), '"', '""')
+       || '"' AS csv_line
+FROM (
+SELECT s.table_owner AS owner,
+       s.table_name AS object_name,
+       'TABLE SUBPARTITION' AS segment_type,
+       s.subpartition_name,
+       s.partition_name,
+       s.subpartition_name AS table_subpartition_name
+FROM dba_tab_subpartitions s
+UNION ALL
+SELECT i.index_owner AS owner,
+       i.index_name AS object_name,
+       'INDEX SUBPARTITION' AS segment_type,
+       i.subpartition_name,
+       i.partition_name,
+       CAST(NULL AS VARCHAR2(128)) AS table_subpartition_name
+FROM dba_ind_subpartitions i
+UNION ALL
+SELECT l.table_owner AS owner,
+       l.lob_name AS object_name,
+       'LOB SUBPARTITION' AS segment_type,
+       l.lob_subpartition_name AS subpartition_name,
+       l.lob_partition_name AS partition_name,
+       l.subpartition_name AS table_subpartition_name
+FROM dba_lob_subpartitions l
+) q
+/
+SPOOL OFF
+
 -- sysstat_sample.sql -> sysstat_sample.csv
 SPOOL &outdir./sysstat_sample.csv
 PROMPT INST_ID,NAME,VALUE
@@ -1093,6 +1227,31 @@ WHERE s.name IN (
     'flash cache eviction: aged out'
 )
 ) q
+/
+SPOOL OFF
+
+-- tab_partition_bounds.sql -> tab_partition_bounds.csv
+SPOOL &outdir./tab_partition_bounds.csv
+PROMPT OWNER,OBJECT_NAME,PARTITION_NAME,PARTITION_POSITION,HIGH_VALUE_LENGTH,HIGH_VALUE
+BEGIN
+  FOR q IN (
+SELECT p.table_owner AS owner,
+       p.table_name AS object_name,
+       p.partition_name,
+       p.partition_position,
+       p.high_value_length,
+       p.high_value
+FROM dba_tab_partitions p
+  ) LOOP
+    DBMS_OUTPUT.PUT_LINE('"' || REPLACE(TO_CHAR(q.OWNER), '"', '""')
+      || '","' || REPLACE(TO_CHAR(q.OBJECT_NAME), '"', '""')
+      || '","' || REPLACE(TO_CHAR(q.PARTITION_NAME), '"', '""')
+      || '","' || REPLACE(TO_CHAR(q.PARTITION_POSITION), '"', '""')
+      || '","' || REPLACE(TO_CHAR(q.HIGH_VALUE_LENGTH), '"', '""')
+      || '","' || REPLACE(q.HIGH_VALUE, '"', '""')
+      || '"');
+  END LOOP;
+END;
 /
 SPOOL OFF
 

@@ -16,7 +16,8 @@ KEY = SegmentKey("APP", "ORDERS", "P1", "TABLE PARTITION")
 DB = DatabaseInfo(dbid=7, db_name="U", release="19.0.0.0.0", is_rac=False, instances=(1,))
 COLUMNS = ("owner", "object_name", "subobject_name", "object_type", "tablespace_name", "obj_number",
            "dataobj_number", "partitioned_parent", "lob_column", "size_bytes", "size_at", "buffer_pool",
-           "flash_cache", "cell_flash_cache", "in_awr", "first_seen_at", "last_seen_at")
+           "flash_cache", "cell_flash_cache", "in_awr", "first_seen_at", "last_seen_at", "parent_partition",
+           "table_partition_name", "partitioning", "partition_bound", "partition_order")
 
 
 def _listed(**changes) -> Collection:
@@ -42,6 +43,9 @@ CASES = {
     "moved to another tablespace": _listed(tablespace_name="FLASH"),
     "in the AWR top-N now": _in_awr_only(top_n_only=True),
     "a new segment": _in_awr_only(key=SegmentKey("APP", "NEW", "", "TABLE")),
+    "its partition split: another order by bound": _listed(partition_order=2),
+    "read with its partitioning": _listed(partitioning="RANGE-HASH", parent_partition="P", partition_bound="100",
+                                          partition_order=1),
 }
 
 
@@ -83,3 +87,18 @@ def test_an_unchanged_segment_is_not_rewritten_until_a_day_has_passed(monkeypatc
 
     store.segments_upsert(target_id=target.id, collection=_listed(), seen_at=T0 + dt.timedelta(days=1, hours=1))
     assert writes == [1] and Segment.objects.get(target=target).last_seen_at == T0 + dt.timedelta(days=1, hours=1)
+
+
+@pytest.mark.django_db
+def test_a_subpartition_keeps_its_partition_bound_and_order_until_listed_again():
+    target = Target.objects.create(name="composite", mode=Target.Mode.DEMO)
+    listed = _listed(key=SegmentKey("APP", "ORDERS", "P1_H1", "TABLE SUBPARTITION"), parent_partition="P1",
+                     partitioning="RANGE(D)-HASH(ID)", partition_bound="MAXVALUE", partition_order=3)
+    store.segments_upsert(target_id=target.id, collection=listed, seen_at=T0)
+    # Seen in AWR only afterwards: what the listing said stays.
+    store.segments_upsert(target_id=target.id, collection=_in_awr_only(key=listed.segments[0].key),
+                          seen_at=T0 + dt.timedelta(hours=1))
+
+    segment = Segment.objects.get(target=target)
+    assert (segment.parent_partition, segment.partitioning, segment.partition_bound, segment.partition_order) == (
+        "P1", "RANGE(D)-HASH(ID)", "MAXVALUE", 3)

@@ -55,6 +55,22 @@ class PartitionLifecycleTests(unittest.TestCase):
         # Not partitions (group 0): nothing.
         self.assertFalse(_lifecycle([0.4, 60.0, 0.0, 0.0], [20, 4000, 0, 0], groups=[0] * 4).ahead.any())
 
+    def test_a_composites_subpartitions_of_one_partition_are_one_time_slice(self) -> None:
+        # RANGE-HASH: three months x two hash subpartitions, the middle month hot, the last one empty.
+        found = _lifecycle([0.3, 0.5, 50.0, 60.0, 0.0, 0.0], [10, 12, 3000, 4000, 0, 0],
+                           positions=[1, 1, 2, 2, 3, 3])
+
+        # The hot subpartition's sibling is not "newer" (same partition); both of next month's are ahead.
+        self.assertEqual(found.ahead.tolist(), [False, False, False, False, True, True])
+        self.assertEqual(found.hot.tolist(), [3] * 6)
+        self.assertEqual(found.age.tolist(), [1, 1, 0, 0, -1, -1])
+
+    def test_subpartitions_count_once_per_partition_towards_the_minimum(self) -> None:
+        # Two partitions x three subpartitions: six segments, but only two time slices.
+        found = _lifecycle([0.3, 0.3, 0.3, 60.0, 0.0, 0.0], [10, 10, 10, 4000, 0, 0], positions=[1, 1, 1, 2, 2, 2])
+
+        self.assertFalse(found.ahead.any())
+
     def test_groups_are_read_apart(self) -> None:
         found = _lifecycle([0.4, 60.0, 0.0, 1.0, 30.0, 0.0, 0.0],
                            [20, 4000, 0, 50, 900, 0, 0], groups=[1, 1, 1, 2, 2, 2, 2],

@@ -4,8 +4,10 @@ The demo database is a Swingbench-like ``SOE`` schema plus SYS undo and a few
 SYSAUX tables. Which segments exist, where they live and how big they are is
 a pure function of the snapshot hour (``segments_at``): ORDERS is range
 partitioned by month over a sliding window of 26 partitions (23 months back,
-the current month, two months ahead), the current month's partition grows
-through the month, and a partition's heat decays as it ages.
+the current month, two months ahead; apps.targets.demo.orders), the current
+month's partition grows through the month, and a partition's heat decays as
+it ages. ORDER_LINES is composite partitioned, RANGE by month - HASH x 4, its
+segments the subpartitions (apps.targets.demo.composite).
 
 A few segments are deliberately misplaced so the recommendations have
 something to say: the current ORDERS partition is created in HIST_DATA (the
@@ -18,10 +20,8 @@ Standard library only.
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 import math
-import random
 import zlib
 from dataclasses import dataclass
 from functools import lru_cache
@@ -111,6 +111,11 @@ class SegmentSpec:
     partitioned_parent: str | None = None
     lob_column: str | None = None
     partition_position: int | None = None  # DBA_TAB/IND_PARTITIONS.PARTITION_POSITION, oldest first
+    # Composite partitioning and bounds (apps.targets.rows.SegmentInfo; ORDER_LINES: apps.targets.demo.composite).
+    parent_partition: str | None = None
+    partitioning: str | None = None
+    partition_bound: str | None = None
+    partition_order: int | None = None
 
     @property
     def blocks(self) -> int:
@@ -292,130 +297,21 @@ def _fixed_specs_on(days: int, office_hours: bool) -> tuple[SegmentSpec, ...]:
     return tuple(specs)
 
 
-# --- ORDERS partitions ------------------------------------------------------------------
-
-_ORDERS_MONTHS_BACK = 23
-_ORDERS_MONTHS_AHEAD = 2
-_PARTITION_INITIAL_BYTES = 8 * _MB
-_REFERENCE_MONTH = 2026 * 12  # January 2026: full partitions grow 1 % a month around it
-
-# (segment name, segment type, full-month GB, workload at heat 1)
-_ORDERS_ROLES: tuple[tuple[str, str, float, Workload], ...] = (
-    ("ORDERS", "TABLE PARTITION", 3.2, _w(_R, 350, 120, lpp=30, cpw=6)),
-    ("ORDERS_PK", "INDEX PARTITION", 0.9, _w(_R, 250, 80, lpp=40, cpw=3)),
-    ("ORDERS_CUST_IX", "INDEX PARTITION", 0.7, _w(_R, 180, 90, lpp=40, cpw=3)),
-)
-
-
-def partition_name(month_index: int) -> str:
-    """``ORDERS_P2026_11`` for month_index = 2026 * 12 + 10."""
-    year, month0 = divmod(month_index, 12)
-    return f"ORDERS_P{year}_{month0 + 1:02d}"
-
-
-def _month_index(moment: dt.datetime) -> int:
-    return moment.year * 12 + moment.month - 1
-
-
-def _month_start_at(month_index: int) -> dt.datetime:
-    year, month0 = divmod(month_index, 12)
-    return dt.datetime(year, month0 + 1, 1, tzinfo=dt.timezone.utc)
-
-
-@lru_cache(maxsize=4096)
-def _full_partition_bytes(month_index: int, role: int) -> float:
-    # Business grows ~1 % a month; each month also varies a little on its own.
-    variation = random.Random(month_index * 3 + role).uniform(0.92, 1.08)
-    return _ORDERS_ROLES[role][2] * _GB * 1.01 ** (month_index - _REFERENCE_MONTH) * variation
-
-
-def _partition_heat(age_months: int, hours_into_month: float) -> tuple[float, float]:
-    """(heat, working-set share) of a partition ``age_months`` old."""
-    if age_months < 0:
-        return 0.0, 0.0
-    if age_months == 0:
-        return 1.0, 0.9
-    if age_months == 1:
-        # Last month's orders are still shipped and invoiced in the first days.
-        return 0.08 + 0.5 * math.exp(-hours_into_month / 96.0), 0.5
-    return 0.0003 + 0.06 * 0.5 ** (age_months - 2), 0.25
-
-
-def _partition_place(role: int, age_months: int) -> tuple[str, int]:
-    """(tablespace, number of MOVEs so far) of a partition by age.
-
-    Table partitions are created in the table's default tablespace HIST_DATA
-    (the misplacement), moved to SOE_DATA after month end and archived back to
-    HIST_DATA at 12 months; index partitions live in SOE_INDEX until archived.
-    """
-    if role == 0:
-        if age_months <= 0:
-            return "HIST_DATA", 0
-        return ("SOE_DATA", 1) if age_months < 12 else ("HIST_DATA", 2)
-    return ("SOE_INDEX", 0) if age_months < 12 else ("HIST_DATA", 1)
-
-
-def _partition_spec(role: int, month_index: int, age: int, hours_into_month: float,
-                    month_hours: float) -> SegmentSpec:
-    # Range partitions are numbered from the oldest: the sliding window drops the oldest monthly,
-    # so every partition's position moves down by one at each month's turn.
-    name, object_type, _gb, workload = _ORDERS_ROLES[role]
-    heat, ws_share = _partition_heat(age, hours_into_month)
-    if age > 0:
-        used_bytes = _full_partition_bytes(month_index, role)
-    elif age == 0:
-        filled = min(1.0, hours_into_month / month_hours)
-        used_bytes = _PARTITION_INITIAL_BYTES + _full_partition_bytes(month_index, role) * filled
-    else:
-        used_bytes = _PARTITION_INITIAL_BYTES
-    tablespace, moves = _partition_place(role, age)
-    obj = 100_000 + (month_index - 24_000) * 4 + role
-    return SegmentSpec(
-        key=SegmentKey("SOE", name, partition_name(month_index), object_type),
-        tablespace_name=tablespace, size_bytes=allocated_bytes(used_bytes), workload=workload,
-        heat=heat, working_set_share=ws_share, obj_number=obj,
-        dataobj_number=obj + 500_000 * moves, partitioned_parent=name,
-        partition_position=_ORDERS_MONTHS_BACK - age + 1,
-    )
-
-
-@lru_cache(maxsize=64)
-def _settled_partitions(current: int) -> dict[tuple[int, int], SegmentSpec]:
-    """Partitions that do not change within month ``current`` (all but this and last month's)."""
-    return {
-        (role, month_index): _partition_spec(role, month_index, current - month_index, 0.0, 1.0)
-        for role in range(len(_ORDERS_ROLES))
-        for month_index in range(current - _ORDERS_MONTHS_BACK, current + _ORDERS_MONTHS_AHEAD + 1)
-        if current - month_index not in (0, 1)
-    }
-
-
-def _partition_specs(end_at: dt.datetime) -> list[SegmentSpec]:
-    # The hour belongs to the month it began in.
-    current = _month_index(end_at - HOUR)
-    hours_into_month = (end_at - _month_start_at(current)) / HOUR
-    year, month0 = divmod(current, 12)
-    month_hours = calendar.monthrange(year, month0 + 1)[1] * 24
-    settled = _settled_partitions(current)
-    specs: list[SegmentSpec] = []
-    for role in range(len(_ORDERS_ROLES)):
-        for month_index in range(current - _ORDERS_MONTHS_BACK, current + _ORDERS_MONTHS_AHEAD + 1):
-            spec = settled.get((role, month_index))
-            if spec is None:
-                spec = _partition_spec(role, month_index, current - month_index, hours_into_month, month_hours)
-            specs.append(spec)
-    return specs
-
-
 @lru_cache(maxsize=1024)
 def segments_at(snap_id: int) -> tuple[SegmentSpec, ...]:
     """Every segment of the demo database as it stands at the end of hour ``snap_id``."""
+    # The partitioned tables' modules build on this one's types: imported here, not at the top.
+    from apps.targets.demo.composite import order_lines_specs
+    from apps.targets.demo.orders import _partition_specs
+
     end_at = snap_end_at(snap_id)
-    return (*_partition_specs(end_at), *_fixed_specs(end_at))
+    return (*_partition_specs(end_at), *order_lines_specs(end_at), *_fixed_specs(end_at))
 
 
 def clear_caches() -> None:
     """Forget the memoised schema (the simulator's clear_caches calls this)."""
+    from apps.targets.demo.orders import _full_partition_bytes, _settled_partitions
+
     segments_at.cache_clear()
     _settled_partitions.cache_clear()
     _fixed_specs_on.cache_clear()

@@ -107,6 +107,8 @@ def segment_infos(snap_id: int, moves: Moves = ()) -> tuple[SegmentInfo, ...]:
             flash_cache=spec.flash_cache, cell_flash_cache="DEFAULT", partitioned_parent=spec.partitioned_parent,
             lob_column=spec.lob_column, partition_position=spec.partition_position,
             partition_interval=False if spec.partition_position is not None else None,
+            parent_partition=spec.parent_partition, partitioning=spec.partitioning,
+            partition_bound=spec.partition_bound, partition_order=spec.partition_order,
         )
         for spec in segments_moved(snap_id, moves)
     )

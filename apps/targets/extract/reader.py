@@ -38,9 +38,11 @@ from apps.targets.extract.archive import (
     open_zip,
 )
 from apps.targets.extract.room import REFUSABLE_FILES, extract_room, refusal
+from apps.targets.extract.partitions import PARTITION_FILE_SPECS, PARTITION_TEXT_MAX_CHARS, extract_partition_catalog
 from apps.targets.oracle import queries
 from apps.targets.oracle.containers import Containers, fetch_containers, seg_stat_in, segments_in
 from apps.targets.oracle.features import features_for
+from apps.targets.oracle.partitions import annotate_segments
 from apps.targets.oracle.queries import InstanceRow, SnapshotRow
 from apps.targets.oracle.room import Refused
 from apps.targets.oracle.source import (
@@ -56,7 +58,7 @@ from apps.targets.rows import SEGMENT_STAT_FIELDS, Collection, DatabaseInfo, Seg
 #: columns hold longer text (parameter values, LOB column paths), counted in characters.
 NAME_MAX_BYTES = 128
 _TEXT_MAX_CHARS = {"VALUE": 4000, "LOB_COLUMN_NAME": 300, "OBJECT_TYPE": 30, "SEGMENT_TYPE": 30,
-                   "FILE_NAME": 513}
+                   "FILE_NAME": 513, **PARTITION_TEXT_MAX_CHARS}
 
 # A SQL*Plus or Oracle error spooled instead of rows: the statement failed on the database.
 _ORACLE_ERROR = re.compile(r"^\s*(?:ORA|SP2|PLS|TNS)-\d+|^\s*ERROR at line \d+", re.IGNORECASE)
@@ -123,6 +125,7 @@ FILES: dict[str, tuple[Column, ...]] = {
     "datafiles.csv": _cols("TABLESPACE_NAME! FILE_ID:int! FILE_NAME! SIZE_BYTES:int AUTOEXTENSIBLE "
                            "MAX_SIZE_BYTES:int FILE_TYPE!"),
     **{name: _cols(spec) for name, spec in segment_sql.FILE_COLUMNS.items()},
+    **{name: _cols(spec) for name, spec in PARTITION_FILE_SPECS.items()},
 }
 #: Columns appended to a file after extracts were in use: an older extract without them still imports
 #: (the values are None, unknown).
@@ -140,7 +143,7 @@ PACK_FILES: tuple[str, ...] = ("pack_sysstat.csv", "pack_filestat.csv")
 #: older script has no such file and still imports, without the figures it would bring (the tablespaces' room,
 #: the storage map's files stay unknown).
 LATER_FILES: tuple[str, ...] = ("tablespaces.csv", "datafiles.csv", *segment_sql.FILE_COLUMNS, *REFUSABLE_FILES,
-                                 "containers.csv")  # containers.csv: 12.1 on, never written for 11.2
+                                 *PARTITION_FILE_SPECS, "containers.csv")  # containers.csv: 12.1 on, never for 11.2
 
 Row = dict[str, Any]
 #: Key under which each typed row keeps its line number in the file, for later checks.
@@ -384,7 +387,9 @@ def tables_to_collection(tables: _Tables) -> Collection:
     containers = (fetch_containers(tables.cursor("containers.csv"), mode="nopack",
                                    features=features_for(instance.version))
                   if "containers.csv" in tables.rows else Containers())  # an 11.2 or an older extract: a non-CDB
-    segments = segments_in(queries.fetch_segments(tables.cursor("segments.csv"), mode="nopack"), containers)
+    partition_catalog = extract_partition_catalog(tables.cursor, set(tables.rows))
+    segments = segments_in(annotate_segments(queries.fetch_segments(tables.cursor("segments.csv"), mode="nopack"),
+                                             partition_catalog), containers)
     rac = is_rac(parameters, instances)
     residency = queries.fetch_residency(tables.cursor("residency.csv"), mode="nopack", rac=rac,
                                         instance_numbers={row.inst_id: row.instance_number for row in instances})
@@ -417,7 +422,7 @@ def tables_to_collection(tables: _Tables) -> Collection:
         datafiles=datafiles,
         disk_groups=room.disk_groups,
         collected_at=max((row.sampled_at for row in instances), default=None),
-        notes=(f"offline extract ({'awr' if pack else 'nopack'} mode)", *notes, *room.notes),
+        notes=(f"offline extract ({'awr' if pack else 'nopack'} mode)", *notes, *room.notes, *partition_catalog.notes),
         segment_sql=sql_rows, segment_sql_source=sql_source,
     )
 

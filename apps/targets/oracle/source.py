@@ -23,6 +23,7 @@ from apps.targets.oracle.connection import Connect, Deadline, Limits, OracleTime
 from apps.targets.oracle.containers import Containers, fetch_containers, seg_stat_in, segments_in
 from apps.targets.oracle.errors import StatementFailed, source_error_from, source_error_from_timeout
 from apps.targets.oracle.features import Features, check_mode, check_pack_access, features_for
+from apps.targets.oracle.partitions import annotate_segments, fetch_partition_catalog
 from apps.targets.oracle.queries import (
     FilestatSampleRow,
     InstanceListRow,
@@ -134,7 +135,10 @@ class OracleSource(Source):
         sysstat_rows = queries.fetch_sysstat_sample(cursor, mode=mode)
         filestat_rows = queries.fetch_filestat_sample(cursor, mode=mode)
         containers = fetch_containers(cursor, mode=mode, features=features)
-        segments = segments_in(queries.fetch_segments(cursor, mode=mode), containers)
+        # Composite partitions, bounds and methods (apps.targets.oracle.partitions).
+        partition_catalog = fetch_partition_catalog(cursor, mode=mode)
+        segments = segments_in(annotate_segments(queries.fetch_segments(cursor, mode=mode), partition_catalog),
+                               containers)
         datafiles = queries.fetch_datafiles(cursor, mode=mode)
         room = room_read(cursor, mode=mode, datafiles=datafiles, user=self.user)
         rac = is_rac(parameters, instances)
@@ -163,7 +167,7 @@ class OracleSource(Source):
             datafiles=datafiles,
             disk_groups=room.disk_groups,
             collected_at=state.now,
-            notes=(*history.notes, *room.notes),
+            notes=(*history.notes, *room.notes, *partition_catalog.notes),
             segment_sql=segment_sql,
             segment_sql_source=sql_source,
         )

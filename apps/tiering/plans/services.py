@@ -46,7 +46,7 @@ _READ_FIELDS = (
     "move_cost_usd", "payback_days", "current_tier_id", "cost_tier_id", "recommended_tier_id",
     *(f"segment__{name}" for name in ("id", "target_id", "owner", "object_name", "subobject_name", "object_type",
                                       "tablespace_name", "partitioned_parent", "lob_column", "name_truncated",
-                                      "container")),
+                                      "container", "table_partition_name")),
 )
 #: The findings that carry a flash cache hint (rules.decide: KEEP before NONE).
 _HINT_FINDINGS = tuple((1 << rules.FINDING_CODES.index(code), code) for code in ("flash_cache_keep", "flash_cache_none"))
@@ -216,6 +216,7 @@ def _items(recs: list[Recommendation], target: Target) -> list[PlanItem]:
             action=rec.action, subobject_name=seg.subobject_name, container=seg.container,
             partitioned_parent=seg.partitioned_parent,
             lob_column=seg.lob_column, name_truncated=seg.name_truncated, from_tablespace=seg.tablespace_name,
+            table_partition_name=seg.table_partition_name,
             to_tablespace=tablespace_for_tier.get(tier.id) if tier else None, to_tier=tier.name if tier else "",
             onto_flash=bool(tier and tier.is_flash),
             hot_partitions=hot.get((rec.run_id, rec.segment_id), ()),

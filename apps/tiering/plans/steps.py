@@ -77,6 +77,8 @@ class PlanItem:
     partitioned_parent: str = ""
     lob_column: str = ""
     name_truncated: bool = False
+    #: A LOB (sub)partition's table (sub)partition: its MOVE names it.
+    table_partition_name: str = ""
     from_tablespace: str = ""
     to_tablespace: str | None = None
     to_tier: str = ""
@@ -169,7 +171,7 @@ def _item_steps(item: PlanItem, release: ddl.ReleaseLike) -> list[tuple[tuple, P
         owner=item.owner, object_name=item.object_name, object_type=kind, release=release,
         subobject_name=item.subobject_name or None, target_tablespace=item.to_tablespace,
         partitioned_parent=item.partitioned_parent or None, lob_column=item.lob_column or None,
-        name_truncated=item.name_truncated,
+        table_partition_name=item.table_partition_name or None, name_truncated=item.name_truncated,
     )
     money = {"saving_usd_per_month": item.saving_usd_per_month, "move_cost_usd": item.move_cost_usd,
              "payback_days": item.payback_days}
@@ -250,11 +252,13 @@ def _phase(object_type: str) -> str:
 
 def _order_key(item: PlanItem, object_type: str, subobject: str) -> tuple:
     """Sort key: phase, then the table a step belongs to (a LOB's is its parent), the table itself before
-    its LOBs, then the partition."""
+    its LOBs, then the partition (a LOB (sub)partition's: its table (sub)partition's)."""
     kind = " ".join(object_type.upper().split())
     phase = _phase(kind)
     table = item.partitioned_parent if kind.startswith("LOB") and item.partitioned_parent else item.object_name
     lob_last = 1 if kind.startswith("LOB") else 0
+    if lob_last and item.table_partition_name:
+        subobject = item.table_partition_name  # a LOB (sub)partition right after its table (sub)partition
     return (PHASES.index(phase), item.container, item.owner, table, subobject, lob_last, item.object_name,
             item.lob_column)
 

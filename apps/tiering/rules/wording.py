@@ -380,8 +380,9 @@ def _waste_cause(figures: Figures, row: RowDecision) -> str:
 
 def _partition_skew(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
     assert skew is not None
+    parts = "subpartitions" if figures.kind.endswith("SUBPARTITION") else "partitions"
     spread = (
-        f"The {skew.partition_count} partitions of {figures.owner}.{figures.object_name} differ widely "
+        f"The {skew.partition_count} {parts} of {figures.owner}.{figures.object_name} differ widely "
         f"in intensity (hottest {_intensity(skew.max_intensity)}, median "
         f"{_intensity(skew.median_intensity)})"
     )
@@ -391,12 +392,12 @@ def _partition_skew(figures: Figures, skew: Skew | None, row: RowDecision) -> Re
         text = f"{spread}: move the hot partitions ({hot}), not the whole {whole}."
     elif figures.subobject_name in skew.hot_partitions:
         text = (
-            f"{spread}; this one is among the hot ones ({hot}): move the hot partitions, "
+            f"{spread}; this one is among the hot ones ({hot}): move the hot {parts}, "
             f"not the whole {whole}."
         )
     else:
         text = (
-            f"{spread}; this one is cold: only the hot partitions ({hot}) are worth moving "
+            f"{spread}; this one is cold: only the hot {parts} ({hot}) are worth moving "
             "to a faster tier."
         )
     return Reason("partition_skew", text)

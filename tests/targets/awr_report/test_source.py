@@ -94,3 +94,17 @@ class StatedElapsedTests(unittest.TestCase):
     def test_it_takes_the_stated_elapsed_time_of_an_instance_report(self) -> None:
         (snapshot,) = _collection("1newstar__awr2csv__sample__awr_11204_1.txt").snapshots
         self.assertAlmostEqual(snapshot.interval_seconds, 60.22 * 60)
+
+
+class SubpartitionReportTests(unittest.TestCase):
+    def test_a_subpartition_a_report_lists_is_a_segment_of_its_own(self) -> None:
+        name = "Lucky29011__reports__awr.html"
+        html = sample_bytes(name).replace(
+            b"WRH$_SYSSTAT_2742271753_0</td><td class='awrc'>TABLE PARTITION",
+            b"WRH$_SYSSTAT_2742271753_0_H1</td><td class='awrc'>TABLE SUBPARTITION")
+
+        (snapshot,) = report_to_collection(parse_report(html, filename=name)).snapshots
+
+        subpartitions = [s for s in snapshot.segment_stats if s.key.object_type == "TABLE SUBPARTITION"]
+        self.assertEqual({s.key.subobject_name for s in subpartitions}, {"WRH$_SYSSTAT_2742271753_0_H1"})
+        self.assertTrue(all(s.key.object_name == "WRH$_SYSSTAT" for s in subpartitions))

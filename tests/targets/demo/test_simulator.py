@@ -7,13 +7,13 @@ import itertools
 import unittest
 
 from apps.targets.demo import schema, simulator
+from apps.targets.demo.orders import partition_name
 from apps.targets.demo.schema import (
     DEFAULT_TABLESPACE_TIERS,
     TIER_FAST_DISK,
     TIER_FLASH,
     TIER_HICAP_DISK,
     last_full_snap_id,
-    partition_name,
     segments_at,
     snap_end_at,
 )
@@ -77,9 +77,9 @@ def _iops_per_gb(object_name: str, subobject_name: str = "") -> float:
 
 
 class SchemaTests(unittest.TestCase):
-    def test_it_has_between_60_and_150_segments_with_unique_keys_and_object_ids(self) -> None:
+    def test_it_has_between_60_and_200_segments_with_unique_keys_and_object_ids(self) -> None:
         specs = segments_at(BUSY_SNAP)
-        self.assertTrue(60 <= len(specs) <= 150, len(specs))
+        self.assertTrue(60 <= len(specs) <= 200, len(specs))
         self.assertEqual(len({spec.key for spec in specs}), len(specs))
         dataobjs = [spec.dataobj_number for spec in specs if spec.dataobj_number is not None]
         self.assertEqual(len(set(dataobjs)), len(dataobjs))
@@ -105,6 +105,20 @@ class SchemaTests(unittest.TestCase):
         self.assertEqual(partition_name(2026 * 12 + 10), "ORDERS_P2026_11")
         index_partitions = {s.key.subobject_name for s in segments_at(BUSY_SNAP) if s.key.object_name == "ORDERS_PK"}
         self.assertEqual(index_partitions, names)
+
+    def test_order_lines_is_range_hash_composite_its_segments_the_subpartitions(self) -> None:
+        specs = [s for s in segments_at(BUSY_SNAP) if s.key.object_name in ("ORDER_LINES", "ORDER_LINES_PK")]
+        self.assertEqual(len(specs), 2 * 5 * 4)  # table and local index x 5 months x 4 hash subpartitions
+        self.assertEqual({s.key.object_type for s in specs}, {"TABLE SUBPARTITION", "INDEX SUBPARTITION"})
+        hot = {s.key.subobject_name: s for s in specs if s.key.object_name == "ORDER_LINES"
+               and s.parent_partition == "P2026_11"}
+        self.assertEqual(sorted(hot), ["P2026_11_H1", "P2026_11_H2", "P2026_11_H3", "P2026_11_H4"])
+        one = hot["P2026_11_H1"]
+        self.assertEqual((one.partitioning, one.partition_order), ("RANGE(ORDER_DATE)-HASH(ORDER_ID)", 4))
+        self.assertIn("2026-12-01 00:00:00", one.partition_bound)
+        # The hot month's subpartitions are misplaced on hi-cap disk, as ORDERS' hot partition is.
+        self.assertEqual({s.tablespace_name for s in hot.values()}, {"HIST_DATA"})
+        self.assertTrue(all(s.heat == 0 for s in specs if s.parent_partition == "P2026_12"))
 
     def test_it_gives_an_hour_the_same_segments_however_it_is_reached(self) -> None:
         before = segments_at(BUSY_SNAP)

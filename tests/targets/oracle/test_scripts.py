@@ -119,3 +119,20 @@ class MonitorUserScriptTests(unittest.TestCase):
 
     def test_it_grants_nothing_unused(self) -> None:
         self.assertEqual((self.both | self.awr_only) - views(list(self.stems)), set())
+
+
+class LongColumnExtractTests(unittest.TestCase):
+    def test_a_statement_with_a_long_column_is_spooled_by_a_plsql_loop_over_the_same_statement(self) -> None:
+        module = builder()
+        (bounds,) = [s for s in module.extract_statements() if s.stem == "tab_partition_bounds"]
+
+        lines = module._csv_select(bounds)
+
+        self.assertEqual(bounds.long_columns, ("HIGH_VALUE",))
+        self.assertEqual(lines[:2], ["BEGIN", "  FOR q IN ("])
+        self.assertIn(bounds.body, "\n".join(lines))
+        text = "\n".join(lines)
+        # No SQL function ever gets the LONG; PL/SQL reads it as VARCHAR2.
+        self.assertIn("REPLACE(q.HIGH_VALUE, '\"', '\"\"')", text)
+        self.assertNotIn("TO_CHAR(q.HIGH_VALUE)", text)
+        self.assertIn("DBMS_OUTPUT.PUT_LINE", text)

@@ -124,6 +124,17 @@ class RacAwrCollectionTests(unittest.TestCase):
         self.assertEqual((segments[("ORDERS_PK", "")].partition_position, segments[("ORDERS_PK", "")].partition_interval),
                          (None, None))
 
+    def test_it_reads_each_partitions_partitioning_bound_and_order_by_bound(self) -> None:
+        segments = {(s.key.object_name, s.key.subobject_name): s for s in self.collection.segments}
+        orders = [segments[("ORDERS", name)] for name in ("P2024_04", "P2024_05")]
+        self.assertEqual([(p.partitioning, p.partition_order) for p in orders],
+                         [("RANGE(ORDER_DATE)", 1), ("RANGE(ORDER_DATE)", 2)])
+        self.assertIn("2024-06-01", orders[1].partition_bound)
+        # A LOB partition is placed by its table's partitioning, at its table partition.
+        lob_partition = segments[("SYS_LOB0000076600C00003$$", "SYS_LOB_P101")]
+        self.assertEqual((lob_partition.partitioning, lob_partition.partition_order), ("RANGE", 1))
+        self.assertIsNone(segments[("ORDERS_PK", "")].partitioning)
+
     def test_it_reads_residency_per_instance_from_gv_bh(self) -> None:
         self.assertIn("residency_rac", [stem for stem, _binds in self.connect.cursor.executed])
         self.assertEqual({(r.instance_number, r.dataobj_number, r.flash_blocks, r.cache_blocks)

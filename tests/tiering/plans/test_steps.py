@@ -200,3 +200,30 @@ class ContainerStepTests(unittest.TestCase):
         (step,) = plan_steps([_item("ORDERS", "TABLE", container="PDB1", to_tablespace=None)], release="19.0.0.0.0")
 
         self.assertFalse(any("SET CONTAINER" in line for line in step.ddl))
+
+
+class SubpartitionStepsTests(unittest.TestCase):
+    def test_each_subpartition_is_its_own_step_with_its_own_statement(self) -> None:
+        items = [
+            _item("ORDER_LINES_PK", "INDEX SUBPARTITION", subobject_name="P2026_11_H1"),
+            _item("ORDER_LINES", "TABLE SUBPARTITION", subobject_name="P2026_11_H2"),
+            _item("ORDER_LINES", "TABLE SUBPARTITION", subobject_name="P2026_11_H1"),
+            _item("SYS_LOB0000090001C00005$$", "LOB SUBPARTITION", subobject_name="SYS_LOB_SUBP41",
+                  partitioned_parent="ORDER_LINES", lob_column="NOTES", table_partition_name="P2026_11_H1"),
+        ]
+
+        steps = plan_steps(items, release="19.0.0.0.0")
+
+        self.assertEqual([(s.phase, s.subobject_name) for s in steps], [
+            ("partition", "P2026_11_H1"), ("partition", "SYS_LOB_SUBP41"), ("partition", "P2026_11_H2"),
+            ("index", "P2026_11_H1")])
+        self.assertEqual([s.ddl[-1] for s in steps], [
+            'ALTER TABLE "APP"."ORDER_LINES" MOVE SUBPARTITION "P2026_11_H1" TABLESPACE "FLASH01" UPDATE INDEXES '
+            'ONLINE;',
+            # The LOB subpartition's move names its table subpartition, with the LOB storage clause.
+            'ALTER TABLE "APP"."ORDER_LINES" MOVE SUBPARTITION "P2026_11_H1" LOB ("NOTES") STORE AS '
+            '(TABLESPACE "FLASH01") UPDATE INDEXES ONLINE;',
+            'ALTER TABLE "APP"."ORDER_LINES" MOVE SUBPARTITION "P2026_11_H2" TABLESPACE "FLASH01" UPDATE INDEXES '
+            'ONLINE;',
+            'ALTER INDEX "APP"."ORDER_LINES_PK" REBUILD SUBPARTITION "P2026_11_H1" TABLESPACE "FLASH01" ONLINE;'])
+        self.assertTrue(all(step.runnable for step in steps))
