@@ -7,7 +7,7 @@ Two figures:
   3, against the 5 s bar, and against the physical limit of any greedy by ratio: one argsort (numpy's
   quicksort) of the ratios of the candidates worth something on the tier (the greedy's order must be computed
   at least once);
-* **the read path** (apps.tiering.budget_services.fleet_budget: one query over every target's current run,
+* **the read path** (apps.tiering.budget.services.fleet_budget: one query over every target's current run,
   the cost matrix, the split) on a fleet of 20 targets x 100k current recommendations of the seed's tiers
   written into the database (``<db>_bench_budget``, its own, created and migrated here; loaded once and
   reused), against reading the same rows' ids alone (fetch_arrays, the least any read of them costs).
@@ -130,8 +130,8 @@ def bench_read(targets: int = READ_TARGETS, segments: int = READ_SEGMENTS) -> di
     from django.db import connection
 
     from apps.core.pgcopy import fetch_arrays
-    from apps.tiering import budget_services
-    from apps.tiering.budget_services import fleet_budget
+    from apps.tiering.budget import selectors
+    from apps.tiering.budget.services import fleet_budget
 
     fleet = _fleet(targets, segments)
     holding = float(fleet_budget(tier_name="flash", gb=1e9).split.total("gb_after"))
@@ -141,7 +141,7 @@ def bench_read(targets: int = READ_TARGETS, segments: int = READ_SEGMENTS) -> di
     from apps.tiering.models import Tier
 
     params["tier"] = Tier.objects.get(name="flash").pk
-    ids_only = f"SELECT q.segment_id FROM ({budget_services._ROWS_SQL}) AS q(t, segment_id, a, b, c, d, e, f, g, h, i)"
+    ids_only = f"SELECT q.segment_id FROM ({selectors._ROWS_SQL}) AS q(t, segment_id, a, b, c, d, e, f, g, h, i, j)"
 
     def read_ids() -> None:
         with connection.cursor() as cursor:

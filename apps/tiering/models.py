@@ -300,6 +300,8 @@ class Refresh(models.Model):
 
 
 # A tier's measured figures (issue 17) live in their own module, as move plans do.
+# The fleet budget's remembered runs live in its package (apps.tiering.budget), as move plans do.
+from apps.tiering.budget.models import BudgetRun  # noqa: E402, F401
 from apps.tiering.calibration_models import TierCalibration  # noqa: E402, F401
 
 # Move plans (issue 16) live in their own module; imported here so that they are the tiering app's models.

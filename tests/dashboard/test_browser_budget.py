@@ -24,7 +24,7 @@ class BudgetBrowserTests:
     def test_it_splits_a_flash_budget_and_makes_the_plans_it_implies(
         self, page, live_server, admin_user, collected, csp_violations  # noqa: F811
     ):
-        from apps.tiering.budget_services import fleet_budget
+        from apps.tiering.budget.services import fleet_budget
         from apps.tiering.plans.models import Plan
 
         expected = fleet_budget(tier_name="flash", gb=5)
