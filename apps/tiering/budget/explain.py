@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from apps.tiering.budget.outcomes import EVICTED, MOVES_IN, STAYS
-from apps.tiering.budget.split import Items, Split, TargetTerms
+from apps.tiering.budget.split import Items, Split, TargetTerms, per_target_terms
 
 #: Why a segment holding a place keeps it (module docstring).
 KEPT_REASONS: tuple[str, ...] = ("room", "ahead", "one_off", "margin")
@@ -80,7 +80,7 @@ def evictions(items: Items, terms: Sequence[TargetTerms], split: Split) -> Evict
     demand = np.cumsum(weight[evicted])
     # Handed over up to eviction k: A_k = min(A_(k-1) + w_k, given_k), i.e. D_k + min(0, min_(j<=k) (given_j - D_j)).
     handed = demand + np.minimum(0, np.minimum.accumulate(given[at] - demand)) if at.size else demand
-    before = np.concatenate([[0], handed[:-1]]).astype(np.int64)
+    before = np.concatenate([[0], handed[:-1]])[:handed.size].astype(np.int64)
     incoming = order[supply]
     room_in = np.cumsum(weight[incoming])
     value = items.value
@@ -155,9 +155,8 @@ def _per_unit(amount: np.ndarray, weight: np.ndarray) -> np.ndarray:
 
 
 def _horizon(items: Items, terms: Sequence[TargetTerms]) -> np.ndarray:
-    months = np.array([float(t.policy.horizon_months) for t in terms], dtype=np.float64)
-    target = np.asarray(items.target, dtype=np.int64)
-    return months[target] if target.size else np.zeros(0)
+    months = per_target_terms([float(t.policy.horizon_months) for t in terms], np.asarray(items.target, dtype=np.int64))
+    return np.broadcast_to(np.asarray(months, dtype=np.float64), np.shape(items.target))
 
 
 def lost(items: Items, split: Split) -> tuple[int, int]:

@@ -14,7 +14,7 @@ import numpy as np
 from apps.snapshots.models import Segment
 from apps.targets.models import Target
 from apps.tiering.budget import explain
-from apps.tiering.budget.explain import AHEAD, KEPT_REASONS, MARGIN, ONE_OFF, ROOM
+from apps.tiering.budget.explain import KEPT_REASONS
 from apps.tiering.budget.models import BudgetRun
 from apps.tiering.budget.outcomes import EVICTED, GB, KEPT_NOT_REPAYING, MOVES_IN, MOVES_OUT, OUTCOMES
 from apps.tiering.budget.split import Capacity, Items, Split, TargetTerms
@@ -223,14 +223,17 @@ class FleetBudget:
         return {reason: int(count) for reason, count in zip(KEPT_REASONS, counts)}
 
     def kept(self, *, reasons: tuple[str, ...] = ("one_off", "margin"), target_index: int | None = None,
-             limit: int | None = None) -> list[BudgetKept]:
+             moving_in: bool = False, limit: int | None = None) -> list[BudgetKept]:
         """The segments holding a place that keep it for one of ``reasons`` (by default those a split without
-        one-off costs and margins would have moved), the closest call first; ``limit`` per call."""
+        one-off costs and margins would have moved; all targets, or one; those moving in only, chosen before
+        and not on the tier yet), the closest call first; ``limit`` per call."""
         found = self._kept
         codes = [KEPT_REASONS.index(reason) for reason in reasons]
         rows = np.flatnonzero(np.isin(found.reason, codes))
         if target_index is not None:
             rows = rows[self.rows["target"][found.index[rows]] == target_index]
+        if moving_in:
+            rows = rows[self.split.outcome[found.index[rows]] == MOVES_IN]
         mine, theirs = found.index[rows], np.maximum(found.challenger[rows], 0)
         worth, weight = self.split.worth, self.split.weight
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -307,4 +310,4 @@ class FleetBudget:
         return float(amount[i]) / (size / GB) if size > 0 and np.isfinite(amount[i]) else None
 
 
-__all__ = ["AHEAD", "MARGIN", "ONE_OFF", "ROOM", "BudgetEviction", "BudgetKept", "BudgetSegment", "FleetBudget"]
+__all__ = ["BudgetEviction", "BudgetKept", "BudgetSegment", "FleetBudget"]

@@ -60,10 +60,16 @@ def per_target(items: Items, terms: Sequence[TargetTerms], outcome: np.ndarray, 
     size = np.asarray(items.size_bytes, dtype=np.int64)
     gb = np.maximum(size, 0) / GB
     saving = np.nan_to_num(np.asarray(items.saving_if_moved, dtype=np.float64))
-    one_off = np.nan_to_num(np.asarray(items.move_cost_usd, dtype=np.float64))
+    one_off = np.asarray(items.move_cost_usd, dtype=np.float64)
     key = target * kinds + outcome
-    counts, sizes, savings, costs = (np.bincount(key, weights=w, minlength=count * kinds).reshape(count, kinds)
-                                     for w in (None, gb, saving, one_off))
+    counts, sizes, savings = (np.bincount(key, weights=w, minlength=count * kinds).reshape(count, kinds)
+                              for w in (None, gb, saving))
+    # The one-off costs of the moves only (a few of the items): a bincount over all 10M took 0.1 s more.
+    is_move = np.zeros(kinds, dtype=bool)
+    is_move[[MOVES_IN, MOVES_OUT, EVICTED]] = True
+    moved = np.flatnonzero(is_move[outcome])
+    costs = np.bincount(key[moved], weights=np.nan_to_num(one_off[moved]), minlength=count * kinds).reshape(count,
+                                                                                                           kinds)
     unknown = np.bincount(target[~known], minlength=count)
     unsized = np.bincount(target[np.asarray(items.on_tier, dtype=bool) & (size < 0)], minlength=count)
     # The recommendations' moves to and from the tier: every allowed move in that repays, and every move out

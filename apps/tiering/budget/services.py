@@ -154,8 +154,8 @@ def _target_plan(budget: FleetBudget, index: int, target: Target, tiers: dict[in
         return None
     evictions = budget.evictions(target_index=index)
     notes = {e.segment_id: e.words for e in evictions}
-    notes.update({k.segment_id: k.words for k in budget.kept(reasons=KEPT_REASONS, target_index=index)
-                  if k.outcome == "moves_in"})
+    notes.update({k.segment_id: k.words for k in budget.kept(reasons=KEPT_REASONS, target_index=index,
+                                                              moving_in=True)})
     try:
         return plan_create(target=target, author=author, author_name=author_name, moves=moves, source=budget.source,
                            now=now, note=_plan_note(evictions), notes=notes)

@@ -247,13 +247,24 @@ def budget_split(items: Items, terms: Sequence[TargetTerms], capacity: Capacity)
     )
 
 
-def _per_item(terms: Sequence[TargetTerms], target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each item's payback horizon (months) and margin, from its target's terms."""
-    horizon = np.array([float(t.policy.horizon_months) for t in terms], dtype=np.float64)
-    margin = np.array([t.margin for t in terms], dtype=np.float64)
-    if not np.all(np.isfinite(margin) & (margin >= 0)):
-        raise BudgetError(f"a margin must be a share >= 0, got {[t.margin for t in terms]}")
-    return (horizon[target], margin[target]) if target.size else (np.zeros(0), np.zeros(0))
+def _per_item(terms: Sequence[TargetTerms], target: np.ndarray) -> tuple[np.ndarray | float, np.ndarray | float]:
+    """Each item's payback horizon (months) and margin, from its target's terms: one number each when every
+    target has the same (one tier set, the usual case), so that 10M items need no array of them."""
+    return per_target_terms([float(t.policy.horizon_months) for t in terms], target), \
+        per_target_terms([_margin(t.margin) for t in terms], target)
+
+
+def per_target_terms(figures: list[float], target: np.ndarray) -> np.ndarray | float:
+    """``figures[target]`` for each item, or the one figure when every target has the same."""
+    if len(set(figures)) <= 1:
+        return figures[0] if figures else 0.0
+    return np.array(figures, dtype=np.float64)[target]
+
+
+def _margin(margin: float) -> float:
+    if not (math.isfinite(margin) and margin >= 0):
+        raise BudgetError(f"a margin must be a share >= 0, got {margin!r}")
+    return float(margin)
 
 
 def _on_after(outcome: np.ndarray) -> np.ndarray:

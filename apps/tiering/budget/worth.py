@@ -34,35 +34,48 @@ from __future__ import annotations
 import numpy as np
 
 
-def spread(cost_usd: np.ndarray, horizon_months: np.ndarray) -> np.ndarray:
-    """One-off costs spread over the horizon, USD a month; 0 where the horizon is 0 (module docstring).
+def spread(cost_usd: np.ndarray, horizon_months: np.ndarray | float) -> np.ndarray | float:
+    """One-off costs spread over the horizon, USD a month; 0 where the horizon is 0 (module docstring). A
+    horizon the same for every segment (one tier set) may be a number: no array of 10M copies of it.
 
     >>> spread(np.array([90.0, 90.0, 0.0]), np.array([3.0, 0.0, 3.0])).tolist()
     [30.0, 0.0, 0.0]
+    >>> spread(np.zeros(3), 3.0)
+    0.0
     """
-    cost = np.nan_to_num(np.asarray(cost_usd, dtype=np.float64))
+    cost = np.asarray(cost_usd, dtype=np.float64)
+    if np.isnan(cost).any():  # an unknown cost spreads nothing (payback knows every move's)
+        cost = np.nan_to_num(cost)
+    if np.ndim(horizon_months) == 0:
+        horizon = float(horizon_months)
+        return cost / horizon if horizon > 0 and cost.any() else 0.0
     horizon = np.asarray(horizon_months, dtype=np.float64)
     out = np.zeros(np.broadcast(cost, horizon).shape)
     np.divide(cost, horizon, out=out, where=np.broadcast_to(horizon > 0, out.shape))
     return out
 
 
-def spread_worth(value: np.ndarray, on_tier: np.ndarray, cost_usd: np.ndarray, horizon_months: np.ndarray) -> np.ndarray:
+def spread_worth(value: np.ndarray, on_tier: np.ndarray, cost_usd: np.ndarray,
+                 horizon_months: np.ndarray | float) -> np.ndarray:
     """Each segment's worth on the tier a month with its move spread over the horizon (module docstring);
     NaN where its value is unknown.
 
-    >>> spread_worth(np.array([10.0, 10.0]), np.array([False, True]), np.array([30.0, 30.0]), np.array([3.0, 3.0])).tolist()
+    >>> spread_worth(np.array([10.0, 10.0]), np.array([False, True]), np.array([30.0, 30.0]), 3.0).tolist()
     [0.0, 20.0]
     """
     per_month = spread(cost_usd, horizon_months)
+    if np.ndim(per_month) == 0 and per_month == 0:
+        return np.asarray(value, dtype=np.float64)
     return np.where(np.asarray(on_tier, dtype=bool), value + per_month, value - per_month)
 
 
-def ranked(worth_usd: np.ndarray, holds: np.ndarray, margin: np.ndarray) -> np.ndarray:
+def ranked(worth_usd: np.ndarray, holds: np.ndarray, margin: np.ndarray | float) -> np.ndarray:
     """The worths as the greedy ranks them: a place holder's positive worth counts ``1 + margin`` times.
 
-    >>> ranked(np.array([10.0, 10.0, -4.0]), np.array([True, False, True]), np.array([0.25, 0.25, 0.25])).tolist()
+    >>> ranked(np.array([10.0, 10.0, -4.0]), np.array([True, False, True]), 0.25).tolist()
     [12.5, 10.0, -4.0]
     """
+    if np.ndim(margin) == 0 and margin == 0:
+        return worth_usd
     bonus = np.where(np.asarray(holds, dtype=bool) & (worth_usd > 0), 1.0 + np.asarray(margin, dtype=np.float64), 1.0)
     return worth_usd * bonus
