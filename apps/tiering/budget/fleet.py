@@ -276,7 +276,9 @@ class FleetBudget:
     def explained(self) -> dict[str, Any]:
         """The explanations' counts for a page or the command: evictions, kept places by reason, places lost."""
         beaten, gone = self.lost()
-        return {"evictions": int(self._evictions.index.size), "kept": self.kept_counts(), "lost_beaten": beaten,
+        kept = self.kept_counts()
+        return {"evictions": int(self._evictions.index.size), "kept": kept, "kept_total": sum(kept.values()),
+                "lost_beaten": beaten,
                 "lost_no_longer_candidates": gone, "margin": self.margin, "horizon_months": self.horizon_months,
                 "previous": self.previous}
 
