@@ -6,7 +6,7 @@ Two figures:
   log-normal sizes, log-normal costs, 10 % on the tier now; the budget a fifth of what they hold. Median of
   3, against the 5 s bar, and against the physical limit of any greedy by ratio: one argsort (numpy's
   quicksort) of the ratios of the candidates worth something on the tier (the greedy's order must be computed
-  at least once). Again with a previous run remembered (10 % of the segments chose before), moves costing $50
+  at least once). Again with a previous run remembered (10 % of the segments chose before), moves costing $1
   each and a 25 % margin, and the explanations of that split (each eviction's replacement, each kept place's
   challenger: apps.tiering.budget.explain);
 * **the read path** (apps.tiering.budget.services.fleet_budget: one query over every target's current run,
@@ -67,8 +67,8 @@ def bench_split(targets: int = SPLIT_TARGETS, segments: int = SPLIT_SEGMENTS, se
     value = items.value
     ratio = (value / np.maximum(size, 1))[value > 0]
     sort_s, _ = _median(lambda: np.argsort(-ratio, kind="quicksort"))
-    remembered = dataclasses.replace(items, move_cost_usd=np.full(n, 50.0), incumbent=rng.random(n) < 0.1)
-    dear = [TargetTerms(f"t{i}", MovePolicy(dba_cost_usd=Decimal(50)), 0.5, margin=0.25) for i in range(targets)]
+    remembered = dataclasses.replace(items, move_cost_usd=np.full(n, 1.0), incumbent=rng.random(n) < 0.1)
+    dear = [TargetTerms(f"t{i}", MovePolicy(dba_cost_usd=Decimal(1)), 0.5, margin=0.25) for i in range(targets)]
     memory_s, memory_worst = _median(lambda: budget_split(remembered, dear, capacity))
     split = budget_split(remembered, dear, capacity)
     explain_s, _ = _median(lambda: (explain.evictions(remembered, dear, split), explain.kept(remembered, split)))
