@@ -1,5 +1,6 @@
-"""The fleet page's "Flash budget" card (apps.tiering.budget_services): N GB or USD a month of one tier split
-across the targets, and (admins) the draft plans it implies.
+"""The fleet page's "Flash budget" card (apps.tiering.budget.services): N GB or USD a month of one tier split
+across the targets, what each eviction costs against what its replacement earns, why the segments holding a
+place keep it, and (admins) the draft plans it implies, which also remember the split for the next one.
 
 The card's form is a GET on the fleet page itself (``?budget_tier=flash&budget_amount=500&budget_unit=gb``),
 so a split is a link that can be shared; "make the plans" is a POST here that redirects back to it with the
@@ -19,7 +20,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from apps.tiering.budget_services import (
+from apps.tiering.budget.services import (
     BudgetError,
     FleetBudget,
     budget_tier_names,
@@ -70,6 +71,9 @@ def budget_card(request: HttpRequest) -> dict[str, Any]:
     context.update({
         "budget": budget, "budget_rows": _rows(budget),
         "budget_segments": budget.segments(limit=LISTED),
+        "budget_evictions": budget.evictions(limit=LISTED),
+        "budget_kept": budget.kept(limit=LISTED),
+        "budget_explained": budget.explained,
         "budget_plans": Plan.objects.filter(pk__in=made).select_related("target").order_by("target__name"),
         "budget_query": urlencode({name: request.GET[name] for name in BudgetForm.base_fields}),
     })
@@ -81,7 +85,8 @@ def _rows(budget: FleetBudget) -> list[dict[str, Any]]:
     split = budget.split
     rows = [{"name": result.name, "result": result, "total": False} for result in split.targets]
     fields = ("gb_now", "gb_after", "moves_in", "moves_in_gb", "moves_out", "moves_out_gb", "evicted", "evicted_gb",
-              "kept", "kept_not_repaying", "unknown", "saving_usd_per_month", "recommended_saving_usd_per_month")
+              "kept", "kept_not_repaying", "unknown", "saving_usd_per_month", "recommended_saving_usd_per_month",
+              "one_off_usd", "evicted_one_off_usd")
     totals = {field: split.total(field) for field in fields}
     totals["vs_recommendations_usd_per_month"] = (totals["saving_usd_per_month"]
                                                    - totals["recommended_saving_usd_per_month"])
@@ -109,8 +114,10 @@ def budget_plans(request: HttpRequest) -> HttpResponse:
         messages.error(request, f"No plan for {name}: {why}")
     if made.plans:
         messages.success(request, f"{len(made.plans)} draft plan{'s' if len(made.plans) != 1 else ''} made: "
-                                  "each a draft until an admin other than you approves it.")
+                                  "each a draft until an admin other than you approves it. The budget is "
+                                  "remembered: its segments hold their places in the next one.")
     elif not made.refused:
-        messages.info(request, "The budget moves nothing: no plan made.")
+        messages.info(request, "The budget moves nothing: no plan made. It is remembered: its segments hold "
+                               "their places in the next one.")
     query["budget_made"] = ",".join(str(plan.pk) for plan in made.plans)
     return redirect(f"{fleet_url}?{urlencode(query)}#budget")

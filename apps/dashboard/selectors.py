@@ -30,7 +30,6 @@ from apps.core.pgcopy import fetch_arrays
 from apps.dashboard.rows import FlashSample, ResidencyRow, ResidencySample, SegmentPoints, SegmentSample, TierCost
 from apps.snapshots.models import CollectionRun, Residency, Segment, SegmentStat, SysStat
 from apps.targets.models import Target
-from apps.targets.rows import segment_name
 from apps.tiering import costmodel
 from apps.tiering.models import Recommendation, RecommendationRun, Tier
 from apps.tiering.selectors import recommendation_list

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from apps.tiering.models import RecommendationRun, Tier, TierCalibration, TierSet
+from apps.tiering.models import BudgetRun, RecommendationRun, Tier, TierCalibration, TierSet
 
 
 @admin.register(TierSet)
@@ -64,6 +64,24 @@ class TierCalibrationAdmin(admin.ModelAdmin):
     readonly_fields = [field.name for field in TierCalibration._meta.fields]
 
     def has_add_permission(self, request):  # stored through the tier page or the command, which set the tier
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(BudgetRun)
+class BudgetRunAdmin(admin.ModelAdmin):
+    """The fleet budgets remembered (their plans made, or ``manage.py budget --remember``): the latest of a tier
+    gives its segments their places in the tier's next budget. Deleting one forgets it."""
+
+    list_display = ["tier", "made_at", "budget_gb", "budget_usd_per_month", "made_by_name", "how", "chosen_count",
+                    "chosen_gb"]
+    list_filter = ["tier"]
+    exclude = ["chosen_segment_ids"]  # the ids, packed: the count and GB say what it holds
+    readonly_fields = [field.name for field in BudgetRun._meta.fields if field.name != "chosen_segment_ids"]
+
+    def has_add_permission(self, request):  # made by the budget, never typed in
         return False
 
     def has_change_permission(self, request, obj=None):

@@ -311,7 +311,9 @@ class Refresh(models.Model):
         return None
 
 
-# A tier's measured figures (issue 17) live in their own module, as move plans do.
+# The fleet budget's remembered runs (its package, apps.tiering.budget) and a tier's measured figures (issue 17)
+# live in their own modules, as move plans do.
+from apps.tiering.budget.models import BudgetRun  # noqa: E402, F401
 from apps.tiering.calibration_models import TierCalibration  # noqa: E402, F401
 
 # Move plans (issue 16) live in their own module; imported here so that they are the tiering app's models.

@@ -24,7 +24,7 @@ class BudgetBrowserTests:
     def test_it_splits_a_flash_budget_and_makes_the_plans_it_implies(
         self, page, live_server, admin_user, collected, csp_violations  # noqa: F811
     ):
-        from apps.tiering.budget_services import fleet_budget
+        from apps.tiering.budget.services import fleet_budget
         from apps.tiering.plans.models import Plan
 
         expected = fleet_budget(tier_name="flash", gb=5)
@@ -45,6 +45,13 @@ class BudgetBrowserTests:
         assert "One more GB would earn $" in page.locator("#budget-summary").inner_text()
         page.click("#budget-segments summary")
         assert page.locator("#budget-segments tbody tr").count() == len(expected.segments())
+        # Each eviction: what it costs, and what takes its room; no budget remembered yet.
+        assert "No budget of flash is remembered yet" in page.locator("#budget-memory").inner_text()
+        page.click("#budget-evictions summary")
+        evictions = expected.evictions()
+        assert page.locator("#budget-evictions tbody tr").count() == len(evictions)
+        first = page.locator(f"#budget-evictions tr[data-segment='{evictions[0].segment_id}']")
+        assert first.locator("[data-col=loses]").inner_text().startswith("$")
         page.locator("#budget").scroll_into_view_if_needed()
         shot(page, "fleet_budget")
         assert_no_csp_violation(page, csp_violations)
@@ -54,7 +61,10 @@ class BudgetBrowserTests:
         page.wait_for_url(re.compile(r"budget_made=\d+"))
         plan = Plan.objects.get()
         assert plan.source == "fleet budget 5 GB of flash" and plan.state == "draft"
+        # Making the plans remembered the split: its segments hold their places in the next one.
+        assert "Remembers the budget of" in page.locator("#budget-memory").inner_text()
         page.click(f"#budget-plans a[href='/plans/{plan.pk}/']")
         page.wait_for_url(re.compile(rf"/plans/{plan.pk}/$"))
         assert "fleet budget 5 GB of flash" in page.content()
+        assert "evicted from flash by the fleet budget: it loses $" in page.content()  # the eviction's step says why
         assert_no_csp_violation(page, csp_violations)

@@ -8,6 +8,7 @@ from django.urls import reverse
 from apps.tiering.plans.models import Plan
 
 SPLIT = {"budget_tier": "flash", "budget_amount": "20", "budget_unit": "gb"}
+SPLIT_SMALL = {**SPLIT, "budget_amount": "2"}
 
 
 @pytest.fixture
@@ -51,3 +52,19 @@ class BudgetCardTests:
         card = admin_client.get(response["Location"])
         assert f'href="/plans/{plan.pk}/"'.encode() in card.content
         assert plan.source == "fleet budget 20 GB of flash" and plan.created_by.username == "ada"
+
+    def test_it_says_what_each_eviction_costs_and_which_budget_it_remembers(self, admin_client, collected):
+        before = admin_client.get(reverse("dashboard:fleet"), SPLIT_SMALL)
+
+        # 2 GB is less than the demo holds on flash: evictions, with their cost and what takes their room.
+        assert b"No budget of flash is remembered yet" in before.content
+        evictions = before.context["budget_evictions"]
+        assert evictions and b'id="budget-evictions"' in before.content
+        assert f'data-segment="{evictions[0].segment_id}"'.encode() in before.content
+        assert before.context["budget_explained"]["margin"] == 0.25
+
+        made = admin_client.post(reverse("dashboard:budget_plans"), SPLIT_SMALL)
+        after = admin_client.get(made["Location"])
+
+        assert b"Remembers the budget of" in after.content and b"by ada; its plans: plan" in after.content
+        assert after.context["budget"].previous is not None

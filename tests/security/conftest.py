@@ -34,6 +34,10 @@ def site_ids(demo_target, collect, admin_user, viewer) -> dict[str, object]:
 
     TierCalibration.objects.create(tier=Tier.objects.order_by("pk").first(), source="fio", read_iops=1000.0,
                                    file_name="randread.json", file_sha256="0" * 64, uploaded_at=timezone.now())
+    from apps.tiering.budget.services import budget_run_remember, fleet_budget
+
+    budget_run_remember(budget=fleet_budget(tier_name="flash", gb=5), author=admin_user, author_name="ada",
+                        how="remembered on purpose")
     # A failed and a good login, so the admin's axes pages have rows to show.
     Client(REMOTE_ADDR="198.51.100.7").post("/accounts/login/", {"username": "vera", "password": "wrong"})
     Client(REMOTE_ADDR="198.51.100.8").post("/accounts/login/", {"username": "ada", "password": "ada-pass-1"})

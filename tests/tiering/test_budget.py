@@ -1,4 +1,4 @@
-"""apps.tiering.budget: a fleet budget of one tier split by the greedy on value per GB."""
+"""apps.tiering.budget.split: a fleet budget of one tier split by the greedy on worth per GB."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from unittest import mock
 
 import numpy as np
 
-from apps.tiering import budget
 from apps.tiering.budget import (
     EVICTED,
     GB,
@@ -28,6 +27,7 @@ from apps.tiering.budget import (
     budget_split,
     usd_per_gb_month,
 )
+from apps.tiering.budget import split as budget
 from apps.tiering.payback import MovePolicy
 
 FREE = MovePolicy(dba_cost_usd=Decimal(0), horizon_months=Decimal(3), min_saving_usd_per_month=Decimal(0))

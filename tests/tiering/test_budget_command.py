@@ -9,6 +9,7 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
+from apps.tiering.budget.models import BudgetRun
 from apps.tiering.plans.models import Plan
 
 
@@ -62,3 +63,17 @@ class BudgetCommandTests:
             with pytest.raises(CommandError, match=said) as raised:
                 _run(*args)
             assert "\n" not in str(raised.value)
+
+    def test_it_remembers_a_split_on_purpose_and_its_places_are_held_next_time(self, collected):
+        first = _run("--tier", "flash", "--gb", "5", "--remember")
+        again = json.loads(_run("--tier", "flash", "--gb", "5", "--format", "json"))
+
+        run = BudgetRun.objects.get()
+        assert "places held: the segments on flash now (no budget of it remembered yet)" in first
+        assert (run.how, run.budget_gb) == ("remembered on purpose (manage.py budget --remember)", 5.0)
+        assert again["previous"]["chosen"] == run.chosen_count > 0 and again["previous"]["budget"] == "5 GB"
+        # 5 GB is less than the demo holds on flash: each eviction says what it costs and what takes its room.
+        assert again["evictions"] and all(e["words"].startswith("evicted from flash by the fleet budget: it loses $")
+                                          for e in again["evictions"])
+        assert sum(again["kept_counts"].values()) == len(again["kept"]) > 0
+        assert again["margin"] == 0.25 and again["horizon_months"] == 3.0

@@ -1,4 +1,4 @@
-"""apps.tiering.budget_services: a flash budget split across the demo and a target imported from the offline
+"""apps.tiering.budget.services: a flash budget split across the demo and a target imported from the offline
 extract, from their current recommendations, and the plans it implies."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from apps.snapshots.imports import extract_import
 from apps.targets.models import TablespaceTier, Target
 from apps.tiering.budget import GB, MOVES_IN, MOVES_OUT
-from apps.tiering.budget_services import BudgetError, fleet_budget, fleet_budget_plans
+from apps.tiering.budget.services import BudgetError, fleet_budget, fleet_budget_plans
 from apps.tiering.models import Recommendation, Tier, TierSet
 from apps.tiering.plans.models import PlanStep
 

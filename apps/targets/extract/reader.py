@@ -37,8 +37,8 @@ from apps.targets.extract.archive import (
     open_directory,
     open_zip,
 )
-from apps.targets.extract.room import REFUSABLE_FILES, extract_room, refusal
 from apps.targets.extract.partitions import PARTITION_FILE_SPECS, PARTITION_TEXT_MAX_CHARS, extract_partition_catalog
+from apps.targets.extract.room import REFUSABLE_FILES, extract_room, refusal
 from apps.targets.oracle import queries
 from apps.targets.oracle.containers import Containers, fetch_containers, seg_stat_in, segments_in
 from apps.targets.oracle.features import features_for

@@ -55,12 +55,13 @@ _HINT_FINDINGS = tuple((1 << rules.FINDING_CODES.index(code), code) for code in 
 def plan_create(*, target: Target, author: Any, author_name: str, segment_ids: Sequence[int] | None = None,
                 all_worth_moving: bool = False, budget_gb: float | None = None, budget_tier: Tier | None = None,
                 note: str = "", now: dt.datetime | None = None, moves: Mapping[int, PlanMove | None] | None = None,
-                source: str | None = None) -> Plan:
+                source: str | None = None, notes: Mapping[int, str] | None = None) -> Plan:
     """A draft plan of ``target``'s current recommendations: those of ``segment_ids``, every move
     (``all_worth_moving``), the moves onto ``budget_tier`` that fit in ``budget_gb`` (most saving per GB
     first), or ``moves`` (segment id -> a PlanMove, or None for its recommendation as it is: what a fleet
-    budget makes, apps.tiering.budget_services), described by ``source`` when given. Raises PlanError (one
-    line) when nothing can be planned as asked."""
+    budget makes, apps.tiering.budget.services), described by ``source`` when given; ``notes`` (segment id ->
+    one line) are written as a comment above that segment's move. Raises PlanError (one line) when nothing can
+    be planned as asked."""
     recs, chosen_by = _chosen(target, segment_ids=segment_ids or (list(moves) if moves else None),
                               all_worth_moving=all_worth_moving, budget_gb=budget_gb, budget_tier=budget_tier,
                               moves=moves)
@@ -71,7 +72,7 @@ def plan_create(*, target: Target, author: Any, author_name: str, segment_ids: S
         raise PlanError(f"target {target.name} has no snapshot, so its DBID is unknown: a plan's script could "
                         "not check which database it runs on")
     release = target.capabilities.get("release") or "19.0.0.0.0"
-    steps = plan_steps(_items(recs, target), release=release)
+    steps = plan_steps(_items(recs, target, notes or {}), release=release)
     room = space.free_space_after(target=target, steps=steps)
     totals = plan_totals(steps)
     with transaction.atomic():
@@ -196,7 +197,7 @@ def _within_budget(target: Target, current, budget_gb: float, tier: Tier | None)
     return sorted(recs, key=lambda rec: rec.segment_id), f"budget: {budget_gb:g} GB on {tier.name}"
 
 
-def _items(recs: list[Recommendation], target: Target) -> list[PlanItem]:
+def _items(recs: list[Recommendation], target: Target, notes: Mapping[int, str]) -> list[PlanItem]:
     # A move_partitions advice's hot partitions, as the segment page words them (apps.tiering.explain: the rules
     # run again on the stored figures), for those few rows only; each step's statements are written again by
     # apps.tiering.plans.steps. The flash cache hint beside a move is in the stored findings.
@@ -223,7 +224,7 @@ def _items(recs: list[Recommendation], target: Target) -> list[PlanItem]:
             flash_cache_hint=advised_hint(code for bit, code in _HINT_FINDINGS if rec.findings & bit),
             size_bytes=rec.size_bytes, move_seconds=rec.move_seconds,
             move_redo_bytes=rec.move_redo_bytes, saving_usd_per_month=saving, move_cost_usd=rec.move_cost_usd,
-            payback_days=rec.payback_days,
+            payback_days=rec.payback_days, note=notes.get(seg.id, ""),
         ))
     return items
 

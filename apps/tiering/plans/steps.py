@@ -63,7 +63,8 @@ class PlanItem:
 
     ``to_tablespace`` is the tablespace mapped to the recommended tier (None: none mapped);
     ``flash_cache_hint`` the advice's KEEP/NONE beside a move; ``hot_partitions`` the partitions a
-    ``move_partitions`` advice names. Money per month; ``move_cost_usd`` is one-off.
+    ``move_partitions`` advice names; ``note`` a line written as a comment above its move (why a fleet
+    budget moves it). Money per month; ``move_cost_usd`` is one-off.
     """
 
     segment_id: int | None
@@ -91,6 +92,7 @@ class PlanItem:
     saving_usd_per_month: Decimal | None = None
     move_cost_usd: Decimal | None = None
     payback_days: float | None = None
+    note: str = ""
 
     @property
     def label(self) -> str:
@@ -190,6 +192,8 @@ def _item_steps(item: PlanItem, release: ddl.ReleaseLike) -> list[tuple[tuple, P
         steps += _follow_hint(item, request)
         return steps
     lines = _lines(lambda: ddl.move_ddl(request), item)
+    if item.note:
+        lines = (f"-- {_safe_words(item.note)}", *lines)
     steps.append((_order_key(item, kind, item.subobject_name),
                   _step(item, "move", item.subobject_name, lines, item.move_seconds, item.move_redo_bytes,
                         item.size_bytes, money)))

@@ -1,7 +1,7 @@
 """A fleet budget of one tier: N GB (or USD per month) of it split across targets and segments.
 
 Pure: standard library and numpy only (no Django, no settings, no clock).
-apps.tiering.budget_services reads the current recommendations of every target
+apps.tiering.budget.selectors reads the current recommendations of every target
 into the arrays of :class:`Items`; :func:`budget_split` decides.
 
 **The problem** is a 0/1 knapsack. Each segment that may sit on the tier is an
@@ -9,17 +9,22 @@ item: its *weight* is its size (or, for a budget in USD per month, its size at
 the tier's price per GB per month in its target's billing basis), its *value*
 is what having it on the tier saves a month against its best other tier of its
 set (cost there - cost on the tier, USD per month; negative where the tier is
-the dearer one).
+the dearer one). What the knapsack maximises is each item's *worth*
+(apps.tiering.budget.worth): its value with the one-off cost of its move spread
+over its set's payback horizon (less for a move in, more for a segment already
+on the tier, whose move out would cost), and for a segment that holds a place
+(on the tier now, or chosen by the previous budget run: ``Items.incumbent``)
+counted ``1 + margin`` times, the set's hysteresis band.
 
-**The method** is the greedy by value per unit of weight, over the whole fleet:
+**The method** is the greedy by ranked worth per unit of weight, over the whole fleet:
 
 1. items that cannot leave the tier (not movable, IO not measured, a move back
    held by hysteresis, a move out that would not repay) are taken first: they
    occupy the tier whatever the budget says;
-2. the others are sorted by value per weight, highest first (ties: segments on
-   the tier now first, then the input's order, target by target and segment by
-   segment id, so the same input always gives the same split); items of value
-   <= 0 are never taken;
+2. the others are sorted by ranked worth per weight, highest first (ties: segments on
+   the tier now first, then those chosen by the previous run, then the input's order,
+   target by target and segment by segment id, so the same input always gives the
+   same split); items of value <= 0 are never taken;
 3. each is taken if it fits in what is left; one that does not fit is skipped
    and the walk goes on with the smaller ones after it.
 
@@ -27,8 +32,8 @@ Why it is good enough: the knapsack's LP relaxation (items may be split) is
 solved exactly by that order, taking every item until the first that does not
 fit (the *critical* item) and a fraction of it. The greedy's prefix is that
 solution without the fraction, and skipping-and-continuing only adds to it, so
-the greedy is within one item's value of the LP bound, hence of the best
-subset: ``greedy >= best - max value``. With 10M segments of a fleet, each
+the greedy is within one item's ranked worth of the LP bound, hence of the best
+subset: ``greedy >= best - max worth``. With 10M segments of a fleet, each
 under 0.01 % of the budget, that is nothing. The MILP of apps.tiering.optimizer
 (PuLP/CBC) would be exact, but it takes 12.7 s for 10k segments of one target;
 10M binaries do not fit in the 5 s this has (bench/budget.py: the greedy takes
@@ -41,35 +46,45 @@ saves, and must repay its one-off cost within its set's horizon like any move
 that saves; one that would not is kept on the tier and counted against the
 budget, as the per-target recommendation keeps it: ``kept_not_repaying``), or
 *evicted* when the budget has no room for it although the tier is its cheapest
-(a move made because the budget is smaller than what the tier holds now: it
-costs money a month, shown as a negative saving, and is not judged on payback,
-since it repays nothing by design). A segment whose IOPS or size is unknown is
-never a candidate: never priced as 0; on the tier it stays (its GB counted when
-known).
+(it costs money a month, shown as a negative saving, and its one-off move; a
+segment worth more takes its room, or the budget is below what the tier holds:
+apps.tiering.budget.explain says which, per eviction). A segment whose IOPS or
+size is unknown is never a candidate: never priced as 0; on the tier it stays
+(its GB counted when known).
 
-The marginal GB: the value per GB of the first item the budget could not
+The marginal GB: the worth per GB of the first item the budget could not
 hold, in the sorted order (the LP's shadow price of capacity: what one more GB
-would earn); $0 when every item worth having fits.
+would earn, one-off costs spread over the horizon, without the margin); $0 when
+every item worth having fits.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 import numpy as np
 
+from apps.tiering.budget.outcomes import (
+    EVICTED,
+    GB,
+    KEPT,
+    KEPT_NOT_REPAYING,
+    MOVES_IN,
+    MOVES_OUT,
+    OFF,
+    OUTCOMES,
+    STAYS,
+    TargetResult,
+    per_target,
+)
+from apps.tiering.budget.worth import ranked, spread_worth
 from apps.tiering.payback import MovePolicy, worth_moving
 
-#: Bytes in a GB (GiB, as the recommendations count ``size_gb``).
-GB = 1024**3
 #: Weight unit of a USD budget: micro-USD per month, so that weights and capacity add exactly as integers.
 MICRO_USD = 1_000_000
-#: What happens to each item (:attr:`Split.outcome` indexes these).
-OUTCOMES: tuple[str, ...] = ("off", "moves_in", "stays", "kept", "kept_not_repaying", "moves_out", "evicted")
-OFF, MOVES_IN, STAYS, KEPT, KEPT_NOT_REPAYING, MOVES_OUT, EVICTED = range(len(OUTCOMES))
 #: Rounds of the vectorised skip-and-continue before the rest is walked one by one (see _fill).
 _VECTOR_ROUNDS = 64
 
@@ -80,12 +95,14 @@ class BudgetError(ValueError):
 
 @dataclass(frozen=True)
 class TargetTerms:
-    """One target as the split reads it: its name, its set's terms for a move (payback) and the tier's price
-    per GB per month in its set's billing basis (a purchase amortised over its months, or monthly)."""
+    """One target as the split reads it: its name, its set's terms for a move (payback), the tier's price
+    per GB per month in its set's billing basis (a purchase amortised over its months, or monthly) and the
+    margin a challenger must beat a segment holding a place by (its set's hysteresis band, a share >= 0)."""
 
     name: str
     policy: MovePolicy
     usd_per_gb_month: float
+    margin: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -95,9 +112,11 @@ class Items:
     ``target`` indexes the terms; ``size_bytes`` is -1 where unknown. Money per month (USD, float, NaN
     unknown): ``cost_on_tier`` on the budget's tier, ``cost_elsewhere`` on its best other tier of its set,
     ``saving_if_moved`` what its move would save (into the tier for a segment off it, out to its best other
-    tier for one on it). ``move_cost_usd`` is a move's one-off cost. ``may_move``: off the tier, a move onto
-    it is allowed (its recommendation moves it there: movable, measured, not held back, not vetoed); on the
-    tier, it may leave (movable, measured, not held back, not kept for its table's partitions).
+    tier for one on it). ``move_cost_usd`` is its move's one-off cost (in for a segment off the tier, out for
+    one on it). ``may_move``: off the tier, a move onto it is allowed (its recommendation moves it there:
+    movable, measured, not held back, not vetoed); on the tier, it may leave (movable, measured, not held
+    back, not kept for its table's partitions). ``incumbent``: the previous budget run of the tier chose it
+    (None: no previous run).
     """
 
     target: np.ndarray
@@ -109,8 +128,11 @@ class Items:
     cost_elsewhere: np.ndarray
     saving_if_moved: np.ndarray
     move_cost_usd: np.ndarray
+    incumbent: np.ndarray | None = field(default=None)
 
     def __post_init__(self) -> None:
+        if self.incumbent is None:
+            object.__setattr__(self, "incumbent", np.zeros(np.shape(self.segment_id), dtype=bool))
         sizes = {name: np.shape(getattr(self, name)) for name in self.__dataclass_fields__}
         if len(set(sizes.values())) != 1 or len(next(iter(sizes.values()))) != 1:
             raise BudgetError(f"the item arrays must be 1-d and of one length, got {sizes}")
@@ -145,37 +167,14 @@ class Capacity:
 
 
 @dataclass(frozen=True)
-class TargetResult:
-    """One target's share of the budget. GB are GiB; money USD per month (float)."""
-
-    name: str
-    gb_now: float
-    gb_after: float
-    unknown_size_on_tier: int  # segments on the tier whose size is unknown: in neither GB figure
-    unknown: int  # segments whose IOPS or size is unknown: never candidates
-    moves_in: int
-    moves_in_gb: float
-    moves_out: int  # moves out that save (the tier is the dearer one for them)
-    moves_out_gb: float
-    evicted: int  # moves out the budget forces (the tier is their cheapest)
-    evicted_gb: float
-    kept: int  # on the tier, cannot leave
-    kept_gb: float
-    kept_not_repaying: int  # on the tier, a move out would not repay: kept and counted
-    kept_not_repaying_gb: float
-    saving_usd_per_month: float  # of the budget's moves, against today
-    recommended_saving_usd_per_month: float  # of the per-target recommendations' moves to and from the tier
-
-    @property
-    def vs_recommendations_usd_per_month(self) -> float:
-        """The budget's saving - the recommendations' (<= 0: what the budget's limit costs)."""
-        return self.saving_usd_per_month - self.recommended_saving_usd_per_month
-
-
-@dataclass(frozen=True)
 class Split:
     """The budget's split: each item's outcome (an index into OUTCOMES), per-target results, fleet totals,
-    the weight used (bytes, or micro-USD per month) and the marginal GB's value."""
+    the weight used (bytes, or micro-USD per month) and the marginal GB's value.
+
+    For the explanations (apps.tiering.budget.explain): each item's ``weight``, its ``worth`` a month
+    (apps.tiering.budget.worth: NaN unknown), whether it ``holds`` a place, and ``order``: the items that
+    competed, in the greedy's order.
+    """
 
     capacity: Capacity
     outcome: np.ndarray
@@ -183,8 +182,12 @@ class Split:
     used_weight: int
     capacity_weight: int
     marginal_usd_per_gb_month: float  # the first item left out: what one more GB would earn
-    last_taken_usd_per_gb_month: float | None  # the last item taken by value (None: none)
+    last_taken_usd_per_gb_month: float | None  # the last item taken by worth (None: none)
     forced_over: bool  # what cannot leave the tier is more than the budget on its own
+    weight: np.ndarray
+    worth: np.ndarray
+    holds: np.ndarray
+    order: np.ndarray
 
     def total(self, field: str) -> float:
         """A per-target figure summed over the fleet."""
@@ -194,9 +197,14 @@ class Split:
         """The items whose outcome is one of ``outcomes``."""
         return np.flatnonzero(np.isin(self.outcome, outcomes))
 
+    @property
+    def left_weight(self) -> int:
+        """What the budget leaves unused (weight units; 0 when what cannot leave is over it)."""
+        return max(self.capacity_weight - self.used_weight, 0)
+
 
 def budget_split(items: Items, terms: Sequence[TargetTerms], capacity: Capacity) -> Split:
-    """Split ``capacity`` of the tier across ``items`` (module docstring: the greedy by value per weight)."""
+    """Split ``capacity`` of the tier across ``items`` (module docstring: the greedy by ranked worth per weight)."""
     n = len(items)
     target = np.asarray(items.target, dtype=np.int64)
     if n and not (0 <= target.min() and target.max() < len(terms)):
@@ -206,18 +214,22 @@ def budget_split(items: Items, terms: Sequence[TargetTerms], capacity: Capacity)
     value = items.value
     known = (size >= 0) & np.isfinite(value)
     weight, capacity_weight = _weights(size, target, terms, capacity)
-    worth = _worth(items, terms, target)
+    repays = _repays(items, terms, target)
     outcome = np.full(n, OFF, dtype=np.int8)
     # On the tier and cannot leave: not movable, not measured, held; or a move out that saves but would not repay.
     may_leave = np.asarray(items.may_move, dtype=bool) & known
     outcome[on_tier & ~may_leave] = KEPT
-    not_repaying = on_tier & may_leave & (value <= 0) & ~worth
+    not_repaying = on_tier & may_leave & (value <= 0) & ~repays
     outcome[not_repaying] = KEPT_NOT_REPAYING
     forced = (outcome == KEPT) | (outcome == KEPT_NOT_REPAYING)
     left = capacity_weight - int(weight[forced & (size >= 0)].sum())
     # Competing for the rest: on the tier and free to leave, or off it with a move in allowed that repays.
-    free = known & (value > 0) & np.where(on_tier, may_leave, np.asarray(items.may_move, dtype=bool) & worth)
-    order = _by_value(np.flatnonzero(free), value, weight, on_tier)
+    free = known & (value > 0) & np.where(on_tier, may_leave, np.asarray(items.may_move, dtype=bool) & repays)
+    horizon, margin = _per_item(terms, target)
+    place_worth = spread_worth(value, on_tier, np.asarray(items.move_cost_usd, dtype=np.float64), horizon)
+    holds = on_tier | np.asarray(items.incumbent, dtype=bool)
+    order = _by_value(np.flatnonzero(free), ranked(place_worth, holds, margin), weight, on_tier,
+                      incumbent=holds)
     taken, first_left_out = _fill(order, weight, max(left, 0))
     chosen = np.zeros(n, dtype=bool)
     chosen[taken] = True
@@ -226,13 +238,33 @@ def budget_split(items: Items, terms: Sequence[TargetTerms], capacity: Capacity)
     outcome[on_tier & may_leave & ~forced & ~chosen] = EVICTED
     outcome[on_tier & may_leave & ~forced & (value <= 0)] = MOVES_OUT
     return Split(
-        capacity=capacity, outcome=outcome, targets=_per_target(items, terms, outcome, known, worth, value),
+        capacity=capacity, outcome=outcome, targets=per_target(items, terms, outcome, known, repays, value),
         used_weight=int(weight[_on_after(outcome)].sum()),  # unknown sizes weigh 0
         capacity_weight=capacity_weight,
-        marginal_usd_per_gb_month=_per_gb(value, size, first_left_out) or 0.0,
-        last_taken_usd_per_gb_month=_per_gb(value, size, taken[-1] if len(taken) else None),
-        forced_over=left < 0,
+        marginal_usd_per_gb_month=_per_gb(place_worth, size, first_left_out) or 0.0,
+        last_taken_usd_per_gb_month=_per_gb(place_worth, size, taken[-1] if len(taken) else None),
+        forced_over=left < 0, weight=weight, worth=place_worth, holds=holds, order=order,
     )
+
+
+def _per_item(terms: Sequence[TargetTerms], target: np.ndarray) -> tuple[np.ndarray | float, np.ndarray | float]:
+    """Each item's payback horizon (months) and margin, from its target's terms: one number each when every
+    target has the same (one tier set, the usual case), so that 10M items need no array of them."""
+    return per_target_terms([float(t.policy.horizon_months) for t in terms], target), \
+        per_target_terms([_margin(t.margin) for t in terms], target)
+
+
+def per_target_terms(figures: list[float], target: np.ndarray) -> np.ndarray | float:
+    """``figures[target]`` for each item, or the one figure when every target has the same."""
+    if len(set(figures)) <= 1:
+        return figures[0] if figures else 0.0
+    return np.array(figures, dtype=np.float64)[target]
+
+
+def _margin(margin: float) -> float:
+    if not (math.isfinite(margin) and margin >= 0):
+        raise BudgetError(f"a margin must be a share >= 0, got {margin!r}")
+    return float(margin)
 
 
 def _on_after(outcome: np.ndarray) -> np.ndarray:
@@ -256,10 +288,10 @@ def _weights(size: np.ndarray, target: np.ndarray, terms: Sequence[TargetTerms],
     return np.round(known_size * per_byte).astype(np.int64), int(capacity.usd_per_month * MICRO_USD)
 
 
-def _worth(items: Items, terms: Sequence[TargetTerms], target: np.ndarray) -> np.ndarray:
+def _repays(items: Items, terms: Sequence[TargetTerms], target: np.ndarray) -> np.ndarray:
     """Whether each item's move (in, or out) saves at least its set's minimum and repays its one-off cost
     within its set's horizon (apps.tiering.payback.worth_moving, per target's terms)."""
-    worth = np.zeros(len(items), dtype=bool)
+    repays = np.zeros(len(items), dtype=bool)
     saving = np.asarray(items.saving_if_moved, dtype=np.float64)
     cost = np.asarray(items.move_cost_usd, dtype=np.float64)
     # One pass per distinct policy (a fleet has a few tier sets), not per target: 100 passes over 10M items
@@ -269,14 +301,21 @@ def _worth(items: Items, terms: Sequence[TargetTerms], target: np.ndarray) -> np
     policy = policy_of_target[target] if target.size else target
     for index, one in enumerate(policies):
         rows = policy == index if len(policies) > 1 else slice(None)
-        worth[rows] = worth_moving(cost[rows], saving[rows], one)
-    return worth
+        repays[rows] = worth_moving(cost[rows], saving[rows], one)
+    return repays
 
 
-def _by_value(free: np.ndarray, value: np.ndarray, weight: np.ndarray, on_tier: np.ndarray) -> np.ndarray:
-    """``free`` items by value per weight, highest first; ties: on the tier first, then the input order."""
+def _by_value(free: np.ndarray, value: np.ndarray, weight: np.ndarray, on_tier: np.ndarray,
+              incumbent: np.ndarray | None = None) -> np.ndarray:
+    """``free`` items by value per weight, highest first; ties: on the tier first, then the ``incumbent``
+    ones (those that hold a place), then the input order."""
     # The input order, with the items on the tier first: a stable sort on the ratio keeps it among ties.
-    ahead = np.concatenate([free[on_tier[free]], free[~on_tier[free]]])
+    parts = [free[on_tier[free]]]
+    rest = free[~on_tier[free]]
+    if incumbent is not None:
+        parts.append(rest[incumbent[rest]])
+        rest = rest[~incumbent[rest]]
+    ahead = np.concatenate([*parts, rest])
     with np.errstate(divide="ignore"):
         key = -(value[ahead] / weight[ahead])  # weight 0 and value > 0: -inf, taken first
     # Quicksort (4x faster than a stable sort on 5M floats here), then the ties, rare in real figures, put back
@@ -333,42 +372,6 @@ def _per_gb(value: np.ndarray, size: np.ndarray, index: int | None) -> float | N
     if index is None or size[index] <= 0:
         return None
     return float(value[index] / (size[index] / GB))
-
-
-def _per_target(items: Items, terms: Sequence[TargetTerms], outcome: np.ndarray, known: np.ndarray,
-                worth: np.ndarray, value: np.ndarray) -> tuple[TargetResult, ...]:
-    """Each target's figures: counts, GB and savings by (target, outcome) in three bincounts (an item on the
-    tier has one of the on-tier outcomes, so GB now is their sum), and two for the unknown."""
-    count, kinds = len(terms), len(OUTCOMES)
-    target = np.asarray(items.target, dtype=np.int64)
-    size = np.asarray(items.size_bytes, dtype=np.int64)
-    gb = np.maximum(size, 0) / GB
-    saving = np.nan_to_num(np.asarray(items.saving_if_moved, dtype=np.float64))
-    key = target * kinds + outcome
-    counts, sizes, savings = (np.bincount(key, weights=w, minlength=count * kinds).reshape(count, kinds)
-                              for w in (None, gb, saving))
-    unknown = np.bincount(target[~known], minlength=count)
-    unsized = np.bincount(target[np.asarray(items.on_tier, dtype=bool) & (size < 0)], minlength=count)
-    # The recommendations' moves to and from the tier: every allowed move in that repays, and every move out
-    # that saves and repays (the items the split may move, unlimited).
-    moves_in_allowed = ~np.asarray(items.on_tier, dtype=bool) & np.asarray(items.may_move, dtype=bool) & worth \
-        & known & (value > 0)
-    recommended = (np.bincount(target[moves_in_allowed], weights=saving[moves_in_allowed], minlength=count)
-                   + savings[:, MOVES_OUT])
-    on_now, on_after = [STAYS, KEPT, KEPT_NOT_REPAYING, MOVES_OUT, EVICTED], [STAYS, MOVES_IN, KEPT, KEPT_NOT_REPAYING]
-    parts = {"moves_in": MOVES_IN, "moves_out": MOVES_OUT, "evicted": EVICTED, "kept": KEPT,
-             "kept_not_repaying": KEPT_NOT_REPAYING}
-    return tuple(
-        TargetResult(
-            name=term.name, gb_now=float(sizes[i, on_now].sum()), gb_after=float(sizes[i, on_after].sum()),
-            unknown_size_on_tier=int(unsized[i]), unknown=int(unknown[i]),
-            **{name: int(counts[i, code]) for name, code in parts.items()},
-            **{f"{name}_gb": float(sizes[i, code]) for name, code in parts.items()},
-            saving_usd_per_month=float(savings[i, [MOVES_IN, MOVES_OUT, EVICTED]].sum()),
-            recommended_saving_usd_per_month=float(recommended[i]),
-        )
-        for i, term in enumerate(terms)
-    )
 
 
 def usd_per_gb_month(usd_per_gb: Decimal, divisor: int) -> float:
