@@ -12,7 +12,7 @@ from django.db.models import Count, Sum
 from apps.snapshots.models import CollectionRun, SegmentStat, Snapshot
 from apps.snapshots.services import snapshot_collect
 from apps.targets.models import Target
-from tests.core.test_celery_worker import wait_for
+from tests.waiting import wait_for
 
 
 def _per_snapshot(target: Target) -> dict[int, tuple[int, int, int]]:
@@ -71,7 +71,7 @@ class WorkerKilledTests:
         from django.db import transaction
 
         from apps.snapshots.runs import run_enqueue
-        from tests.core.test_celery_worker import wait_for
+        from tests.waiting import wait_for
 
         with transaction.atomic():
             run = run_enqueue(target=demo_target, trigger="manual")
