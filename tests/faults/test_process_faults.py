@@ -72,11 +72,15 @@ def _blocked_writing(stack: PrivateStack, target_id: int) -> bool:
         (target_id,)))
 
 
-def _worker_idle(stack: PrivateStack) -> bool:
-    """No collection and no refresh queued or running: the worker's one pool child is free for the next task."""
-    return not stack.sql(
+def _worker_quiet(stack: PrivateStack) -> None:
+    """Nothing else for the worker's one pool child: no target due (beat's fan-out would queue a collection,
+    then its refresh, whose roll-up waits on a held snapshot table too), no collection or refresh queued or
+    running. A test that wants a target collected makes it due itself (_due_collected)."""
+    stack.sql("UPDATE targets_target SET next_collect_at = '2100-01-01T00:00:00Z'")
+    wait_for(lambda: not stack.sql(
         "SELECT 1 FROM snapshots_collectionrun WHERE status IN ('queued', 'running') UNION ALL "
-        "SELECT 1 FROM tiering_refresh WHERE status IN ('queued', 'running')")
+        "SELECT 1 FROM tiering_refresh WHERE status IN ('queued', 'running')"),
+        timeout_s=120, what="the worker to have nothing queued or running")
 
 
 def _start_and_hold(stack: PrivateStack, name: str) -> dict[str, int]:
@@ -198,7 +202,7 @@ class ProcessFaultTests:
         record(Figure("web master SIGKILL", before, stack.counts(), recovered_s, "back, /healthz 200, no orphans"))
 
     def test_worker_pool_child_killed_mid_collection(self, stack):
-        wait_for(lambda: _worker_idle(stack), timeout_s=120, what="the worker to be idle")
+        _worker_quiet(stack)
         before = stack.counts()
         with _writes_held(stack):
             ids = _start_and_hold(stack, "fault-pool-child")
@@ -220,7 +224,7 @@ class ProcessFaultTests:
             [f"run ended {recovered_s:.0f} s after the kill: {outcome[1] or 'no error'}"]))
 
     def test_whole_worker_killed_mid_collection(self, stack):
-        wait_for(lambda: _worker_idle(stack), timeout_s=120, what="the worker to be idle")
+        _worker_quiet(stack)
         before = stack.counts()
         with _writes_held(stack):
             ids = _start_and_hold(stack, "fault-worker")
