@@ -45,8 +45,8 @@ class ImportFollowupTests:
 
         assert "recommendations: refreshed (" in said and "`manage.py recommend xydb` prints them" in said
 
-    def test_an_import_that_could_not_queue_its_refresh_says_so_and_what_to_run(
-            self, report_target, closed_broker):
+    @pytest.mark.usefixtures("closed_broker")
+    def test_an_import_that_could_not_queue_its_refresh_says_so_and_what_to_run(self, report_target):
         said = _said("import_extract", str(EXTRACTS / "rac"), "--target", "xydb")
 
         line = next(line for line in said.splitlines() if line.startswith("recommendations: "))
