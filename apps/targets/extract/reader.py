@@ -356,7 +356,7 @@ def _history(tables: _Tables, instance: InstanceRow, *, pack: bool) -> tuple[tup
             yield key, [row.stat for row in run]
 
     # Each snapshot's segment statistics stay on disk until storage writes that snapshot.
-    seg_stat_rows: Spilled = tables.rows.get(SPILLED_FILE) or spilled(())
+    seg_stat_rows: Spilled = tables.rows[SPILLED_FILE]
     snapshots = assemble_history(
         snapshot_rows=rows, seg_stats=spilled_groups(seg_stat_rows, by_snapshot),
         pack_sysstat_rows=pack_sysstat_rows, pack_filestat_rows=pack_filestat_rows,
