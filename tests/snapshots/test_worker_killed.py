@@ -105,7 +105,9 @@ class WorkerKilledTests:
         wait_for(lambda: CollectionRun.objects.get(pk=run.pk).status == CollectionRun.Status.SUCCEEDED,
                  timeout_s=180, what="the run to be redelivered and completed")
         run.refresh_from_db()
-        assert run.attempts == 2
+        # The redelivery, and one retry when the dead child's session, held on the table until the block ended,
+        # still had the target's lock as the next child took the run (services.snapshot_collect waits it out).
+        assert run.attempts in (2, 3)
         reference = Target.objects.create(name="demo-reference", mode=Target.Mode.DEMO,
                                           demo_seed=demo_target.demo_seed)
         snapshot_collect(target_id=reference.id, trigger="command")

@@ -9,17 +9,20 @@ import subprocess
 import sys
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import call_command
 from django.utils import timezone
 
 from apps.targets.models import Target
 from tests.conftest import ROOT
 
 
-def _recommend(name: str) -> CommandError:
-    with pytest.raises(CommandError) as raised:
-        call_command("recommend", name, stdout=io.StringIO())
-    return raised.value
+def _recommend(name: str) -> tuple[int, str]:
+    """(exit status, stderr) of a recommend that prints no rows; its stdout must stay empty."""
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(SystemExit) as raised:
+        call_command("recommend", name, stdout=out, stderr=err)
+    assert out.getvalue() == ""
+    return raised.value.code, err.getvalue()
 
 
 @pytest.mark.django_db
@@ -30,11 +33,11 @@ class RecommendNotComputedTests:
         target = Target.objects.create(name="fresh", mode=Target.Mode.REPORT)
         refresh = Refresh.objects.create(target=target, queued_at=timezone.now())
 
-        error = _recommend("fresh")
+        status, said = _recommend("fresh")
 
-        assert error.returncode == 3
-        assert f"a refresh was queued at {refresh.queued_at:%Y-%m-%d %H:%M:%S} UTC" in str(error)
-        assert "`manage.py recommend fresh --refresh`" in str(error)
+        assert status == 3
+        assert f"a refresh was queued at {refresh.queued_at:%Y-%m-%d %H:%M:%S} UTC" in said
+        assert "`manage.py recommend fresh --refresh`" in said
 
     def test_a_failed_refresh_is_named_with_its_error(self, seed_tiers):
         from apps.tiering.models import Refresh
@@ -43,10 +46,19 @@ class RecommendNotComputedTests:
         Refresh.objects.create(target=target, queued_at=timezone.now(), status=Refresh.Status.FAILED,
                                error="PostgreSQL was unreachable: gone.")
 
-        error = _recommend("fresh")
+        status, said = _recommend("fresh")
 
-        assert error.returncode == 3
-        assert "the last refresh" in str(error) and "failed: PostgreSQL was unreachable: gone; " in str(error)
+        assert status == 3
+        assert "the last refresh" in said and "failed: PostgreSQL was unreachable: gone; " in said
+
+    def test_it_is_a_state_not_a_failure_in_the_audit_log(self, seed_tiers):
+        from apps.core.models import AuditLogEntry
+
+        Target.objects.create(name="fresh", mode=Target.Mode.REPORT)
+        before = AuditLogEntry.objects.count()
+
+        assert _recommend("fresh")[0] == 3
+        assert AuditLogEntry.objects.count() == before
 
     def test_rows_print_once_computed(self, seed_tiers):
         from apps.tiering.refreshes import refresh_now

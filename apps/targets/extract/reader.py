@@ -350,6 +350,7 @@ def _history(tables: _Tables, instance: InstanceRow, *, pack: bool) -> tuple[tup
     if pack:
         pack_sysstat_rows = queries.fetch_pack_sysstat(tables.cursor("pack_sysstat.csv"), mode=mode, **bounds)
         pack_filestat_rows = queries.fetch_pack_filestat(tables.cursor("pack_filestat.csv"), mode=mode, **bounds)
+
     def by_snapshot(part: list[Row]) -> Iterator[tuple[tuple[int, int], list[Any]]]:
         mapped = queries.fetch_seg_stat(_Replay(part, FILES[SPILLED_FILE]), mode=mode, features=features, **bounds)
         for key, run in itertools.groupby(mapped, key=lambda row: (row.instance_number, row.snap_id)):

@@ -5,7 +5,9 @@ tier change; every mode, report targets included), in the foreground, and says w
 
 A target with no recommendations computed yet (an import just made, its refresh still queued) prints
 no rows: the command says why on stderr (a refresh queued when, or failed, or none) and what to run,
-and exits with status 3, so a script never reads an empty table as "nothing to move".
+and exits with status 3, so a script never reads an empty table as "nothing to move". That is a state,
+not a failure of the command: a script polling until the rows are ready leaves no "failed" entries in
+the audit log.
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ class Command(BaseCommand):
             if options["format"] is None:
                 return
         if recommendation_run_current(target_id=target.id) is None:
-            raise CommandError(recommendations_missing(target=target), returncode=NOT_COMPUTED)
+            self.stderr.write(recommendations_missing(target=target))
+            raise SystemExit(NOT_COMPUTED)  # not an Exception: audit_command records no failure
         recs = recommendation_list(target_id=target.id)
         if options["format"] == "csv":
             for part in export_csv_parts(recs, target):
