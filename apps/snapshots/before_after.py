@@ -42,7 +42,11 @@ class WindowFigures:
     write_requests: int | None
     optimized_reads: int | None
     iops_p95: float | None
-    read_ms: float | None  # the tablespace's measured average read time over the window
+    # The tablespace's measured average read time over the window. Reads the Database Smart Flash Cache
+    # served are in it at the flash cache's latency, for every source: a real database's file statistics
+    # (AWR Tablespace IO Stats, V$FILESTAT) count them as reads of the file, and the demo times them so
+    # too. It is not weighted again by the segment's flash-hit share, which would count those hits twice.
+    read_ms: float | None
 
     @property
     def io_requests_per_s(self) -> float | None:

@@ -57,17 +57,20 @@ def observed_places(collection: Collection, *, seen_at: dt.datetime, stored: set
 
     A snapshot that lists the same segments in the same places as the one before it is passed over by
     two tuple comparisons (in C): 168 hourly snapshots of 2,000 segments took 0.3 s row by row, 0.01 s so.
+    One snapshot's rows are read at a time (an extract's lie on disk until then: apps.targets.extract.spill).
     """
-    events: list[tuple[dt.datetime, tuple, tuple]] = [
-        (snap.begin_at, tuple(map(_KEY, snap.segment_stats)), tuple(map(_TABLESPACE, snap.segment_stats)))
+    events: list[tuple[dt.datetime, Sequence]] = [
+        (snap.begin_at, snap.segment_stats)
         for snap in collection.snapshots if (snap.dbid, snap.instance_number, snap.snap_id) not in stored
     ]
     if collection.segments:
-        events.append((seen_at, tuple(map(_KEY, collection.segments)), tuple(map(_TABLESPACE, collection.segments))))
+        events.append((seen_at, collection.segments))
     runs: Runs = {}
     current: dict[SegmentKey, str] = {}  # the latest place seen of each segment, "" included
     previous: tuple[tuple, tuple] = ((), ())
-    for at, keys, tablespaces in sorted(events, key=lambda event: event[0]):
+    for at, rows in sorted(events, key=lambda event: event[0]):
+        rows = list(rows)
+        keys, tablespaces = tuple(map(_KEY, rows)), tuple(map(_TABLESPACE, rows))
         if (keys, tablespaces) == previous:
             continue
         previous = (keys, tablespaces)

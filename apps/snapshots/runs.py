@@ -38,7 +38,8 @@ class CollectionBusy(Exception):
 
 
 class RunEnded(Exception):
-    """The run was ended meanwhile (reaped, or finished by an earlier delivery of its task)."""
+    """The run was ended meanwhile (reaped, or finished by an earlier delivery of its task), or it or its
+    target was deleted: a late task has nothing to do."""
 
 
 class BrokerUnavailable(Exception):
@@ -104,7 +105,7 @@ def _run_send(*, run_id: int, target_id: int) -> None:
 def run_start(*, target: Target, run_id: int | None, trigger: str) -> CollectionRun:
     """Mark a run running (creating it when the caller had none queued).
 
-    Raises :class:`RunEnded` when the run was ended meanwhile, and fails a run
+    Raises :class:`RunEnded` when the run was ended or deleted meanwhile, and fails a run
     whose task was delivered more often than any healthy run needs (a task
     that kills its worker must not loop for ever).
     """
@@ -112,7 +113,9 @@ def run_start(*, target: Target, run_id: int | None, trigger: str) -> Collection
     if run_id is None:
         run = CollectionRun.objects.create(target=target, trigger=trigger, queued_at=now)
     else:
-        run = CollectionRun.objects.get(pk=run_id)
+        run = CollectionRun.objects.filter(pk=run_id).first()
+        if run is None:
+            raise RunEnded(f"run {run_id} of {target.name} no longer exists (deleted)")
         if run.status in ENDED:
             raise RunEnded(f"run {run.id} of {target.name} already ended ({run.status})")
     # Still "running": the delivery before this one died mid-run (a killed worker gives its message back).

@@ -24,6 +24,7 @@ from apps.snapshots.models import CollectionRun, SampleState, Snapshot, Tablespa
 from apps.snapshots.runs import (
     BrokerUnavailable,
     CollectionBusy,
+    RunEnded,
     run_enqueue,
     run_finish,
     run_start,
@@ -104,10 +105,12 @@ def snapshot_collect(*, target_id: int, run_id: int | None = None, trigger: str 
     Raises CollectRetryable only for transient failures with retries left (the
     task retries the same run): a network error or timeout of the target, and
     PostgreSQL going away mid-run. Raises RunEnded when the run was ended
-    meanwhile (a late redelivery). Every other outcome is recorded on the
+    meanwhile (a late redelivery) or its run or target was deleted. Every other outcome is recorded on the
     returned run; a success is announced (run_succeeded) once committed.
     """
-    target = Target.objects.get(pk=target_id)
+    target = Target.objects.filter(pk=target_id).first()
+    if target is None:  # deleted with its runs while this one's task was queued
+        raise RunEnded(f"target {target_id} no longer exists (deleted)")
     run = run_start(target=target, run_id=run_id, trigger=trigger)
     try:
         with target_lock(target.id):

@@ -8,3 +8,8 @@ from django.dispatch import Signal
 #: ``target_id`` and ``run_id``. The recommendations refresh listens (apps.tiering.apps): it runs
 #: as its own task, so a refresh that fails fails only itself.
 run_succeeded = Signal()
+
+#: Sent by a command after a run it made (an import), with ``target_id`` and ``run_id``: each receiver
+#: returns lines saying what follows the run (the recommendations: a refresh queued when, how to check),
+#: which the command prints.
+run_followups = Signal()

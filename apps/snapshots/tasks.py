@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 
 from apps.core.config import get_config
+
+logger = logging.getLogger(__name__)
 
 
 # Idempotent by data (natural keys), so acks_late is safe, and a worker killed mid-run gives its message
@@ -18,7 +22,8 @@ def snapshot_collect(self, target_id: int, run_id: int | None = None) -> str:
 
     try:
         run = collect(target_id=target_id, run_id=run_id, trigger="schedule")
-    except RunEnded as exc:  # reaped, or finished by an earlier delivery: nothing to do
+    except RunEnded as exc:  # reaped, finished by an earlier delivery, or deleted: nothing to do
+        logger.info("collection task of target %s: nothing to do: %s", target_id, exc)
         return f"skipped: {exc}"
     except CollectRetryable as exc:  # transient only: permanent errors are recorded on the run
         backoff = get_config()["COLLECT_RETRY_BACKOFF_S"] * (2 ** self.request.retries)
@@ -61,7 +66,12 @@ def window_base_prepare(target_id: int, last_day: str, days: int, statistic: str
     import datetime as dt
 
     from apps.snapshots.windows import window_base_prepare as prepare
+    from apps.targets.models import Target
 
+    if not Target.objects.filter(pk=target_id).exists():
+        logger.info("window base of target %s: nothing to do: target %s no longer exists (deleted)",
+                    target_id, target_id)
+        return []
     built = prepare(target_id=target_id, last_day=dt.date.fromisoformat(last_day), days=days, statistic=statistic,
                     day_ends=day_ends)
     return [f"{first}..{last}" for first, last in built]

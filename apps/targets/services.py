@@ -50,6 +50,10 @@ def target_findings(*, target: Target) -> list[str]:
 REPORT_ONLY_FINDING = "report-only target: fed by imports, nothing to connect to"
 
 
+class TargetCheckGone(Exception):
+    """The check was deleted with its target before its task ran: nothing to do."""
+
+
 def target_check_enqueue(*, target: Target, requested_by: str) -> TargetCheck:
     """Record a queued "test connection" and send its task once the row is committed.
 
@@ -86,12 +90,15 @@ def target_check(*, check_id: int) -> TargetCheck:
     """Run a queued check step by step, saving each step as it completes.
 
     Idempotent: only a queued check is claimed (conditional UPDATE); running it again, or on a
-    second worker, leaves the row as the first run wrote it.
+    second worker, leaves the row as the first run wrote it. Raises TargetCheckGone when the check
+    was deleted with its target.
     """
     now = timezone.now()
     claimed = TargetCheck.objects.filter(pk=check_id, status=TargetCheck.Status.QUEUED).update(
         status=TargetCheck.Status.RUNNING, started_at=now)
-    check = TargetCheck.objects.select_related("target").get(pk=check_id)
+    check = TargetCheck.objects.select_related("target").filter(pk=check_id).first()
+    if check is None:
+        raise TargetCheckGone(f"check {check_id} no longer exists (its target was deleted)")
     if not claimed:
         return check
 

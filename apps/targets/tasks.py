@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 
@@ -10,15 +12,20 @@ from apps.core.config import CONFIG_DEFAULTS
 # The check bounds itself (TARGET_CHECK_TIMEOUT_S); these limits only catch what escapes it.
 _CHECK_LIMIT_S = int(CONFIG_DEFAULTS["TARGET_CHECK_TIMEOUT_S"])
 
+logger = logging.getLogger(__name__)
+
 
 @shared_task(soft_time_limit=_CHECK_LIMIT_S + 30, time_limit=_CHECK_LIMIT_S + 60)
 def target_check(check_id: int) -> str:
     # Idempotent: the service claims only a queued check, so a redelivery changes nothing.
+    from apps.targets.services import TargetCheckGone, target_check_fail
     from apps.targets.services import target_check as check
-    from apps.targets.services import target_check_fail
 
     try:
         return check(check_id=check_id).status
+    except TargetCheckGone as exc:
+        logger.info("connection check task %s: nothing to do: %s", check_id, exc)
+        return f"skipped: {exc}"
     except SoftTimeLimitExceeded:
         target_check_fail(check_id=check_id, error=f"The check passed the worker's limit of {_CHECK_LIMIT_S + 30} s.")
         return "failed"

@@ -6,8 +6,9 @@ class TieringConfig(AppConfig):
 
     def ready(self) -> None:
         from apps.core.audit import audit_register
-        from apps.snapshots.signals import run_succeeded
+        from apps.snapshots.signals import run_followups, run_succeeded
         from apps.tiering.models import Plan, Tier
+        from apps.tiering.readiness import on_run_followups
         from apps.tiering.refreshes import on_run_succeeded
 
         # Prices and tier sets, with old and new values.
@@ -17,3 +18,4 @@ class TieringConfig(AppConfig):
 
         # The one way data flows on: snapshots announce a run, tiering refreshes (snapshots never import tiering).
         run_succeeded.connect(on_run_succeeded, dispatch_uid="tiering.refresh_after_run")
+        run_followups.connect(on_run_followups, dispatch_uid="tiering.recommendations_after_run")

@@ -38,6 +38,10 @@ class RefreshRetryable(Exception):
     """A failure with retries left: the task retries the same refresh later."""
 
 
+class RefreshGone(Exception):
+    """The refresh was deleted with its target (before its task ran, or while it ran): nothing to do."""
+
+
 def on_run_succeeded(sender: Any, *, target_id: int, run_id: int, **kwargs: Any) -> None:
     """apps.snapshots.signals.run_succeeded: queue a refresh of the run's target."""
     refresh_enqueue(target_id=target_id, run_id=run_id)
@@ -75,8 +79,11 @@ def _refresh_send(*, refresh_id: int) -> None:
 
 
 def refresh_run(*, refresh_id: int, retries_left: bool) -> Refresh:
-    """Run one queued refresh. Raises RefreshRetryable when it failed with ``retries_left``."""
-    refresh = Refresh.objects.select_related("target").get(pk=refresh_id)
+    """Run one queued refresh. Raises RefreshRetryable when it failed with ``retries_left``, RefreshGone when
+    the refresh was deleted with its target."""
+    refresh = Refresh.objects.select_related("target").filter(pk=refresh_id).first()
+    if refresh is None:
+        raise RefreshGone(f"refresh {refresh_id} no longer exists (its target was deleted)")
     if refresh.status in (Status.SUCCEEDED, Status.FAILED):
         return refresh  # reaped, or done by an earlier delivery of its task
     refresh.status, refresh.started_at, refresh.attempts = Status.RUNNING, timezone.now(), refresh.attempts + 1
@@ -87,6 +94,8 @@ def refresh_run(*, refresh_id: int, retries_left: bool) -> Refresh:
         connection_reset()
         return _refresh_failed(refresh, f"PostgreSQL was unreachable: {first_line(exc)}", retry=retries_left)
     except Exception as exc:
+        if not Refresh.objects.filter(pk=refresh.pk).exists():  # its target was deleted while it ran
+            raise RefreshGone(f"refresh {refresh.pk} no longer exists (its target was deleted)") from exc
         logger.exception("refresh of target %s failed", refresh.target.name)
         return _refresh_failed(refresh, f"Internal error: {type(exc).__name__}: {exc}", retry=retries_left)
     refresh.status, refresh.finished_at = Status.SUCCEEDED, timezone.now()

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 
 from apps.core.config import get_config
+
+logger = logging.getLogger(__name__)
 
 
 # A refresh recomputes a target's current recommendations from what is stored: idempotent, so acks_late
@@ -13,11 +17,14 @@ from apps.core.config import get_config
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=3, soft_time_limit=10 * 60,
              time_limit=12 * 60, ignore_result=True)
 def refresh_run(self, refresh_id: int) -> object:
-    from apps.tiering.refreshes import RefreshRetryable
+    from apps.tiering.refreshes import RefreshGone, RefreshRetryable
     from apps.tiering.refreshes import refresh_run as run
 
     try:
         return run(refresh_id=refresh_id, retries_left=self.request.retries < self.max_retries).status
+    except RefreshGone as exc:
+        logger.info("refresh task %s: nothing to do: %s", refresh_id, exc)
+        return f"skipped: {exc}"
     except RefreshRetryable as exc:
         # throw=False: the retry is sent and this delivery ends normally, its record saying "retrying"
         # (eagerly, in tests, apply() runs the returned retry at once).
@@ -38,6 +45,10 @@ def refreshes_reap() -> dict[str, int]:
 @shared_task
 def recommendation_runs_prune(target_id: int) -> int:
     # Idempotent: deletes only runs no page shows, whatever is left of them.
+    from apps.targets.models import Target
     from apps.tiering.services import recommendation_runs_prune as prune
 
+    if not Target.objects.filter(pk=target_id).exists():  # deleted with its runs
+        logger.info("prune of target %s: nothing to do: target %s no longer exists (deleted)", target_id, target_id)
+        return 0
     return prune(target_id=target_id)

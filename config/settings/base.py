@@ -180,12 +180,17 @@ TIERSCOPE: dict[str, object] = {
 # Everything to stderr, which the process's supervisor keeps: supervisord in .data/log/ under make run,
 # docker compose's log driver, journald under systemd. django.request (500 tracebacks) and the apps.*
 # loggers propagate here; Django's own console handler writes only with DEBUG on.
+# The app's own loggers (apps.*) from LOG_LEVEL (INFO); libraries from LIBRARY_LOG_LEVEL (WARNING), so a
+# library's INFO line (django-axes announces its version at every start) never reaches a management
+# command's stderr, where a script reads only the command's own messages. The worker and beat set their
+# own level on the root logger (celery's --loglevel), so their logs keep the libraries' INFO lines.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": env_str("LIBRARY_LOG_LEVEL", "WARNING")},
+    "loggers": {"apps": {"level": env_str("LOG_LEVEL", "INFO")}, "config": {"level": env_str("LOG_LEVEL", "INFO")}},
 }
 
 from config.settings.celery import *  # noqa: E402,F401,F403  (CELERY_* settings live in one file)

@@ -2,20 +2,10 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from apps.snapshots.models import CollectionRun, Snapshot
-
-
-def wait_for(predicate, *, timeout_s: float, what: str) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.25)
-    raise AssertionError(f"timed out after {timeout_s} s waiting for {what}")
+from tests.waiting import wait_for
 
 
 @pytest.mark.worker

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 import redis
 from django.conf import settings
 
 from apps.core.heartbeat import heartbeat_key, heartbeat_read
+from tests.waiting import wait_for
 
 
 @pytest.mark.worker
@@ -20,9 +19,8 @@ class WorkerHeartbeatTests:
         settings_every_s = settings.TIERSCOPE_HEARTBEAT_EVERY_S
 
         # The bootstep writes at start and then every TIERSCOPE_HEARTBEAT_EVERY_S on the worker's timer.
-        deadline = time.monotonic() + settings_every_s + 10
-        while time.monotonic() < deadline and client.get(heartbeat_key("worker")) is None:
-            time.sleep(0.5)
+        wait_for(lambda: client.get(heartbeat_key("worker")) is not None, timeout_s=settings_every_s + 10,
+                 what="the worker's first heartbeat")
         client.close()
 
         beat = heartbeat_read(process="worker", stale_after_s=settings.TIERSCOPE_HEARTBEAT_STALE_S)

@@ -43,3 +43,38 @@ class LoggingTests:
         assert "Traceback (most recent call last)" in done.stderr
         assert "ZeroDivisionError" in done.stderr
         assert done.stderr.count("Internal Server Error: /boom") == 1
+
+    def test_a_quiet_command_writes_nothing_on_stderr(self):
+        # django-axes logged its version at INFO on every command; a script reading stderr saw it each time.
+        done = _manage("check")
+
+        assert done.returncode == 0, done.stderr
+        assert "no issues" in done.stdout
+        assert done.stderr == ""
+
+    def test_a_command_shows_the_apps_messages_and_the_libraries_warnings_not_their_info(self):
+        done = _manage("shell", "-c", _LOG_LINES)
+
+        assert done.returncode == 0, done.stderr
+        assert "WARNING apps.snapshots.runs app warning" in done.stderr
+        assert "INFO apps.tiering.tasks app info" in done.stderr
+        assert "WARNING kombu library warning" in done.stderr
+        assert "library info" not in done.stderr
+
+
+_LOG_LINES = """
+import logging
+logging.getLogger("apps.snapshots.runs").warning("app warning")
+logging.getLogger("apps.tiering.tasks").info("app info")
+logging.getLogger("kombu").warning("library warning")
+logging.getLogger("axes.apps").info("library info")
+"""
+
+
+def _manage(*args: str) -> subprocess.CompletedProcess[str]:
+    """A real `manage.py` as a DBA runs it (local settings), its stdout and stderr apart."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.local"}
+    env.pop("LOG_LEVEL", None)
+    env.pop("LIBRARY_LOG_LEVEL", None)
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=60)

@@ -13,7 +13,6 @@ import json
 import os
 import signal
 import subprocess
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -24,6 +23,8 @@ from typing import Any
 import psycopg
 import redis
 
+from tests import waiting
+
 ROOT = Path(__file__).resolve().parents[2]
 STACK = ROOT / "scripts" / "dev" / "stack.sh"
 PY = ROOT / ".venv" / "bin" / "python"
@@ -31,18 +32,10 @@ SHARED_PORTS = {55432, 56379, 8000}
 
 
 def wait_for(predicate: Callable[[], Any], *, timeout_s: float, what: str, every_s: float = 0.5) -> Any:
-    """Poll until predicate() is truthy; its value, or AssertionError after timeout_s."""
-    deadline = time.monotonic() + timeout_s
-    while True:
-        try:
-            value = predicate()
-        except (psycopg.Error, redis.RedisError, OSError):
-            value = None  # the service under test is away: that is what we wait through
-        if value:
-            return value
-        if time.monotonic() >= deadline:
-            raise AssertionError(f"timed out after {timeout_s:.0f} s waiting for {what}")
-        time.sleep(every_s)
+    """Poll until predicate() is truthy; its value, or AssertionError after timeout_s. A service the test
+    stopped on purpose (PostgreSQL, Redis, the web) being away counts as "not yet"."""
+    return waiting.wait_for(predicate, timeout_s=timeout_s, what=what, every_s=every_s,
+                            ignoring=(psycopg.Error, redis.RedisError, OSError))
 
 
 @dataclass

@@ -6,6 +6,7 @@ leaves the stack healthy, and asserts so, before the next one starts.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import time
@@ -37,8 +38,10 @@ try:
 except ImportError:
     from apps.snapshots.services import run_enqueue
 demo = Target.objects.get(name="demo")
+# Never due, from its creation: made due (next_collect_at NULL) even for a moment, beat's fan-out would queue
+# a collection of its own, which the held table would stop in flight before this test's run ever started.
 target, _ = Target.objects.get_or_create(name={name!r}, defaults=dict(mode=demo.mode, interval_minutes=60,
-                                         tier_set=demo.tier_set))
+                                         tier_set=demo.tier_set, next_collect_at="2100-01-01T00:00:00Z"))
 for mapping in TablespaceTier.objects.filter(target=demo):
     TablespaceTier.objects.get_or_create(target=target, tablespace_name=mapping.tablespace_name,
                                          defaults=dict(tier=mapping.tier))
@@ -62,14 +65,35 @@ def _writes_held(stack: PrivateStack) -> Iterator[None]:
         conn.rollback()
 
 
-def _blocked_writing(stack: PrivateStack) -> bool:
-    return bool(stack.sql("SELECT 1 FROM pg_locks WHERE relation = 'snapshots_snapshot'::regclass AND NOT granted"))
+def _blocked_writing(stack: PrivateStack, target_id: int) -> bool:
+    """The session that holds this target's collection lock waits on the held snapshot table: its run, and no
+    other task (a refresh's roll-up also waits on that table), is the one in flight."""
+    return bool(stack.sql(
+        "SELECT 1 FROM pg_locks w JOIN pg_locks a ON a.pid = w.pid WHERE w.relation = 'snapshots_snapshot'::regclass "
+        "AND NOT w.granted AND a.locktype = 'advisory' AND a.granted AND a.objid::bigint = %s AND a.objsubid = 2",
+        (target_id,)))
+
+
+def _worker_quiet(stack: PrivateStack) -> None:
+    """Nothing else for the worker's one pool child: no target due (beat's fan-out would queue a collection,
+    then its refresh, whose roll-up waits on a held snapshot table too), no collection or refresh queued or
+    running. A test that wants a target collected makes it due itself (_due_collected)."""
+    stack.sql("UPDATE targets_target SET next_collect_at = '2100-01-01T00:00:00Z'")
+    wait_for(lambda: not stack.sql(
+        "SELECT 1 FROM snapshots_collectionrun WHERE status IN ('queued', 'running') UNION ALL "
+        "SELECT 1 FROM tiering_refresh WHERE status IN ('queued', 'running')"),
+        timeout_s=120, what="the worker to have nothing queued or running")
 
 
 def _start_and_hold(stack: PrivateStack, name: str) -> dict[str, int]:
+    """Start a collection of a new target and hold it in flight (running, its lock taken, blocked writing).
+
+    The worker has one pool child: what an earlier test left queued (the refresh after its run, whose roll-up
+    would wait on the held table too) is let through first, or the new run would wait behind it, queued.
+    """
     ids = stack.manage(_NEW_TARGET_AND_RUN.format(name=name))
-    wait_for(lambda: _blocked_writing(stack), timeout_s=60, what="the collection to be writing its snapshots")
-    assert _run(stack, ids["run_id"])[0] == "running"
+    wait_for(lambda: _run(stack, ids["run_id"])[0] == "running" and _blocked_writing(stack, ids["target_id"]),
+             timeout_s=120, what=f"run {ids['run_id']} to be running and writing its snapshots")
     return ids
 
 
@@ -102,6 +126,7 @@ def _away_and_back(stack: PrivateStack, server: str, *, stop, healthy_s: float) 
     stop()
     stopped_at = time.monotonic()
     wait_for(lambda: stack.healthz()[0] == 503, timeout_s=20, what="/healthz to see the outage")
+    # Not a wait: the fault itself is an outage of OUTAGE_S, held for that long whatever else happens.
     time.sleep(max(0.0, OUTAGE_S - (time.monotonic() - stopped_at)))
     stack.sh("services")  # as make run does: the server started again on its port (Redis from its AOF)
     back_at = time.monotonic()
@@ -134,6 +159,24 @@ def _due_collected(stack: PrivateStack, *, timeout_s: float) -> float:
     return time.monotonic() - started
 
 
+def _run_args(ids: dict[str, int]) -> str:
+    return f"({ids['target_id']}, {ids['run_id']})"  # the task's argsrepr header
+
+
+def _queued(client, ids: dict[str, int]) -> bool:
+    """The run's collection task is in the queue (Celery's message headers name the task and its arguments)."""
+    for raw in client.lrange("celery", 0, -1):
+        headers = json.loads(raw).get("headers") or {}
+        if headers.get("task") == "apps.snapshots.tasks.snapshot_collect" and headers.get("argsrepr") == _run_args(ids):
+            return True
+    return False
+
+
+def _in_append_only_file(stack: PrivateStack, ids: dict[str, int]) -> bool:
+    needle = _run_args(ids).encode()
+    return any(needle in path.read_bytes() for path in (stack.data_dir / "redis").rglob("*.aof"))
+
+
 class ProcessFaultTests:
     def test_web_killed_comes_back_without_orphans_and_logs_requests(self, stack):
         _healthy_again(stack)
@@ -161,6 +204,7 @@ class ProcessFaultTests:
         record(Figure("web master SIGKILL", before, stack.counts(), recovered_s, "back, /healthz 200, no orphans"))
 
     def test_worker_pool_child_killed_mid_collection(self, stack):
+        _worker_quiet(stack)
         before = stack.counts()
         with _writes_held(stack):
             ids = _start_and_hold(stack, "fault-pool-child")
@@ -182,6 +226,7 @@ class ProcessFaultTests:
             [f"run ended {recovered_s:.0f} s after the kill: {outcome[1] or 'no error'}"]))
 
     def test_whole_worker_killed_mid_collection(self, stack):
+        _worker_quiet(stack)
         before = stack.counts()
         with _writes_held(stack):
             ids = _start_and_hold(stack, "fault-worker")
@@ -238,15 +283,15 @@ class ProcessFaultTests:
         stack.sh("ctl", "stop", "worker")  # nobody takes the message: it waits in Redis
         before = stack.counts()
         client = stack.redis()
-        queued_before = client.llen("celery")
         ids = stack.manage(_NEW_TARGET_AND_RUN.format(name="fault-redis"))
-        assert client.llen("celery") == queued_before + 1
-        time.sleep(1.5)  # appendfsync everysec: the message is on disk within a second
+        # Beat keeps sending its periodic tasks to the same queue: the run's own message is looked for.
+        assert _queued(client, ids)
+        # Written to the append-only file (appendfsync everysec): a killed Redis leaves it in the page cache.
+        wait_for(lambda: _in_append_only_file(stack, ids), timeout_s=20, what="the message in Redis's append-only file")
         stack.kill_redis()
         killed_at = time.monotonic()
         stack.sh("services")  # Redis started again, from its append-only file
-        assert wait_for(lambda: client.llen("celery") >= queued_before + 1, timeout_s=20,
-                        what="the queued message after Redis restarted")
+        wait_for(lambda: _queued(client, ids), timeout_s=20, what="the queued message after Redis restarted")
         stack.sh("ctl", "start", "worker")
 
         outcome = wait_for(lambda: _ended(stack, ids["run_id"]), timeout_s=120, what="the queued run to end")

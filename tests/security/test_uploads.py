@@ -23,6 +23,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from apps.core.config import get_config
 from apps.snapshots.models import Snapshot
+from tests.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTRACT = ROOT / "tests" / "targets" / "extract" / "fixtures" / "single"
@@ -75,18 +76,13 @@ def web(transactional_db, admin_user, client) -> Iterator[Web]:
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
     )
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                children = _children(proc.pid)
-                if children:
-                    break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"gunicorn did not start: {proc.stderr.read() if proc.stderr else ''}")
-            time.sleep(0.2)
+        def serving() -> list[int]:
+            if proc.poll() is not None:
+                raise RuntimeError(f"gunicorn exited: {proc.stderr.read() if proc.stderr else ''}")
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return _children(proc.pid)
+
+        children = wait_for(serving, timeout_s=30, every_s=0.2, ignoring=(OSError,), what="gunicorn to serve")
         cookies = f"csrftoken={CSRF}; sessionid={client.cookies['sessionid'].value}"
         yield Web(port=port, worker_pid=children[0], cookies=cookies)
     finally:

@@ -14,6 +14,7 @@ from apps.snapshots.models import CollectionRun, Snapshot
 from apps.snapshots.runs import _LOCK_NAMESPACE, BrokerUnavailable, RunEnded, run_enqueue, runs_reap
 from apps.snapshots.services import CollectRetryable, snapshot_collect
 from apps.targets.models import Target
+from tests.waiting import wait_for
 
 Status = CollectionRun.Status
 
@@ -262,12 +263,10 @@ def _until_lock_released(target_id: int, limit_s: float = 10.0) -> None:
     """Wait (at most ``limit_s``) until no session holds the target's collection lock."""
     from django.db import connection
 
-    deadline = time.monotonic() + limit_s
-    while True:
+    def released() -> bool:
         with connection.cursor() as cursor:
             cursor.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = %s AND objid = %s "
                            "AND granted", [_LOCK_NAMESPACE, target_id])
-            if cursor.fetchone()[0] == 0:
-                return
-        assert time.monotonic() < deadline, f"the lock of target {target_id} was still held after {limit_s} s"
-        time.sleep(0.05)
+            return cursor.fetchone()[0] == 0
+
+    wait_for(released, timeout_s=limit_s, every_s=0.05, what=f"the lock of target {target_id} to be released")

@@ -5,14 +5,17 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+import psycopg
 import pytest
 from django.db.models import Count, Sum
 
 from apps.snapshots.models import CollectionRun, SegmentStat, Snapshot
 from apps.snapshots.services import snapshot_collect
 from apps.targets.models import Target
-from tests.core.test_celery_worker import wait_for
+from tests.waiting import wait_for
 
 
 def _per_snapshot(target: Target) -> dict[int, tuple[int, int, int]]:
@@ -23,6 +26,23 @@ def _per_snapshot(target: Target) -> dict[int, tuple[int, int, int]]:
         .order_by()
     )
     return {r["snapshot__snap_id"]: (r["n"], r["reads"], r["writes"]) for r in rows}
+
+
+@contextmanager
+def _writes_held_once(target: Target, *, snapshots: int) -> Iterator[None]:
+    """Once the collection has stored ``snapshots`` snapshots, hold every further write to the snapshot table
+    (from another session) until the block ends: the kill inside it lands mid-collection whatever the
+    machine's load, never after the collection ran to its end between a poll and the kill."""
+    from django.db import connection
+
+    wait_for(lambda: Snapshot.objects.filter(target=target).count() >= snapshots, timeout_s=120, every_s=0.05,
+             what="the collection to be under way")
+    settings = connection.settings_dict
+    with psycopg.connect(host=settings["HOST"], port=settings["PORT"], dbname=settings["NAME"],
+                         user=settings["USER"], password=settings["PASSWORD"], connect_timeout=10) as holder:
+        holder.execute("LOCK TABLE snapshots_snapshot IN EXCLUSIVE MODE")  # after the snapshot in flight commits
+        yield
+        holder.rollback()
 
 
 @pytest.fixture
@@ -44,10 +64,9 @@ class WorkerKilledTests:
         with transaction.atomic():
             run = run_enqueue(target=demo_target, trigger="manual")
         # Kill the worker (parent and pool child) once some, not all, snapshots are in.
-        wait_for(lambda: Snapshot.objects.filter(target=demo_target).count() >= 20, timeout_s=120,
-                 what="the collection to be under way")
-        os.killpg(celery_worker.proc.pid, signal.SIGKILL)
-        celery_worker.proc.wait()
+        with _writes_held_once(demo_target, snapshots=20):
+            os.killpg(celery_worker.proc.pid, signal.SIGKILL)
+            celery_worker.proc.wait()
         partial = _per_snapshot(demo_target)
         assert 20 <= len(partial) < 190
 
@@ -71,22 +90,24 @@ class WorkerKilledTests:
         from django.db import transaction
 
         from apps.snapshots.runs import run_enqueue
-        from tests.core.test_celery_worker import wait_for
 
         with transaction.atomic():
             run = run_enqueue(target=demo_target, trigger="manual")
-        wait_for(lambda: Snapshot.objects.filter(target=demo_target).count() >= 20, timeout_s=120,
-                 what="the collection to be under way")
-        children = subprocess.run(["pgrep", "-P", str(celery_worker.proc.pid)], capture_output=True, text=True,
-                                  timeout=10).stdout.split()
-        assert len(children) == 1, children
-        os.kill(int(children[0]), signal.SIGKILL)  # the pool child only: the worker itself lives on
+        with _writes_held_once(demo_target, snapshots=20):
+            children = subprocess.run(["pgrep", "-P", str(celery_worker.proc.pid)], capture_output=True, text=True,
+                                      timeout=10).stdout.split()
+            assert len(children) == 1, children
+            os.kill(int(children[0]), signal.SIGKILL)  # the pool child only: the worker itself lives on
+            wait_for(lambda: subprocess.run(["kill", "-0", children[0]], capture_output=True).returncode != 0,
+                     timeout_s=10, what="the pool child to die")
 
         # reject_on_worker_lost: the message goes back at once, a new child takes it and completes the run.
         wait_for(lambda: CollectionRun.objects.get(pk=run.pk).status == CollectionRun.Status.SUCCEEDED,
                  timeout_s=180, what="the run to be redelivered and completed")
         run.refresh_from_db()
-        assert run.attempts == 2
+        # The redelivery, and one retry when the dead child's session, held on the table until the block ended,
+        # still had the target's lock as the next child took the run (services.snapshot_collect waits it out).
+        assert run.attempts in (2, 3)
         reference = Target.objects.create(name="demo-reference", mode=Target.Mode.DEMO,
                                           demo_seed=demo_target.demo_seed)
         snapshot_collect(target_id=reference.id, trigger="command")

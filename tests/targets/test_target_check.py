@@ -13,6 +13,7 @@ from apps.targets import services
 from apps.targets.models import Target, TargetCheck
 from apps.targets.oracle.source import OracleSource
 from tests.targets.oracle.fakes import FakeConnect, load_recording
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.django_db
 
@@ -240,12 +241,11 @@ def test_a_real_worker_runs_the_queued_check(admin_client, demo_target, celery_w
     assert response.status_code == 302 and response["Location"] == f"/targets/demo/check/{check.pk}/"
 
     # The page's endpoint follows the worker until the verdict.
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+    def verdict():
         state = admin_client.get(f"/targets/demo/check/{check.pk}/status/").json()
-        if state["done"]:
-            break
-        time.sleep(0.2)
+        return state if state["done"] else None
+
+    state = wait_for(verdict, timeout_s=30, what="the check's verdict")
     assert (state["status"], [s["step"] for s in state["steps"]]) == ("passed", ["source"])
 
 

@@ -19,7 +19,9 @@ from typing import IO
 
 #: Bound on the uncompressed size of the CSV files read, all together (a zip's declared sizes are
 #: checked before anything is decompressed, and the bytes actually read are counted as they come).
-MAX_EXTRACT_BYTES = 2 * 1024**3
+#: The segment statistics are kept on disk as they are read (extract.spill), so memory does not grow
+#: with it: weeks of AWR history of a large database import (about as much again in temporary files).
+MAX_EXTRACT_BYTES = 16 * 1024**3
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import itertools
 import re
 import zipfile
 from collections.abc import Iterator
@@ -39,6 +40,7 @@ from apps.targets.extract.archive import (
 )
 from apps.targets.extract.partitions import PARTITION_FILE_SPECS, PARTITION_TEXT_MAX_CHARS, extract_partition_catalog
 from apps.targets.extract.room import REFUSABLE_FILES, extract_room, refusal
+from apps.targets.extract.spill import Spilled, spilled, spilled_groups
 from apps.targets.oracle import queries
 from apps.targets.oracle.containers import Containers, fetch_containers, seg_stat_in, segments_in
 from apps.targets.oracle.features import features_for
@@ -146,6 +148,8 @@ LATER_FILES: tuple[str, ...] = ("tablespaces.csv", "datafiles.csv", *segment_sql
                                  *PARTITION_FILE_SPECS, "containers.csv")  # containers.csv: 12.1 on, never for 11.2
 
 Row = dict[str, Any]
+#: The file that grows with the history (a row per segment per snapshot): kept on disk (extract.spill).
+SPILLED_FILE = "seg_stat.csv"
 #: Key under which each typed row keeps its line number in the file, for later checks.
 LINE = "__line__"
 
@@ -224,13 +228,18 @@ def _header(reader: Any, filename: str) -> dict[str, int]:
 def read_table(stream: IO[bytes], filename: str, *, limits: ExtractLimits | None = None,
                budget: Budget | None = None) -> list[Row]:
     """Typed rows of one extract file ({COLUMN: value}, NULL as None); ExtractError on any bad line."""
+    return list(iter_table(stream, filename, limits=limits, budget=budget))
+
+
+def iter_table(stream: IO[bytes], filename: str, *, limits: ExtractLimits | None = None,
+               budget: Budget | None = None) -> Iterator[Row]:
+    """:func:`read_table`'s rows as they are read (a file too large to hold: seg_stat.csv)."""
     columns = FILES[filename]
     limits = limits or ExtractLimits()
     budget = budget or Budget(limits.unpacked_bytes)
     reader = csv.reader(_decoded_lines(stream, filename, limits, budget), strict=True)
     try:
         positions = _header(reader, filename)
-        rows = []
         for values in reader:
             if not values or values == [""]:
                 continue  # SQL*Plus may end a spool with a blank line
@@ -244,8 +253,7 @@ def read_table(stream: IO[bytes], filename: str, *, limits: ExtractLimits | None
             row = {column.name: _typed(values[positions[column.name]], column, filename=filename, line=line)
                    if column.name in positions else None for column in columns}
             row[LINE] = line
-            rows.append(row)
-        return rows
+            yield row
     except csv.Error as error:
         raise ExtractError(f"is not valid CSV ({error})", filename=filename, line=reader.line_num) from None
 
@@ -302,13 +310,15 @@ def read_tables(files: ExtractFiles, limits: ExtractLimits | None = None) -> _Ta
                            filename=files.origin)
     limits = limits or ExtractLimits()
     budget = Budget(limits.unpacked_bytes)
-    rows, refusals = {}, {}
+    rows: dict[str, Any] = {}
+    refusals: dict[str, Refused] = {}
     for name in FILES:
         if files.has(name) and (said := refusal(files, name, limits)) is not None:
             refusals[name] = said
         elif files.has(name):
             with files.open(name) as stream:
-                rows[name] = read_table(stream, name, limits=limits, budget=budget)
+                table = iter_table(stream, name, limits=limits, budget=budget)
+                rows[name] = spilled(table) if name == SPILLED_FILE else list(table)
     return _Tables(rows, refusals)
 
 
@@ -366,10 +376,17 @@ def _history(tables: _Tables, instance: InstanceRow, *, pack: bool,
     if pack:
         pack_sysstat_rows = queries.fetch_pack_sysstat(tables.cursor("pack_sysstat.csv"), mode=mode, **bounds)
         pack_filestat_rows = queries.fetch_pack_filestat(tables.cursor("pack_filestat.csv"), mode=mode, **bounds)
+
+    def by_snapshot(part: list[Row]) -> Iterator[tuple[tuple[int, int], list[Any]]]:
+        mapped = seg_stat_in(queries.fetch_seg_stat(_Replay(part, FILES[SPILLED_FILE]), mode=mode, features=features,
+                                                    **bounds), containers)
+        for key, run in itertools.groupby(mapped, key=lambda row: (row.instance_number, row.snap_id)):
+            yield key, [row.stat for row in run]
+
+    # Each snapshot's segment statistics stay on disk until storage writes that snapshot.
+    seg_stat_rows: Spilled = tables.rows[SPILLED_FILE]
     snapshots = assemble_history(
-        snapshot_rows=rows,
-        seg_stat_rows=seg_stat_in(queries.fetch_seg_stat(tables.cursor("seg_stat.csv"), mode=mode, features=features,
-                                                         **bounds), containers),
+        snapshot_rows=rows, seg_stats=spilled_groups(seg_stat_rows, by_snapshot),
         pack_sysstat_rows=pack_sysstat_rows, pack_filestat_rows=pack_filestat_rows,
     )
     return snapshots, history_notes(rows, {})

@@ -10,7 +10,7 @@ with :func:`apps.targets.deltas.sample_interval`.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -214,13 +214,16 @@ class _StepRecorder:
 
 
 def assemble_history(
-    *, snapshot_rows: Iterable[queries.SnapshotRow], seg_stat_rows: Iterable[queries.SegStatRow],
+    *, snapshot_rows: Iterable[queries.SnapshotRow], seg_stat_rows: Iterable[queries.SegStatRow] = (),
     pack_sysstat_rows: Iterable[Any] = (), pack_filestat_rows: Iterable[Any] = (),
+    seg_stats: Mapping[tuple[int, int], Sequence[SegmentStat]] | None = None,
 ) -> tuple[Snapshot, ...]:
     """AWR history rows -> Snapshots: segment deltas as read, system and tablespace figures as
     deltas of their cumulative values (never across a restart or a gap). Shared by the live
-    source and the offline extract reader, so both map rows identically."""
-    seg_stats = _seg_stats_by_snapshot(seg_stat_rows)
+    source and the offline extract reader, so both map rows identically. ``seg_stats``: the
+    segment statistics already grouped by (instance, snap_id), instead of ``seg_stat_rows`` (the
+    extract's, kept on disk a snapshot at a time: apps.targets.extract.spill)."""
+    seg_stats = _seg_stats_by_snapshot(seg_stat_rows) if seg_stats is None else seg_stats
     sysstats = _sysstats_by_snapshot(cumulative_deltas(pack_sysstat_rows))
     tablespace_io = _tablespace_io_by_snapshot(cumulative_deltas(pack_filestat_rows))
     return tuple(

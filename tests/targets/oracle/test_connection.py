@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import time
 import unittest
 from unittest import mock
 
 from apps.targets.oracle import connection
 from apps.targets.oracle.connection import Deadline, Limits, OracleTimeout
+from tests.waiting import wait_for
 
 from .fakes import FakeConnect, load_recording
 
@@ -59,7 +59,7 @@ class DeadlineTests(unittest.TestCase):
 
     def test_it_refuses_a_call_after_the_deadline(self) -> None:
         cursor, _conn = self.cursor(run_s=0.01, call_ms=2000)
-        time.sleep(0.02)
+        wait_for(lambda: cursor._deadline.remaining_s() <= 0, timeout_s=5, every_s=0.005, what="the run's deadline")
         with self.assertRaises(OracleTimeout) as caught:
             cursor.execute(INSTANCE_SQL)
         self.assertEqual((caught.exception.phase, caught.exception.limit_s), ("run", 0.01))
@@ -68,7 +68,8 @@ class DeadlineTests(unittest.TestCase):
         cursor, _conn = self.cursor(run_s=0.05, call_ms=120_000)
 
         def slow_then_driver_timeout(*_args: object) -> None:
-            time.sleep(0.06)
+            # A call that lasts past the run's deadline.
+            wait_for(lambda: cursor._deadline.remaining_s() <= 0, timeout_s=5, every_s=0.005, what="the deadline")
             raise connection.oracledb.DatabaseError("DPY-4024: call timeout of 50 ms exceeded")
 
         cursor._cursor.execute.side_effect = slow_then_driver_timeout

@@ -8,7 +8,13 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from apps.core.audit import audit_command, audit_event_record
-from apps.snapshots.management.commands.import_extract import print_run, read_bounded, run_outcome, target_named
+from apps.snapshots.management.commands.import_extract import (
+    print_followups,
+    print_run,
+    read_bounded,
+    run_outcome,
+    target_named,
+)
 
 
 class Command(BaseCommand):
@@ -34,4 +40,5 @@ class Command(BaseCommand):
         except ImportRefused as error:
             raise CommandError(str(error)) from None
         print_run(self.stdout, run, what=path.name)
+        print_followups(self.stdout, run)
         audit_event_record(actor=None, action="import_awr_report", target=target, detail=path.name, outcome=run_outcome(run))

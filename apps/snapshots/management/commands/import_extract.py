@@ -41,6 +41,15 @@ def print_run(out: OutputWrapper, run: CollectionRun, *, what: str) -> None:
         out.write(f"  note: {note}")
 
 
+def print_followups(out: OutputWrapper, run: CollectionRun) -> None:
+    """What follows the run (the apps after this one say: the recommendations' refresh, queued when)."""
+    from apps.snapshots.signals import run_followups
+
+    for _receiver, lines in run_followups.send(sender=CollectionRun, target_id=run.target_id, run_id=run.id):
+        for line in lines or ():
+            out.write(line)
+
+
 def run_outcome(run: CollectionRun) -> str:
     return f"{run.snapshots_added} snapshot(s), {run.rows_added} rows"
 
@@ -63,4 +72,5 @@ class Command(BaseCommand):
         except ImportRefused as error:
             raise CommandError(str(error)) from None
         print_run(self.stdout, run, what=path.name)
+        print_followups(self.stdout, run)
         audit_event_record(actor=None, action="import_extract", target=target, detail=path.name, outcome=run_outcome(run))

@@ -2,6 +2,12 @@
 
 ``--refresh`` first recomputes the recommendations from the snapshots stored (after a tablespace map or
 tier change; every mode, report targets included), in the foreground, and says what it did.
+
+A target with no recommendations computed yet (an import just made, its refresh still queued) prints
+no rows: the command says why on stderr (a refresh queued when, or failed, or none) and what to run,
+and exits with status 3, so a script never reads an empty table as "nothing to move". That is a state,
+not a failure of the command: a script polling until the rows are ready leaves no "failed" entries in
+the audit log.
 """
 
 from __future__ import annotations
@@ -11,6 +17,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from apps.core.audit import audit_command, audit_event_record
+
+#: Exit status when the target has no recommendations computed (not an error of the command's use).
+NOT_COMPUTED = 3
 
 
 class Command(BaseCommand):
@@ -27,7 +36,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         from apps.targets.models import Target
         from apps.tiering.export import export_csv_parts, export_json, export_rows, export_table
-        from apps.tiering.selectors import recommendation_list
+        from apps.tiering.readiness import recommendations_missing
+        from apps.tiering.selectors import recommendation_list, recommendation_run_current
 
         try:
             target = Target.objects.get(name=options["target"])
@@ -37,6 +47,9 @@ class Command(BaseCommand):
             self._refresh(target)
             if options["format"] is None:
                 return
+        if recommendation_run_current(target_id=target.id) is None:
+            self.stderr.write(recommendations_missing(target=target))
+            raise SystemExit(NOT_COMPUTED)  # not an Exception: audit_command records no failure
         recs = recommendation_list(target_id=target.id)
         if options["format"] == "csv":
             for part in export_csv_parts(recs, target):
