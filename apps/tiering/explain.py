@@ -198,34 +198,34 @@ def _held_backs(recs: Sequence[Recommendation], *, target: Target) -> dict[tuple
     return held
 
 
-def _group(seg: Segment) -> tuple[str, str, str]:
-    return seg.owner, seg.object_name, seg.object_type
+def _group(seg: Segment) -> tuple[str, str, str, str]:
+    return seg.container, seg.owner, seg.object_name, seg.object_type
 
 
 def _partition_intensities(recs: Sequence[Recommendation], *, target_id: int) -> dict[tuple, tuple]:
-    """(run, owner, name, type) -> ((partition, intensity), ...) for the partitions among ``recs``."""
+    """(run, container, owner, name, type) -> ((partition, intensity), ...) for the partitions among ``recs``."""
     wanted = {(rec.run_id, *_group(rec.segment)) for rec in recs
               if rec.segment.object_type in rules.PARTITION_TYPES}
     if not wanted:
         return {}
-    names = {key[2] for key in wanted} if len(wanted) <= 50 else None  # a few groups (a page): only theirs
+    names = {key[3] for key in wanted} if len(wanted) <= 50 else None  # a few groups (a page): only theirs
     found = partition_siblings(run_ids={key[0] for key in wanted}, target_id=target_id, names=names)
     return {key: values for key, values in found.items() if key in wanted}
 
 
 def partition_siblings(*, run_ids: set[int], target_id: int, names: set[str] | None = None) -> dict[tuple, tuple]:
-    """(run, owner, name, type) -> ((partition, intensity), ...) for every partitioned table or index of the
-    runs (those called ``names`` only, when given)."""
+    """(run, container, owner, name, type) -> ((partition, intensity), ...) for every partitioned table or index
+    of the runs (those called ``names`` only, when given); a PDB's partitions are never another PDB's siblings."""
     rows = Recommendation.objects.filter(run__in=run_ids, run__target_id=target_id,
                                          segment__object_type__in=rules.PARTITION_TYPES)
     if names is not None:
         rows = rows.filter(segment__object_name__in=names)
     groups: dict[tuple, list] = defaultdict(list)
-    for run_id, owner, name, kind, subobject, intensity in rows.values_list(
-        "run_id", "segment__owner", "segment__object_name", "segment__object_type", "segment__subobject_name",
-        "intensity",
+    for run_id, container, owner, name, kind, subobject, intensity in rows.values_list(
+        "run_id", "segment__container", "segment__owner", "segment__object_name", "segment__object_type",
+        "segment__subobject_name", "intensity",
     ).order_by():
-        groups[(run_id, owner, name, kind)].append((subobject, intensity))
+        groups[(run_id, container, owner, name, kind)].append((subobject, intensity))
     return {key: tuple(values) for key, values in groups.items()}
 
 
