@@ -14,6 +14,9 @@
 * a move plan of 10k moves made and exported (bench/bench_plan.py) against
   the issue's 2 s, and against the recommendations' own export of those rows.
 
+The benches live in modules of their own (bench_recommendations.py, bench_pages.py, bench_plan.py,
+budget.py, bench_optimizer.py); this one sets up the databases, loads the large data set and runs them.
+
 Runs against its own databases (``<DATABASE_URL's name>_bench``, and
 ``..._bench_ingest`` for the ingest ratio, whose runs truncate the stats
 table), created and migrated here; the large data set is loaded once and reused.
@@ -27,14 +30,13 @@ import datetime as dt
 import json
 import os
 import platform
-import statistics
 import sys
-import time
 from pathlib import Path
-from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.bench_recommendations import bench_recommendations, timed  # noqa: E402
 
 
 def _setup_django(database_suffix: str = "_bench") -> None:
@@ -62,29 +64,6 @@ def _create_database(url: str, name: str) -> None:
     with psycopg.connect(admin_url, autocommit=True) as conn:
         if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
             conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def _quiet(limit_s: float = 300.0) -> float:
-    """Wait until no autovacuum works on the bench's database (the undone hours leave dead rows behind,
-    and on two cores a vacuum of the 16.8M-row statistics table competes with what is measured);
-    returns the seconds waited."""
-    from django.db import connection
-
-    start = time.perf_counter()
-    while time.perf_counter() - start < limit_s:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker' "
-                           "AND datname = current_database()")
-            if not cursor.fetchone()[0]:
-                break
-        time.sleep(1)
-    return time.perf_counter() - start
-
-
-def _timed(fn):
-    start = time.perf_counter()
-    result = fn()
-    return result, time.perf_counter() - start
 
 
 def _fresh_target(name: str):
@@ -141,9 +120,9 @@ def bench_ingest(n_segments: int = 2_000, n_hours: int = 168) -> dict:  # noqa: 
     # Best of three of each, alternating, so a busy moment of the machine hurts neither side alone.
     copy_times, ingest_times = [], []
     for _ in range(3):
-        copy_times.append(_timed(raw_copy)[1])
+        copy_times.append(timed(raw_copy)[1])
         empty()
-        result, seconds = _timed(store)
+        result, seconds = timed(store)
         ingest_times.append(seconds)
         empty()
     copy_s, ingest_s = min(copy_times), min(ingest_times)
@@ -220,7 +199,7 @@ def large_target(n_segments: int = 100_000, n_hours: int = 168):
         _drop_target(existing)
     target = _fresh_target(name)
     print(f"loading {n_segments:,} segments x {n_hours} hours (once; reused by later runs) ...", flush=True)
-    _, load_s = _timed(lambda: _load_large(target, n_segments, n_hours))
+    _, load_s = timed(lambda: _load_large(target, n_segments, n_hours))
     print(f"  loaded in {load_s:.0f} s", flush=True)
     return target
 
@@ -239,158 +218,6 @@ def _drop_target(target) -> None:
                        "WHERE run.id = r.run_id AND run.target_id = %s", [target.id])
     window_base_drop(target_id=target.id)
     target.delete()
-
-
-def bench_recommendations(target) -> dict:
-    """Refreshes of the loaded target (window figures from the rollups, cost model, rules, store).
-
-    The data set ends at 22:00, so the two hours after it are the cases of a
-    day: the refresh after its last (24th) snapshot, which rolls that
-    snapshot up into the day's rollup and reads the heaviest last day; and
-    the refresh after the first snapshot of the next day, whose window moves
-    on a day: its base is the one prepared after an earlier refresh (as the
-    worker does, off the refresh's path: timed apart) plus the day just
-    ended, or, when none was prepared, every complete day merged again.
-    Each such hour is stored by the ingest path, refreshed as a collection
-    does, then undone. "Steady": a refresh with nothing new. The parts are
-    timed one by one (a refresh reads the window and the segments at once).
-    The raw aggregate is what the window figures cost without rollups: p95
-    over every hourly row, in PostgreSQL.
-    """
-    from django.db.models import Max
-
-    from apps.snapshots import figures
-    from apps.snapshots.models import Snapshot
-    from apps.snapshots.windows import raw_window_figures, window_base_drop, window_base_prepare, window_figures
-    from apps.targets.models import TablespaceTier
-    from apps.tiering import decision, services
-    from apps.tiering.models import Tier
-
-    now = Snapshot.objects.filter(target=target).aggregate(m=Max("end_at"))["m"]
-    last_day = now.date()
-    hour = dt.timedelta(hours=1)
-    # The refresh would queue the next day's base to a worker; here it is built and timed where wanted.
-    # Each group starts on a quiet database (see _quiet); the waits are reported. What a refresh leaves
-    # to the worker is done here: the next day's bases where said, the runs replaced after each refresh.
-    with mock.patch.object(figures, "window_base_prepare_task"), \
-            mock.patch.object(services, "recommendation_runs_prune_task"):
-        window_base_drop(target_id=target.id)
-        waited = [_quiet()]
-        cold_s = _refresh(target, now)
-        steady = [_refresh(target, now) for _ in range(5)]
-        waited.append(_quiet())
-        late = [_next_hour(target, now + hour) for _ in range(3)]
-        # As the worker prepares after the day's last collection: the days shared, then the whole base.
-        _, prepare_s = _timed(lambda: window_base_prepare(target_id=target.id, last_day=last_day, days=7,
-                                                          day_ends=True))
-        waited.append(_quiet())
-        first_of_day = [_next_hour(target, now + 2 * hour) for _ in range(3)]
-        waited.append(_quiet())
-        shared_only = [_next_hour(target, now + 2 * hour, prepared="shared") for _ in range(3)]
-        waited.append(_quiet())
-        unprepared = [_next_hour(target, now + 2 * hour, prepared="none") for _ in range(2)]
-        waited.append(_quiet())
-        # The parts of one steady refresh.
-        figures, window_s = _timed(lambda: window_figures(target_id=target.id, last_day=last_day, days=7))
-        segments, segments_s = _timed(lambda: services.segment_arrays(target_id=target.id))
-        tiers = list(Tier.objects.filter(tier_set=target.tier_set))
-        mapped = {m.tier_id: m.tier for m in TablespaceTier.objects.filter(target=target).select_related("tier")}
-        columns, build_s = _timed(lambda: decision.build_recommendations(
-            target=target, tiers=tiers, segments=segments, figures=figures, mapped_tiers=mapped,
-            residency=services._latest_residency(target.id, segments["segment_id"]), now=now, window_days=7))
-        _, store_s = _timed(lambda: services.recommendation_store(target_id=target.id, columns=columns, now=now))
-        services.recommendation_runs_prune(target_id=target.id)
-    raw, raw_s = _timed(lambda: raw_window_figures(target_id=target.id, last_day=last_day, days=7))
-    assert len(raw) == len(figures)
-
-    def figures_of(hours: list[dict]) -> dict:
-        return {"ingest_s": round(statistics.median(h["ingest_s"] for h in hours), 3),
-                "refresh_s": {"median": round(statistics.median(h["refresh_s"] for h in hours), 3),
-                              "best": round(min(h["refresh_s"] for h in hours), 3),
-                              "worst": round(max(h["refresh_s"] for h in hours), 3)},
-                "roll_up_s": round(statistics.median(h["roll_up_s"] for h in hours), 3)}
-
-    return {
-        "segments": len(segments["segment_id"]), "hours": 168, "segment_stat_rows": 168 * len(segments["segment_id"]),
-        "refresh_steady_s": {"median": round(statistics.median(steady), 3), "best": round(min(steady), 3),
-                             "worst": round(max(steady), 3)},
-        "last_hour_of_a_day": figures_of(late),
-        "first_hour_of_a_day": figures_of(first_of_day),
-        "first_hour_of_a_day_shared_days_prepared": figures_of(shared_only),
-        "first_hour_of_a_day_unprepared": figures_of(unprepared),
-        "next_day_bases_prepared_off_path_s": round(prepare_s, 3),
-        "refresh_without_any_base_s": round(cold_s, 3),
-        "parts_s": {"window_figures": round(window_s, 3), "segments": round(segments_s, 3),
-                    "cost_model_and_rules": round(build_s, 3), "store": round(store_s, 3)},
-        "window_from_raw_statistics_s": round(raw_s, 3),
-        "waited_for_autovacuum_s": [round(w, 1) for w in waited],
-    }
-
-
-def _refresh(target, now: dt.datetime) -> float:
-    """The seconds of one refresh; then, untimed, the runs it replaced are deleted, as the worker does
-    after it (call with the refresh's tasks patched out)."""
-    from apps.tiering import services
-
-    _, seconds = _timed(lambda: services.recommendation_refresh(target_id=target.id, now=now))
-    services.recommendation_runs_prune(target_id=target.id)
-    return seconds
-
-
-def _next_hour(target, end: dt.datetime, *, prepared: str = "whole") -> dict:
-    """The hourly collection ending at ``end`` of every segment: stored by the ingest path, then the
-    refresh that follows it (which rolls the new snapshot up first), both committed as in a worker;
-    then undone (the snapshot deleted, the rollups and window bases put back as they were).
-    ``prepared``: the bases prepared for the next day's window are used ("whole"), only the one of the
-    days it shares with the current window ("shared"), or none."""
-    from apps.snapshots import figures
-    from apps.snapshots.models import RollupDay, WindowBase
-    from apps.snapshots.models import Snapshot as SnapshotModel
-    from apps.snapshots.services import collection_store
-    from apps.targets.base import CollectState
-    from apps.targets.demo.schema import last_full_snap_id
-    from apps.targets.rows import Collection, DatabaseInfo, Snapshot
-    from bench.fleet_data import fleet_segment_stats, to_segment_stat
-
-    n_segments = target.segments.count()
-    snap_id = last_full_snap_id(end)
-    stats = tuple(to_segment_stat(row)[1] for row in fleet_segment_stats(n_segments, 1, 11, first_snap_id=snap_id))
-    snapshot = Snapshot(dbid=98, instance_number=1, snap_id=snap_id, begin_at=end - dt.timedelta(hours=1), end_at=end,
-                        startup_at=end - dt.timedelta(days=60), segment_stats=stats, top_n_only=False)
-    collection = Collection(database=DatabaseInfo(dbid=98, db_name="BIG", release="19.0.0.0.0", is_rac=False,
-                                                  instances=(1,)), snapshots=(snapshot,), collected_at=end)
-    day = end.astimezone(dt.timezone.utc).date()
-    saved_day = RollupDay.objects.filter(target=target, day=day).first()
-    saved_bases = list(WindowBase.objects.filter(target=target))
-    if prepared != "whole" and saved_bases:
-        later = WindowBase.objects.filter(target=target, first_day__gt=min(b.first_day for b in saved_bases))
-        (later if prepared == "none" else later.filter(last_day=max(b.last_day for b in saved_bases))).delete()
-    roll_up = figures.segment_days_roll_up
-    roll_up_s = []
-
-    def timed_roll_up(**kwargs):
-        changed, seconds = _timed(lambda: roll_up(**kwargs))
-        roll_up_s.append(seconds)
-        return changed
-
-    try:
-        _, ingest_s = _timed(lambda: collection_store(
-            target=target, collection=collection, kind="demo",
-            state=CollectState(now=end, history_start_at=end - dt.timedelta(hours=2))))
-        # The refresh's roll-up, timed where the refresh calls it.
-        with mock.patch.object(figures, "segment_days_roll_up", timed_roll_up):
-            refresh_s = _refresh(target, end)
-    finally:
-        SnapshotModel.objects.filter(target=target, end_at=end).delete()
-        if saved_day:
-            saved_day.save()
-        else:
-            RollupDay.objects.filter(target=target, day=day).delete()
-        WindowBase.objects.filter(target=target).delete()
-        WindowBase.objects.bulk_create(saved_bases)
-        # The delete's trigger marked the day's other snapshots for a new roll-up; the day is put back whole.
-        SnapshotModel.objects.filter(target=target, end_at__date=day).update(rolled_up=True)
-    return {"ingest_s": round(ingest_s, 3), "refresh_s": round(refresh_s, 3), "roll_up_s": sum(roll_up_s)}
 
 
 def main() -> None:

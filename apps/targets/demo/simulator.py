@@ -12,6 +12,9 @@ Database Smart Flash Cache of fixed sizes filled by the hottest read-mostly
 working sets, and tier latencies per tablespace. The instance restarts every
 Sunday at 03:00 UTC (a maintenance window), so cumulative counters reset then.
 
+The caches' contents are planned in ``caches``, the load curves and the restarts are in ``load``
+(re-exported here: CachePlacement, cache_plan, the cache sizes, cycle_load, startup_at_for).
+
 Standard library only.
 """
 
@@ -24,14 +27,15 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 
+from apps.targets.demo import caches, schema
 from apps.targets.demo import moves as demo_moves
-from apps.targets.demo import schema
+from apps.targets.demo.caches import BUFFER_CACHE_BYTES, FLASH_CACHE_BYTES, CachePlacement, cache_plan
+from apps.targets.demo.load import RESTART_HOUR, RESTART_WEEKDAY, cycle_load, startup_at_for
 from apps.targets.demo.moves import Moves, segments_moved
 from apps.targets.demo.schema import (
     ACCESS_LOB,
     ACCESS_RANDOM,
     ACCESS_SCAN,
-    BLOCK_SIZE_BYTES,
     CYCLE_BATCH,
     CYCLE_BUSINESS,
     CYCLE_FLAT,
@@ -52,15 +56,14 @@ from apps.targets.rows import (
     TablespaceIO,
 )
 
+__all__ = [
+    "BUFFER_CACHE_BYTES", "FLASH_CACHE_BYTES", "FLASH_CACHE_READ_MS", "INSTANCE_NUMBER", "RESTART_HOUR",
+    "RESTART_WEEKDAY", "SYSSTAT_NAMES", "CachePlacement", "cache_plan", "clear_caches", "counter_sample",
+    "cycle_load", "residency_at", "simulate_hour", "startup_at_for",
+]
+
 INSTANCE_NUMBER = 1
-FLASH_CACHE_BYTES = 64 * 1024**3  # DB_FLASH_CACHE_SIZE
 FLASH_CACHE_READ_MS = TABLESPACE_BY_NAME["FLASH_DATA"].read_latency_ms  # the cache sits on the flash tier
-BUFFER_CACHE_BYTES = 16 * 1024**3  # DB_CACHE_SIZE
-# Share of a segment's buffer-cache misses that fall in its working set; the
-# rest is the long tail that no cache holds.
-_WORKING_SET_READ_SHARE = 0.8
-RESTART_WEEKDAY = 6  # Sunday
-RESTART_HOUR = 3  # weekly maintenance restart at 03:00 UTC
 
 #: V$SYSSTAT names the demo reports per snapshot (as deltas) and per sample (cumulative).
 SYSSTAT_NAMES: tuple[str, ...] = (
@@ -76,18 +79,6 @@ SYSSTAT_NAMES: tuple[str, ...] = (
     "session logical reads",
     "db block changes",
 )
-
-# Load at each UTC hour (0..23) and weekday (Monday..Sunday), 1.0 = the peak rate.
-_BUSINESS_BY_HOUR = (
-    0.14, 0.12, 0.11, 0.11, 0.12, 0.18, 0.32, 0.55, 0.82, 0.97, 1.0, 0.98,
-    0.86, 0.9, 0.96, 0.94, 0.85, 0.7, 0.55, 0.45, 0.38, 0.3, 0.22, 0.17,
-)
-_BUSINESS_BY_WEEKDAY = (1.0, 1.02, 1.0, 0.98, 0.93, 0.42, 0.3)
-_BATCH_BY_HOUR = (
-    0.7, 1.0, 1.0, 0.95, 0.8, 0.5, 0.2, 0.08, 0.05, 0.05, 0.05, 0.05,
-    0.05, 0.05, 0.05, 0.05, 0.05, 0.06, 0.08, 0.1, 0.15, 0.2, 0.3, 0.45,
-)
-_BATCH_BY_WEEKDAY = (1.0, 1.0, 1.0, 1.0, 1.0, 0.6, 0.5)
 
 # Sorts and hash joins of the nightly reports spill to TEMP in large requests.
 _TEMP_READ_REQUESTS_PER_S = 150.0
@@ -118,112 +109,6 @@ def _integer(expected: float, rng: random.Random) -> int:
     """Round ``expected`` up or down at random so the mean stays ``expected``."""
     whole = math.floor(expected)
     return whole + (1 if rng.random() < expected - whole else 0)
-
-
-# --- time ------------------------------------------------------------------------------
-
-
-def startup_at_for(snap_id: int) -> dt.datetime:
-    """The instance startup time in force during hour ``snap_id`` (weekly restart)."""
-    begin_at = snap_end_at(snap_id) - HOUR
-    days_back = (begin_at.weekday() - RESTART_WEEKDAY) % 7
-    restart_at = (begin_at - dt.timedelta(days=days_back)).replace(hour=RESTART_HOUR)
-    if restart_at > begin_at:
-        restart_at -= dt.timedelta(days=7)
-    return restart_at
-
-
-def cycle_load(cycle: str, begin_at: dt.datetime) -> float:
-    """Noise-free load (peak = 1.0) of a cycle in the hour starting at ``begin_at``."""
-    if cycle == CYCLE_BUSINESS:
-        return _BUSINESS_BY_HOUR[begin_at.hour] * _BUSINESS_BY_WEEKDAY[begin_at.weekday()]
-    if cycle == CYCLE_BATCH:
-        return _BATCH_BY_HOUR[begin_at.hour] * _BATCH_BY_WEEKDAY[begin_at.weekday()]
-    return 1.0
-
-
-# --- caches ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CachePlacement:
-    """How much of one segment the buffer cache and the flash cache hold."""
-
-    cache_blocks: int
-    flash_blocks: int
-    flash_hit_ratio: float  # share of buffer-cache misses the flash cache serves (0..0.8)
-
-
-def _cacheable(spec: SegmentSpec) -> bool:
-    # Direct path reads bypass both caches; undo has no data object id in V$BH.
-    return (spec.workload.access == ACCESS_RANDOM and spec.dataobj_number is not None
-            and spec.heat > 0 and spec.working_set_share > 0)
-
-
-@dataclass(frozen=True)
-class _Candidate:
-    spec: SegmentSpec
-    working_set_blocks: int
-    buffer_rank: tuple[int, float]
-    flash_rank: tuple[int, float]
-
-
-def _candidate(spec: SegmentSpec) -> _Candidate:
-    wl = spec.workload
-    ws_blocks = max(1, round(spec.blocks * spec.working_set_share))
-    read_density = wl.read_requests_per_s * spec.heat / ws_blocks
-    # Dirty buffers must be written before they may go to flash.
-    flash_density = read_density * (0.15 if wl.write_heavy else 1.0)
-    return _Candidate(
-        spec, ws_blocks,
-        (0 if spec.buffer_pool == "KEEP" else 1, -read_density * wl.logical_per_physical),
-        (0 if spec.flash_cache == "KEEP" else 1, -flash_density),
-    )
-
-
-def cache_plan(snap_id: int, moves: Moves = ()) -> dict[int, CachePlacement]:
-    """Buffer and flash cache contents during hour ``snap_id``, by data object id.
-
-    The caches settle slowly, so the plan is worked out once a day, from the
-    segments as they stand after the day's first hour (same month, so the same
-    data object ids; a segment moved later that day gets a new one, which the
-    caches hold nothing of until the next day's plan).
-    """
-    begin_at = snap_end_at(snap_id) - HOUR
-    return _cache_plan_after(snap_id - begin_at.hour, moves)
-
-
-@lru_cache(maxsize=64)
-def _cache_plan_after(snap_id: int, moves: Moves = ()) -> dict[int, CachePlacement]:
-    """The cache plan for the segments at the end of hour ``snap_id``.
-
-    The buffer cache takes up to a third of each working set (KEEP pool
-    first, then by logical-read density); the flash cache then takes the rest
-    of the working sets by read density, KEEP hints first, write-heavy
-    segments only a fifth of theirs, FLASH_CACHE NONE nothing. Reads outside
-    the working set (the long tail) always go to disk.
-    """
-    candidates = [_candidate(spec) for spec in segments_moved(snap_id, moves) if _cacheable(spec)]
-    cache_left = BUFFER_CACHE_BYTES // BLOCK_SIZE_BYTES
-    cached: dict[int, int] = {}
-    for cand in sorted(candidates, key=lambda c: c.buffer_rank):
-        share = 1.0 if cand.spec.buffer_pool == "KEEP" else 0.35
-        blocks = min(cache_left, round(cand.working_set_blocks * share))
-        cached[id(cand)] = blocks
-        cache_left -= blocks
-    flash_left = FLASH_CACHE_BYTES // BLOCK_SIZE_BYTES
-    plan: dict[int, CachePlacement] = {}
-    for cand in sorted(candidates, key=lambda c: c.flash_rank):
-        spec = cand.spec
-        if spec.dataobj_number is None:  # excluded by _cacheable; keeps the key an int
-            continue
-        missing = cand.working_set_blocks - cached[id(cand)]
-        wanted = 0 if spec.flash_cache == "NONE" else round(missing * (0.2 if spec.workload.write_heavy else 1.0))
-        flash = min(flash_left, wanted)
-        flash_left -= flash
-        hit_ratio = _WORKING_SET_READ_SHARE * flash / missing if missing > 0 else 0.0
-        plan[spec.dataobj_number] = CachePlacement(cached[id(cand)], flash, hit_ratio)
-    return plan
 
 
 # --- one hour ----------------------------------------------------------------------------
@@ -464,6 +349,6 @@ def _tablespace_totals(snapshots: list[Snapshot]) -> dict[str, tuple[int, int, f
 def clear_caches() -> None:
     """Forget every memoised hour, cache plan and schema (tests and benchmarks start cold)."""
     simulate_hour.cache_clear()
-    _cache_plan_after.cache_clear()
+    caches.clear_plans()
     demo_moves.segments_moved.cache_clear()
     schema.clear_caches()

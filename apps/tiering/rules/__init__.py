@@ -24,9 +24,10 @@ segment's share of them. :func:`advise_many` does both for a list of :class:`Seg
 threshold is in :data:`DEFAULT_THRESHOLDS`; callers pass overrides as a mapping.
 
 Modules by concern: ``limits`` (thresholds), ``figures`` (kinds, actions, one
-segment's figures and advice, partition skew), ``batch`` (Columns, decide),
-``wording`` (the sentences; ``payback_words`` those of a move's payback, ``hold_words`` those of what holds a
-segment where it is), ``advise`` (both halves together).
+segment's figures and advice, partition skew), ``columns`` (Columns, the batch),
+``batch`` (Decisions, decide), ``findings`` (the Reason codes and what the
+wording reads), ``wording`` (the sentences; ``payback_words`` those of a move's payback, ``hold_words`` those of
+what holds a segment where it is), ``advise`` (both halves together).
 
 Pure: standard library and numpy only, no clock, no settings.
 """
@@ -58,8 +59,8 @@ from apps.tiering.rules.figures import (
     SegmentFigures,
     partition_skew,
 )
+from apps.tiering.rules.findings import DISPLAY_ORDER, FINDING_CODES, WASTE_CAUSES, Mix, Reason, RowDecision
 from apps.tiering.rules.limits import DEFAULT_THRESHOLDS, Limits, RulesError, merge_thresholds
-from apps.tiering.rules.wording import DISPLAY_ORDER, FINDING_CODES, WASTE_CAUSES, Mix, Reason, RowDecision
 
 __all__ = [
     "ACTIONS", "ACTION_FLASH_CACHE_KEEP", "ACTION_FLASH_CACHE_NONE", "ACTION_KEEP", "ACTION_MOVE",

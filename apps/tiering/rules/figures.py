@@ -13,8 +13,8 @@ from decimal import Decimal
 
 from apps.tiering.hysteresis import HeldBack
 from apps.tiering.movability import movability
+from apps.tiering.rules.findings import Reason
 from apps.tiering.rules.limits import DEFAULT_THRESHOLDS, Limits, RulesError, merge_thresholds
-from apps.tiering.rules.wording import Reason
 
 UNDO_TYPES: frozenset[str] = frozenset({"TYPE2 UNDO", "UNDO", "ROLLBACK", "DEFERRED ROLLBACK"})
 TEMP_TYPES: frozenset[str] = frozenset({"TEMPORARY"})

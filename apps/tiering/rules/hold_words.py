@@ -13,8 +13,8 @@ from apps.tiering.hysteresis import why_held
 from apps.tiering.movability import why_not_movable
 from apps.tiering.rules.in_words import rate
 
-if TYPE_CHECKING:  # wording imports this module; the figures it reads are wording's Figures
-    from apps.tiering.rules.wording import Figures as HoldFacts
+if TYPE_CHECKING:  # the figures it reads are the wording's Figures
+    from apps.tiering.rules.findings import Figures as HoldFacts
 
 
 def not_movable(figures: HoldFacts) -> str:

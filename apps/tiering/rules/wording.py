@@ -6,20 +6,31 @@ DBA reads in the UI, with the numbers. It decides nothing: every "whether"
 comes in through :class:`RowDecision`; the figures only fill in names and
 numbers, and choose between phrasings.
 
-Pure: standard library only. It imports nothing from the other rules modules (they
-imports it), so it reads the figures through :class:`Figures`.
+The findings it words, and what it reads of a segment (:class:`Figures`, :class:`Skew`,
+:class:`RowDecision`), are in ``findings`` (re-exported here); the sentences of a move's payback, of what
+holds a segment and of array tiering in ``payback_words``, ``hold_words`` and ``storage_words``.
+
+Pure: standard library only. It imports no rules module that decides (they import it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from decimal import Decimal
 from functools import lru_cache
-from typing import NamedTuple, Protocol
 
-from apps.tiering.hysteresis import HeldBack
 from apps.tiering.rules import hold_words, payback_words, storage_words
+from apps.tiering.rules.findings import (
+    DISPLAY_ORDER,
+    FINDING_CODES,
+    HOLDS,
+    SIZE_UNKNOWN,
+    WASTE_CAUSES,
+    Figures,
+    Mix,
+    Reason,
+    RowDecision,
+    Skew,
+)
 from apps.tiering.rules.in_words import intensity as _intensity
 from apps.tiering.rules.in_words import money as _money
 from apps.tiering.rules.in_words import name_list as _name_list
@@ -27,146 +38,14 @@ from apps.tiering.rules.in_words import pct as _pct
 from apps.tiering.rules.in_words import rate as _rate
 from apps.tiering.rules.in_words import size as _size
 
-#: The Reason codes of the findings, in the order their Reasons are listed.
-#: Bit i of a findings mask is set when FINDING_CODES[i] fired.
-FINDING_CODES: tuple[str, ...] = (
-    "size_unknown",
-    "below_awr_capture",
-    "undo_redo",
-    "temp_ok",
-    "write_heavy",
-    "full_scan",
-    "already_resident",
-    "flash_cache_keep",
-    "flash_cache_none",
-    "partition_skew",
-    "unmeasured",
-    "not_movable",
-    "moves_with_lob",
-    "name_truncated",
-    "not_worth_moving",
-    "held_back",
-    "partition_lifecycle",
-    "array_tiering",
-)
-SIZE_UNKNOWN = 1 << FINDING_CODES.index("size_unknown")
+__all__ = ["DISPLAY_ORDER", "FINDING_CODES", "SIZE_UNKNOWN", "WASTE_CAUSES", "Figures", "Mix", "Reason", "RowDecision",
+           "Skew", "reasons"]
+
 _PARTITION_LIFECYCLE = 1 << FINDING_CODES.index("partition_lifecycle")
+_FLASH_CACHE_NONE = 1 << FINDING_CODES.index("flash_cache_none")
+_HOLD_BITS = sum(1 << FINDING_CODES.index(code) for code in HOLDS)
 #: The actions that move the segment to the cost model's tier now (a partition placed ahead is moved too).
 _MOVING = frozenset({"move", "place_ahead"})
-#: Findings that hold a segment where it is whatever its figures say: their Reasons come first.
-_HOLDS: tuple[str, ...] = ("name_truncated", "moves_with_lob", "not_movable", "unmeasured", "not_worth_moving",
-                          "held_back")
-#: The order Reasons are listed in: what holds a segment, then the rest in FINDING_CODES order.
-DISPLAY_ORDER: tuple[str, ...] = _HOLDS + tuple(code for code in FINDING_CODES if code not in _HOLDS)
-_FLASH_CACHE_NONE = 1 << FINDING_CODES.index("flash_cache_none")
-_HOLD_BITS = sum(1 << FINDING_CODES.index(code) for code in _HOLDS)
-
-#: Why a segment's blocks in the flash cache are waste ("" = they are not).
-WASTE_CAUSES: tuple[str, ...] = ("", "on_flash", "cold", "write_heavy", "scan_heavy")
-
-
-
-@dataclass(frozen=True)
-class Reason:
-    """One finding: a stable ``code`` for filters and a sentence for the DBA."""
-
-    code: str
-    text: str
-
-
-class Figures(Protocol):
-    """What the wording reads of ``rules.SegmentFigures``."""
-
-    @property
-    def owner(self) -> str: ...
-    @property
-    def object_name(self) -> str: ...
-    @property
-    def object_type(self) -> str: ...
-    @property
-    def subobject_name(self) -> str: ...
-    @property
-    def kind(self) -> str: ...
-    @property
-    def size_bytes(self) -> int | None: ...
-    @property
-    def table_scans(self) -> int: ...
-    @property
-    def iops(self) -> float | None: ...
-    @property
-    def iops_bound(self) -> float | None: ...
-    @property
-    def reads_unmeasured(self) -> bool | None: ...
-    @property
-    def writes_unmeasured(self) -> bool | None: ...
-    @property
-    def movability(self) -> str: ...
-    @property
-    def iops_statistic(self) -> str: ...
-    @property
-    def intensity(self) -> float | None: ...
-    @property
-    def current_tier(self) -> str: ...
-    @property
-    def recommended_tier(self) -> str: ...
-    @property
-    def current_is_flash(self) -> bool: ...
-    @property
-    def recommended_is_flash(self) -> bool: ...
-    @property
-    def flash_cache(self) -> str | None: ...
-    @property
-    def current_cost(self) -> Decimal | None: ...
-    @property
-    def recommended_cost(self) -> Decimal | None: ...
-    @property
-    def cost_unit(self) -> str | None: ...
-    @property
-    def cost_months(self) -> int: ...
-    @property
-    def held_back(self) -> HeldBack | None: ...
-    @property
-    def move(self) -> payback_words.Move | None: ...
-    @property
-    def array_tiering(self) -> tuple[str, ...]: ...
-
-
-class Skew(Protocol):
-    """What the wording reads of ``rules.PartitionSkew``."""
-
-    @property
-    def hot_partitions(self) -> tuple[str, ...]: ...
-    @property
-    def max_intensity(self) -> float: ...
-    @property
-    def median_intensity(self) -> float: ...
-    @property
-    def partition_count(self) -> int: ...
-
-
-class Mix(NamedTuple):
-    """One segment's ratios from ``rules.Decisions``; None where not measurable."""
-
-    write_fraction: float | None
-    blocks_per_read: float | None
-    direct_fraction: float | None
-    flash_fraction: float | None  # share of the segment's blocks in flash cache
-    optimized_fraction: float | None  # share of read requests served by flash cache
-    flash_bytes: int | None
-
-
-class RowDecision(NamedTuple):
-    """One segment's row of ``rules.Decisions``, as the wording needs it."""
-
-    findings: int  # bitmask over FINDING_CODES
-    cost_moves: bool  # the cost model's tier is not the current one
-    keep_current_tier: bool  # ... but the segment stays on the current tier
-    whole_skewed: bool  # a whole partitioned table/index: move its hot partitions
-    scan_by_blocks: bool  # blocks per read reach scan_blocks_per_read
-    scan_by_direct: bool  # direct-path share reaches direct_read_fraction
-    waste_cause: str  # one of WASTE_CAUSES
-    mix: Mix
-    action: str  # rules.ACTIONS: what is done, which the words must agree with
 
 
 def reasons(figures: Figures, skew: Skew | None, row: RowDecision) -> tuple[Reason, ...]:
