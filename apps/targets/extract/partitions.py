@@ -21,7 +21,7 @@ from apps.targets.oracle.partitions import (
 )
 
 _BOUNDS = "OWNER! OBJECT_NAME! PARTITION_NAME! PARTITION_POSITION:int HIGH_VALUE_LENGTH:int HIGH_VALUE"
-#: File -> column spec (apps.targets.extract.reader._cols), as tierscope_extract.sql writes them.
+#: File -> column spec (apps.targets.extract.files._cols), as tierscope_extract.sql writes them.
 PARTITION_FILE_SPECS: dict[str, str] = {
     "part_tables.csv": "OWNER! OBJECT_NAME! OBJECT_KIND! PARTITIONING_TYPE SUBPARTITIONING_TYPE PARTITION_INTERVAL",
     "part_key_columns.csv": "OWNER! OBJECT_NAME! OBJECT_KIND! KEY_LEVEL! COLUMN_NAME! COLUMN_POSITION:int",

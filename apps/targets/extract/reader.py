@@ -3,12 +3,14 @@
 The extract is the recorded output of the live source's own statements
 (``apps/targets/oracle/sql/*.sql``), so it is read in two steps:
 
-1. every CSV line is checked and typed here (header, value count, NULLs, whole numbers,
-   decimals, ISO 8601 dates), so any bad input is reported with its file, line and column;
+1. every CSV line is checked and typed (``csvfiles.py``, against the declarations of ``files.py``:
+   header, value count, NULLs, whole numbers, decimals, ISO 8601 dates), so any bad input is
+   reported with its file, line and column;
 2. the typed rows are replayed through the live source's ``queries.fetch_*`` functions (a
    cursor that returns the recorded rows) and assembled the way ``OracleSource`` assembles a
-   live collection. Both sources therefore map rows identically: server local time to UTC,
-   OBJ$ type spellings, LOB parents, V$ samples, AWR deltas that never cross a restart.
+   live collection (this module: the replaying cursor, the cross-file checks and the assembly).
+   Both sources therefore map rows identically: server local time to UTC, OBJ$ type spellings,
+   LOB parents, V$ samples, AWR deltas that never cross a restart.
 
 Input is a directory or a .zip of the files (at its root or in one folder). Pure: standard
 library and the row contract only; no Django.
@@ -16,11 +18,9 @@ library and the row contract only; no Django.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import io
 import itertools
-import re
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -38,7 +38,17 @@ from apps.targets.extract.archive import (
     open_directory,
     open_zip,
 )
-from apps.targets.extract.partitions import PARTITION_FILE_SPECS, PARTITION_TEXT_MAX_CHARS, extract_partition_catalog
+from apps.targets.extract.csvfiles import LINE, NAME_MAX_BYTES, Row, iter_table, read_table
+from apps.targets.extract.files import (
+    FILES,
+    LATER_FILES,
+    OPTIONAL_COLUMNS,
+    PACK_FILES,
+    RETIRED_COLUMNS,
+    SPILLED_FILE,
+    Column,
+)
+from apps.targets.extract.partitions import extract_partition_catalog
 from apps.targets.extract.room import REFUSABLE_FILES, extract_room, refusal
 from apps.targets.extract.spill import Spilled, spilled, spilled_groups
 from apps.targets.oracle import queries
@@ -54,208 +64,13 @@ from apps.targets.oracle.source import (
     history_notes,
     is_rac,
 )
-from apps.targets.rows import SEGMENT_STAT_FIELDS, Collection, DatabaseInfo, SegmentInfo, Snapshot
+from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, Snapshot
 
-#: Longest text per column: Oracle names are 128 bytes (12.2 on), types 30 characters as stored; a few
-#: columns hold longer text (parameter values, LOB column paths), counted in characters.
-NAME_MAX_BYTES = 128
-_TEXT_MAX_CHARS = {"VALUE": 4000, "LOB_COLUMN_NAME": 300, "OBJECT_TYPE": 30, "SEGMENT_TYPE": 30,
-                   "FILE_NAME": 513, **PARTITION_TEXT_MAX_CHARS}
-
-# A SQL*Plus or Oracle error spooled instead of rows: the statement failed on the database.
-_ORACLE_ERROR = re.compile(r"^\s*(?:ORA|SP2|PLS|TNS)-\d+|^\s*ERROR at line \d+", re.IGNORECASE)
-_WHOLE_NUMBER = re.compile(r"^[+-]?\d+$")
-
-
-@dataclass(frozen=True)
-class Column:
-    """One CSV column: its name, how its text is typed, and whether it may be NULL ("")."""
-
-    name: str
-    kind: str  # "int" | "float" | "text" | "datetime"
-    required: bool = False
-
-
-def _cols(spec: str) -> tuple[Column, ...]:
-    """``"NAME:int!"`` -> Column("NAME", "int", required=True); the kind defaults to text."""
-    columns = []
-    for item in spec.split():
-        required = item.endswith("!")
-        name, _, kind = item.rstrip("!").partition(":")
-        columns.append(Column(name, kind or "text", required))
-    return tuple(columns)
-
-
-_STAT_COLUMNS = " ".join(f"{name.upper()}:int" for name in SEGMENT_STAT_FIELDS)
-_HISTORY = ("INSTANCE_NUMBER:int! SNAP_ID:int! STARTUP_TIME:datetime! BEGIN_INTERVAL_TIME:datetime! "
-            "END_INTERVAL_TIME:datetime! SNAP_TZ_OFFSET_MIN:int")
-
-#: Every file of the extract and its columns, as tierscope_extract.sql writes them.
-FILES: dict[str, tuple[Column, ...]] = {
-    "instance.csv": _cols("INSTANCE_NUMBER:int! INSTANCE_NAME HOST_NAME VERSION! STARTUP_TIME:datetime! "
-                          "DBID:int! DB_NAME! SERVER_UTC_OFFSET_MIN:int"),
-    "instances.csv": _cols("INST_ID:int! INSTANCE_NUMBER:int! INSTANCE_NAME HOST_NAME STARTUP_TIME:datetime! "
-                           "STATUS SAMPLED_AT_UTC:datetime!"),
-    "parameters.csv": _cols("NAME! VALUE"),
-    "snapshots.csv": _cols("DBID:int! INSTANCE_NUMBER:int! SNAP_ID:int! STARTUP_TIME:datetime! "
-                           "BEGIN_INTERVAL_TIME:datetime! END_INTERVAL_TIME:datetime! SNAP_TZ_OFFSET_MIN:int "
-                           "ERROR_COUNT:int SNAP_FLAG:int"),
-    "seg_stat.csv": _cols("INSTANCE_NUMBER:int! SNAP_ID:int! OWNER! OBJECT_NAME! SUBOBJECT_NAME OBJECT_TYPE "
-                          f"TABLESPACE_NAME OBJ_NUMBER:int DATAOBJ_NUMBER:int {_STAT_COLUMNS} "
-                          "SPACE_ALLOCATED_BYTES:int CON_ID:int"),
-    "containers.csv": _cols("CDB CON_ID:int CON_NAME SESSION_CON_ID:int"),
-    "segments.csv": _cols("OWNER! SEGMENT_NAME! PARTITION_NAME SEGMENT_TYPE! TABLESPACE_NAME BYTES:int! "
-                          "BLOCKS:int! BUFFER_POOL FLASH_CACHE CELL_FLASH_CACHE OBJ_NUMBER:int DATAOBJ_NUMBER:int "
-                          "LOB_TABLE_NAME LOB_COLUMN_NAME LOB_TABLE_PARTITION_NAME PARTITION_POSITION:int "
-                          "PARTITION_INTERVAL"),
-    "residency.csv": _cols("INST_ID:int! DATAOBJ_NUMBER:int FLASH_BLOCKS:int CACHE_BLOCKS:int"),
-    "segstat_sample.csv": _cols(f"INST_ID:int! OBJ_NUMBER:int! DATAOBJ_NUMBER:int {_STAT_COLUMNS}"),
-    "sysstat_sample.csv": _cols("INST_ID:int! NAME! VALUE:int"),
-    "filestat_sample.csv": _cols("INST_ID:int! TABLESPACE_NAME! READ_REQUESTS:int WRITE_REQUESTS:int "
-                                 "READ_TIME_MS:float"),
-    "pack_sysstat.csv": _cols(f"{_HISTORY} STAT_NAME! VALUE:int"),
-    "pack_filestat.csv": _cols(f"{_HISTORY} TABLESPACE_NAME! READ_REQUESTS:int WRITE_REQUESTS:int "
-                               "READ_TIME_MS:float"),
-    "tablespaces.csv": _cols("TABLESPACE_NAME! BLOCK_SIZE_BYTES:int CONTENTS STATUS SIZE_BYTES:int MAX_SIZE_BYTES:int "
-                             "AUTOEXTENSIBLE_FILES:int USED_BYTES:int"),
-    "tablespace_usage.csv": _cols("TABLESPACE_NAME! USED_BLOCKS:int MAX_SIZE_BLOCKS:int USED_PERCENT:float"),
-    "free_space.csv": _cols("TABLESPACE_NAME! FREE_BYTES:int FREE_EXTENTS:int"),
-    "asm_diskgroups.csv": _cols("GROUP_NUMBER:int NAME! STATE REDUNDANCY TOTAL_MB:int FREE_MB:int "
-                                "REQUIRED_MIRROR_FREE_MB:int USABLE_FILE_MB:int OFFLINE_DISKS:int "
-                                "ALLOCATION_UNIT_BYTES:int SECTOR_SIZE_BYTES:int BLOCK_SIZE_BYTES:int COMPATIBILITY "
-                                "DATABASE_COMPATIBILITY"),
-    "datafiles.csv": _cols("TABLESPACE_NAME! FILE_ID:int! FILE_NAME! SIZE_BYTES:int AUTOEXTENSIBLE "
-                           "MAX_SIZE_BYTES:int FILE_TYPE!"),
-    **{name: _cols(spec) for name, spec in segment_sql.FILE_COLUMNS.items()},
-    **{name: _cols(spec) for name, spec in PARTITION_FILE_SPECS.items()},
-}
-#: Columns appended to a file after extracts were in use: an older extract without them still imports
-#: (the values are None, unknown).
-OPTIONAL_COLUMNS: dict[str, frozenset[str]] = {
-    "segments.csv": frozenset({"PARTITION_POSITION", "PARTITION_INTERVAL"}),
-    "seg_stat.csv": frozenset({"CON_ID"}),
-    "tablespaces.csv": frozenset({"STATUS", "USED_BYTES"}),
-}
-#: Columns older extracts wrote and the script no longer does, still read when there: tablespaces.csv's
-#: USED_BYTES (summed DBA_SEGMENTS) gave way to tablespace_usage.csv and free_space.csv.
-RETIRED_COLUMNS: dict[str, frozenset[str]] = {"tablespaces.csv": frozenset({"USED_BYTES"})}
-#: Written only in awr mode (Diagnostics Pack statements); every other file must be there.
-PACK_FILES: tuple[str, ...] = ("pack_sysstat.csv", "pack_filestat.csv")
-#: Appended to the extract later (issue 16: tablespaces.csv; issue 17: datafiles.csv): an extract made by an
-#: older script has no such file and still imports, without the figures it would bring (the tablespaces' room,
-#: the storage map's files stay unknown).
-LATER_FILES: tuple[str, ...] = ("tablespaces.csv", "datafiles.csv", *segment_sql.FILE_COLUMNS, *REFUSABLE_FILES,
-                                 *PARTITION_FILE_SPECS, "containers.csv")  # containers.csv: 12.1 on, never for 11.2
-
-Row = dict[str, Any]
-#: The file that grows with the history (a row per segment per snapshot): kept on disk (extract.spill).
-SPILLED_FILE = "seg_stat.csv"
-#: Key under which each typed row keeps its line number in the file, for later checks.
-LINE = "__line__"
-
-
-# --- typing one file -------------------------------------------------------------------------
-
-
-def _typed(text: str, column: Column, *, filename: str, line: int) -> Any:
-    if text == "":
-        if column.required:
-            raise ExtractError("is empty (NULL) but must have a value", filename=filename, line=line,
-                               column=column.name)
-        return None
-    try:
-        if column.kind == "int":
-            if not _WHOLE_NUMBER.match(text.strip()):
-                raise ValueError
-            return int(text)
-        if column.kind == "float":
-            return float(text)
-        if column.kind == "datetime":
-            moment = dt.datetime.fromisoformat(text.strip())
-            if moment.tzinfo is not None:
-                raise ValueError
-            return moment
-    except ValueError:
-        expected = {"int": "a whole number", "float": "a number",
-                    "datetime": "a date and time like 2024-05-01T13:45:00"}[column.kind]
-        shown = text if len(text) <= 40 else text[:40] + "..."
-        raise ExtractError(f"{shown!r} is not {expected}", filename=filename, line=line,
-                           column=column.name) from None
-    longest = _TEXT_MAX_CHARS.get(column.name)
-    if longest is not None and len(text) > longest:
-        raise ExtractError(f"{text[:40] + '...'!r} is {len(text)} characters long, more than the {longest} allowed",
-                           filename=filename, line=line, column=column.name)
-    size = len(text.encode("utf-8")) if longest is None else 0
-    if size > NAME_MAX_BYTES:
-        length = f"{len(text)} characters" if size == len(text) else f"{len(text)} characters ({size} bytes)"
-        raise ExtractError(f"{text[:40] + '...'!r} is {length} long, more than the {NAME_MAX_BYTES} bytes an Oracle "
-                           "name has", filename=filename, line=line, column=column.name)
-    return text
-
-
-def _decoded_lines(stream: IO[bytes], filename: str, limits: ExtractLimits, budget: Budget) -> Iterator[str]:
-    """The file's lines, each read with a bound (a zip member's declared size is not trusted)."""
-    number = 0
-    while raw := stream.readline(limits.line_bytes + 1):
-        number += 1
-        budget.spend(len(raw), filename=filename, line=number)
-        if len(raw) > limits.line_bytes:
-            raise ExtractError(f"the line is longer than {limits.line_bytes} bytes: not a line tierscope_extract.sql "
-                               "writes", filename=filename, line=number)
-        try:
-            text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-        except UnicodeDecodeError:
-            raise ExtractError("is not UTF-8 text: run the script with NLS_LANG=AMERICAN_AMERICA.AL32UTF8",
-                               filename=filename, line=number) from None
-        yield text
-
-
-def _header(reader: Any, filename: str) -> dict[str, int]:
-    first = next(reader, None)
-    if first is None:
-        raise ExtractError("is empty: the statement did not run (look at the SQL*Plus output)", filename=filename)
-    names = [name.strip().upper() for name in first]
-    if len(names) == 1 and _ORACLE_ERROR.match(names[0]):
-        raise ExtractError(f"the statement failed on the database: {first[0].strip()}", filename=filename, line=1)
-    optional = OPTIONAL_COLUMNS.get(filename, frozenset())
-    missing = [column.name for column in FILES[filename] if column.name not in names and column.name not in optional]
-    if missing:
-        raise ExtractError(f"the header lacks {', '.join(missing)}: not a file of tierscope_extract.sql",
-                           filename=filename, line=1)
-    return {name: index for index, name in enumerate(names)}
-
-
-def read_table(stream: IO[bytes], filename: str, *, limits: ExtractLimits | None = None,
-               budget: Budget | None = None) -> list[Row]:
-    """Typed rows of one extract file ({COLUMN: value}, NULL as None); ExtractError on any bad line."""
-    return list(iter_table(stream, filename, limits=limits, budget=budget))
-
-
-def iter_table(stream: IO[bytes], filename: str, *, limits: ExtractLimits | None = None,
-               budget: Budget | None = None) -> Iterator[Row]:
-    """:func:`read_table`'s rows as they are read (a file too large to hold: seg_stat.csv)."""
-    columns = FILES[filename]
-    limits = limits or ExtractLimits()
-    budget = budget or Budget(limits.unpacked_bytes)
-    reader = csv.reader(_decoded_lines(stream, filename, limits, budget), strict=True)
-    try:
-        positions = _header(reader, filename)
-        for values in reader:
-            if not values or values == [""]:
-                continue  # SQL*Plus may end a spool with a blank line
-            line = reader.line_num
-            if len(values) == 1 and _ORACLE_ERROR.match(values[0]):
-                raise ExtractError(f"the statement failed on the database: {values[0].strip()}",
-                                   filename=filename, line=line)
-            if len(values) != len(positions):
-                raise ExtractError(f"has {len(values)} values, the header has {len(positions)}",
-                                   filename=filename, line=line)
-            row = {column.name: _typed(values[positions[column.name]], column, filename=filename, line=line)
-                   if column.name in positions else None for column in columns}
-            row[LINE] = line
-            yield row
-    except csv.Error as error:
-        raise ExtractError(f"is not valid CSV ({error})", filename=filename, line=reader.line_num) from None
+# The files' declarations (files.py) and the CSV typing (csvfiles.py) are named here too, where callers
+# have always found them.
+__all__ = ["FILES", "LATER_FILES", "LINE", "NAME_MAX_BYTES", "OPTIONAL_COLUMNS", "PACK_FILES", "RETIRED_COLUMNS",
+           "SPILLED_FILE", "Column", "ExtractError", "ExtractLimits", "Row", "iter_table", "read_extract",
+           "read_segments_csv", "read_table", "read_tables", "tables_to_collection"]
 
 
 def read_segments_csv(data: bytes, *, filename: str = "segments.csv") -> tuple[SegmentInfo, ...]:

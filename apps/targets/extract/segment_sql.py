@@ -22,7 +22,7 @@ ASH_RECENT_FILE = "pack_ash_recent_sql.csv"
 SQLSTAT_FILE = "pack_sqlstat_segments.csv"
 CURSOR_CACHE_FILE = "sql_segments.csv"
 
-#: Columns of each file, in reader.FILES' notation (NAME:kind, ! = required), as tierscope_extract.sql writes them.
+#: Columns of each file, in files.FILES' notation (NAME:kind, ! = required), as tierscope_extract.sql writes them.
 FILE_COLUMNS: dict[str, str] = {
     ASH_FILE: ("OBJ_NUMBER:int! SQL_ID! PLAN_HASH_VALUE:int SAMPLES:int SQL_SAMPLES:int EXECUTIONS:int "
                "READ_REQUESTS:int ELAPSED_US:int SQL_TEXT"),
