@@ -90,7 +90,7 @@ OPTIONAL_COLUMNS: dict[str, frozenset[str]] = {
 RETIRED_COLUMNS: dict[str, frozenset[str]] = {"tablespaces.csv": frozenset({"USED_BYTES"})}
 #: Written only in awr mode (Diagnostics Pack statements); every other file must be there.
 PACK_FILES: tuple[str, ...] = ("pack_sysstat.csv", "pack_filestat.csv")
-#: Appended to the extract later (issue 16: tablespaces.csv; issue 17: datafiles.csv): an extract made by an
+#: Appended to the extract later (tablespaces.csv, then datafiles.csv): an extract made by an
 #: older script has no such file and still imports, without the figures it would bring (the tablespaces' room,
 #: the storage map's files stay unknown).
 LATER_FILES: tuple[str, ...] = ("tablespaces.csv", "datafiles.csv", *segment_sql.FILE_COLUMNS, *REFUSABLE_FILES,
