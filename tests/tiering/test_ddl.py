@@ -3,6 +3,7 @@ from __future__ import annotations
 import unittest
 from dataclasses import replace
 
+from apps.tiering import ddl
 from apps.tiering.ddl import (
     FEATURE_SINCE,
     DdlError,
@@ -443,3 +444,27 @@ class OnlyRealMovesTests(unittest.TestCase):
         table = request("TABLE")
         script = ddl_for_action(table, "move", flash_cache_hint="KEEP", onto_flash=False)
         self.assertEqual(script.statements, move_ddl(table).statements + flash_cache_ddl(table, "KEEP").statements)
+
+
+class ContainerTests(unittest.TestCase):
+    """A PDB segment's statements run in its PDB: the switch comes first, quoted as the dictionary spells it."""
+
+    def test_a_move_in_a_pdb_switches_the_session_to_it_first(self) -> None:
+        request = ddl.DdlRequest(owner="SOE", object_name="ORDERS", object_type="TABLE", release="19.0.0.0.0",
+                                 target_tablespace="FLASH")
+
+        script = ddl.in_container(ddl.ddl_for_action(request, "move"), "CDB$ROOT")
+
+        self.assertEqual(script.statements[0], 'ALTER SESSION SET CONTAINER = "CDB$ROOT";')
+        self.assertTrue(script.statements[1].startswith('ALTER TABLE "SOE"."ORDERS" MOVE'))
+
+    def test_a_container_name_oracle_cannot_have_is_refused(self) -> None:
+        script = ddl.DdlScript(('ALTER INDEX "A"."I" REBUILD;',))
+
+        with self.assertRaises(ddl.DdlError):
+            ddl.in_container(script, 'PDB"1')
+
+    def test_a_non_cdb_script_is_left_as_it_is(self) -> None:
+        script = ddl.DdlScript(('ALTER INDEX "A"."I" REBUILD;',))
+
+        self.assertIs(ddl.in_container(script, ""), script)
