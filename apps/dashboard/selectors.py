@@ -30,6 +30,7 @@ from apps.core.pgcopy import fetch_arrays
 from apps.dashboard.rows import FlashSample, ResidencyRow, ResidencySample, SegmentPoints, SegmentSample, TierCost
 from apps.snapshots.models import CollectionRun, Residency, Segment, SegmentStat, SysStat
 from apps.targets.models import Target
+from apps.targets.rows import segment_name
 from apps.tiering import costmodel
 from apps.tiering.models import Recommendation, RecommendationRun, Tier
 from apps.tiering.selectors import recommendation_list
@@ -45,10 +46,8 @@ DEFAULT_BLOCK_SIZE_BYTES = 8192
 def segment_label(owner: str, object_name: str, subobject_name: str, parent_partition: str = "",
                   container: str = "") -> str:
     """[PDB:]owner.name[.partition][.subobject]: a subpartition is named with its partition, a CDB's segment
-    with its PDB."""
-    parts = [owner, object_name, parent_partition, subobject_name]
-    name = ".".join(part for part in parts if part)
-    return f"{container}:{name}" if container else name
+    with its PDB (apps.targets.rows.segment_name)."""
+    return segment_name(owner, object_name, subobject_name, container, parent_partition)
 
 
 def window_since(*, now: dt.datetime | None = None) -> dt.datetime:

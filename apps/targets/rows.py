@@ -75,16 +75,19 @@ class SegmentKey(NamedTuple):
     container: str = ""
 
 
-def segment_name(owner: str, object_name: str, subobject_name: str = "", container: str = "") -> str:
-    """A segment's name as the pages, the CSV and the search show it: owner.object[.subobject], after its
-    PDB and a colon for a CDB's segment.
+def segment_name(owner: str, object_name: str, subobject_name: str = "", container: str = "",
+                 parent_partition: str = "") -> str:
+    """A segment's name as the pages, the CSV and the search show it: owner.object[.partition][.subobject]
+    (a subpartition after its partition, when given), after its PDB and a colon for a CDB's segment.
 
     >>> segment_name("SOE", "ORDERS", "P1")
     'SOE.ORDERS.P1'
     >>> segment_name("SOE", "ORDERS", "", "PDB2")
     'PDB2:SOE.ORDERS'
+    >>> segment_name("SOE", "LINES", "P1_H1", parent_partition="P1")
+    'SOE.LINES.P1.P1_H1'
     """
-    name = f"{owner}.{object_name}" + (f".{subobject_name}" if subobject_name else "")
+    name = ".".join(part for part in (owner, object_name, parent_partition, subobject_name) if part)
     return f"{container}:{name}" if container else name
 
 
