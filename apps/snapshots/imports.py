@@ -111,24 +111,21 @@ def report_segment_sizes(collection: Collection, infos: Iterable[SegmentInfo]) -
     by_name: dict[tuple[str, str, str], list[SegmentInfo]] = {}
     for info in infos:
         by_name.setdefault((info.key.owner, info.key.object_name, info.key.subobject_name), []).append(info)
+    keys = dict.fromkeys(stat.key for snap in collection.snapshots for stat in snap.segment_stats)  # in order
     containers_of: dict[tuple[str, str, str], set[str]] = {}
-    for snap in collection.snapshots:
-        for stat in snap.segment_stats:
-            containers_of.setdefault((stat.key.owner, stat.key.object_name, stat.key.subobject_name),
-                                     set()).add(stat.key.container)
+    for key in keys:
+        containers_of.setdefault((key.owner, key.object_name, key.subobject_name), set()).add(key.container)
     matched: dict[SegmentKey, SegmentInfo] = {}
-    for snap in collection.snapshots:
-        for stat in snap.segment_stats:
-            key = stat.key
-            info = exact.get(key)
-            if info is None:
-                name = (key.owner, key.object_name, key.subobject_name)
-                alone = len(containers_of[name]) == 1
-                candidates = [candidate for candidate in by_name.get(name, [])
-                              if candidate.key.container == key.container or (not candidate.key.container and alone)]
-                info = candidates[0] if len(candidates) == 1 else None
-            if info is not None:
-                matched[key] = dataclasses.replace(info, key=key)
+    for key in keys:
+        info = exact.get(key)
+        if info is None:
+            name = (key.owner, key.object_name, key.subobject_name)
+            alone = len(containers_of[name]) == 1
+            candidates = [candidate for candidate in by_name.get(name, [])
+                          if candidate.key.container == key.container or (not candidate.key.container and alone)]
+            info = candidates[0] if len(candidates) == 1 else None
+        if info is not None:
+            matched[key] = dataclasses.replace(info, key=key)
     return tuple(matched.values())
 
 
