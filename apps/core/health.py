@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import redis
 from django.conf import settings
 from django.db import connection
@@ -38,32 +40,20 @@ def health_heartbeat(*, process: str) -> dict[str, object]:
     return {"ok": beat.ok, "age_s": beat.age_s, "detail": beat.detail}
 
 
-def health_queues() -> dict[str, object]:
-    """Each group's queue (a target's collect_queue, or a run still waiting on one): ok when a worker
-    consuming it has a fresh heartbeat; not ok names the queue and the runs waiting on it."""
-    from django.db.models import Count
 
-    from apps.core.heartbeat import queue_process
-    from apps.snapshots.models import CollectionRun
-    from apps.targets.models import Target
+# Checks the apps add (name -> check returning {"ok": bool, "detail": str, ...}), run when the database answers;
+# their "ok" counts for /healthz's status like the ones above.
+_APP_CHECKS: dict[str, Callable[[], dict[str, object]]] = {}
 
-    try:
-        named = set(Target.objects.enabled().exclude(collect_queue="").values_list("collect_queue", flat=True))
-        waiting = dict(CollectionRun.objects.filter(status=CollectionRun.Status.QUEUED).exclude(queue="")
-                       .values_list("queue").annotate(n=Count("id")).values_list("queue", "n"))
-    except DatabaseError as exc:
-        return {"ok": True, "detail": f"not checked: {first_line(exc)}", "queues": {}}
-    queues: dict[str, dict[str, object]] = {}
-    for queue in sorted(named | set(waiting)):
-        beat = heartbeat_read(process=queue_process(queue), stale_after_s=settings.TIERSCOPE_HEARTBEAT_STALE_S)
-        runs = waiting.get(queue, 0)
-        detail = "ok" if beat.ok else (f"{runs} run(s) waiting on queue {queue}, no worker consuming it "
-                                       f"({beat.detail}): start one with celery -A config worker -Q {queue}")
-        queues[queue] = {"ok": beat.ok, "age_s": beat.age_s, "waiting_runs": runs, "detail": detail}
-    down = [name for name, entry in queues.items() if not entry["ok"]]
-    detail = "ok" if not down else "no worker consuming: " + ", ".join(down)
-    return {"ok": not down, "detail": detail, "queues": queues}
 
+def health_register(name: str, check: Callable[[], dict[str, object]]) -> None:
+    _APP_CHECKS[name] = check
+
+
+def health_app_checks(*, database_ok: bool) -> dict[str, dict[str, object]]:
+    if not database_ok:
+        return {name: {"ok": True, "detail": "not checked: no database"} for name in _APP_CHECKS}
+    return {name: check() for name, check in _APP_CHECKS.items()}
 
 def health_replica() -> dict[str, object]:
     """The read replica's state (ok / lagging / down / not configured) and lag; reported, never a failure."""

@@ -4,7 +4,7 @@ from django.contrib.auth.decorators import login_not_required
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 
-from apps.core.health import health_broker, health_database, health_heartbeat, health_queues, health_replica
+from apps.core.health import health_app_checks, health_broker, health_database, health_heartbeat, health_replica
 
 
 @login_not_required
@@ -19,7 +19,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
         "broker": {"ok": broker_ok, "detail": broker_detail},
         "worker": health_heartbeat(process="worker"),
         "beat": health_heartbeat(process="beat"),
-        "queues": health_queues() if db_ok else {"ok": True, "detail": "not checked: no database", "queues": {}},
+        **health_app_checks(database_ok=db_ok),
     }
     healthy = all(part["ok"] for part in required.values())
     body = {"status": "ok" if healthy else "unavailable", **required, "replica": health_replica()}

@@ -8,9 +8,16 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.core.routing import route_task
+from apps.snapshots import tasks as snapshot_tasks
 from apps.snapshots.runs import run_enqueue
 from apps.targets.models import TargetCheck
+from apps.targets.tasks import target_check
+from apps.tiering import tasks as tiering_tasks
 from apps.tiering.models import Refresh
+
+
+def _route(task, *args):
+    return route_task(task.name, args, {}, {}, task=task)
 
 
 @pytest.mark.django_db
@@ -19,10 +26,10 @@ class RoutingTests:
         demo_target.collect_queue = "group-b"
         demo_target.save()
 
-        assert route_task("apps.snapshots.tasks.snapshot_collect", (demo_target.id, 7), {}, {}) == {"queue": "group-b"}
+        assert _route(snapshot_tasks.snapshot_collect, demo_target.id, 7) == {"queue": "group-b"}
 
     def test_a_collection_of_a_target_without_a_queue_goes_to_the_default_queue(self, demo_target):
-        assert route_task("apps.snapshots.tasks.snapshot_collect", (demo_target.id, 7), {}, {}) is None
+        assert _route(snapshot_tasks.snapshot_collect, demo_target.id, 7) is None
 
     def test_a_connection_check_and_a_refresh_follow_their_target(self, demo_target):
         demo_target.collect_queue = "group-b"
@@ -30,23 +37,24 @@ class RoutingTests:
         check = TargetCheck.objects.create(target=demo_target, queued_at=timezone.now())
         refresh = Refresh.objects.create(target=demo_target, queued_at=timezone.now())
 
-        assert route_task("apps.targets.tasks.target_check", (check.id,), {}, {}) == {"queue": "group-b"}
-        assert route_task("apps.tiering.tasks.refresh_run", (refresh.id,), {}, {}) == {"queue": "group-b"}
+        assert _route(target_check, check.id) == {"queue": "group-b"}
+        assert _route(tiering_tasks.refresh_run, refresh.id) == {"queue": "group-b"}
 
     def test_the_reapers_and_the_fan_out_stay_on_the_default_queue(self, demo_target):
         demo_target.collect_queue = "group-b"
         demo_target.save()
 
-        for name in ("apps.snapshots.tasks.runs_reap", "apps.snapshots.tasks.snapshot_collect_due",
-                     "apps.tiering.tasks.refreshes_reap", "apps.snapshots.tasks.window_base_prepare"):
-            assert route_task(name, (demo_target.id,), {}, {}) is None, name
+        for task in (snapshot_tasks.runs_reap, snapshot_tasks.snapshot_collect_due, tiering_tasks.refreshes_reap,
+                     snapshot_tasks.window_base_prepare):
+            assert _route(task, demo_target.id) is None, task.name
 
     def test_the_celery_app_routes_through_it(self, demo_target):
         from config.celery import app
 
         demo_target.collect_queue = "group-b"
         demo_target.save()
-        route = app.amqp.router.route({}, "apps.snapshots.tasks.snapshot_collect", args=(demo_target.id, 1))
+        route = app.amqp.router.route({}, snapshot_tasks.snapshot_collect.name, args=(demo_target.id, 1),
+                                      task_type=snapshot_tasks.snapshot_collect)
 
         assert route["queue"].name == "group-b"
 
