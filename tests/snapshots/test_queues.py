@@ -109,6 +109,7 @@ class QueuesPerGroupTests:
         assert default_run.worker == f"{two_workers['default']}@{node}"
         assert group_run.worker == f"{group}@{node}" and group_run.queue == group
 
+        assert client.get("/healthz").json()["queues"]["queues"][group]["ok"] is True  # its worker's heartbeat
         _worker_stop(two_workers["group_proc"])  # the group's machine goes away
         wait_for(lambda: client.get("/healthz").json()["queues"]["queues"][group]["ok"] is False,
                  timeout_s=60, what=f"/healthz to see no worker on {group}")
