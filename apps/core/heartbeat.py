@@ -1,4 +1,4 @@
-"""Heartbeats of the worker and beat in Redis, read by /healthz.
+"""Heartbeats of the worker and beat in Redis, read by /healthz; a worker also writes one per queue it consumes.
 
 Each process writes the UTC time of its last sign of life under a key scoped by
 the database name, so a test worker on the shared Redis never speaks for the
@@ -27,6 +27,28 @@ KEY_TTL_S = 24 * 3600
 
 def heartbeat_key(process: str) -> str:
     return f"tierscope:{settings.DATABASES['default']['NAME']}:heartbeat:{process}"
+
+
+def queue_process(queue: str) -> str:
+    """The heartbeat name of "a worker consuming ``queue``" (each worker writes one per queue it consumes)."""
+    return f"queue:{queue}"
+
+
+def queue_heartbeat_ok(queue: str) -> bool:
+    """Whether a worker consuming ``queue`` gave a sign of life within the stale age."""
+    return heartbeat_read(process=queue_process(queue), stale_after_s=settings.TIERSCOPE_HEARTBEAT_STALE_S).ok
+
+
+def worker_queues(worker: Any) -> list[str]:
+    """The queues a worker consumes: its -Q list, else the default queue."""
+    consume_from = worker.app.amqp.queues.consume_from
+    return sorted(consume_from) if consume_from else [worker.app.conf.task_default_queue]
+
+
+def worker_heartbeat_write(queues: list[str]) -> None:
+    heartbeat_write(process="worker")
+    for queue in queues:
+        heartbeat_write(process=queue_process(queue))
 
 
 def _client() -> redis.Redis:
@@ -81,9 +103,10 @@ class WorkerHeartbeat(bootsteps.StartStopStep):
         self.tref = None
 
     def start(self, worker: Any) -> None:
-        heartbeat_write(process="worker")
+        queues = worker_queues(worker)
+        worker_heartbeat_write(queues)
         self.tref = worker.timer.call_repeatedly(
-            settings.TIERSCOPE_HEARTBEAT_EVERY_S, heartbeat_write, kwargs={"process": "worker"}, priority=10,
+            settings.TIERSCOPE_HEARTBEAT_EVERY_S, worker_heartbeat_write, args=(queues,), priority=10,
         )
 
     def stop(self, worker: Any) -> None:

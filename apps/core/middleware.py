@@ -83,3 +83,24 @@ class RequestBodyGuardMiddleware:
             )
         return self.get_response(request)
 
+
+
+# Never from the standby: the admin and the login pages read what they just wrote; /healthz reads the primary.
+_PRIMARY_ONLY_PREFIXES = ("/admin/", "/accounts/", "/healthz")
+
+
+class ReplicaReadsMiddleware:
+    """Page and API reads of a GET or HEAD request may go to the hot standby (apps.core.dbrouter); every other
+    request, and everything outside a request, reads the primary."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        from apps.core.dbrouter import replica_configured, replica_reads
+
+        if (request.method not in ("GET", "HEAD") or not replica_configured()
+                or request.path_info.startswith(_PRIMARY_ONLY_PREFIXES)):
+            return self.get_response(request)
+        with replica_reads():
+            return self.get_response(request)

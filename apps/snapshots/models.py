@@ -314,6 +314,8 @@ class CollectionRun(models.Model):
     error = models.TextField(blank=True)
     notes = models.TextField(blank=True)
     task_id = models.CharField(max_length=64, blank=True)
+    queue = models.CharField(max_length=60, blank=True)  # the Celery queue its task was sent to ("" = default)
+    worker = models.CharField(max_length=200, blank=True)  # hostname of the worker that last started it
 
     class Meta:
         ordering = ["-queued_at"]

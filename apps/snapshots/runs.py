@@ -20,6 +20,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from apps.core.config import get_config
+from apps.core.heartbeat import queue_heartbeat_ok
 from apps.snapshots.models import CollectionRun
 from apps.targets.models import Target
 
@@ -80,7 +81,8 @@ def run_enqueue(*, target: Target, trigger: str) -> CollectionRun:
     :class:`BrokerUnavailable` is raised from the commit (at once: the send is
     not retried), so no run is left "queued" with no task behind it.
     """
-    run = CollectionRun.objects.create(target=target, trigger=trigger, queued_at=timezone.now())
+    run = CollectionRun.objects.create(target=target, trigger=trigger, queued_at=timezone.now(),
+                                       queue=target.collect_queue)
     transaction.on_commit(functools.partial(_run_send, run_id=run.id, target_id=target.id))
     return run
 
@@ -123,7 +125,8 @@ def run_start(*, target: Target, run_id: int | None, trigger: str) -> Collection
     run.status = Status.RUNNING
     run.started_at = now
     run.attempts += 1
-    run.save(update_fields=["status", "started_at", "attempts"])
+    run.worker = _worker_hostname()
+    run.save(update_fields=["status", "started_at", "attempts", "worker"])
     deliveries = get_config()["COLLECT_MAX_RETRIES"] + get_config()["RUN_MAX_REDELIVERIES"] + 1
     if run.attempts > deliveries:
         run_finish(run, status=Status.FAILED,
@@ -131,6 +134,14 @@ def run_start(*, target: Target, run_id: int | None, trigger: str) -> Collection
                          "(see the worker's log); the target is collected again at its next interval.")
         raise RunEnded(f"run {run.id} of {target.name} was attempted {run.attempts - 1} times")
     return run
+
+
+def _worker_hostname() -> str:
+    """The node name of the Celery worker running this (``name@host``), "" outside a worker (a command)."""
+    from celery import current_task
+
+    request = getattr(current_task, "request", None)
+    return (getattr(request, "hostname", None) or "")[:200] if request is not None else ""
 
 
 def run_finish(run: CollectionRun, *, status: str, error: str = "", notes: str = "") -> None:
@@ -181,10 +192,16 @@ def runs_reap(*, now: dt.datetime) -> list[int]:
         status=Status.QUEUED, queued_at__lt=now - dt.timedelta(seconds=config["RUN_QUEUED_DEADLINE_S"]))
     for run in queued.select_related("target"):
         reason = (f"Never started: queued for more than {config['RUN_QUEUED_DEADLINE_S'] // 60} minutes "
-                  "(its task was lost, or no worker is running).")
+                  f"{_queued_why(run.queue)}")
         if _reap(run, now=now, reason=reason, status=Status.QUEUED):
             reaped.append(run.id)
     return reaped
+
+
+def _queued_why(queue: str) -> str:
+    if queue and not queue_heartbeat_ok(queue):
+        return f"(no worker consumes queue {queue}: start one with celery -A config worker -Q {queue})."
+    return "(its task was lost, or no worker is running)."
 
 
 def _reap(run: CollectionRun, *, now: dt.datetime, reason: str, status: str) -> bool:

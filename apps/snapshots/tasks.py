@@ -7,6 +7,7 @@ import logging
 from celery import shared_task
 
 from apps.core.config import get_config
+from apps.targets.queues import queue_of_target
 
 logger = logging.getLogger(__name__)
 
@@ -14,7 +15,9 @@ logger = logging.getLogger(__name__)
 # Idempotent by data (natural keys), so acks_late is safe, and a worker killed mid-run gives its message
 # back at once (reject_on_worker_lost): the redelivered run adds what is missing; runs.run_start bounds how
 # often one run is redelivered.
-@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=10)
+# Sent to the target's group's queue (apps.core.routing): it connects to the target.
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=10,
+             queue_of=staticmethod(queue_of_target))
 def snapshot_collect(self, target_id: int, run_id: int | None = None) -> str:
     from apps.snapshots.runs import RunEnded
     from apps.snapshots.services import CollectRetryable

@@ -22,7 +22,8 @@ class TargetForm(forms.ModelForm):
 
     class Meta:
         model = Target
-        fields = ["name", "mode", "dsn", "username", "password", "interval_minutes", "enabled", "tier_set", "demo_seed"]
+        fields = ["name", "mode", "dsn", "username", "password", "interval_minutes", "enabled", "collect_queue",
+                  "tier_set", "demo_seed"]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -52,7 +53,8 @@ class TablespaceTierInline(admin.TabularInline):
 @admin.register(Target)
 class TargetAdmin(admin.ModelAdmin):
     form = TargetForm
-    list_display = ["name", "mode", "dsn", "interval_minutes", "tier_set", "enabled", "next_collect_at"]
+    list_display = ["name", "mode", "dsn", "interval_minutes", "collect_queue", "tier_set", "enabled",
+                    "next_collect_at"]
     list_filter = ["mode", "enabled"]
     search_fields = ["name", "dsn"]
     inlines = [TablespaceTierInline]

@@ -43,6 +43,14 @@ class Target(models.Model):
     password_encrypted = models.TextField(blank=True, editable=False)
     interval_minutes = models.PositiveIntegerField(default=60, validators=[MinValueValidator(5)])
     enabled = models.BooleanField(default=True)
+    # The Celery queue its collections, connection checks and refreshes go to (docs/scaling.md): a group of
+    # targets served by workers of their own, e.g. on a machine near those databases. Blank: the default queue.
+    collect_queue = models.CharField(
+        max_length=60, blank=True, verbose_name="queue",
+        validators=[RegexValidator(r"^[a-z0-9_-]+$", "lower-case letters, digits, _ - only")],
+        help_text="Celery queue of this target's group (blank: the default queue); start a worker with "
+                  "celery -A config worker -Q <queue>",
+    )
     demo_seed = models.IntegerField(default=42)
     tier_set = models.ForeignKey("tiering.TierSet", on_delete=models.PROTECT, related_name="targets",
                                  default=default_tier_set, help_text="the tier set recommendations compare")

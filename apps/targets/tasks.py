@@ -8,6 +8,7 @@ from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 
 from apps.core.config import CONFIG_DEFAULTS
+from apps.targets.queues import queue_of_check
 
 # The check bounds itself (TARGET_CHECK_TIMEOUT_S); these limits only catch what escapes it.
 _CHECK_LIMIT_S = int(CONFIG_DEFAULTS["TARGET_CHECK_TIMEOUT_S"])
@@ -15,7 +16,8 @@ _CHECK_LIMIT_S = int(CONFIG_DEFAULTS["TARGET_CHECK_TIMEOUT_S"])
 logger = logging.getLogger(__name__)
 
 
-@shared_task(soft_time_limit=_CHECK_LIMIT_S + 30, time_limit=_CHECK_LIMIT_S + 60)
+# Sent to the target's group's queue (apps.core.routing): it tests the path its collections take.
+@shared_task(soft_time_limit=_CHECK_LIMIT_S + 30, time_limit=_CHECK_LIMIT_S + 60, queue_of=staticmethod(queue_of_check))
 def target_check(check_id: int) -> str:
     # Idempotent: the service claims only a queued check, so a redelivery changes nothing.
     from apps.targets.services import TargetCheckGone, target_check_fail

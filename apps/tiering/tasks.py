@@ -11,11 +11,19 @@ from apps.core.config import get_config
 logger = logging.getLogger(__name__)
 
 
+def queue_of_refresh(refresh_id: int, *args: object, **kwargs: object) -> str:
+    """The queue of the refreshed target's group (apps.core.routing; docs/scaling.md): the refresh that follows
+    a collection runs on the group's workers, so they carry all the work their targets make."""
+    from apps.tiering.models import Refresh
+
+    return Refresh.objects.filter(pk=refresh_id).values_list("target__collect_queue", flat=True).first() or ""
+
+
 # A refresh recomputes a target's current recommendations from what is stored: idempotent, so acks_late
 # and a killed worker's message given back at once are safe. Its limits are its own (a refresh of 100k
 # segments takes about a second; minutes mean something is wrong).
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=3, soft_time_limit=10 * 60,
-             time_limit=12 * 60, ignore_result=True)
+             time_limit=12 * 60, ignore_result=True, queue_of=staticmethod(queue_of_refresh))
 def refresh_run(self, refresh_id: int) -> object:
     from apps.tiering.refreshes import RefreshGone, RefreshRetryable
     from apps.tiering.refreshes import refresh_run as run

@@ -39,6 +39,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Lets a GET page's reads go to the hot standby when one is configured (apps/core/dbrouter.py).
+    "apps.core.middleware.ReplicaReadsMiddleware",
     # Early, so that its header is also on responses other middleware answer with.
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -79,6 +81,17 @@ DATABASES = {
         env_str("DATABASE_URL"), conn_max_age=env_int("DB_CONN_MAX_AGE", 60), conn_health_checks=True
     )
 }
+# A hot standby of the same cluster for page reads (docs/scaling.md, "Read replica"; apps/core/dbrouter.py).
+if env_str("DATABASE_REPLICA_URL", ""):
+    DATABASES["replica"] = dj_database_url.parse(
+        env_str("DATABASE_REPLICA_URL"), conn_max_age=env_int("DB_CONN_MAX_AGE", 60), conn_health_checks=True
+    )
+    # A standby that is down answers "down" within seconds, not after the kernel's connect timeout.
+    DATABASES["replica"].setdefault("OPTIONS", {})["connect_timeout"] = env_int("DATABASE_REPLICA_CONNECT_TIMEOUT_S", 2)
+DATABASE_ROUTERS = ["apps.core.dbrouter.ReplicaRouter"]
+# Pages fall back to the primary when the standby is further behind than this, or down; checked at most this often.
+DATABASE_REPLICA_MAX_LAG_S = env_int("DATABASE_REPLICA_MAX_LAG_S", 30)
+DATABASE_REPLICA_CHECK_EVERY_S = env_int("DATABASE_REPLICA_CHECK_EVERY_S", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL")

@@ -37,6 +37,8 @@ CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 3
 CELERY_REDIS_SOCKET_TIMEOUT = 10
 # Where tasks go unless routed: a worker given its own queue (the tests' worker) keeps what it enqueues.
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
+# A target's collections, checks and refreshes go to its group's queue (Target.collect_queue; docs/scaling.md).
+CELERY_TASK_ROUTES = ["apps.core.routing.route_task"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_RESULT_EXPIRES = 24 * 3600
 # Outlives PostgreSQL outages (the stock DatabaseScheduler exits on one) and writes beat's heartbeat.

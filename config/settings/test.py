@@ -16,3 +16,6 @@ STORAGES = {
 
 # Separate test databases for concurrent runs on one cluster (e.g. TEST_DB_NAME=test_tierscope_2).
 DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DB_NAME", "test_tierscope")}  # noqa: F405
+# A replica alias (DATABASE_REPLICA_URL) is the same database seen from a standby: never created for tests.
+if "replica" in DATABASES:  # noqa: F405
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}  # noqa: F405
