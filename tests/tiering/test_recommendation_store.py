@@ -98,15 +98,19 @@ def test_a_segments_history_is_its_row_in_the_last_run_of_each_day(demo_target, 
     from apps.snapshots.models import Segment
 
     collect(demo_target)
-    now = _current_run(demo_target.id).computed_at
+    collected = _current_run(demo_target.id).computed_at
+    # Hours from the first midnight after the collection: two runs on one day, then one a day, whatever the
+    # hour the test runs at (hours counted from the collection itself cross midnight late in the day).
+    midnight = dt.datetime.combine(collected.date() + dt.timedelta(days=1), dt.time(), tzinfo=dt.timezone.utc)
     for hours in (1, 2, 25, 49):
-        services.recommendation_refresh(target_id=demo_target.id, now=now + dt.timedelta(hours=hours))
+        services.recommendation_refresh(target_id=demo_target.id, now=midnight + dt.timedelta(hours=hours))
     segment = Segment.objects.filter(target=demo_target).order_by("id").first()
 
     history = segment_recommendation_history(segment=segment)
 
-    assert [r.computed_at for r in history] == [now + dt.timedelta(hours=h) for h in (49, 25, 2)]
-    assert [r.is_current for r in history] == [True, False, False]
+    # The collection's own run is the last of its day.
+    assert [r.computed_at for r in history] == [midnight + dt.timedelta(hours=h) for h in (49, 25, 2)] + [collected]
+    assert [r.is_current for r in history] == [True, False, False, False]
 
 
 @pytest.mark.django_db
