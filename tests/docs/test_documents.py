@@ -18,6 +18,7 @@ COMMAND = re.compile(r"manage\.py\s+([a-z_]+)")
 FORBIDDEN = (
     re.compile(r"\bissue\s+\d+", re.IGNORECASE),
     re.compile(r"\.\./shared"),
+    re.compile(r"(?<![\w.])/work/"),
     re.compile(r"this session", re.IGNORECASE),
     re.compile(r"tried and dropped", re.IGNORECASE),
 )
