@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
 LOGIN = "/accounts/login/"
 ATTACKER = "203.0.113.66"
-LIMIT = 5  # AXES_FAILURE_LIMIT, as README says
+LIMIT = 5  # AXES_FAILURE_LIMIT, as docs/security.md says
 
 
 def attempt(client: Client, username: str, password: str, address: str = ATTACKER, **extra):
