@@ -5,8 +5,9 @@
 --   sqlplus / as sysdba @create_monitor_user.sql <awr|nopack> <USER_NAME>
 -- The password is prompted for (not echoed). In a CDB, connect to the PDB that tierscope reads.
 --
--- awr    : the Diagnostics Pack is licensed; also grants the pack views (DBA_HIST_SYSSTAT,
---          DBA_HIST_FILESTATXS) that awr mode reads.
+-- awr    : the Diagnostics Pack is licensed; also grants the pack views awr mode reads
+--          (DBA_HIST_SYSSTAT, DBA_HIST_FILESTATXS, DBA_HIST_ACTIVE_SESS_HISTORY,
+--          DBA_HIST_SQLSTAT, DBA_HIST_SQLTEXT, DBA_HIST_SQL_PLAN, GV$ACTIVE_SESSION_HISTORY).
 -- nopack : only the views nopack mode reads: the pack-exempt DBA_HIST_SNAPSHOT /
 --          DBA_HIST_SEG_STAT / DBA_HIST_SEG_STAT_OBJ, DBA_ views and V$ views.
 --

@@ -84,3 +84,31 @@ def test_the_link_check_catches_a_missing_file_and_heading(tmp_path):
     )
     assert _broken_links(tmp_path / "b.md") == ["missing.md", "a.md#missing-heading"]
     assert _anchor("Add a live target (`awr` or `nopack`)") == "add-a-live-target-awr-or-nopack"
+
+
+def _tierscope_commands() -> dict[str, str]:
+    from django.core.management import get_commands
+
+    return {name: app for name, app in get_commands().items() if app.startswith("apps.")}
+
+
+@pytest.mark.parametrize("name", sorted(_tierscope_commands()))
+def test_the_cli_guide_says_what_each_command_says_in_its_help(name):
+    """docs/cli.md is the commands' --help: a command's description and each argument's help text appear in it,
+    so a help changed in the code without the guide fails here."""
+    from django.core.management import load_command_class
+
+    command = load_command_class(_tierscope_commands()[name], name)
+    parser = command.create_parser("manage.py", name)
+    guide = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert f"## {name}\n" in guide, f"docs/cli.md has no section for {name}"
+    section = guide.split(f"## {name}\n", 1)[1].split("\n## ", 1)[0]
+    texts = [command.help] + [action.help for action in parser._actions
+                              if action.help and action.help != "==SUPPRESS==" and action.dest not in _DJANGO_OPTIONS]
+    for text in texts:
+        assert " ".join(text.split()) in " ".join(section.split()), f"{name}: docs/cli.md lacks {text!r}"
+
+
+# Django's common options, which docs/cli.md leaves to --help.
+_DJANGO_OPTIONS = {"help", "version", "verbosity", "settings", "pythonpath", "traceback", "no_color", "force_color",
+                   "skip_checks"}

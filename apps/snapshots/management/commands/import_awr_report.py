@@ -18,10 +18,11 @@ from apps.snapshots.management.commands.import_extract import (
 
 
 class Command(BaseCommand):
-    help = "Import an AWR report (HTML or text, awrrpt.sql or awrgrpt.sql) into a target."
+    help = ("Import an AWR report (HTML or text: awrrpt.sql, awrrpti.sql, the RAC-wide awrgrpt.sql, or a compare-period "
+            "report of awrddrpt.sql / awrddrpi.sql) into a target.")
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", type=Path, help="AWR report written by awrrpt.sql / awrrpti.sql / awrgrpt.sql")
+        parser.add_argument("file", type=Path, help="AWR report written by awrrpt.sql / awrrpti.sql / awrgrpt.sql / awrddrpt.sql / awrddrpi.sql")
         parser.add_argument("--target", required=True, help="target name (create it with add_target --mode report)")
         parser.add_argument("--sizes", type=Path, help="segments.csv of an offline extract: segment sizes")
 

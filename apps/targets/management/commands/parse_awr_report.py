@@ -22,7 +22,7 @@ class Command(BaseCommand):
     requires_migrations_checks = False
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", type=Path, help="AWR report written by awrrpt.sql or awrgrpt.sql")
+        parser.add_argument("file", type=Path, help="AWR report written by awrrpt.sql / awrrpti.sql / awrgrpt.sql / awrddrpt.sql / awrddrpi.sql")
         parser.add_argument("--format", choices=["json"], default="json", help="output format")
 
     def handle(self, *args: Any, **options: Any) -> None:
