@@ -59,14 +59,14 @@ def _subprocess_json(what: str, env: dict | None = None) -> dict:
 
 
 def _run_alone(only: str, scale: float) -> None:
-    from apps.tiering.services import tier_presets_install
-
     if only == "budget":
         from bench.budget import run_alone
         return run_alone(setup_django)
     # ingest and retention: their own database (the ingest runs TRUNCATE the segment-stat table, the
     # retention run prunes every target it holds).
     setup_django("_bench_ingest" if only in ("ingest", "retention") else "_bench")
+    from apps.tiering.services import tier_presets_install
+
     tier_presets_install()
     if only == "ingest":
         from bench.bench_ingest import bench_ingest
@@ -77,6 +77,10 @@ def _run_alone(only: str, scale: float) -> None:
     elif only == "plan":
         from bench.bench_plan import bench_plan
         print(json.dumps(bench_plan(), indent=2), flush=True)
+    elif only == "load":
+        from bench.bench_load import bench_load_compare
+        seconds = int(os.environ.get("BENCH_LOAD_SECONDS", "60"))
+        print(json.dumps(bench_load_compare(large_target(scaled(100_000, scale)).name, seconds), indent=2), flush=True)
     elif only == "recommendations":
         print(json.dumps(bench_recommendations(large_target(scaled(100_000, scale))), indent=2), flush=True)
 
@@ -104,9 +108,12 @@ def main() -> None:
     import argparse
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["ingest", "recommendations", "plan", "budget", "retention"],
+    parser.add_argument("--only", choices=["ingest", "recommendations", "plan", "budget", "retention", "load"],
                         help="one bench alone (printed, not written to bench/results)")
-    only = parser.parse_args().only
+    parser.add_argument("--skip", action="append", default=[], choices=["plan", "budget", "optimizer", "load"],
+                        help="leave a bench out of a quick run (its section is then absent from latest.json)")
+    args = parser.parse_args()
+    only, skip = args.only, set(args.skip)
     scale = bench_scale()
     if only:
         return _run_alone(only, scale)
@@ -143,18 +150,27 @@ def main() -> None:
     report["export"] = fleet_scale.export_figures(target, report["pages"])
     print(json.dumps({"pages": report["pages"], "healthz_p95_ms": report["healthz_p95_ms"],
                       "export": report["export"]}, indent=2), flush=True)
-    print("move plan (10k moves, made and exported) ...", flush=True)
-    from bench.bench_plan import bench_plan
+    if "load" not in skip:
+        print("load (50 users, 60 s per gunicorn configuration) ...", flush=True)
+        from bench.bench_load import bench_load_compare
 
-    report["plan_10k"] = bench_plan()
-    print(json.dumps(report["plan_10k"], indent=2), flush=True)
-    from bench.budget import run_in_subprocess
-    report["budget"] = run_in_subprocess(__file__)
-    print("optimizer ...", flush=True)
-    from bench.bench_optimizer import bench_rows
+        report["load"] = bench_load_compare(target.name)
+        print(json.dumps(report["load"], indent=2), flush=True)
+    if "plan" not in skip:
+        print("move plan (10k moves, made and exported) ...", flush=True)
+        from bench.bench_plan import bench_plan
 
-    report["optimizer"] = bench_rows()
-    print(json.dumps(report["optimizer"], indent=2, default=str), flush=True)
+        report["plan_10k"] = bench_plan()
+        print(json.dumps(report["plan_10k"], indent=2), flush=True)
+    if "budget" not in skip:
+        from bench.budget import run_in_subprocess
+        report["budget"] = run_in_subprocess(__file__)
+    if "optimizer" not in skip:
+        print("optimizer ...", flush=True)
+        from bench.bench_optimizer import bench_rows
+
+        report["optimizer"] = bench_rows()
+        print(json.dumps(report["optimizer"], indent=2, default=str), flush=True)
     report.update(summary(report))
     out = ROOT / "bench" / "results" / "latest.json"
     out.parent.mkdir(exist_ok=True)
