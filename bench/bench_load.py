@@ -116,7 +116,7 @@ def bench_load(*, workers: int = 3, worker_class: str = "gthread", threads: int 
     server = subprocess.Popen(command, cwd=ROOT, env=os.environ.copy())
     stop, exports = threading.Event(), []
     try:
-        _wait_up(f"{base}/healthz")
+        _wait_up(f"{base}/accounts/login/")
         exporter = None
         if slow_export and large_target:
             exporter = threading.Thread(target=_slow_export, daemon=True, args=(

@@ -80,7 +80,8 @@ def storage_figures(rows: int) -> dict:
 
 
 def healthz_p95_ms(requests: int = 200) -> float:
-    """p95 server time of /healthz (Django test client, no network)."""
+    """p95 server time of /healthz (Django test client, no network). 503 counts too: the bench runs no worker or
+    beat, so their heartbeats are stale, and the page does the same checks either way."""
     from django.test import Client
 
     client = Client(HTTP_HOST="127.0.0.1")
@@ -89,7 +90,7 @@ def healthz_p95_ms(requests: int = 200) -> float:
         start = time.perf_counter()
         response = client.get("/healthz")
         times.append((time.perf_counter() - start) * 1000)
-        if response.status_code != 200:
+        if response.status_code not in (200, 503):
             raise SystemExit(f"bench: /healthz answered {response.status_code}")
     return round(statistics.quantiles(times, n=20)[-1], 1)
 
