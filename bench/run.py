@@ -64,7 +64,7 @@ def _run_alone(only: str, scale: float) -> None:
         return run_alone(setup_django)
     # ingest and retention: their own database (the ingest runs TRUNCATE the segment-stat table, the
     # retention run prunes every target it holds).
-    setup_django("_bench_ingest" if only in ("ingest", "retention") else "_bench")
+    setup_django({"ingest": "_bench_ingest", "retention": "_bench_ingest", "collect": "_bench_collect"}.get(only, "_bench"))
     from apps.tiering.services import tier_presets_install
 
     tier_presets_install()
@@ -77,6 +77,9 @@ def _run_alone(only: str, scale: float) -> None:
     elif only == "plan":
         from bench.bench_plan import bench_plan
         print(json.dumps(bench_plan(), indent=2), flush=True)
+    elif only == "collect":
+        from bench.bench_collect import bench_collect
+        print(json.dumps(bench_collect()), flush=True)
     elif only == "load":
         from bench.bench_load import bench_load_compare
         seconds = int(os.environ.get("BENCH_LOAD_SECONDS", "60"))
@@ -108,9 +111,9 @@ def main() -> None:
     import argparse
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["ingest", "recommendations", "plan", "budget", "retention", "load"],
+    parser.add_argument("--only", choices=["ingest", "recommendations", "plan", "budget", "retention", "load", "collect"],
                         help="one bench alone (printed, not written to bench/results)")
-    parser.add_argument("--skip", action="append", default=[], choices=["plan", "budget", "optimizer", "load"],
+    parser.add_argument("--skip", action="append", default=[], choices=["plan", "budget", "optimizer", "load", "collect"],
                         help="leave a bench out of a quick run (its section is then absent from latest.json)")
     args = parser.parse_args()
     only, skip = args.only, set(args.skip)
@@ -125,6 +128,10 @@ def main() -> None:
     print("retention drop ...", flush=True)
     report["retention"] = _subprocess_json("retention", {"TIERSCOPE_RETENTION_DAYS": "1"})
     print(json.dumps(report["retention"], indent=2), flush=True)
+    if "collect" not in skip:
+        print("collect overlap (200 demo targets, 2 worker processes) ...", flush=True)
+        report["collect"] = _subprocess_json("collect")
+        print(json.dumps(report["collect"], indent=2), flush=True)
     setup_django()
     from apps.tiering.services import tier_presets_install
     from bench import fleet_scale
@@ -154,7 +161,7 @@ def main() -> None:
         print("load (50 users, 60 s per gunicorn configuration) ...", flush=True)
         from bench.bench_load import bench_load_compare
 
-        report["load"] = bench_load_compare(target.name)
+        report["load"] = bench_load_compare(target.name, int(os.environ.get("BENCH_LOAD_SECONDS", "60")))
         print(json.dumps(report["load"], indent=2), flush=True)
     if "plan" not in skip:
         print("move plan (10k moves, made and exported) ...", flush=True)
