@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -37,9 +38,12 @@ def bench_collect(deadline_s: float = 900.0) -> dict:
     env = {**os.environ, "TIERSCOPE_DEMO_ROUNDTRIP_MS": str(ROUNDTRIP_MS),
            "TIERSCOPE_HISTORY_DAYS": str(HISTORY_DAYS)}
     celery = Path(sys.executable).parent / "celery"
+    log = tempfile.NamedTemporaryFile(prefix="bench-collect-workers-", suffix=".log", delete=False)  # noqa: SIM115
+    print(f"  workers' log: {log.name}", file=sys.stderr, flush=True)
     workers = [subprocess.Popen([str(celery), "-A", "config", "worker", "-P", "threads", "-c", str(THREADS),
                                  "-n", f"bench-collect-{n}@%h", "-l", "WARNING", "--without-gossip",
-                                 "--without-mingle"], cwd=ROOT, env=env) for n in range(PROCESSES)]
+                                 "--without-mingle"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+               for n in range(PROCESSES)]
     try:
         started = time.perf_counter()
         for target in targets:

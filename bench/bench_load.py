@@ -122,9 +122,8 @@ def bench_load(*, workers: int = 3, worker_class: str = "gthread", threads: int 
             exporter = threading.Thread(target=_slow_export, daemon=True, args=(
                 base, plan["sessions"][0], plan["cookie_name"], large_target, stop, exports))
             exporter.start()
-        locust = Path(sys.executable).parent / "locust"
         done = subprocess.run(
-            [str(locust), "-f", str(ROOT / "bench" / "locustfile.py"), "--headless", "-u", str(USERS),
+            [sys.executable, "-m", "locust", "-f", str(ROOT / "bench" / "locustfile.py"), "--headless", "-u", str(USERS),
              "-r", str(SPAWN_RATE), "-t", f"{seconds}s", "--host", base, "--csv", str(work / "load"),
              "--only-summary", "--stop-timeout", "10"],
             cwd=ROOT, env={**os.environ, "BENCH_LOAD_PLAN": str(work / "plan.json")}, capture_output=True, text=True,
@@ -145,8 +144,11 @@ def bench_load(*, workers: int = 3, worker_class: str = "gthread", threads: int 
     def p95(row: dict) -> float | None:
         return float(row["95%"]) if row.get("95%") not in (None, "", "N/A") else None
 
+    failures_csv = work / "load_failures.csv"
+    failures = [f"{row['Occurrences']} x {row['Name']}: {row['Error']}"
+                for row in csv.DictReader(failures_csv.open())] if failures_csv.exists() else []
     return {
-        "load_p95_ms": p95(total), "load_errors": int(total["Failure Count"]),
+        "load_p95_ms": p95(total), "load_errors": int(total["Failure Count"]), "failures": failures,
         "requests": int(total["Request Count"]), "users": USERS, "seconds": seconds,
         "pages_p95_ms": {name: p95(row) for name, row in rows.items() if name != "Aggregated"},
         "gunicorn": {"workers": workers, "worker_class": worker_class,
