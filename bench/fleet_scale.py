@@ -142,7 +142,7 @@ def retention_drop(scale: float) -> dict:
     fleet_target_generate(plan)
     before = SegmentStat.objects.count()
     start = time.perf_counter()
-    snapshots = snapshot_prune(now=now)
+    deleted = snapshot_prune(now=now)  # snapshots with their cascaded rows
     seconds = time.perf_counter() - start
-    return {"retention_drop_seconds": round(seconds, 3), "retention_dropped_snapshots": snapshots,
+    return {"retention_drop_seconds": round(seconds, 3), "retention_deleted_objects": deleted,
             "retention_dropped_rows": before - SegmentStat.objects.count(), "retention_segments": segments}
