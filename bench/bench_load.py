@@ -112,7 +112,9 @@ def bench_load(*, workers: int = 3, worker_class: str = "gthread", threads: int 
     command = [str(ROOT / ".venv" / "bin" / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{port}",
                "--workers", str(workers), "--worker-class", worker_class, "--error-logfile", str(work / "gunicorn.log")]
     if worker_class == "gthread":
-        command += ["--threads", str(threads)]
+        # No keep-alive, as deployed: gthread closes an idle kept-alive connection after 2 s, and a client
+        # reusing it at that moment gets a reset (sync workers never keep a connection alive).
+        command += ["--threads", str(threads), "--keep-alive", "0"]
     server = subprocess.Popen(command, cwd=ROOT, env=os.environ.copy())
     stop, exports = threading.Event(), []
     try:

@@ -9,10 +9,10 @@ FILES = ("scripts/dev/supervisord.conf", "deploy/systemd/tierscope-web.service",
 
 def _gunicorn_args(path: str) -> dict[str, str]:
     (line,) = [line for line in (ROOT / path).read_text().splitlines() if "gunicorn config.wsgi" in line]
-    return dict(re.findall(r"--(worker-class|threads)[ =]([^ \"]+)", line))
+    return dict(re.findall(r"--(worker-class|threads|keep-alive)[ =]([^ \"]+)", line))
 
 
-def test_make_run_systemd_and_compose_run_the_same_gunicorn_worker_class_and_threads():
+def test_make_run_systemd_and_compose_run_the_same_gunicorn_worker_class_threads_and_keep_alive():
     args = {path: _gunicorn_args(path) for path in FILES}
-    assert args["scripts/dev/supervisord.conf"] == {"worker-class": "gthread", "threads": "4"}
+    assert args["scripts/dev/supervisord.conf"] == {"worker-class": "gthread", "threads": "4", "keep-alive": "0"}
     assert all(found == args["scripts/dev/supervisord.conf"] for found in args.values()), args
