@@ -14,8 +14,15 @@
 * a move plan of 10k moves made and exported (bench/bench_plan.py) against
   the issue's 2 s, and against the recommendations' own export of those rows.
 
-The benches live in modules of their own (bench_recommendations.py, bench_pages.py, bench_plan.py,
-budget.py, bench_optimizer.py); this one sets up the databases, loads the large data set and runs them.
+* fleet scale (bench/fleet_scale.py): a generated fleet of 12 targets x 20k segments x 7 days beside the
+  100k-segment target (>= 30M segment-stat rows in all), BENCH_SCALE scaling segment counts down;
+* the summary keys the product quotes (rows, ingest_vs_copy, page_p95_ms, healthz_p95_ms,
+  recommend_100k_seconds, export_*, load_*, collect_overlap, pg_bytes_per_million_rows,
+  retention_drop_seconds), None where not measured; bench/report.py and bench/chart.py turn them into
+  docs/performance.md's table and chart.
+
+The benches live in modules of their own (bench_*.py, budget.py, fleet_scale.py); setup_data.py sets up the
+databases and loads the large data set; this one runs them.
 
 Runs against its own databases (``<DATABASE_URL's name>_bench``, and
 ``..._bench_ingest`` for the ingest ratio, whose runs truncate the stats
@@ -36,263 +43,149 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_recommendations import bench_recommendations, timed  # noqa: E402
+from bench.bench_recommendations import bench_recommendations  # noqa: E402
+from bench.fleet_scale import bench_scale, scaled  # noqa: E402
+from bench.setup_data import large_target, setup_django  # noqa: E402
 
 
-def _setup_django(database_suffix: str = "_bench") -> None:
-    from config.dotenv import load_dotenv_file
+def _subprocess_json(what: str, env: dict | None = None) -> dict:
+    import subprocess
 
-    load_dotenv_file()
-    url = os.environ["DATABASE_URL"]
-    base, _, name = url.rpartition("/")
-    database = f"{name.split('?')[0]}{database_suffix}"
-    os.environ["DATABASE_URL"] = f"{base}/{database}"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
-    _create_database(url, database)
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+    done = subprocess.run([sys.executable, __file__, "--only", what], capture_output=True, text=True,
+                          env={**os.environ, **(env or {})})
+    if done.returncode:
+        raise SystemExit(f"bench: the {what} run failed:\n{done.stderr}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def _create_database(url: str, name: str) -> None:
-    import psycopg
+def _run_alone(only: str, scale: float) -> None:
+    if only == "budget":
+        from bench.budget import run_alone
+        return run_alone(setup_django)
+    # ingest and retention: their own database (the ingest runs TRUNCATE the segment-stat table, the
+    # retention run prunes every target it holds).
+    setup_django({"ingest": "_bench_ingest", "retention": "_bench_ingest", "collect": "_bench_collect"}.get(only, "_bench"))
+    from apps.tiering.services import tier_presets_install
 
-    admin_url = url.rpartition("/")[0] + "/postgres"
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
+    tier_presets_install()
+    if only == "ingest":
+        from bench.bench_ingest import bench_ingest
+        print(json.dumps(bench_ingest()), flush=True)
+    elif only == "retention":
+        from bench.fleet_scale import retention_drop
+        print(json.dumps(retention_drop(scale)), flush=True)
+    elif only == "plan":
+        from bench.bench_plan import bench_plan
+        print(json.dumps(bench_plan(), indent=2), flush=True)
+    elif only == "collect":
+        from bench.bench_collect import bench_collect
+        print(json.dumps(bench_collect()), flush=True)
+    elif only == "load":
+        from bench.bench_load import bench_load_compare
+        seconds = int(os.environ.get("BENCH_LOAD_SECONDS", "60"))
+        print(json.dumps(bench_load_compare(large_target(scaled(100_000, scale)).name, seconds), indent=2), flush=True)
+    elif only == "recommendations":
+        print(json.dumps(bench_recommendations(large_target(scaled(100_000, scale))), indent=2), flush=True)
 
 
-def _fresh_target(name: str):
-    from apps.targets.models import TablespaceTier, Target
-    from apps.tiering.models import Tier
-
-    Target.objects.filter(name=name).delete()
-    target = Target.objects.create(name=name, mode=Target.Mode.DEMO, enabled=False, tier_set_id="seed-2009")
-    tiers = {t.name: t for t in Tier.objects.filter(tier_set="seed-2009")}
-    for tablespace, tier in (("DATA01", "fast disk"), ("DATA02", "fast disk"), ("DATA03", "hi-cap disk"),
-                             ("DATA04", "fast disk"), ("INDX01", "fast disk"), ("INDX02", "fast disk"),
-                             ("HIST01", "hi-cap disk"), ("FLASH01", "flash")):
-        TablespaceTier.objects.create(target=target, tablespace_name=tablespace, tier=tiers[tier])
-    return target
-
-
-def bench_ingest(n_segments: int = 2_000, n_hours: int = 168) -> dict:  # noqa: C901
-    """Our ingest path vs raw COPY of the same rows into the same table."""
-    from django.db import connection, transaction
-
-    from apps.snapshots.services import collection_store
-    from apps.snapshots.store import SEGMENT_STAT_COLUMNS
-    from apps.targets.base import CollectState
-    from bench.fleet_collection import fleet_collection
-
-    collection = fleet_collection(n_segments, n_hours, seed=7)
-    target = _fresh_target("bench-ingest")
-    now = collection.collected_at
-    state = CollectState(now=now, history_start_at=now - dt.timedelta(days=8))
-    columns = list(SEGMENT_STAT_COLUMNS)
-
-    def store():
-        return collection_store(target=target, collection=collection, kind="demo", state=state)
-
-    def empty() -> None:
-        # Both runs start from an empty stats table (TRUNCATE: no dead tuples left behind).
-        with connection.cursor() as cursor:
-            cursor.execute("TRUNCATE snapshots_segmentstat")
-        target.snapshots.all().delete()
-
-    store()  # first pass creates the segments, so both timed runs see the same table state
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {', '.join('st.' + c for c in columns)} FROM snapshots_segmentstat st "
-                       "JOIN snapshots_snapshot sn ON sn.id = st.snapshot_id WHERE sn.target_id = %s", [target.id])
-        rows = cursor.fetchall()
-    empty()
-
-    def raw_copy() -> None:
-        with transaction.atomic(), connection.cursor() as cursor, \
-                cursor.cursor.copy(f"COPY snapshots_segmentstat ({', '.join(columns)}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(row)
-
-    # Best of three of each, alternating, so a busy moment of the machine hurts neither side alone.
-    copy_times, ingest_times = [], []
-    for _ in range(3):
-        copy_times.append(timed(raw_copy)[1])
-        empty()
-        result, seconds = timed(store)
-        ingest_times.append(seconds)
-        empty()
-    copy_s, ingest_s = min(copy_times), min(ingest_times)
+def summary(report: dict) -> dict:
+    """The keys the product side quotes, from the sections measured (None where a figure was not measured)."""
+    pages = report.get("pages") or {}
+    last_hour = (report.get("recommendations_100k") or {}).get("last_hour_of_a_day") or {}
     return {
-        "rows": len(rows), "snapshots": result.snapshots_added, "ingest_s": round(ingest_s, 3),
-        "raw_copy_s": round(copy_s, 3), "ratio_vs_raw_copy": round(copy_s / ingest_s, 3),
-        "ingest_rows_per_s": round(len(rows) / ingest_s),
+        "rows": report.get("rows"),
+        "ingest_vs_copy": (report.get("ingest") or {}).get("ratio_vs_raw_copy"),
+        "page_p95_ms": {label: figures["p95_ms"] for label, figures in pages.items()
+                        if "csv" not in label and not label.startswith("trivial")},
+        "healthz_p95_ms": report.get("healthz_p95_ms"),
+        "recommend_100k_seconds": (last_hour.get("refresh_s") or {}).get("median"),
+        **{key: (report.get("export") or {}).get(key) for key in ("export_rows_per_s", "export_first_byte_ms")},
+        **{key: (report.get("load") or {}).get(key) for key in ("load_p95_ms", "load_errors")},
+        "collect_overlap": (report.get("collect") or {}).get("collect_overlap"),
+        "pg_bytes_per_million_rows": (report.get("storage") or {}).get("pg_bytes_per_million_rows"),
+        "retention_drop_seconds": (report.get("retention") or {}).get("retention_drop_seconds"),
     }
-
-
-def _load_large(target, n_segments: int, n_hours: int) -> None:
-    """Bulk-load the data set with raw binary COPY, then build its daily rollups (ingest is measured apart)."""
-    from django.db import connection
-
-    from apps.snapshots.models import Segment, SegmentStat, Snapshot
-    from apps.snapshots.rollups import segment_days_rebuild
-    from apps.snapshots.store import segments_upsert
-    from apps.targets.demo.schema import snap_end_at
-    from apps.targets.rows import Collection, DatabaseInfo, SegmentKey
-    from bench.fleet_collection import fleet_infos
-    from bench.fleet_data import DEFAULT_FIRST_SNAP_ID, fleet_segment_stats
-
-    infos = fleet_infos(n_segments, 11)
-    database = DatabaseInfo(dbid=98, db_name="BIG", release="19.0.0.0.0", is_rac=False, instances=(1,))
-    ids = segments_upsert(target_id=target.id, collection=Collection(database=database, segments=infos),
-                          seen_at=dt.datetime.now(dt.timezone.utc))
-    # Snapshot rows first: no other statement may run on the connection while its COPY is open.
-    ends = {snap_id: snap_end_at(snap_id) for snap_id in range(DEFAULT_FIRST_SNAP_ID, DEFAULT_FIRST_SNAP_ID + n_hours)}
-    snap_ids = {
-        snap_id: Snapshot.objects.create(
-            target=target, kind="demo", dbid=98, instance_number=1, snap_id=snap_id,
-            begin_at=end - dt.timedelta(hours=1), end_at=end, startup_at=end - dt.timedelta(days=60),
-            top_n_only=False).id
-        for snap_id, end in ends.items()
-    }
-    columns = ["snapshot_id", "segment_id", "end_at", "interval_s", "physical_read_requests",
-               "physical_write_requests", "physical_reads_blocks", "physical_writes_blocks",
-               "physical_reads_direct_blocks", "physical_writes_direct_blocks", "optimized_physical_reads",
-               "logical_reads", "db_block_changes", "table_scans", "space_allocated_bytes"]
-    with connection.cursor() as cursor, cursor.cursor.copy(
-        f"COPY snapshots_segmentstat ({', '.join(columns)}) FROM STDIN (FORMAT binary)"
-    ) as copy:
-        copy.set_types(["int8", "int8", "timestamptz", "float8"] + ["int8"] * 11)
-        for row in fleet_segment_stats(n_segments, n_hours, 11):
-            key = SegmentKey(row[1], row[2], row[3], row[4])
-            copy.write_row((snap_ids[row[0]], ids[key], ends[row[0]], 3600.0, *row[8:]))
-    segment_days_rebuild(target_id=target.id)
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE snapshots_segmentstat")
-    assert SegmentStat.objects.filter(snapshot__target=target).count() == n_segments * n_hours
-    assert Segment.objects.filter(target=target).count() == n_segments
-
-
-def large_target(n_segments: int = 100_000, n_hours: int = 168):
-    """The recommendations target: n_segments x n_hours of hourly statistics with their rollups (loaded once)."""
-    from apps.snapshots.models import RollupDay, SegmentStat, Snapshot
-    from apps.snapshots.rollups import segment_days_rebuild
-    from apps.targets.demo.schema import snap_end_at
-    from apps.targets.models import Target
-    from bench.fleet_data import DEFAULT_FIRST_SNAP_ID
-
-    name = f"bench-{n_segments // 1000}k"
-    existing = Target.objects.filter(name=name).first()
-    if existing and Snapshot.objects.filter(target=existing).count() == n_hours \
-            and Snapshot.objects.filter(target=existing).latest("end_at").end_at \
-            == snap_end_at(DEFAULT_FIRST_SNAP_ID + n_hours - 1) \
-            and existing.segments.count() == n_segments \
-            and SegmentStat.objects.filter(snapshot__target=existing).exists():
-        if not RollupDay.objects.filter(target=existing).exists():  # after a change of the rollups' form
-            print("rebuilding the daily rollups of the loaded data set ...", flush=True)
-            segment_days_rebuild(target_id=existing.id)
-        return existing
-    if existing:
-        _drop_target(existing)
-    target = _fresh_target(name)
-    print(f"loading {n_segments:,} segments x {n_hours} hours (once; reused by later runs) ...", flush=True)
-    _, load_s = timed(lambda: _load_large(target, n_segments, n_hours))
-    print(f"  loaded in {load_s:.0f} s", flush=True)
-    return target
-
-
-def _drop_target(target) -> None:
-    """Delete a bench target's rows in bulk (the ORM cascade would walk millions of rows)."""
-    from django.db import connection
-
-    from apps.snapshots.windows import window_base_drop
-
-    with connection.cursor() as cursor:
-        cursor.execute("DELETE FROM snapshots_segmentstat st USING snapshots_snapshot sn "
-                       "WHERE sn.id = st.snapshot_id AND sn.target_id = %s", [target.id])
-        cursor.execute("DELETE FROM snapshots_rollupday WHERE target_id = %s", [target.id])
-        cursor.execute("DELETE FROM tiering_recommendation r USING tiering_recommendationrun run "
-                       "WHERE run.id = r.run_id AND run.target_id = %s", [target.id])
-    window_base_drop(target_id=target.id)
-    target.delete()
 
 
 def main() -> None:
     import argparse
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["ingest", "recommendations", "plan", "budget"],
-                        help="only the ingest ratio, the refreshes of the 100k-segment target, or the 10k-move "
-                             "plan (printed, not written to bench/results)")
-    only = parser.parse_args().only
+    parser.add_argument("--only", choices=["ingest", "recommendations", "plan", "budget", "retention", "load", "collect"],
+                        help="one bench alone (printed, not written to bench/results)")
+    parser.add_argument("--skip", action="append", default=[], choices=["plan", "budget", "optimizer", "load", "collect"],
+                        help="leave a bench out of a quick run (its section is then absent from latest.json)")
+    args = parser.parse_args()
+    only, skip = args.only, set(args.skip)
+    scale = bench_scale()
+    if only:
+        return _run_alone(only, scale)
     report = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
-              "run_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
-    if only == "ingest":
-        # Its own database: the ingest runs TRUNCATE the segment-stat table between measurements.
-        _setup_django("_bench_ingest")
-        from apps.tiering.services import tier_presets_install
-
-        tier_presets_install()
-        print(json.dumps(bench_ingest()), flush=True)
-        return
-    if only == "budget":
-        from bench.budget import run_alone
-        return run_alone(_setup_django)
-    if only == "plan":
-        _setup_django()
-        from apps.tiering.services import tier_presets_install
-        from bench.bench_plan import bench_plan
-
-        tier_presets_install()
-        print(json.dumps(bench_plan(), indent=2), flush=True)
-        return
-    if only == "recommendations":
-        _setup_django()
-        from apps.tiering.services import tier_presets_install
-
-        tier_presets_install()
-        print(json.dumps(bench_recommendations(large_target()), indent=2), flush=True)
-        return
-    import subprocess
-
+              "run_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), "bench_scale": scale}
     print("ingest ...", flush=True)
-    done = subprocess.run([sys.executable, __file__, "--only", "ingest"], capture_output=True, text=True)
-    if done.returncode:
-        raise SystemExit(f"bench: the ingest run failed:\n{done.stderr}")
-    report["ingest"] = json.loads(done.stdout.strip().splitlines()[-1])
+    report["ingest"] = _subprocess_json("ingest")
     print(json.dumps(report["ingest"], indent=2), flush=True)
-    _setup_django()
+    print("retention drop ...", flush=True)
+    report["retention"] = _subprocess_json("retention", {"TIERSCOPE_RETENTION_DAYS": "1"})
+    print(json.dumps(report["retention"], indent=2), flush=True)
+    if "collect" not in skip:
+        print("collect overlap (200 demo targets, 2 worker processes) ...", flush=True)
+        report["collect"] = _subprocess_json("collect")
+        print(json.dumps(report["collect"], indent=2), flush=True)
+    setup_django()
     from apps.tiering.services import tier_presets_install
+    from bench import fleet_scale
 
     tier_presets_install()
-    target = large_target()
-    print("recommendations (100k segments x 168 hours) ...", flush=True)
+    large = scaled(100_000, scale)
+    target = large_target(large)
+    print(f"fleet ({fleet_scale.FLEET_TARGETS} targets x {scaled(fleet_scale.FLEET_SEGMENTS, scale):,} segments x "
+          f"{fleet_scale.FLEET_DAYS} days) ...", flush=True)
+    report["fleet"] = fleet_scale.fleet_ensure(scale)
+    report["rows"] = fleet_scale.segment_stat_rows()
+    report["storage"] = fleet_scale.storage_figures(report["rows"])
+    print(json.dumps({"fleet": report["fleet"], "rows": report["rows"], "storage": report["storage"]}, indent=2),
+          flush=True)
+    print(f"recommendations ({large:,} segments x 168 hours) ...", flush=True)
     report["recommendations_100k"] = bench_recommendations(target)
     print(json.dumps(report["recommendations_100k"], indent=2), flush=True)
     print("pages ...", flush=True)
     from bench.bench_pages import bench_pages
 
     report["pages"] = bench_pages(target)
-    print(json.dumps(report["pages"], indent=2), flush=True)
-    print("move plan (10k moves, made and exported) ...", flush=True)
-    from bench.bench_plan import bench_plan
+    report["healthz_p95_ms"] = fleet_scale.healthz_p95_ms()
+    report["export"] = fleet_scale.export_figures(target, report["pages"])
+    print(json.dumps({"pages": report["pages"], "healthz_p95_ms": report["healthz_p95_ms"],
+                      "export": report["export"]}, indent=2), flush=True)
+    if "load" not in skip:
+        print("load (50 users, 60 s per gunicorn configuration) ...", flush=True)
+        from bench.bench_load import bench_load_compare
 
-    report["plan_10k"] = bench_plan()
-    print(json.dumps(report["plan_10k"], indent=2), flush=True)
-    from bench.budget import run_in_subprocess
-    report["budget"] = run_in_subprocess(__file__)
-    print("optimizer ...", flush=True)
-    from bench.bench_optimizer import bench_rows
+        report["load"] = bench_load_compare(target.name, int(os.environ.get("BENCH_LOAD_SECONDS", "60")))
+        print(json.dumps(report["load"], indent=2), flush=True)
+    if "plan" not in skip:
+        print("move plan (10k moves, made and exported) ...", flush=True)
+        from bench.bench_plan import bench_plan
 
-    report["optimizer"] = bench_rows()
-    print(json.dumps(report["optimizer"], indent=2, default=str), flush=True)
+        report["plan_10k"] = bench_plan()
+        print(json.dumps(report["plan_10k"], indent=2), flush=True)
+    if "budget" not in skip:
+        from bench.budget import run_in_subprocess
+        report["budget"] = run_in_subprocess(__file__)
+    if "optimizer" not in skip:
+        print("optimizer ...", flush=True)
+        from bench.bench_optimizer import bench_rows
+
+        report["optimizer"] = bench_rows()
+        print(json.dumps(report["optimizer"], indent=2, default=str), flush=True)
+    report.update(summary(report))
     out = ROOT / "bench" / "results" / "latest.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(report, indent=2, default=str) + "\n")
     print(f"written to {out.relative_to(ROOT)}")
+    from bench.report import write_report
+
+    print(write_report(out), flush=True)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import os
+import time
 
 from apps.targets.base import CollectState, Source, SourceError
 from apps.targets.demo import space
@@ -32,6 +34,12 @@ from apps.targets.demo.statements import statement_rows
 from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, Snapshot, TablespaceSpace
 
 RELEASE = "19.0.0.0.0"
+#: Simulated Oracle round-trip latency of the demo source, in ms (default 0: none). For benchmarks of how
+#: collections overlap their waits on the network: the source sleeps this long per round trip it stands for.
+ROUNDTRIP_ENV = "TIERSCOPE_DEMO_ROUNDTRIP_MS"
+#: The round trips of a collection besides one per snapshot: database, segments, residency, counter sample,
+#: tablespaces, data files, disk groups, statements.
+FIXED_ROUND_TRIPS = 8
 
 
 def dbid_for_seed(seed: int) -> int:
@@ -60,11 +68,22 @@ class DemoSource(Source):
 
     mode = "demo"
 
-    def __init__(self, *, seed: int = 42, db_name: str = "DEMO", moves: Moves = ()) -> None:
+    def __init__(self, *, seed: int = 42, db_name: str = "DEMO", moves: Moves = (),
+                 roundtrip_ms: float | None = None) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError(f"DemoSource: seed must be an int, got {seed!r}")
         if not db_name:
             raise ValueError("DemoSource: db_name must not be empty")
+        if roundtrip_ms is None:
+            raw = os.environ.get(ROUNDTRIP_ENV, "0")
+            try:
+                roundtrip_ms = float(raw)
+            except ValueError:
+                raise ValueError(f"DemoSource: {ROUNDTRIP_ENV} must be a number of milliseconds, got {raw!r}") from None
+        if not 0 <= roundtrip_ms <= 60_000:
+            raise ValueError(f"DemoSource: the round-trip latency must be 0-60000 ms, got {roundtrip_ms!r}")
+        self.roundtrip_ms = roundtrip_ms
+        self.round_trips = 0  # simulated round trips so far (each slept roundtrip_ms)
         self.seed = seed
         self.db_name = db_name
         self.dbid = dbid_for_seed(seed)
@@ -83,6 +102,7 @@ class DemoSource(Source):
         latest = last_full_snap_id(state.now)
         snapshots = tuple(simulate_hour(self.seed, snap_id, self.dbid, self.moves)
                           for snap_id in snap_ids_to_collect(state, self.dbid))
+        self._round_trips(FIXED_ROUND_TRIPS + len(snapshots))
         spaces = tablespace_space_at_moved(latest, self.moves)
         files = data_files_at(latest, spaces)
         return Collection(
@@ -96,6 +116,13 @@ class DemoSource(Source):
             # The demo stands for a database with the Diagnostics Pack: ASH names what drives each segment.
             segment_sql=statement_rows(snapshots), segment_sql_source="ash",
         )
+
+
+    def _round_trips(self, count: int) -> None:
+        """Stand for ``count`` round trips to Oracle: counted, and slept when a latency is set."""
+        self.round_trips += count
+        if self.roundtrip_ms:
+            time.sleep(count * self.roundtrip_ms / 1000)
 
 
 def segment_infos(snap_id: int, moves: Moves = ()) -> tuple[SegmentInfo, ...]:
