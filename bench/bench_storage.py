@@ -65,15 +65,6 @@ _VACUUM_OPTIONS = ("autovacuum_vacuum_scale_factor", "autovacuum_vacuum_threshol
                    "toast.autovacuum_vacuum_scale_factor", "toast.autovacuum_vacuum_threshold")
 
 
-def _blob_reloptions() -> dict[str, list[str]]:
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT c.relname, coalesce(c.reloptions, '{}'), coalesce(t.reloptions, '{}') FROM pg_class c "
-                       "LEFT JOIN pg_class t ON t.oid = c.reltoastrelid WHERE c.relname = ANY(%s)", [list(_BLOB_TABLES)])
-        return {name: list(own) + [f"toast.{o}" for o in toast] for name, own, toast in cursor.fetchall()}
-
-
 def _blob_vacuum_default(default: bool) -> None:
     """Reset the blob tables' autovacuum settings to PostgreSQL's defaults (to measure the churn without them),
     or set them back as the snapshots migration sets them."""
@@ -102,6 +93,7 @@ def bench_storage(target_ids=None, *, n_segments: int = 2_000, days: int = 7, va
 
     target = None
     if target_ids is None:
+        _simulated_days_drop()
         target = _fresh_target("bench-storage")
         with connection.cursor() as cursor:  # each simulation starts from compact blob tables
             for table in _BLOB_TABLES:
@@ -115,12 +107,21 @@ def bench_storage(target_ids=None, *, n_segments: int = 2_000, days: int = 7, va
         cursor.execute("ANALYZE snapshots_segmentstat")
     rows = SegmentStat.objects.count()
     sizes = _relation_sizes()
-    result = {"segment_stat_rows": rows, **sizes, "blob_reloptions": _blob_reloptions(),
+    result = {"segment_stat_rows": rows, **sizes,
               "pg_bytes_per_million_rows": round(sizes["segmentstat_bytes"] / rows * 1e6) if rows else None}
     if target is not None:
-        result.update(simulated_segments=n_segments, simulated_hours=24 * days)
+        result.update(simulated_segments=n_segments, simulated_hours=24 * days,
+                      blob_autovacuum="postgresql default" if vacuum_default else "tuned (snapshots migration)")
         _drop_target(target)
+        _simulated_days_drop()
     return result
+
+
+def _simulated_days_drop() -> None:
+    """Drop the partitions of the simulated days (dated 2001: no other target has rows there)."""
+    from apps.snapshots import partitions
+
+    partitions.partitions_drop(day for day in partitions.partition_days() if day.year == _SHIFT_TO.year)
 
 
 def bench_retention_drop(*, n_segments: int = 2_000, days: int = 7) -> dict:

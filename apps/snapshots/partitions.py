@@ -16,6 +16,9 @@ from collections.abc import Iterable
 from django.db import connection, transaction
 
 PARENT = "snapshots_segmentstat"
+#: Catches a row whose day has no partition yet (a write that bypassed the store); the periodic task moves
+#: such rows into a partition of their day.
+DEFAULT = f"{PARENT}_default"
 #: Days after today whose partition the periodic task creates ahead (it runs every 6 hours).
 PARTITION_DAYS_AHEAD = 3
 #: Serialises partition DDL between workers (pg_advisory_xact_lock key).
@@ -68,17 +71,31 @@ def partitions_ensure(days: Iterable[dt.date]) -> list[dt.date]:
         for day in missing:
             if day in existing:
                 continue
-            low, high = _bounds(day)
-            cursor.execute(f'CREATE TABLE "{partition_name(day)}" PARTITION OF "{PARENT}" '
-                           f"FOR VALUES FROM ('{low}') TO ('{high}')")
+            # Made apart, filled with the day's rows the default partition caught, then attached (attaching
+            # checks that the default partition holds none of the day any more).
+            name, (low, high) = partition_name(day), _bounds(day)
+            cursor.execute(f'CREATE TABLE "{name}" (LIKE "{PARENT}" INCLUDING DEFAULTS)')
+            cursor.execute(f'WITH moved AS (DELETE FROM "{DEFAULT}" WHERE end_at >= %s AND end_at < %s RETURNING *) '
+                           f'INSERT INTO "{name}" SELECT * FROM moved', [low, high])
+            cursor.execute(f'ALTER TABLE "{PARENT}" ATTACH PARTITION "{name}" FOR VALUES FROM (%s) TO (%s)',
+                           [low, high])
             created.append(day)
     return created
 
 
+def default_days() -> list[dt.date]:
+    """The days of the rows in the default partition: written by something other than the store (a raw COPY
+    by hand), before their day had a partition."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT DISTINCT (end_at AT TIME ZONE 'UTC')::date FROM \"{DEFAULT}\" ORDER BY 1")
+        return [row[0] for row in cursor.fetchall()]
+
+
 def partitions_ahead(*, now: dt.datetime, days_ahead: int) -> list[dt.date]:
-    """Create the partitions of today and the next ``days_ahead`` days (the periodic task)."""
+    """Create the partitions of today and the next ``days_ahead`` days, and of the days of rows the default
+    partition caught (the periodic task)."""
     today = utc_day(now)
-    return partitions_ensure(today + dt.timedelta(days=n) for n in range(days_ahead + 1))
+    return partitions_ensure([today + dt.timedelta(days=n) for n in range(days_ahead + 1)] + default_days())
 
 
 def partitions_droppable(*, horizons: dict[int, dt.datetime]) -> list[dt.date]:

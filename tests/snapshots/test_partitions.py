@@ -90,6 +90,24 @@ class PartitionStoreTests:
             dt.date(2031, 3, 30) + dt.timedelta(days=n) for n in range(4)]
 
 
+    def test_a_row_written_around_the_store_is_caught_by_the_default_partition_then_moved_to_its_day(self):
+        target = Target.objects.create(name="by hand", mode=Target.Mode.DEMO)
+        _store(target, _series(60, 2, seed=8))
+        stat = SegmentStat.objects.first()
+        day = dt.datetime(2012, 2, 29, 10, tzinfo=dt.UTC)
+        moved = Snapshot.objects.create(target=target, kind="demo", dbid=7, instance_number=1, snap_id=99,
+                                        begin_at=day - dt.timedelta(hours=1), end_at=day, startup_at=day,
+                                        top_n_only=False)
+        SegmentStat.objects.bulk_create([SegmentStat(snapshot=moved, segment_id=stat.segment_id, end_at=day,
+                                                     interval_s=3600.0)])
+        assert _children()[partitions.DEFAULT] == 1
+
+        partitions.partitions_ahead(now=END, days_ahead=0)
+
+        assert _children()[partitions.DEFAULT] == 0
+        assert _children()["snapshots_segmentstat_p20120229"] == 1
+
+
 @pytest.mark.django_db
 class PartitionRetentionTests:
     def test_days_no_target_needs_lose_their_partition_and_their_rollups(self, retention_days):

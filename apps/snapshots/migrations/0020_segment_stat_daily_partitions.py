@@ -1,7 +1,8 @@
 # snapshots_segmentstat becomes a table partitioned by RANGE on end_at, one partition per UTC day
 # (apps.snapshots.partitions), so retention drops whole days instead of deleting rows. The key carries end_at,
 # as PostgreSQL requires of a partitioned table's primary key. Existing rows are copied into partitions made
-# for their days; today's and the next two days' partitions are made ahead.
+# for their days; today's and the next two days' partitions are made ahead. A default partition catches a row
+# written before its day had a partition by anything but the store.
 
 from django.db import migrations, models
 
@@ -9,6 +10,7 @@ _PARTITION = """
 CREATE TABLE snapshots_segmentstat (LIKE snapshots_segmentstat_old INCLUDING DEFAULTS) PARTITION BY RANGE (end_at);
 ALTER TABLE snapshots_segmentstat ADD CONSTRAINT snapshots_segmentstat_pkey PRIMARY KEY (snapshot_id, segment_id, end_at);
 CREATE INDEX segment_stat_series_idx ON snapshots_segmentstat (segment_id, end_at);
+CREATE TABLE snapshots_segmentstat_default PARTITION OF snapshots_segmentstat DEFAULT;
 DO $$
 DECLARE d date;
 BEGIN
