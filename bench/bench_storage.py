@@ -82,8 +82,7 @@ def bench_storage(target_ids=None, *, n_segments: int = 2_000, days: int = 7, va
     """Sizes of the raw statistics and the rollup tables.
 
     Without ``target_ids``: simulates ``days`` of hourly collections of ``n_segments`` segments on a fresh
-    target first (then drops it), after compacting the blob tables (VACUUM FULL: run it on a bench
-    database). With them: measures the database as it is. ``vacuum_default``: run the
+    target first (then drops it) and gives how much each table grew meanwhile. With them: measures the database as it is. ``vacuum_default``: run the
     simulation with PostgreSQL's default autovacuum settings on the blob tables (the churn before tuning).
     """
     from django.db import connection
@@ -95,9 +94,7 @@ def bench_storage(target_ids=None, *, n_segments: int = 2_000, days: int = 7, va
     if target_ids is None:
         _simulated_days_drop()
         target = _fresh_target("bench-storage")
-        with connection.cursor() as cursor:  # each simulation starts from compact blob tables
-            for table in _BLOB_TABLES:
-                cursor.execute(f"VACUUM FULL {table}")
+        before = _relation_sizes()
         _blob_vacuum_default(vacuum_default)
         try:
             _simulate_week(target, _week(n_segments, days))
@@ -110,6 +107,7 @@ def bench_storage(target_ids=None, *, n_segments: int = 2_000, days: int = 7, va
     result = {"segment_stat_rows": rows, **sizes,
               "pg_bytes_per_million_rows": round(sizes["segmentstat_bytes"] / rows * 1e6) if rows else None}
     if target is not None:
+        result.update({f"{name.removesuffix('_bytes')}_growth_bytes": sizes[name] - before[name] for name in sizes})
         result.update(simulated_segments=n_segments, simulated_hours=24 * days,
                       blob_autovacuum="postgresql default" if vacuum_default else "tuned (snapshots migration)")
         _drop_target(target)
