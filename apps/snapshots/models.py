@@ -133,7 +133,8 @@ class SegmentStat(models.Model):
     costs two index insertions.
     """
 
-    pk = models.CompositePrimaryKey("snapshot", "segment")
+    # Partitioned by day of end_at (apps.snapshots.partitions), so the key carries end_at.
+    pk = models.CompositePrimaryKey("snapshot", "segment", "end_at")
     # Indexed by the primary key (snapshot first) and segment_stat_series_idx (segment first).
     # No database-level foreign keys: their deferred per-row checks more than doubled the cost
     # of COPY (bench/run.py). Rows are written only by apps.snapshots.store, with ids it has just

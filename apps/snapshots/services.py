@@ -258,16 +258,21 @@ def snapshot_prune(*, now: dt.datetime) -> int:
     Recommendations (with their history) stay. The daily rollups of the days
     touched go with the snapshots (the delete trigger of snapshots migration
     0009): a day wholly before the horizon is gone, the day it cuts is rolled
-    up again from what is left.
+    up again from what is left. A day no target needs has its segment-stat
+    partition dropped (apps.snapshots.partitions) rather than its rows deleted.
     """
     from django.db.models import Max
 
+    from apps.snapshots.partitions import partitions_drop, partitions_droppable
+
     keep = dt.timedelta(days=get_config()["RETENTION_DAYS"])
-    deleted = 0
     latest_by_target = Snapshot.objects.values("target_id").annotate(latest=Max("end_at")).order_by()
-    for row in latest_by_target:
-        horizon = min(row["latest"], now) - keep
-        count, _ = Snapshot.objects.filter(target_id=row["target_id"], end_at__lt=horizon).delete()
+    horizons = {row["target_id"]: min(row["latest"], now) - keep for row in latest_by_target}
+    # Whole days no target needs any more go by dropping their segment-stat partition; what is left past a
+    # horizon (the day a horizon cuts, days another target still needs) by deleting rows.
+    deleted = partitions_drop(partitions_droppable(horizons=horizons))
+    for target_id, horizon in horizons.items():
+        count, _ = Snapshot.objects.filter(target_id=target_id, end_at__lt=horizon).delete()
         deleted += count
     tablespace_space_prune(keep=keep)
     segment_sql_prune(keep=keep)

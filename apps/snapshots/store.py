@@ -251,7 +251,10 @@ def snapshots_store(
     rerun after a killed worker adds exactly what is missing.
     """
     from apps.core.config import get_config
+    from apps.snapshots.partitions import partitions_ensure, utc_day
 
+    # Before the batches, in a short transaction of its own: creating a partition locks the whole table.
+    partitions_ensure(utc_day(s.end_at) for s in snapshots if s.segment_stats)
     result = StoreResult()
     for batch in snapshot_batches(snapshots, max_rows=get_config()["COLLECT_BATCH_ROWS"]):
         with transaction.atomic():

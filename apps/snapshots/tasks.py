@@ -63,6 +63,17 @@ def snapshot_prune() -> int:
 
 
 @shared_task
+def partitions_ahead() -> list[str]:
+    # Idempotent: a day that has its partition is left as it is.
+    from django.utils import timezone
+
+    from apps.snapshots.partitions import PARTITION_DAYS_AHEAD
+    from apps.snapshots.partitions import partitions_ahead as ahead
+
+    return [day.isoformat() for day in ahead(now=timezone.now(), days_ahead=PARTITION_DAYS_AHEAD)]
+
+
+@shared_task
 def window_base_prepare(target_id: int, last_day: str, days: int, statistic: str,
                         day_ends: bool = False) -> list[str]:
     # Idempotent: a base already current is left as it is.

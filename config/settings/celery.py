@@ -73,6 +73,11 @@ TIERSCOPE_BEAT_SCHEDULE = {
         "task": "apps.targets.tasks.target_checks_reap",
         "every_seconds": 60,
     },
+    # Creates the segment-stat partitions of today and the next days (apps.snapshots.partitions).
+    "segment-stat-partitions-ahead": {
+        "task": "apps.snapshots.tasks.partitions_ahead",
+        "every_seconds": 6 * 3600,
+    },
     "prune-old-snapshots": {
         "task": "apps.snapshots.tasks.snapshot_prune",
         "every_seconds": 6 * 3600,

@@ -1,0 +1,145 @@
+"""Daily partitions of snapshots_segmentstat: created ahead, on demand, and dropped by retention.
+
+snapshots_segmentstat is partitioned by RANGE on end_at, one partition per UTC
+day, named snapshots_segmentstat_pYYYYMMDD. A day is the unit both of the
+rollups (RollupDay) and of retention, so dropping a partition forgets exactly
+the rollups of that day. Partitions are created by the periodic task a few days
+ahead and, before every COPY, for any day of the batch that has none (an old
+AWR report from years ago loads into partitions made for its own days).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+
+from django.db import connection, transaction
+
+PARENT = "snapshots_segmentstat"
+#: Catches a row whose day has no partition yet (a write that bypassed the store); the periodic task moves
+#: such rows into a partition of their day.
+DEFAULT = f"{PARENT}_default"
+#: Days after today whose partition the periodic task creates ahead (it runs every 6 hours).
+PARTITION_DAYS_AHEAD = 3
+#: Serialises partition DDL between workers (pg_advisory_xact_lock key).
+_DDL_LOCK = 7316017
+
+
+def partition_name(day: dt.date) -> str:
+    return f"{PARENT}_p{day:%Y%m%d}"
+
+
+def _bounds(day: dt.date) -> tuple[str, str]:
+    return (f"{day.isoformat()} 00:00:00+00", f"{(day + dt.timedelta(days=1)).isoformat()} 00:00:00+00")
+
+
+def utc_day(moment: dt.datetime) -> dt.date:
+    return moment.astimezone(dt.UTC).date()
+
+
+def partition_days() -> list[dt.date]:
+    """The days that have a partition, in order."""
+    prefix = f"{PARENT}_p"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+            "JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = %s AND p.relnamespace = c.relnamespace "
+            "AND c.relnamespace = to_regnamespace(current_schema())::oid",
+            [PARENT])
+        names = [row[0] for row in cursor.fetchall()]
+    return sorted(dt.datetime.strptime(name[len(prefix):], "%Y%m%d").date()
+                  for name in names if name.startswith(prefix))
+
+
+def partitions_ensure(days: Iterable[dt.date]) -> list[dt.date]:
+    """Create the partitions of ``days`` that do not exist yet; returns the days created. Idempotent.
+
+    Runs in the caller's transaction (the store's COPY) or its own; the advisory
+    lock keeps two workers from racing to create the same day.
+    """
+    wanted = sorted(set(days))
+    if not wanted:
+        return []
+    existing = set(partition_days())
+    missing = [day for day in wanted if day not in existing]
+    if not missing:
+        return []
+    created = []
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_DDL_LOCK])
+        existing = set(partition_days())  # again, under the lock
+        for day in missing:
+            if day in existing:
+                continue
+            # Made apart, filled with the day's rows the default partition caught, then attached (attaching
+            # checks that the default partition holds none of the day any more).
+            name, (low, high) = partition_name(day), _bounds(day)
+            cursor.execute(f'CREATE TABLE "{name}" (LIKE "{PARENT}" INCLUDING DEFAULTS)')
+            cursor.execute(f'WITH moved AS (DELETE FROM "{DEFAULT}" WHERE end_at >= %s AND end_at < %s RETURNING *) '
+                           f'INSERT INTO "{name}" SELECT * FROM moved', [low, high])
+            cursor.execute(f'ALTER TABLE "{PARENT}" ATTACH PARTITION "{name}" FOR VALUES FROM (%s) TO (%s)',
+                           [low, high])
+            created.append(day)
+    return created
+
+
+def default_days() -> list[dt.date]:
+    """The days of the rows in the default partition: written by something other than the store (a raw COPY
+    by hand), before their day had a partition."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT DISTINCT (end_at AT TIME ZONE 'UTC')::date FROM \"{DEFAULT}\" ORDER BY 1")
+        return [row[0] for row in cursor.fetchall()]
+
+
+def partitions_ahead(*, now: dt.datetime, days_ahead: int) -> list[dt.date]:
+    """Create the partitions of today and the next ``days_ahead`` days, and of the days of rows the default
+    partition caught (the periodic task)."""
+    today = utc_day(now)
+    return partitions_ensure([today + dt.timedelta(days=n) for n in range(days_ahead + 1)] + default_days())
+
+
+def partitions_droppable(*, horizons: dict[int, dt.datetime]) -> list[dt.date]:
+    """The days whose partition no target still needs: every snapshot ending that day is before its target's horizon.
+
+    ``horizons``: target id -> the moment before which the target's snapshots go.
+    A day with a snapshot of a target that has no horizon is kept. Only days
+    wholly before the latest horizon are candidates; empty partitions of those
+    days are dropped too. Today and later are never dropped (created ahead).
+    """
+    if not horizons:
+        return []
+    latest = max(horizons.values())
+    candidates = [day for day in partition_days()
+                  if dt.datetime.combine(day + dt.timedelta(days=1), dt.time(), dt.UTC) <= latest]
+    if not candidates:
+        return []
+    ids = list(horizons)
+    moments = [horizons[i] for i in ids]
+    with connection.cursor() as cursor:
+        # The days where some snapshot is still within its target's horizon (or its target has none).
+        cursor.execute(
+            """
+            SELECT DISTINCT (s.end_at AT TIME ZONE 'UTC')::date
+              FROM snapshots_snapshot s
+              LEFT JOIN unnest(%s::int[], %s::timestamptz[]) h(target_id, horizon) ON h.target_id = s.target_id
+             WHERE s.end_at < %s AND (h.horizon IS NULL OR s.end_at >= h.horizon)
+            """,
+            [ids, moments, dt.datetime.combine(candidates[-1] + dt.timedelta(days=1), dt.time(), dt.UTC)])
+        needed = {row[0] for row in cursor.fetchall()}
+    return [day for day in candidates if day not in needed]
+
+
+def partitions_drop(days: Iterable[dt.date]) -> int:
+    """Drop the partitions of ``days`` and delete their snapshots (whose delete trigger forgets the rollups of
+    those days). One transaction: on failure nothing is dropped. Returns the snapshots deleted."""
+    from apps.snapshots.models import Snapshot
+
+    deleted = 0
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_DDL_LOCK])
+        for day in sorted(set(days)):
+            cursor.execute(f'DROP TABLE IF EXISTS "{partition_name(day)}"')
+            start = dt.datetime.combine(day, dt.time(), dt.UTC)
+            count, _ = Snapshot.objects.filter(end_at__gte=start, end_at__lt=start + dt.timedelta(days=1)).delete()
+            deleted += count
+    return deleted
