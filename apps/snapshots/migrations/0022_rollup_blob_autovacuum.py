@@ -16,7 +16,7 @@ _RESET = ("autovacuum_vacuum_scale_factor, autovacuum_vacuum_threshold, "
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('snapshots', '0020_segment_stat_daily_partitions'),
+        ('snapshots', '0021_segment_stat_daily_partitions'),
     ]
 
     operations = [

@@ -44,7 +44,7 @@ DROP TABLE snapshots_segmentstat_old CASCADE;
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('snapshots', '0019_segment_composite_partitions'),
+        ('snapshots', '0020_collection_run_queue_worker'),
     ]
 
     operations = [
