@@ -3,7 +3,7 @@ whole data set (segment-stat rows, bytes per million rows, healthz, the retentio
 
 ``BENCH_SCALE`` (float, default 1.0) scales every segment count down for a smaller run (e.g. 0.05): at 1.0 the
 fleet is 12 targets x 20k segments x 7 days hourly (40.3M segment-stat rows) beside the 100k-segment target's
-16.8M. The fleet is built by manage.py generate_fleet's path (apps.targets.demo.fleet_build: the collection
+16.8M. The fleet is built by manage.py generate_fleet's path (apps.tiering.demo_fleet: the collection
 path) and reused by later runs, which add only the hours since the last one.
 """
 
@@ -38,7 +38,7 @@ def fleet_ensure(scale: float) -> dict:
     """The bench's fleet, generated or extended to the last hour; what it holds and what was added."""
     from django.utils import timezone
 
-    from apps.targets.demo.fleet_build import fleet_plan, fleet_target_generate
+    from apps.tiering.demo_fleet import fleet_plan, fleet_target_generate
 
     segments = scaled(FLEET_SEGMENTS, scale)
     prefix = f"bench-fleet-{segments}"  # one fleet per segment count: another BENCH_SCALE builds its own
@@ -129,7 +129,7 @@ def retention_drop(scale: float) -> dict:
 
     from apps.snapshots.models import SegmentStat
     from apps.snapshots.services import snapshot_prune
-    from apps.targets.demo.fleet_build import fleet_plan, fleet_target_generate
+    from apps.tiering.demo_fleet import fleet_plan, fleet_target_generate
     from apps.targets.models import Target
     from bench.setup_data import drop_target
 

@@ -57,6 +57,7 @@ def _load_large(target, n_segments: int, n_hours: int) -> None:
     from django.db import connection
 
     from apps.snapshots.models import Segment, SegmentStat, Snapshot
+    from apps.snapshots.partitions import partitions_ensure, utc_day
     from apps.snapshots.rollups import segment_days_rebuild
     from apps.snapshots.store import segments_upsert
     from apps.targets.demo.schema import snap_end_at
@@ -77,6 +78,9 @@ def _load_large(target, n_segments: int, n_hours: int) -> None:
             top_n_only=False).id
         for snap_id, end in ends.items()
     }
+    # The days' partitions first, as the store makes them: rows COPYed into the default partition would wait
+    # there for the periodic task to move them.
+    partitions_ensure(utc_day(end) for end in ends.values())
     columns = ["snapshot_id", "segment_id", "end_at", "interval_s", "physical_read_requests",
                "physical_write_requests", "physical_reads_blocks", "physical_writes_blocks",
                "physical_reads_direct_blocks", "physical_writes_direct_blocks", "optimized_physical_reads",

@@ -31,7 +31,7 @@ Each target of a fleet draws its own segments: ``seed`` picks them, and a
 ``FleetProfile`` sets how large they run (median size) and how skewed their IO
 is (a few hot segments carrying most of it, or IO spread evenly).
 manage.py generate_fleet feeds these rows through the collection path
-(apps.targets.demo.fleet_build); bench/run.py loads them by COPY.
+(apps.tiering.demo_fleet); bench/run.py loads them by COPY.
 
 Run ``python -m apps.targets.demo.fleet`` to time the generators.
 """

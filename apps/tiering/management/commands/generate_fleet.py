@@ -1,7 +1,7 @@
 """`manage.py generate_fleet --targets N --segments M --days D [--seed S] [--prefix NAME]`.
 
 Builds a fleet of generated targets (PREFIX-001 .. PREFIX-N) through the collection path: hourly snapshots of
-the last D days, M segments each, sizes and IO skew varied per target (apps.targets.demo.fleet_build).
+the last D days, M segments each, sizes and IO skew varied per target (apps.tiering.demo_fleet).
 Re-running extends each target by the hours since its last snapshot, or says it is up to date."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ class Command(BaseCommand):
 
     @audit_command("generate_fleet")
     def handle(self, *args: Any, **options: Any) -> None:
-        from apps.targets.demo.fleet_build import FleetError, fleet_plan, fleet_target_generate
+        from apps.tiering.demo_fleet import FleetError, fleet_plan, fleet_target_generate
         from apps.targets.models import Target
 
         try:
