@@ -50,12 +50,12 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from apps.snapshots.models import Segment
 from apps.snapshots.selectors import WindowCoverage
 from apps.targets.models import Target
 from apps.tiering.costmodel import BillingBasis
 from apps.tiering.csvsafe import write_rows
 from apps.tiering.explain import Explanation, explain, partition_siblings
+from apps.tiering.export_read import lean_all, lean_chunks
 from apps.tiering.lobfold import LOB_SEGMENT_TYPES
 from apps.tiering.models import Recommendation, RecommendationRun, Tier
 from apps.tiering.selectors import lob_indexes_of, recommendation_window
@@ -76,7 +76,7 @@ def _round(number: float | None, digits: int) -> float | None:
 
 def export_rows(recs: Iterable[Recommendation], target: Target) -> list[tuple[Any, ...]]:
     """The export rows of ``recs`` (recommendation_list), reasons and DDL worded here (apps.tiering.explain)."""
-    recs = _lean(recs) if isinstance(recs, QuerySet) else list(recs)
+    recs = lean_all(recs) if isinstance(recs, QuerySet) else list(recs)
     basis, windows = target.tier_set.basis, _windows({rec.run_id: rec.run for rec in recs}, {})
     indexes = _lob_indexes(recs)
     return [_row(rec, target.name, explanation, basis, windows[rec.run_id], indexes)
@@ -92,27 +92,6 @@ def _lob_indexes(recs: list[Recommendation]) -> dict[tuple[int, int], str]:
     return {(run_id, lob_id): " ".join(index.segment.object_name for index in indexes)
             for run_id, lob_ids in lobs.items()
             for lob_id, indexes in lob_indexes_of(run_id=run_id, lob_ids=lob_ids).items()}
-
-
-#: The segment fields the export and the DDL read.
-_SEGMENT_FIELDS = ("owner", "object_name", "subobject_name", "object_type", "container", "tablespace_name",
-                   "partitioned_parent", "lob_column", "name_truncated", "partition_interval", "partition_position",
-                   "table_partition_name")
-
-
-def _lean(recs: QuerySet[Recommendation]) -> list[Recommendation]:
-    """The rows, read lean (_lean_query) and completed (_attach)."""
-    rows = list(_lean_query(recs))
-    _attach(rows, {}, {})
-    return rows
-
-
-def _lean_query(recs: QuerySet[Recommendation]) -> QuerySet[Recommendation]:
-    """The rows with only the segment fields the export and the DDL read, and no tier or run joined: at
-    100k rows, a tier and run object built per row was half the export's time (see _attach)."""
-    unused = [f"segment__{field.name}" for field in Segment._meta.concrete_fields
-              if field.name not in (*_SEGMENT_FIELDS, "id", "target")]
-    return recs.select_related(None).select_related("segment").defer(*unused)
 
 
 def _attach(rows: list[Recommendation], tiers: dict[int, Tier], runs: dict[int, RecommendationRun]) -> None:
@@ -171,27 +150,28 @@ def export_csv(rows: list[tuple[Any, ...]], *, with_header: bool = True) -> str:
     return buffer.getvalue()
 
 
-#: Rows worded and written at a time by export_csv_parts.
+#: Rows worded and written at a time by export_csv_parts, after a first part of FIRST_ROWS (the first bytes
+#: leave once those few are worded), and rows fetched at a time from the server-side cursor.
 CHUNK_ROWS = 5000
+FIRST_ROWS = 200
 
 
 def export_csv_parts(recs: QuerySet[Recommendation], target: Target) -> Iterator[str]:
-    """export_csv(export_rows(recs, target)) in parts of CHUNK_ROWS rows, for a streamed download: the first
-    bytes leave after one part is worded, and memory holds one part, not 100k rows and their 50 MB of text.
-    The rows come from one query, read through a server-side cursor."""
+    """export_csv(export_rows(recs, target)) in parts, for a streamed download: the header, then FIRST_ROWS rows,
+    then CHUNK_ROWS at a time; memory holds one part, not 100k rows and their 50 MB of text. The rows come from
+    one query, read lean (apps.tiering.export_read) through a server-side cursor."""
     yield export_csv([])
-    rows = _lean_query(recs).iterator(chunk_size=CHUNK_ROWS)
-    tiers: dict[int, Tier] = {}
-    runs: dict[int, RecommendationRun] = {}
     siblings: dict[tuple, tuple] = {}
+    sibling_runs: set[int] = set()
     windows: dict[int, WindowCoverage | None] = {}
     basis = target.tier_set.basis
-    while part := list(itertools.islice(rows, CHUNK_ROWS)):
-        new_runs = {rec.run_id for rec in part} - runs.keys()
+    sizes = itertools.chain((FIRST_ROWS,), itertools.repeat(CHUNK_ROWS))
+    for reader, part in lean_chunks(recs, sizes, fetch=CHUNK_ROWS):
+        new_runs = {rec.run_id for rec in part} - sibling_runs
         if new_runs:  # every partition of the run, once: the partition-skew reason compares them
             siblings.update(partition_siblings(run_ids=new_runs, target_id=target.id))
-        _attach(part, tiers, runs)
-        _windows({rec.run_id: rec.run for rec in part}, windows)
+            sibling_runs |= new_runs
+        _windows({run_id: reader.runs[run_id] for run_id in {rec.run_id for rec in part}}, windows)
         explanations = explain(part, target=target, siblings=siblings)
         indexes = _lob_indexes(part)
         yield export_csv([_row(rec, target.name, e, basis, windows[rec.run_id], indexes)
