@@ -9,8 +9,10 @@ export's time; a tuple with named attributes costs one allocation. Tiers and run
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import islice
 from operator import itemgetter
 
+from django.db import transaction
 from django.db.models import QuerySet
 
 from apps.tiering.models import Recommendation, RecommendationRun, Tier
@@ -91,17 +93,35 @@ class LeanReader:
 
 def lean_chunks(recs: QuerySet[Recommendation], sizes: Iterator[int], fetch: int) -> Iterator[
         tuple[LeanReader, list[LeanRecommendation]]]:
-    """``recs`` in chunks of the next of ``sizes`` rows each, read ``fetch`` rows at a time through a server-side
-    cursor: a chunk is ready once its rows are read, not the whole query's."""
-    from itertools import islice
+    """``recs`` in their order, in chunks of the next of ``sizes`` rows each, as soon as each chunk is read.
 
+    The order is read narrow: only the keys (run, segment), sorted by PostgreSQL and streamed ``fetch`` at a
+    time through a server-side cursor inside a transaction (outside one the cursor is declared WITH HOLD and
+    the whole result is written out before its first row). Each chunk's columns are then read by key. Sorting
+    100k wide rows took half a second before the first could leave; their keys, a third of that. Memory holds
+    one chunk. The transaction ends (rolled back: nothing is written) when the chunks end or are abandoned.
+    """
     reader = LeanReader()
-    values = lean_query(recs).iterator(chunk_size=fetch)
-    for size in sizes:
-        part = list(islice(values, size))
-        if not part:
-            return
-        yield reader, reader.rows(part)
+    with transaction.atomic():
+        keys = recs.select_related(None).values_list("run_id", "segment_id").iterator(chunk_size=fetch)
+        for size in sizes:
+            part = list(islice(keys, size))
+            if not part:
+                return
+            yield reader, reader.rows(_by_key(part))
+
+
+def _by_key(keys: list[tuple[int, int]]) -> list[tuple]:
+    """The lean_query values of the rows ``keys`` (run, segment), in that order (one query a run)."""
+    runs: dict[int, list[int]] = {}
+    for run_id, segment_id in keys:
+        runs.setdefault(run_id, []).append(segment_id)
+    run_at, segment_at = _REC_FIELDS.index("run_id"), _REC_FIELDS.index("segment_id")
+    found = {}
+    for run_id, segment_ids in runs.items():
+        rows = lean_query(Recommendation.objects.filter(run_id=run_id, segment_id__in=segment_ids).order_by())
+        found.update(((row[run_at], row[segment_at]), row) for row in rows)
+    return [found[key] for key in keys]
 
 
 def lean_all(recs: QuerySet[Recommendation]) -> list[LeanRecommendation]:
