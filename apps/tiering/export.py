@@ -149,7 +149,7 @@ def export_csv(rows: list[tuple[Any, ...]], *, with_header: bool = True) -> str:
     return csv_text(HEADER, rows, with_header=with_header)
 
 
-#: Rows worded and written at a time by export_csv_parts, after a first part of FIRST_ROWS (the first bytes
+#: Rows worded and written at a time by export_row_parts, after a first part of FIRST_ROWS (the first bytes
 #: leave once those few are worded), and rows fetched at a time from the server-side cursor.
 CHUNK_ROWS = 5000
 FIRST_ROWS = 200
@@ -157,10 +157,27 @@ FETCH_ROWS = 1000
 
 
 def export_csv_parts(recs: QuerySet[Recommendation], target: Target) -> Iterator[str]:
-    """export_csv(export_rows(recs, target)) in parts, for a streamed download: the header, then FIRST_ROWS rows,
-    then CHUNK_ROWS at a time; memory holds one part, not 100k rows and their 50 MB of text. The rows come from
-    one query, read lean (apps.tiering.export_read) through a server-side cursor."""
+    """export_csv(export_rows(recs, target)) in parts, for a streamed download: the header, then the rows of each
+    export_row_parts part; memory holds one part, not 100k rows and their 50 MB of text."""
     yield export_csv([])
+    for rows in export_row_parts(recs, target):
+        yield export_csv(rows, with_header=False)
+
+
+def export_json_parts(recs: QuerySet[Recommendation], target: Target) -> Iterator[str]:
+    """export_json(export_rows(recs, target)) in parts (the same text), for a streamed download or command."""
+    first = True
+    for rows in export_row_parts(recs, target):
+        text = export_json(rows)[2:-2]  # its objects alone: "[\n" ... "\n]" off
+        yield ("[\n" if first else ",\n") + text
+        first = False
+    yield "[]" if first else "\n]"
+
+
+def export_row_parts(recs: QuerySet[Recommendation], target: Target) -> Iterator[list[tuple[Any, ...]]]:
+    """export_rows(recs, target) in parts: FIRST_ROWS rows (the first bytes leave once those few are worded),
+    then CHUNK_ROWS at a time, each worded as soon as its rows are read (apps.tiering.export_read: one query
+    of the keys, streamed, then each part's columns by key)."""
     windows: dict[int, WindowCoverage | None] = {}
     basis = target.tier_set.basis
     sizes = itertools.chain((FIRST_ROWS,), itertools.repeat(CHUNK_ROWS))
@@ -168,8 +185,7 @@ def export_csv_parts(recs: QuerySet[Recommendation], target: Target) -> Iterator
         _windows({run_id: reader.runs[run_id] for run_id in {rec.run_id for rec in part}}, windows)
         explanations = explain(part, target=target, siblings=_siblings(part, target.id))
         indexes = _lob_indexes(part)
-        yield export_csv([_row(rec, target.name, e, basis, windows[rec.run_id], indexes)
-                          for rec, e in zip(part, explanations)], with_header=False)
+        yield [_row(rec, target.name, e, basis, windows[rec.run_id], indexes) for rec, e in zip(part, explanations)]
 
 
 def _siblings(part: list[LeanRecommendation], target_id: int) -> dict[tuple, tuple]:

@@ -5,6 +5,7 @@ holds does not grow with the number of rows."""
 from __future__ import annotations
 
 import gc
+import io
 import tracemalloc
 from decimal import Decimal
 
@@ -126,10 +127,28 @@ def test_the_streamed_csv_has_the_header_s_columns_and_one_row_a_recommendation(
     _small_parts(monkeypatch)
     target = _target("counted", 137)
     import csv
-    import io
 
     rows = list(csv.reader(io.StringIO("".join(export_csv_parts(recommendation_list(target_id=target.id), target)))))
 
     assert tuple(rows[0]) == HEADER
     assert len(rows) == 1 + Recommendation.objects.current(target_id=target.id).counted().count()
     assert {len(row) for row in rows} == {len(HEADER)}
+
+
+@pytest.mark.django_db
+def test_the_json_parts_make_the_json_document_and_the_command_prints_it(seed_tiers, monkeypatch):
+    from django.core.management import call_command
+
+    from apps.tiering.export import export_json, export_json_parts
+
+    _small_parts(monkeypatch)
+    target = _target("json", 60)
+    whole = export_json(export_rows(recommendation_list(target_id=target.id), target))
+
+    parts = list(export_json_parts(recommendation_list(target_id=target.id), target))
+    out = io.StringIO()
+    call_command("recommend", "json", "--format", "json", stdout=out)
+
+    assert len(parts) > 3 and "".join(parts) == whole
+    assert out.getvalue() == whole + "\n"
+    assert "".join(export_json_parts(recommendation_list(target_id=target.id).none(), target)) == export_json([])
