@@ -7,20 +7,20 @@ database. Substitution is switched off (``SET DEFINE OFF``) right after that che
 ``&`` in it reaches Oracle as spelled. Each step is announced with ``PROMPT step N of M``; its
 statements are the ones stored with the step (apps.tiering.ddl).
 
-Pure: standard library and apps.tiering.csvsafe only.
+Pure: standard library and apps.tiering.csvsafe (through apps.tiering.export_cells) only.
 """
 
 from __future__ import annotations
 
-import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from apps.tiering.csvsafe import write_rows
+from apps.tiering.export_cells import csv_text
 from apps.tiering.plans.steps import PlanError, segment_label
 
 _SQL_DIR = Path(__file__).resolve().parent / "sql"
@@ -133,11 +133,22 @@ CSV_HEADER = (
 )
 
 
+#: Steps written at a time by plan_csv_parts.
+CSV_PART_STEPS = 2000
+
+
 def plan_csv(header: ScriptHeader, steps: Iterable[StepRow]) -> str:
     """The steps as CSV (csvsafe: no cell a spreadsheet evaluates); unknown figures are empty cells."""
-    buffer = io.StringIO()
-    write_rows(buffer, CSV_HEADER, (_csv_row(header, step) for step in steps))
-    return buffer.getvalue()
+    return "".join(plan_csv_parts(header, steps))
+
+
+def plan_csv_parts(header: ScriptHeader, steps: Iterable[StepRow]) -> Iterator[str]:
+    """plan_csv in parts of CSV_PART_STEPS steps, each made as its steps are read (a streamed download holds
+    one part); the header first."""
+    yield csv_text(CSV_HEADER, [], with_header=True)
+    steps = iter(steps)
+    while part := [_csv_row(header, step) for step in islice(steps, CSV_PART_STEPS)]:
+        yield csv_text(CSV_HEADER, part, with_header=False)
 
 
 def _csv_row(header: ScriptHeader, step: StepRow) -> tuple[Any, ...]:

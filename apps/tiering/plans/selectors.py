@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from django.db import transaction
 from django.db.models import QuerySet
 
 from apps.tiering.plans.models import Plan, PlanStep
-from apps.tiering.plans.script import ScriptHeader, StepRow, plan_csv, plan_script
+from apps.tiering.plans.script import ScriptHeader, StepRow, plan_csv, plan_csv_parts, plan_script
 
 _STEP_FIELDS = tuple(StepRow.__dataclass_fields__)
 
@@ -43,6 +44,16 @@ def plan_export(*, plan: Plan, fmt: str) -> str:
     """The plan as a SQL*Plus script (``sql``) or CSV (``csv``)."""
     writer = {"sql": plan_script, "csv": plan_csv}[fmt]
     return writer(plan_header(plan), plan_step_rows(plan_id=plan.pk))
+
+
+def plan_export_csv_parts(*, plan: Plan) -> Iterator[str]:
+    """plan_export(plan=plan, fmt="csv") in parts, for a streamed download: each part is made as its steps are
+    read, inside a transaction so their cursor streams (outside one it is declared WITH HOLD and PostgreSQL
+    writes out every step before the first); ended (rolled back: nothing is written) if the download is
+    abandoned."""
+    header = plan_header(plan)
+    with transaction.atomic():
+        yield from plan_csv_parts(header, plan_step_rows(plan_id=plan.pk))
 
 
 def plannable_recommendations(*, target_id: int, limit: int):

@@ -35,7 +35,7 @@ class Command(BaseCommand):
     @audit_command("recommend")
     def handle(self, *args: Any, **options: Any) -> None:
         from apps.targets.models import Target
-        from apps.tiering.export import export_csv_parts, export_json, export_rows, export_table
+        from apps.tiering.export import export_csv_parts, export_json_parts, export_rows, export_table
         from apps.tiering.readiness import recommendations_missing
         from apps.tiering.selectors import recommendation_list, recommendation_run_current
 
@@ -51,12 +51,14 @@ class Command(BaseCommand):
             self.stderr.write(recommendations_missing(target=target))
             raise SystemExit(NOT_COMPUTED)  # not an Exception: audit_command records no failure
         recs = recommendation_list(target_id=target.id)
-        if options["format"] == "csv":
-            for part in export_csv_parts(recs, target):
+        if options["format"] in ("csv", "json"):  # streamed: memory holds one part of the rows
+            parts = export_csv_parts if options["format"] == "csv" else export_json_parts
+            for part in parts(recs, target):
                 self.stdout.write(part, ending="")
+            if options["format"] == "json":
+                self.stdout.write("")  # the newline the whole document was printed with
             return
-        render = {"table": export_table, "json": export_json}[options["format"] or "table"]
-        self.stdout.write(render(export_rows(recs, target)))
+        self.stdout.write(export_table(export_rows(recs, target)))
 
     def _refresh(self, target: Any) -> None:
         from apps.tiering.refreshes import refresh_now
