@@ -129,8 +129,8 @@ def retention_drop(scale: float) -> dict:
 
     from apps.snapshots.models import SegmentStat
     from apps.snapshots.services import snapshot_prune
-    from apps.tiering.demo_fleet import fleet_plan, fleet_target_generate
     from apps.targets.models import Target
+    from apps.tiering.demo_fleet import fleet_plan, fleet_target_generate
     from bench.setup_data import drop_target
 
     segments = scaled(FLEET_SEGMENTS, scale)

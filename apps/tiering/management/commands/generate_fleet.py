@@ -27,8 +27,8 @@ class Command(BaseCommand):
 
     @audit_command("generate_fleet")
     def handle(self, *args: Any, **options: Any) -> None:
-        from apps.tiering.demo_fleet import FleetError, fleet_plan, fleet_target_generate
         from apps.targets.models import Target
+        from apps.tiering.demo_fleet import FleetError, fleet_plan, fleet_target_generate
 
         try:
             plans = fleet_plan(targets=options["targets"], segments=options["segments"], days=options["days"],
