@@ -149,7 +149,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=20_000, help="recommendations of the synthetic target")
     parser.add_argument("--repeats", type=int, default=3)
     options = parser.parse_args()
-    from bench.run import _setup_django
+    from bench.setup_data import setup_django as _setup_django
 
     _setup_django("_bench_export")
     from apps.tiering.services import tier_presets_install

@@ -88,7 +88,8 @@ def bench_storage(target_ids=None, *, n_segments: int = 2_000, days: int = 7, va
     from django.db import connection
 
     from apps.snapshots.models import SegmentStat
-    from bench.run import _drop_target, _fresh_target
+    from bench.setup_data import drop_target as _drop_target
+    from bench.setup_data import fresh_target as _fresh_target
 
     target = None
     if target_ids is None:
@@ -132,7 +133,8 @@ def bench_retention_drop(*, n_segments: int = 2_000, days: int = 7) -> dict:
     from apps.snapshots.services import collection_store
     from apps.targets.base import CollectState
     from bench.bench_recommendations import timed
-    from bench.run import _drop_target, _fresh_target
+    from bench.setup_data import drop_target as _drop_target
+    from bench.setup_data import fresh_target as _fresh_target
 
     collection = _week(n_segments, days)
     first_day_end = dt.datetime.combine(_SHIFT_TO.date() + dt.timedelta(days=1), dt.time(), dt.UTC)
@@ -172,7 +174,7 @@ def bench_retention_drop(*, n_segments: int = 2_000, days: int = 7) -> dict:
 if __name__ == "__main__":
     from django.core.management import call_command
 
-    from bench.run import _setup_django
+    from bench.setup_data import setup_django as _setup_django
 
     _setup_django("_bench_storage")
     call_command("bootstrap")  # the seed tier sets the bench targets use
