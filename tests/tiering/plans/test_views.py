@@ -10,6 +10,7 @@ from django.test import Client
 
 from apps.tiering.models import Recommendation
 from apps.tiering.plans.models import Plan
+from apps.tiering.plans.selectors import plan_export
 from apps.tiering.plans.services import plan_create
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +29,11 @@ class PlanPagesTests:
         script = viewer_client.get(f"/plans/{plan.pk}/export.sql")
         assert script["Content-Disposition"] == f'attachment; filename="tierscope_plan_{plan.pk}_demo.sql"'
         assert "WHENEVER SQLERROR EXIT FAILURE" in script.content.decode()
-        rows = list(csv.reader(io.StringIO(viewer_client.get(f"/plans/{plan.pk}/export.csv").content.decode())))
+        download = viewer_client.get(f"/plans/{plan.pk}/export.csv")
+        assert download.streaming  # made as its steps are read
+        body = b"".join(download.streaming_content).decode()
+        assert body == plan_export(plan=plan, fmt="csv")
+        rows = list(csv.reader(io.StringIO(body)))
         assert len(rows) == plan.steps_count + 1
 
     def test_viewers_make_no_plan_and_change_no_state(self, viewer_client, plan, demo_collected):
