@@ -149,6 +149,9 @@ class RecommendationRun(models.Model):
     statistic = models.CharField(max_length=4)
     flash_cache_enabled = models.BooleanField(default=False, help_text="the instance's flash cache holds blocks")
     recommendations = models.IntegerField(default=0)
+    # What its pages show that depends on all its rows (apps.dashboard.run_figures), computed once: a run's rows
+    # never change once stored. NULL until first computed (runs stored before it, or not yet viewed).
+    figures = models.JSONField(null=True, blank=True, editable=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["target"], condition=models.Q(state="current"),
@@ -184,8 +187,8 @@ class Recommendation(models.Model):
     100k segments at every refresh.
     """
 
-    # One index, the primary key (run, segment): a run's rows, and one segment's row in each run
-    # (its history: the target's runs, then one probe each). Every index costs a refresh 100k
+    # The primary key (run, segment): a run's rows, and one segment's row in each run (its history: the
+    # target's runs, then one probe each); Meta adds the keyset sort keys. Every index costs a refresh 100k
     # insertions at fleet scale. No database-level foreign keys (as for SegmentStat): PostgreSQL
     # checks them row by row; rows are written only by tiering.services with ids it has just read,
     # and deletes cascade (tiers set NULL) through the ORM.
@@ -248,6 +251,14 @@ class Recommendation(models.Model):
                                   help_text="the group of moves it was judged with, and the group's verdict")
 
     objects = RecommendationQuerySet.as_manager()
+
+    class Meta:
+        # The segment tables page by keyset on each numeric sort column (apps.dashboard.keyset): one index
+        # per column, (run, column, segment), read forwards or backwards.
+        indexes = [models.Index(fields=["run", column, "segment"], name=f"reco_{short}_key_idx")
+                   for column, short in (("savings_usd", "savings"), ("iops", "iops"), ("intensity", "intensity"),
+                                         ("size_gb", "size"), ("cost_now_usd", "cost_now"),
+                                         ("cost_after_usd", "cost_after"))]
 
     # The run's facts, read through the row (select_related("run") where many rows are shown).
     @property
