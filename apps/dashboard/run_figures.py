@@ -3,7 +3,7 @@
 The target and recommendations pages show totals, cost by tier, the skew curve, the scatter, the filter
 choices and the segment counts. Recomputing them from 100k rows at each page view took a second; a run's
 rows never change once stored, so they are computed once (figures_compute) and kept in
-RecommendationRun.figures as JSON. What depends on the tier set's figures (pool charges, the scatter's
+RecommendationRunFigures (one row per run) as JSON. What depends on the tier set's figures (pool charges, the scatter's
 tier order and break-even lines) is keyed by a fingerprint of the set's tier rows: a tier edited since
 the figures were computed recomputes them rather than show figures of the old prices.
 """
@@ -20,7 +20,7 @@ from django.forms.models import model_to_dict
 
 from apps.dashboard import charts, selectors
 from apps.dashboard.rows import TierCost
-from apps.tiering.models import Recommendation, RecommendationRun
+from apps.tiering.models import Recommendation, RecommendationRun, RecommendationRunFigures
 
 VERSION = 1  # bump when what is stored changes: older figures are then recomputed on first view
 
@@ -96,18 +96,18 @@ def run_figures(run: RecommendationRun | None, *, target_id: int, tier_rows: lis
                 tier_order: list[str],
                 edges: list[tuple[str, str, float | None]]) -> RunFigures:
     """The run's stored figures; computed and stored first when missing, of an older version, or of tier
-    figures since edited (no query beyond the run's own row when stored)."""
+    figures since edited (one query when stored)."""
     if run is None:  # nothing computed yet: empty figures, nothing to store
         return figures_compute(target_id=target_id, run_id=None, tier_models=tier_models, tier_order=tier_order,
                                edges=edges)
     fingerprint = tiers_fingerprint(tier_rows)
-    stored = run.figures
+    stored = RecommendationRunFigures.objects.filter(run_id=run.pk).values_list("figures", flat=True).first()
     if stored and stored.get("version") == VERSION and stored.get("tiers") == fingerprint:
         return figures_from_json(stored)
     figures = figures_compute(target_id=run.target_id, run_id=run.pk, tier_models=tier_models, tier_order=tier_order,
                               edges=edges)
-    run.figures = figures_to_json(figures, fingerprint=fingerprint)
-    RecommendationRun.objects.filter(pk=run.pk).update(figures=run.figures)
+    RecommendationRunFigures.objects.update_or_create(
+        run_id=run.pk, defaults={"figures": figures_to_json(figures, fingerprint=fingerprint)})
     return figures
 
 

@@ -149,9 +149,6 @@ class RecommendationRun(models.Model):
     statistic = models.CharField(max_length=4)
     flash_cache_enabled = models.BooleanField(default=False, help_text="the instance's flash cache holds blocks")
     recommendations = models.IntegerField(default=0)
-    # What its pages show that depends on all its rows (apps.dashboard.run_figures), computed once: a run's rows
-    # never change once stored. NULL until first computed (runs stored before it, or not yet viewed).
-    figures = models.JSONField(null=True, blank=True, editable=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["target"], condition=models.Q(state="current"),
@@ -160,6 +157,16 @@ class RecommendationRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.target_id} @ {self.computed_at:%Y-%m-%d %H:%M} ({self.state})"
+
+
+class RecommendationRunFigures(models.Model):
+    """What a run's pages show that depends on all its rows (apps.dashboard.run_figures), computed once: a run's
+    rows never change once stored. A table of its own, not a column of the run: the run is joined to every
+    recommendation row listed, and a 100 kB JSON document would travel with each. No row: not computed yet
+    (a run stored before it), computed on first view."""
+
+    run = models.OneToOneField(RecommendationRun, on_delete=models.CASCADE, primary_key=True, related_name="figures")
+    figures = models.JSONField()
 
 
 class RecommendationQuerySet(models.QuerySet):

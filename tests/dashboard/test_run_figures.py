@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from apps.dashboard import run_figures
-from apps.tiering.models import RecommendationRun, Tier
+from apps.tiering.models import RecommendationRun, RecommendationRunFigures, Tier
 from tests.dashboard.factories import build_target
 
 pytestmark = pytest.mark.django_db
@@ -23,6 +23,14 @@ def current_run(target) -> RecommendationRun:
     return RecommendationRun.objects.get(target=target, state=RecommendationRun.State.CURRENT)
 
 
+def stored(target) -> dict | None:
+    return RecommendationRunFigures.objects.filter(run=current_run(target)).values_list("figures", flat=True).first()
+
+
+def store(target, figures: dict) -> None:
+    RecommendationRunFigures.objects.filter(run=current_run(target)).update(figures=figures)
+
+
 def recompute(target) -> run_figures.RunFigures:
     tiers = run_figures.tier_inputs(tier_set=target.tier_set_id)
     return run_figures.figures_compute(target_id=target.id, run_id=current_run(target).pk,
@@ -31,38 +39,35 @@ def recompute(target) -> run_figures.RunFigures:
 
 
 def test_the_first_view_stores_the_figures_a_recomputation_gives(viewer_client, target):
-    assert current_run(target).figures is None  # a run stored before figures existed
+    assert stored(target) is None  # a run stored before figures existed
     response = viewer_client.get("/targets/figs/")
-    stored = run_figures.figures_from_json(current_run(target).figures)
-    assert stored == recompute(target)
+    figures = run_figures.figures_from_json(stored(target))
+    assert figures == recompute(target)
     assert response.context["segments_total"] == 80 and response.context["unsized"] == 1
-    assert response.context["costs"] == stored.costs and response.context["scatter"] == stored.scatter
+    assert response.context["costs"] == figures.costs and response.context["scatter"] == figures.scatter
     assert response.context["totals"]["count"] == 80 and response.context["totals"]["savings"] == Decimal("40.00")
 
 
 def test_later_views_read_the_stored_figures(viewer_client, target):
     viewer_client.get("/targets/figs/")
-    run = current_run(target)
-    figures = dict(run.figures, segments_total=12345)  # what only the stored figures can say
-    RecommendationRun.objects.filter(pk=run.pk).update(figures=figures)
+    store(target, dict(stored(target), segments_total=12345))  # what only the stored figures can say
     response = viewer_client.get("/targets/figs/")
     assert response.context["segments_total"] == 12345
 
 
 def test_a_tier_edited_since_recomputes_the_figures(viewer_client, target):
     viewer_client.get("/targets/figs/")
-    before = current_run(target).figures["tiers"]
+    before = stored(target)["tiers"]
     tier = Tier.objects.filter(tier_set="seed-2009").first()
     Tier.objects.filter(pk=tier.pk).update(read_latency_ms=tier.read_latency_ms + 1)
     viewer_client.get("/targets/figs/")
-    assert current_run(target).figures["tiers"] != before
+    assert stored(target)["tiers"] != before
 
 
 def test_the_recommendations_page_shows_the_stored_unfiltered_totals(viewer_client, target):
     viewer_client.get("/targets/figs/recommendations/")
-    run = current_run(target)
-    RecommendationRun.objects.filter(pk=run.pk).update(figures=dict(run.figures, totals=dict(run.figures["totals"],
-                                                                                             count=999)))
+    figures = stored(target)
+    store(target, dict(figures, totals=dict(figures["totals"], count=999)))
     assert viewer_client.get("/targets/figs/recommendations/").context["totals"]["count"] == 999
     # Filtered: summed from the rows.
     assert viewer_client.get("/targets/figs/recommendations/?tablespace=TS1").context["totals"]["count"] == 20
