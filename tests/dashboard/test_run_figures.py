@@ -79,3 +79,11 @@ def test_figures_without_a_run_are_empty(viewer_client, seed_tiers):
     Target.objects.create(name="bare", mode=Target.Mode.DEMO, tier_set_id="seed-2009", capabilities={})
     response = viewer_client.get("/targets/bare/")
     assert response.status_code == 200 and response.context["segments_total"] == 0
+
+
+def test_storing_a_run_stores_its_figures(demo_target, collect):
+    """A refresh computes the figures as it stores the run: the first page view reads them."""
+    collect(demo_target)
+    run = RecommendationRun.objects.get(target=demo_target, state=RecommendationRun.State.CURRENT)
+    figures = RecommendationRunFigures.objects.get(run=run).figures
+    assert run_figures.figures_from_json(figures) == recompute(demo_target)
