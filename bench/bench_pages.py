@@ -29,6 +29,8 @@ def bench_pages(target, requests: int = 30) -> dict:
         "target": f"/targets/{target.name}/",
         "segment": f"/targets/{target.name}/segments/{segment.id}/",
         "recommendations": f"/targets/{target.name}/recommendations/",
+        "recommendations, filtered by name": f"/targets/{target.name}/recommendations/?name={segment.object_name[:6]}",
+        "search": f"/search/?q={segment.object_name[:6]}",
         "recommendations csv (100k rows)": f"/targets/{target.name}/recommendations/?format=csv",
         "runs": "/runs/",
         "tiers": "/tiers/",

@@ -18,6 +18,8 @@ def _choices(values: list[str], empty: str) -> list[tuple[str, str]]:
 class RecommendationFilterForm(forms.Form):
     """Filters, sort and page size of the segment tables; unknown values are ignored, not errors."""
 
+    name = forms.CharField(required=False, max_length=128, label="Name contains",
+                           widget=forms.TextInput(attrs={"placeholder": "OWNER.NAME", "type": "search"}))
     owner = forms.ChoiceField(required=False)
     object_type = forms.ChoiceField(required=False, label="Type")
     tablespace = forms.ChoiceField(required=False)
@@ -47,7 +49,7 @@ class RecommendationFilterForm(forms.Form):
         self.is_valid()
         data = {name: self.cleaned_data.get(name) for name in self.fields if name not in self.errors}
         return RecommendationFilter(
-            owner=data.get("owner") or "", object_type=data.get("object_type") or "",
+            name=(data.get("name") or "").strip(), owner=data.get("owner") or "", object_type=data.get("object_type") or "",
             tablespace=data.get("tablespace") or "", tier=data.get("tier") or "", action=data.get("action") or "",
             min_intensity=data.get("min_intensity"),
         )

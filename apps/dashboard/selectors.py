@@ -70,11 +70,18 @@ def window_start(*, run: RecommendationRun | None) -> dt.datetime:
     return dt.datetime.combine(run.window_first_day, dt.time(), tzinfo=dt.timezone.utc)
 
 
-def segment_points(*, target_id: int) -> SegmentPoints:
+def _run_rows(*, target_id: int, run_id: int | None):
+    """The rows of one run (``run_id``), else of the target's current run."""
+    if run_id is not None:
+        return Recommendation.objects.filter(run_id=run_id)
+    return Recommendation.objects.current(target_id=target_id)
+
+
+def segment_points(*, target_id: int, run_id: int | None = None) -> SegmentPoints:
     """Every segment's current figures, for the scatter and the skew curve: read into arrays (one query and
     the tier names), as 100k model rows or tuples would take a second."""
     nan = Value(float("nan"), output_field=FloatField())
-    rows = Recommendation.objects.current(target_id=target_id).counted().values_list(
+    rows = _run_rows(target_id=target_id, run_id=run_id).counted().values_list(
         "segment_id", Coalesce("size_gb", nan), Coalesce("iops", nan), Coalesce("intensity", nan),
         Coalesce("recommended_tier_id", Value(-1)))
     sql, params = rows.query.sql_with_params()
@@ -97,16 +104,17 @@ def segment_labels(ids: list[int]) -> dict[int, str]:
             for pk, owner, name, sub, parent, container in rows}
 
 
-def tier_costs(*, target_id: int, tier_models: Sequence[costmodel.Tier] | None = None) -> list[TierCost]:
+def tier_costs(*, target_id: int, tier_models: Sequence[costmodel.Tier] | None = None,
+               run_id: int | None = None) -> list[TierCost]:
     """Cost on each tier now (by current tier) and after (by recommended tier), with each cloud volume pool's
     charge once (tier_pool_charges, for the tiers of ``tier_models``, the target's set; None: read them): two
     grouped queries, two more when the set has cloud volume tiers."""
-    base = Recommendation.objects.current(target_id=target_id).counted()  # a LOB index: in its LOB's row
+    base = _run_rows(target_id=target_id, run_id=run_id).counted()  # a LOB index: in its LOB's row
     now = dict(base.values_list("current_tier__name").annotate(s=Sum("cost_now_usd")).order_by())
     after = dict(base.values_list("recommended_tier__name").annotate(s=Sum("cost_after_usd")).order_by())
     if tier_models is None:
         tier_models = tier_set_models(tier_set=Target.objects.values_list("tier_set", flat=True).get(pk=target_id))[1]
-    pool_now, pool_after = tier_pool_charges(target_id=target_id, tier_models=tier_models)
+    pool_now, pool_after = tier_pool_charges(target_id=target_id, tier_models=tier_models, run_id=run_id)
     names = sorted({*now, *after}, key=lambda n: (n is None, n or ""))
     rows = []
     for name in names:
@@ -118,7 +126,7 @@ def tier_costs(*, target_id: int, tier_models: Sequence[costmodel.Tier] | None =
 
 
 def tier_pool_charges(
-    *, target_id: int, tier_models: Sequence[costmodel.Tier]
+    *, target_id: int, tier_models: Sequence[costmodel.Tier], run_id: int | None = None
 ) -> tuple[dict[str, Decimal], dict[str, Decimal]]:
     """Per cloud volume tier name, the once-per-pool charges now and after (costmodel.pools): a segment's
     stored cost is its marginal cost inside a pooled volume, so each pool adds its volume minimum (st1's
@@ -128,7 +136,7 @@ def tier_pool_charges(
     volumes = {tier.name: tier for tier in tier_models if isinstance(tier, costmodel.VolumeTier)}
     if not volumes:
         return {}, {}
-    base = Recommendation.objects.current(target_id=target_id).counted()
+    base = _run_rows(target_id=target_id, run_id=run_id).counted()
     moved_pool = Case(When(recommended_tier_id=F("current_tier_id"), then=F("segment__tablespace_name")),
                       default=Value(""))
     groups = (
@@ -222,6 +230,7 @@ DEFAULT_SORT = "-savings"
 
 @dataclass(frozen=True)
 class RecommendationFilter:
+    name: str = ""  # part of OWNER.OBJECT_NAME, any case (the segment name trigram index)
     owner: str = ""
     object_type: str = ""
     tablespace: str = ""
@@ -233,6 +242,10 @@ class RecommendationFilter:
 def recommendation_filtered(*, target_id: int, filters: RecommendationFilter) -> QuerySet[Recommendation]:
     """Current recommendations with the filters applied, in recommendation_list order (the CSV order)."""
     qs = recommendation_list(target_id=target_id)
+    if filters.name:
+        from apps.dashboard.search import segment_ids_matching
+
+        qs = qs.filter(segment_id__in=segment_ids_matching(filters.name, target_id=target_id))
     if filters.owner:
         qs = qs.filter(segment__owner=filters.owner)
     if filters.object_type:
@@ -266,7 +279,11 @@ def recommendation_totals(qs: QuerySet[Recommendation]) -> dict[str, Decimal | i
     ``unmeasured``: rows whose costs are lower bounds (IO not all measured). Either makes the sums
     lower bounds, and all rows unpriced makes them unknown (``now`` None), never $0.
     """
-    return qs.order_by().aggregate(
+    return qs.order_by().aggregate(**_totals_aggregates())
+
+
+def _totals_aggregates() -> dict:
+    return dict(
         now=Sum("cost_now_usd"), after=Sum("cost_after_usd"), savings=Sum("savings_usd"), count=Count("segment_id"),
         moves=Count("segment_id", filter=Q(action__in=("move", "move_partitions"))),
         # Empty partitions moved ahead of their month (apps.tiering.lifecycle): moved, but saving nothing yet.
@@ -274,6 +291,18 @@ def recommendation_totals(qs: QuerySet[Recommendation]) -> dict[str, Decimal | i
         unpriced=Count("segment_id", filter=Q(cost_now_usd__isnull=True)),
         unmeasured=Count("segment_id", filter=Q(measured=False)),
     )
+
+
+FILTERED_TOTALS_CAP = 10_000
+
+
+def recommendation_totals_capped(qs: QuerySet[Recommendation], *, cap: int = FILTERED_TOTALS_CAP) -> dict:
+    """recommendation_totals over filtered rows, summing at most ``cap`` of them (a LIMIT under the sums): when
+    more match, ``capped`` is True and ``count`` is the cap (shown as "cap+"), the sums None (not shown)."""
+    totals = qs.select_related(None).order_by()[: cap + 1].aggregate(**_totals_aggregates())
+    if totals["count"] > cap:
+        return {**{k: None for k in totals}, "count": cap, "capped": True}
+    return {**totals, "capped": False}
 
 
 @dataclass(frozen=True)
@@ -285,10 +314,10 @@ class FilterChoices:
     actions: list[str]
 
 
-def recommendation_filter_choices(*, target_id: int) -> FilterChoices:
+def recommendation_filter_choices(*, target_id: int, run_id: int | None = None) -> FilterChoices:
     """Distinct values for the filter drop-downs (three queries)."""
     segs = Segment.objects.filter(target_id=target_id).order_by()
-    recs = Recommendation.objects.current(target_id=target_id).order_by()
+    recs = _run_rows(target_id=target_id, run_id=run_id).order_by()
     triples = set(segs.values_list("owner", "object_type", "tablespace_name").distinct())
     pairs = set(recs.values_list("recommended_tier__name", "action").distinct())
     return FilterChoices(

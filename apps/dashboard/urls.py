@@ -18,6 +18,7 @@ urlpatterns = [
     path("tiers/<int:tier_id>/edit/", views.tier_edit, name="tier_edit"),
     path("tiers/presets/", views.tier_presets, name="tier_presets"),
     path("audit/", views.audit, name="audit"),
+    path("search/", views.search, name="search"),
     path("", include("apps.dashboard.budget_urls")),
     path("", include("apps.dashboard.storage_urls")),
 ]

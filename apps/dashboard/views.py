@@ -17,10 +17,11 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.core.audit import audit_event_record
-from apps.dashboard import charts, fleet_selectors, selectors
+from apps.dashboard import charts, fleet_selectors, run_figures, selectors
 from apps.dashboard.before_after_selectors import segment_before_after, window_choice
 from apps.dashboard.budget_views import budget_card
 from apps.dashboard.forms import RecommendationFilterForm, TierForm
+from apps.dashboard.keyset import BadCursor, keyset_page
 from apps.dashboard.partition_selectors import partition_heat, partition_rollup
 from apps.dashboard.segment_sql_selectors import segment_sql_card
 from apps.snapshots.models import CollectionRun, Segment
@@ -54,10 +55,12 @@ def fleet(request: HttpRequest) -> HttpResponse:
                                                     **budget_card(request)})
 
 
-def _filtered(request: HttpRequest, target: Target, *, with_action: bool) -> tuple[RecommendationFilterForm, Any]:
-    """The filter form and the current recommendations it selects."""
+def _filtered(request: HttpRequest, target: Target, *, with_action: bool,
+              choices: selectors.FilterChoices | None = None) -> tuple[RecommendationFilterForm, Any]:
+    """The filter form and the current recommendations it selects (``choices``: the run's stored ones)."""
     form = RecommendationFilterForm(
-        request.GET, choices=selectors.recommendation_filter_choices(target_id=target.id), with_action=with_action
+        request.GET, choices=choices or selectors.recommendation_filter_choices(target_id=target.id),
+        with_action=with_action,
     )
     return form, selectors.recommendation_filtered(target_id=target.id, filters=form.filters())
 
@@ -75,41 +78,53 @@ def _head(target: Target) -> dict[str, Any]:
             "basis": target.tier_set.basis}  # money per month: the target's set's billing basis
 
 
-def _table_page(request: HttpRequest, target: Target, *, with_action: bool) -> dict[str, Any]:
-    """Filter form, filtered+sorted page and totals shared by the target and recommendations pages."""
-    form, filtered = _filtered(request, target, with_action=with_action)
-    ordered = selectors.recommendation_sorted(filtered, sort=form.sort_key())
-    page = Paginator(ordered, form.page_size()).get_page(request.GET.get("page"))
-    return {"form": form, "page": page, "sort": form.sort_key(), "filtered": filtered,
-            "totals": selectors.recommendation_totals(filtered)}
+def _figures(target: Target, run: Any) -> tuple[run_figures.RunFigures, dict[str, Any]]:
+    """The current run's stored figures (computed once, apps.dashboard.run_figures) and the tier set's inputs."""
+    tiers = run_figures.tier_inputs(tier_set=target.tier_set_id)
+    return run_figures.run_figures(run, target_id=target.id, **tiers), tiers
+
+
+def _table_page(request: HttpRequest, target: Target, *, with_action: bool,
+                figures: run_figures.RunFigures) -> dict[str, Any]:
+    """Filter form, one keyset page in the chosen order, and totals, shared by the target and recommendations
+    pages. Unfiltered totals are the run's stored ones; filtered ones are summed over at most
+    FILTERED_TOTALS_CAP rows (``capped``: more match, the sums are not shown)."""
+    form, filtered = _filtered(request, target, with_action=with_action, choices=figures.choices)
+    sort = form.sort_key()
+    note = ""
+    try:
+        before = {"": None, "end": ""}.get(request.GET.get("before", ""), request.GET.get("before"))
+        page = keyset_page(filtered, sort=sort, size=form.page_size(), after=request.GET.get("after") or None,
+                           before=before)
+    except BadCursor as exc:
+        note = f"Page link ignored ({exc}): showing the first page."
+        page = keyset_page(filtered, sort=sort, size=form.page_size())
+    filters_set = form.filters() != selectors.RecommendationFilter()
+    totals = selectors.recommendation_totals_capped(filtered) if filters_set else {**figures.totals, "capped": False}
+    return {"form": form, "page": page, "sort": sort, "filtered": filtered, "totals": totals, "table_totals": totals,
+            "filters_set": filters_set, "page_note": note}
 
 
 @require_GET
 def target_detail(request: HttpRequest, name: str) -> HttpResponse:
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
-    points = selectors.segment_points(target_id=target.id)
-    _, models = selectors.tier_set_models(tier_set=target.tier_set)
     from apps.dashboard.storage_selectors import storage_map_card
     from apps.snapshots.selectors import database_incarnations, incarnation_current, incomplete_intervals
-    from apps.tiering.costmodel import break_evens, tiers_by_intensity
     from apps.tiering.selectors import tablespace_room_table
 
     incarnations = database_incarnations(target_id=target.id)
-    tier_order = [t.name for t in tiers_by_intensity(models)]
-    edges = [(b.lower, b.upper, b.intensity) for b in break_evens(models)]
-    skew = charts.skew_curve(points)
-    costs = selectors.tier_costs(target_id=target.id, tier_models=models)
-    residency = selectors.latest_residency(target_id=target.id)
     head = _head(target)
+    figures, tiers = _figures(target, head["reco_run"])
+    skew, costs = figures.skew, figures.costs
+    residency = selectors.latest_residency(target_id=target.id)
     flash = selectors.flash_samples(target_id=target.id, since=selectors.window_start(run=head["reco_run"]))
     context = {
         "target": target,
         **head,
-        "segments_total": len(points),
-        "unsized": points.unsized,
-        "scatter": charts.scatter_payload(points, labels=selectors.segment_labels, tier_order=tier_order,
-                                          break_evens=edges),
-        "break_evens": edges,
+        "segments_total": figures.segments_total,
+        "unsized": figures.unsized,
+        "scatter": figures.scatter,
+        "break_evens": tiers["edges"],
         "skew": skew,
         "skew_payload": {"points": skew.points, "callouts": skew.callouts},
         "skew_80": next((c for c in skew.callouts if c["io_pct"] == 80.0), None),
@@ -128,7 +143,9 @@ def target_detail(request: HttpRequest, name: str) -> HttpResponse:
         "incarnation_current": incarnation_current(incarnations),
         "room": tablespace_room_table(target_id=target.id),
         "storage_map": storage_map_card(target=target),
-        **_table_page(request, target, with_action=False),
+        **_table_page(request, target, with_action=False, figures=figures),
+        # The KPIs are the target's: the run's stored totals, whatever the table's filters.
+        "totals": {**figures.totals, "capped": False},
     }
     return render(request, "dashboard/target.html", context)
 
@@ -191,8 +208,9 @@ def recommendations(request: HttpRequest, name: str) -> HttpResponse:
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     if request.GET.get("format") == "csv":  # the rows alone: no page to count, no totals
         return _csv_response(target, _filtered(request, target, with_action=True)[1])
-    table = _table_page(request, target, with_action=True)
-    context = {"target": target, **_head(target), **table}
+    head = _head(target)
+    table = _table_page(request, target, with_action=True, figures=_figures(target, head["reco_run"])[0])
+    context = {"target": target, **head, **table}
     return render(request, "dashboard/recommendations.html", context)
 
 
@@ -356,3 +374,16 @@ def audit(request: HttpRequest) -> HttpResponse:
         "targets": audit_target_names(), "actors": audit_actor_names(),
     }
     return render(request, "dashboard/audit.html", context)
+
+
+@require_GET
+def search(request: HttpRequest) -> HttpResponse:
+    """Segments and targets by part of their name (the navbar's search box); at least 2 characters."""
+    from apps.dashboard.search import SEARCH_LIMIT, search_segments, search_targets
+
+    text = request.GET.get("q", "").strip()[:128]
+    ready = len(text) >= 2
+    return render(request, "dashboard/search.html", {
+        "q": text, "too_short": bool(text) and not ready, "limit": SEARCH_LIMIT,
+        "segments": search_segments(text) if ready else [], "targets": search_targets(text) if ready else [],
+    })

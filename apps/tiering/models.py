@@ -159,6 +159,16 @@ class RecommendationRun(models.Model):
         return f"{self.target_id} @ {self.computed_at:%Y-%m-%d %H:%M} ({self.state})"
 
 
+class RecommendationRunFigures(models.Model):
+    """What a run's pages show that depends on all its rows (apps.dashboard.run_figures), computed once: a run's
+    rows never change once stored. A table of its own, not a column of the run: the run is joined to every
+    recommendation row listed, and a 100 kB JSON document would travel with each. No row: not computed yet
+    (a run stored before it), computed on first view."""
+
+    run = models.OneToOneField(RecommendationRun, on_delete=models.CASCADE, primary_key=True, related_name="figures")
+    figures = models.JSONField()
+
+
 class RecommendationQuerySet(models.QuerySet):
     def current(self, *, target_id: int | None = None) -> RecommendationQuerySet:
         """The rows of the current run of one target (or of every target)."""
@@ -184,8 +194,8 @@ class Recommendation(models.Model):
     100k segments at every refresh.
     """
 
-    # One index, the primary key (run, segment): a run's rows, and one segment's row in each run
-    # (its history: the target's runs, then one probe each). Every index costs a refresh 100k
+    # The primary key (run, segment): a run's rows, and one segment's row in each run (its history: the
+    # target's runs, then one probe each); Meta adds the keyset sort keys. Every index costs a refresh 100k
     # insertions at fleet scale. No database-level foreign keys (as for SegmentStat): PostgreSQL
     # checks them row by row; rows are written only by tiering.services with ids it has just read,
     # and deletes cascade (tiers set NULL) through the ORM.
@@ -248,6 +258,14 @@ class Recommendation(models.Model):
                                   help_text="the group of moves it was judged with, and the group's verdict")
 
     objects = RecommendationQuerySet.as_manager()
+
+    class Meta:
+        # The segment tables page by keyset on each numeric sort column (apps.dashboard.keyset): one index
+        # per column, (run, column, segment), read forwards or backwards.
+        indexes = [models.Index(fields=["run", column, "segment"], name=f"reco_{short}_key_idx")
+                   for column, short in (("savings_usd", "savings"), ("iops", "iops"), ("intensity", "intensity"),
+                                         ("size_gb", "size"), ("cost_now_usd", "cost_now"),
+                                         ("cost_after_usd", "cost_after"))]
 
     # The run's facts, read through the row (select_related("run") where many rows are shown).
     @property

@@ -295,6 +295,9 @@ def recommendation_store(*, target_id: int, columns: dict[str, np.ndarray | obje
         columns = {**columns, "run_id": run.id}
         data = [(name, pg_type, *_column(name, pg_type, columns[name], n)) for name, pg_type in RECOMMENDATION_COLUMNS]
         _rows_write(data, n)
+        from apps.dashboard.run_figures import run_figures_store
+
+        run_figures_store(run)  # the pages' totals, charts and choices, computed once (the rows never change)
         day_start = now.astimezone(dt.timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute("SET LOCAL synchronous_commit = off")  # derived data: see _rows_copy

@@ -82,8 +82,9 @@ def query_with(context: template.Context, **changes: object) -> str:
             params.pop(key, None)
         else:
             params[key] = str(value)
-    if "sort" in changes:
-        params.pop("page", None)  # a new order starts on page one
+    if "sort" in changes:  # a new order starts on page one
+        for cursor in ("page", "after", "before"):
+            params.pop(cursor, None)
     encoded = params.urlencode()
     return f"?{encoded}" if encoded else "?"
 

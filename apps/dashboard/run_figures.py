@@ -1,0 +1,128 @@
+"""A recommendation run's figures that depend on all its rows, computed once and stored with the run.
+
+The target and recommendations pages show totals, cost by tier, the skew curve, the scatter, the filter
+choices and the segment counts. Recomputing them from 100k rows at each page view took a second; a run's
+rows never change once stored, so they are computed once (figures_compute) and kept in
+RecommendationRunFigures (one row per run) as JSON. What depends on the tier set's figures (pool charges, the scatter's
+tier order and break-even lines) is keyed by a fingerprint of the set's tier rows: a tier edited since
+the figures were computed recomputes them rather than show figures of the old prices.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.forms.models import model_to_dict
+
+from apps.dashboard import charts, selectors
+from apps.dashboard.rows import TierCost
+from apps.tiering.models import Recommendation, RecommendationRun, RecommendationRunFigures
+
+VERSION = 1  # bump when what is stored changes: older figures are then recomputed on first view
+
+
+@dataclass(frozen=True)
+class RunFigures:
+    segments_total: int
+    unsized: int
+    scatter: dict[str, Any]
+    skew: charts.SkewCurve
+    costs: list[TierCost]
+    totals: dict[str, Decimal | int | None]
+    choices: selectors.FilterChoices
+
+
+def tiers_fingerprint(tier_rows: list[Any]) -> str:
+    """A digest of the tier set's rows: any edited figure changes it."""
+    rows = sorted((model_to_dict(row) for row in tier_rows), key=lambda d: d["id"])
+    return hashlib.sha256(json.dumps(rows, default=str, sort_keys=True).encode()).hexdigest()[:32]
+
+
+def figures_compute(*, target_id: int, run_id: int | None, tier_models: list[Any], tier_order: list[str],
+                    edges: list[tuple[str, str, float | None]]) -> RunFigures:
+    """Every figure from the run's rows (a few grouped queries and one read of the rows into arrays); run_id
+    None: the target's current run, none yet (every figure empty)."""
+    points = selectors.segment_points(target_id=target_id, run_id=run_id)
+    rows = Recommendation.objects.filter(run_id=run_id) if run_id else Recommendation.objects.current(target_id=target_id)
+    return RunFigures(
+        segments_total=len(points), unsized=points.unsized,
+        scatter=charts.scatter_payload(points, labels=selectors.segment_labels, tier_order=tier_order,
+                                       break_evens=edges),
+        skew=charts.skew_curve(points),
+        costs=selectors.tier_costs(target_id=target_id, tier_models=tier_models, run_id=run_id),
+        totals=selectors.recommendation_totals(rows.counted()),
+        choices=selectors.recommendation_filter_choices(target_id=target_id, run_id=run_id),
+    )
+
+
+def _money(value: Decimal | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def _decimal(value: str | None) -> Decimal | None:
+    return None if value is None else Decimal(value)
+
+
+def figures_to_json(figures: RunFigures, *, fingerprint: str) -> dict[str, Any]:
+    money = ("now", "after", "savings")
+    return {
+        "version": VERSION, "tiers": fingerprint,
+        "segments_total": figures.segments_total, "unsized": figures.unsized,
+        "scatter": figures.scatter, "skew": asdict(figures.skew),
+        "costs": [{k: str(v) if isinstance(v, Decimal) else v for k, v in asdict(c).items()} for c in figures.costs],
+        "totals": {k: _money(v) if k in money else v for k, v in figures.totals.items()},  # type: ignore[arg-type]
+        "choices": asdict(figures.choices),
+    }
+
+
+def figures_from_json(data: dict[str, Any]) -> RunFigures:
+    money = ("now", "after", "savings")
+    return RunFigures(
+        segments_total=data["segments_total"], unsized=data["unsized"], scatter=data["scatter"],
+        skew=charts.SkewCurve(**data["skew"]),
+        costs=[TierCost(tier=c["tier"], now_usd=Decimal(c["now_usd"]), after_usd=Decimal(c["after_usd"]),
+                        pool_now_usd=Decimal(c["pool_now_usd"]), pool_after_usd=Decimal(c["pool_after_usd"]))
+               for c in data["costs"]],
+        totals={k: _decimal(v) if k in money else v for k, v in data["totals"].items()},
+        choices=selectors.FilterChoices(**data["choices"]),
+    )
+
+
+def run_figures(run: RecommendationRun | None, *, target_id: int, tier_rows: list[Any], tier_models: list[Any],
+                tier_order: list[str],
+                edges: list[tuple[str, str, float | None]]) -> RunFigures:
+    """The run's stored figures; computed and stored first when missing, of an older version, or of tier
+    figures since edited (one query when stored)."""
+    if run is None:  # nothing computed yet: empty figures, nothing to store
+        return figures_compute(target_id=target_id, run_id=None, tier_models=tier_models, tier_order=tier_order,
+                               edges=edges)
+    fingerprint = tiers_fingerprint(tier_rows)
+    stored = RecommendationRunFigures.objects.filter(run_id=run.pk).values_list("figures", flat=True).first()
+    if stored and stored.get("version") == VERSION and stored.get("tiers") == fingerprint:
+        return figures_from_json(stored)
+    figures = figures_compute(target_id=run.target_id, run_id=run.pk, tier_models=tier_models, tier_order=tier_order,
+                              edges=edges)
+    RecommendationRunFigures.objects.update_or_create(
+        run_id=run.pk, defaults={"figures": figures_to_json(figures, fingerprint=fingerprint)})
+    return figures
+
+
+def tier_inputs(*, tier_set: str) -> dict[str, Any]:
+    """What the figures read from the tier set: its rows (fingerprinted), models, order and break-evens."""
+    from apps.tiering.costmodel import break_evens, tiers_by_intensity
+
+    rows, models = selectors.tier_set_models(tier_set=tier_set)
+    return {"tier_rows": rows, "tier_models": models, "tier_order": [t.name for t in tiers_by_intensity(models)],
+            "edges": [(b.lower, b.upper, b.intensity) for b in break_evens(models)]}
+
+
+def run_figures_store(run: RecommendationRun) -> RunFigures:
+    """Compute a run's figures as it is stored (tiering.services.recommendation_store), before it is current."""
+    from apps.targets.models import Target
+
+    tier_set = Target.objects.values_list("tier_set", flat=True).get(pk=run.target_id)
+    return run_figures(run, target_id=run.target_id, **tier_inputs(tier_set=tier_set))

@@ -1,0 +1,71 @@
+"""Find segments and targets by name across the fleet, from the segment name trigram index.
+
+The index (snapshots migration segment_name_trigram_index) is a GIN pg_trgm index on
+UPPER(owner || '.' || object_name); every query here tests that same expression with LIKE, which the
+index answers for any part of a name of three characters or more.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import connection
+from django.db.models.expressions import RawSQL
+
+from apps.snapshots.models import Segment
+from apps.targets.models import Target
+
+SEARCH_LIMIT = 50
+NAME_SQL = "UPPER({t}.owner || '.' || {t}.object_name)"  # the trigram index's expression, verbatim
+
+
+def like_pattern(text: str) -> str:
+    r"""A LIKE pattern matching ``text`` anywhere in an upper-cased name, its wildcards taken literally.
+
+    >>> like_pattern("sales_2%")
+    '%SALES\\_2\\%%'
+    """
+    escaped = text.upper().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def segment_ids_matching(text: str, *, target_id: int) -> RawSQL:
+    """The ids of the target's segments whose OWNER.NAME contains ``text`` (a subquery for a filter)."""
+    table = Segment._meta.db_table
+    return RawSQL(f"SELECT id FROM {table} WHERE target_id = %s AND {NAME_SQL.format(t=table)} LIKE %s",
+                  [target_id, like_pattern(text)])
+
+
+@dataclass(frozen=True)
+class SegmentHit:
+    segment_id: int
+    target: str
+    label: str
+    object_type: str
+    tablespace: str
+
+
+def search_segments(text: str, *, limit: int = SEARCH_LIMIT) -> list[SegmentHit]:
+    """Segments of every target whose OWNER.NAME contains ``text``: names starting with it first, then the
+    most similar (pg_trgm similarity), at most ``limit`` (one query)."""
+    from apps.dashboard.selectors import segment_label as label_of
+
+    seg, tgt = Segment._meta.db_table, Target._meta.db_table
+    name = NAME_SQL.format(t="s")
+    sql = (
+        f"SELECT s.id, t.name, s.owner, s.object_name, s.subobject_name, s.parent_partition, s.container,"
+        f" s.object_type, s.tablespace_name FROM {seg} s JOIN {tgt} t ON t.id = s.target_id"
+        f" WHERE {name} LIKE %s"
+        f" ORDER BY ({name} LIKE %s) DESC, similarity({name}, %s) DESC, s.owner, s.object_name, s.id LIMIT %s"
+    )
+    upper = text.upper()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [like_pattern(text), like_pattern(text)[1:], upper, limit])
+        rows = cursor.fetchall()
+    return [SegmentHit(segment_id=r[0], target=r[1], label=label_of(r[2], r[3], r[4], r[5], r[6]),
+                       object_type=r[7], tablespace=r[8] or "") for r in rows]
+
+
+def search_targets(text: str, *, limit: int = SEARCH_LIMIT) -> list[Target]:
+    """Targets whose name contains ``text`` (a small table)."""
+    return list(Target.objects.filter(name__icontains=text).order_by("name")[:limit])

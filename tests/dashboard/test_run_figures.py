@@ -1,0 +1,89 @@
+"""A run's figures are computed once and stored with it: the same numbers as a recomputation from its rows,
+read back (not recomputed) on later views, and recomputed when the tier set's figures change."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from apps.dashboard import run_figures
+from apps.tiering.models import RecommendationRun, RecommendationRunFigures, Tier
+from tests.dashboard.factories import build_target
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def target(seed_tiers):
+    return build_target(name="figs", segments=80)
+
+
+def current_run(target) -> RecommendationRun:
+    return RecommendationRun.objects.get(target=target, state=RecommendationRun.State.CURRENT)
+
+
+def stored(target) -> dict | None:
+    return RecommendationRunFigures.objects.filter(run=current_run(target)).values_list("figures", flat=True).first()
+
+
+def store(target, figures: dict) -> None:
+    RecommendationRunFigures.objects.filter(run=current_run(target)).update(figures=figures)
+
+
+def recompute(target) -> run_figures.RunFigures:
+    tiers = run_figures.tier_inputs(tier_set=target.tier_set_id)
+    return run_figures.figures_compute(target_id=target.id, run_id=current_run(target).pk,
+                                       tier_models=tiers["tier_models"], tier_order=tiers["tier_order"],
+                                       edges=tiers["edges"])
+
+
+def test_the_first_view_stores_the_figures_a_recomputation_gives(viewer_client, target):
+    assert stored(target) is None  # a run stored before figures existed
+    response = viewer_client.get("/targets/figs/")
+    figures = run_figures.figures_from_json(stored(target))
+    assert figures == recompute(target)
+    assert response.context["segments_total"] == 80 and response.context["unsized"] == 1
+    assert response.context["costs"] == figures.costs and response.context["scatter"] == figures.scatter
+    assert response.context["totals"]["count"] == 80 and response.context["totals"]["savings"] == Decimal("40.00")
+
+
+def test_later_views_read_the_stored_figures(viewer_client, target):
+    viewer_client.get("/targets/figs/")
+    store(target, dict(stored(target), segments_total=12345))  # what only the stored figures can say
+    response = viewer_client.get("/targets/figs/")
+    assert response.context["segments_total"] == 12345
+
+
+def test_a_tier_edited_since_recomputes_the_figures(viewer_client, target):
+    viewer_client.get("/targets/figs/")
+    before = stored(target)["tiers"]
+    tier = Tier.objects.filter(tier_set="seed-2009").first()
+    Tier.objects.filter(pk=tier.pk).update(read_latency_ms=tier.read_latency_ms + 1)
+    viewer_client.get("/targets/figs/")
+    assert stored(target)["tiers"] != before
+
+
+def test_the_recommendations_page_shows_the_stored_unfiltered_totals(viewer_client, target):
+    viewer_client.get("/targets/figs/recommendations/")
+    figures = stored(target)
+    store(target, dict(figures, totals=dict(figures["totals"], count=999)))
+    assert viewer_client.get("/targets/figs/recommendations/").context["totals"]["count"] == 999
+    # Filtered: summed from the rows.
+    assert viewer_client.get("/targets/figs/recommendations/?tablespace=TS1").context["totals"]["count"] == 20
+
+
+def test_figures_without_a_run_are_empty(viewer_client, seed_tiers):
+    from apps.targets.models import Target
+
+    Target.objects.create(name="bare", mode=Target.Mode.DEMO, tier_set_id="seed-2009", capabilities={})
+    response = viewer_client.get("/targets/bare/")
+    assert response.status_code == 200 and response.context["segments_total"] == 0
+
+
+def test_storing_a_run_stores_its_figures(demo_target, collect):
+    """A refresh computes the figures as it stores the run: the first page view reads them."""
+    collect(demo_target)
+    run = RecommendationRun.objects.get(target=demo_target, state=RecommendationRun.State.CURRENT)
+    figures = RecommendationRunFigures.objects.get(run=run).figures
+    assert run_figures.figures_from_json(figures) == recompute(demo_target)
