@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('snapshots', '0020_segment_name_trigram_index'),
+        ('snapshots', '0023_segment_name_trigram_index'),
         ('tiering', '0013_budget_runs'),
     ]
 

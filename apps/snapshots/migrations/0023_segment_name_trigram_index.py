@@ -6,7 +6,7 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-    dependencies = [("snapshots", "0019_segment_composite_partitions")]
+    dependencies = [("snapshots", "0022_rollup_blob_autovacuum")]
 
     operations = [
         TrigramExtension(),
