@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -55,18 +56,21 @@ def state_change(*, rule: AlertRule, key: str, firing: bool, now: dt.datetime, d
 
 def alerts_evaluate(*, now: dt.datetime, target_id: int | None = None) -> list[Event]:
     """Evaluate every target's alerts (or one target's), and the worker's and beat's when all; queue the
-    messages of the changes. Returns the events told."""
+    messages of the changes, per rule (a digest when a rule has much to say). Returns the events told."""
     targets = Target.objects.all() if target_id is None else Target.objects.filter(pk=target_id)
     figures = run_figures(target_id=target_id)
-    told: list[Event] = []
-    for target in targets:
-        conditions = target_conditions(target, figures.get(target.id), now=now)
-        for rule in rules_for(target):
-            told += _apply(rule, [c for c in conditions if _watched(rule, c.key)], now=now)
-    if target_id is None:
-        for rule in AlertRule.objects.filter(enabled=True, target=None, heartbeats=True):
-            told += _apply(rule, heartbeat_conditions(), now=now)
-    return told
+    changes: dict[AlertRule, list[Event]] = defaultdict(list)
+    with transaction.atomic():
+        for target in targets:
+            conditions = target_conditions(target, figures.get(target.id), now=now)
+            for rule in rules_for(target):
+                changes[rule] += _changed(rule, [c for c in conditions if _watched(rule, c.key)], now=now)
+        if target_id is None:
+            for rule in AlertRule.objects.filter(enabled=True, target=None, heartbeats=True):
+                changes[rule] += _changed(rule, heartbeat_conditions(), now=now)
+        for rule, events in changes.items():
+            events_queue(rule=rule, events=events, now=now)
+    return [event for events in changes.values() for event in events]
 
 
 def _watched(rule: AlertRule, key: str) -> bool:
@@ -74,14 +78,12 @@ def _watched(rule: AlertRule, key: str) -> bool:
     return {"failing": rule.failures_in_a_row is not None, "stale": rule.missed_intervals is not None}[kind]
 
 
-def _apply(rule: AlertRule, conditions: list[Condition], *, now: dt.datetime) -> list[Event]:
+def _changed(rule: AlertRule, conditions: list[Condition], *, now: dt.datetime) -> list[Event]:
     events = []
-    with transaction.atomic():
-        for condition in conditions:
-            firing = condition.firing(rule) if callable(condition.firing) else condition.firing
-            if state_change(rule=rule, key=condition.key, firing=firing, now=now, detail=condition.event.detail):
-                events.append(condition.event if firing else condition.event.recovered())
-        events_queue(rule=rule, events=events, now=now)
+    for condition in conditions:
+        firing = condition.firing(rule) if callable(condition.firing) else condition.firing
+        if state_change(rule=rule, key=condition.key, firing=firing, now=now, detail=condition.event.detail):
+            events.append(condition.event if firing else condition.event.recovered())
     return events
 
 
