@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from django.db import models
 
-from apps.core.fields import MoneyField
-
 
 class AlertRule(models.Model):
     """Who hears what: a target's own rule, or a global one (no target) for every target without its own."""
@@ -21,8 +19,8 @@ class AlertRule(models.Model):
         help_text="alert when a live target has not collected for this many of its intervals (blank: never)")
     heartbeats = models.BooleanField(
         default=True, help_text="alert when the Celery worker or beat stops giving signs of life (global rules)")
-    new_moves_usd_per_month = MoneyField(
-        null=True, blank=True, help_text="alert when a refresh finds new moves saving more than this per month "
+    new_moves_usd_per_month = models.DecimalField(
+        max_digits=14, decimal_places=2, null=True, blank=True, help_text="alert when a refresh finds new moves saving more than this per month "
                                          "(USD; blank: never)")
     plan_changes = models.BooleanField(default=True, help_text="tell when a move plan changes state")
     email_to = models.TextField(blank=True, help_text="addresses, comma or newline separated (Django's EMAIL_* "
@@ -94,9 +92,11 @@ class AlertMessage(models.Model):
 
     @property
     def destination_shown(self) -> str:
-        """The destination without what may be a secret (webhook tokens sit in the URL's path or query)."""
+        """The destination without what may be a secret: a webhook's host only (tokens sit in its path or
+        query), an apprise URL's scheme only (its tokens are its "host" and path)."""
         if self.destination.startswith("email:"):
             return self.destination
         scheme, _, rest = self.destination.partition("://")
-        host = rest.split("/", 1)[0].rsplit("@", 1)[-1]
-        return f"{scheme}://{host}/…" if rest else self.destination
+        if scheme in ("http", "https"):
+            return f"{scheme}://{rest.split('/', 1)[0].rsplit('@', 1)[-1]}/…"
+        return f"{scheme}://…"

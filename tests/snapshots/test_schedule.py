@@ -25,7 +25,8 @@ class ScheduleTests:
         assert tasks["reap-stuck-runs"] == "apps.snapshots.tasks.runs_reap"
         assert tasks["reap-stuck-refreshes"] == "apps.tiering.tasks.refreshes_reap"
         assert tasks["reap-stuck-checks"] == "apps.targets.tasks.target_checks_reap"
-        assert PeriodicTask.objects.count() == 5
+        assert tasks["evaluate-alerts"] == "apps.alerts.tasks.alerts_evaluate"
+        assert PeriodicTask.objects.count() == 6
 
     def test_an_interval_changed_in_the_admin_applies_at_the_next_tick(self, demo_target, admin_client):
         snapshot_collect(target_id=demo_target.id, trigger="command")
