@@ -22,7 +22,7 @@ from django.db.models import Q
 from apps.alerts.models import AlertRule, AlertState
 from apps.alerts.outbox import Event, events_queue
 from apps.core.heartbeat import PROCESSES, heartbeat_read
-from apps.snapshots.run_selectors import run_figures
+from apps.snapshots.run_selectors import RunFigures, run_figures
 from apps.targets.models import Target
 from apps.tiering.move_selectors import moves_current
 
@@ -36,9 +36,11 @@ class Condition:
     event: Event  # what is told when it starts (the recovery is worded from it)
 
 
-def rules_for(target: Target) -> list[AlertRule]:
-    """The target's own enabled rules, else the enabled global ones."""
-    rules = [rule for rule in AlertRule.objects.filter(enabled=True).filter(Q(target=target) | Q(target=None))]
+def rules_for(target: Target, rules: list[AlertRule] | None = None) -> list[AlertRule]:
+    """The target's own enabled rules, else the enabled global ones (from ``rules`` when given: every enabled
+    rule, read once per pass)."""
+    if rules is None:
+        rules = list(AlertRule.objects.filter(enabled=True).filter(Q(target=target) | Q(target=None)))
     own = [rule for rule in rules if rule.target_id == target.id]
     return own or [rule for rule in rules if rule.target_id is None]
 
@@ -57,7 +59,8 @@ def state_change(*, rule: AlertRule, key: str, firing: bool, now: dt.datetime, d
 def alerts_evaluate(*, now: dt.datetime, target_id: int | None = None) -> list[Event]:
     """Evaluate every target's alerts (or one target's), and the worker's and beat's when all; queue the
     messages of the changes, per rule (a digest when a rule has much to say). Returns the events told."""
-    if not AlertRule.objects.filter(enabled=True).exists():
+    rules = list(AlertRule.objects.filter(enabled=True))
+    if not rules:
         return []
     targets = Target.objects.all() if target_id is None else Target.objects.filter(pk=target_id)
     figures = run_figures(target_id=target_id)
@@ -65,11 +68,13 @@ def alerts_evaluate(*, now: dt.datetime, target_id: int | None = None) -> list[E
     with transaction.atomic():
         for target in targets:
             conditions = target_conditions(target, figures.get(target.id), now=now)
-            for rule in rules_for(target):
+            for rule in rules_for(target, rules):
                 changes[rule] += _changed(rule, [c for c in conditions if _watched(rule, c.key)], now=now)
         if target_id is None:
-            for rule in AlertRule.objects.filter(enabled=True, target=None, heartbeats=True):
-                changes[rule] += _changed(rule, heartbeat_conditions(), now=now)
+            watching = [rule for rule in rules if rule.target_id is None and rule.heartbeats]
+            conditions = heartbeat_conditions() if watching else []
+            for rule in watching:
+                changes[rule] += _changed(rule, conditions, now=now)
         for rule, events in changes.items():
             events_queue(rule=rule, events=events, now=now)
     return [event for events in changes.values() for event in events]
@@ -89,8 +94,8 @@ def _changed(rule: AlertRule, conditions: list[Condition], *, now: dt.datetime) 
     return events
 
 
-def target_conditions(target: Target, figures, *, now: dt.datetime) -> list[Condition]:
-    """The target's failing and stale conditions; their thresholds are the rule's (resolved in _apply)."""
+def target_conditions(target: Target, figures: RunFigures | None, *, now: dt.datetime) -> list[Condition]:
+    """The target's failing and stale conditions; their thresholds are the rule's (resolved in _changed)."""
     failures = figures.consecutive_failures if figures else 0
     last_ok = figures.last_success_at if figures else None
 
