@@ -43,3 +43,23 @@ def test_a_targets_own_rule_replaces_the_global_one(smtp, target, rule, end_run)
     end_run(target, "failed")
 
     assert [mail["To"] for mail in smtp.messages] == ["owner@example.com"]
+
+
+def test_a_run_failed_by_the_reaper_counts_as_a_failure(smtp, target, django_capture_on_commit_callbacks):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from apps.alerts.models import AlertRule
+    from apps.snapshots.models import CollectionRun
+    from apps.snapshots.runs import runs_reap
+
+    AlertRule.objects.create(name="one is enough", target=target, failures_in_a_row=1, missed_intervals=None,
+                             heartbeats=False, email_to="dba@example.com")
+    now = timezone.now()
+    CollectionRun.objects.create(target=target, status="queued", queued_at=now - dt.timedelta(hours=2))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert len(runs_reap(now=now)) == 1
+
+    assert [mail["Subject"] for mail in smtp.messages] == ["[tierscope] prod: collection failing"]
