@@ -7,6 +7,8 @@ parts left out) when the message was not delivered; the send task retries it.
 from __future__ import annotations
 
 import json
+import logging
+import re
 import smtplib
 import urllib.error
 import urllib.request
@@ -17,6 +19,14 @@ from django.core.mail import send_mail
 from apps.alerts.models import AlertMessage
 
 WEBHOOK_TIMEOUT_S = 10
+_URL = re.compile(r"\b([a-z][a-z0-9+.-]*)://\S+", re.IGNORECASE)
+
+
+def redact_urls(record: logging.LogRecord) -> bool:
+    """Logging filter for apprise's logger: its messages quote the URLs they fail on, tokens and all; keep
+    only each URL's scheme."""
+    record.msg, record.args = _URL.sub(r"\1://…", record.getMessage()), ()
+    return True
 
 
 class DeliveryError(Exception):

@@ -78,12 +78,16 @@ def test_a_message_that_failed_is_delivered_once_sent_again(httpserver, target, 
     assert rule.messages.count() == 1
 
 
-def test_an_apprise_url_it_does_not_know_fails_at_once_with_a_message(target, hook_rule, end_run):
+def test_an_apprise_url_it_does_not_know_fails_at_once_with_a_message(target, hook_rule, end_run, caplog):
     hook_rule("nosuchservice://token@nowhere")
 
-    end_run(target, "failed")
+    with caplog.at_level(logging.DEBUG):
+        end_run(target, "failed")
 
     message = AlertMessage.objects.get()
     assert message.status == "failed" and message.attempts == 1
     assert "not a URL apprise knows" in message.last_error
-    assert "token" not in message.last_error  # the secret part of the URL is never shown
+    # The secret part of the URL is never shown, on the row or in the log (apprise's own lines included).
+    assert "token" not in message.last_error
+    assert [r for r in caplog.records if r.name.startswith("apprise")]
+    assert not [r.getMessage() for r in caplog.records if "token" in r.getMessage()]
