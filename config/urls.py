@@ -24,6 +24,7 @@ if settings.PASSWORD_RESET_ENABLED:
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("", include("apps.metrics.urls")),
     path("admin/", admin.site.urls),
     path("accounts/", include(accounts)),
     path("", include("apps.targets.urls")),

@@ -62,6 +62,11 @@ CONFIG_DEFAULTS: dict[str, Any] = {
     "VERDICT_MIN_SHARE": 0.25,
     "VERDICT_COST_TOLERANCE": 0.10,
     "VERDICT_LOAD_FACTOR": 2.0,
+    # Alerts (apps.alerts, docs/alerts.md): a message not delivered is retried this often, the wait doubling
+    # from the backoff; past this many messages of one rule in an hour, the changes of a pass go as one digest.
+    "ALERT_SEND_MAX_RETRIES": 5,
+    "ALERT_SEND_BACKOFF_S": 30,
+    "ALERT_MAX_PER_HOUR": 10,
 }
 
 

@@ -18,6 +18,7 @@ from apps.snapshots.models import CollectionRun, SysStat
 from apps.targets.models import Target
 from apps.tiering import costmodel
 from apps.tiering.models import Recommendation, Refresh, Tier, TierSet
+from apps.tiering.rules.figures import MOVING_ACTIONS
 from apps.tiering.tiers import tier_to_model
 
 # ---------------------------------------------------------------- fleet
@@ -38,6 +39,7 @@ class FleetRow:
     # measured): the costs are then lower bounds.
     unpriced: int = 0
     unmeasured: int = 0
+    moves: int | None = None  # moves worth making in the current recommendations; None: none computed yet
 
     @property
     def lower_bound(self) -> bool:
@@ -87,6 +89,7 @@ def fleet_overview() -> list[FleetRow]:
             now=Sum("cost_now_usd"), after=Sum("cost_after_usd"), savings=Sum("savings_usd"),
             unpriced=Count("segment_id", filter=Q(cost_now_usd__isnull=True)),
             unmeasured=Count("segment_id", filter=Q(measured=False)),
+            moves=Count("segment_id", filter=Q(action__in=MOVING_ACTIONS)),
         ).order_by()
     }
     ratios = fleet_flash_hit_ratios(since=window_since())
@@ -96,7 +99,7 @@ def fleet_overview() -> list[FleetRow]:
             cost_now_usd=costs.get(t.id, {}).get("now"), cost_after_usd=costs.get(t.id, {}).get("after"),
             savings_usd=costs.get(t.id, {}).get("savings"), flash_hit_ratio=ratios.get(t.id),
             basis=t.tier_set.basis, unpriced=costs.get(t.id, {}).get("unpriced", 0),
-            unmeasured=costs.get(t.id, {}).get("unmeasured", 0),
+            unmeasured=costs.get(t.id, {}).get("unmeasured", 0), moves=costs.get(t.id, {}).get("moves"),
         )
         for t in targets
     ]

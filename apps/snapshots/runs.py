@@ -22,6 +22,7 @@ from django.utils import timezone
 from apps.core.config import get_config
 from apps.core.heartbeat import queue_heartbeat_ok
 from apps.snapshots.models import CollectionRun
+from apps.snapshots.signals import run_ended
 from apps.targets.models import Target
 
 logger = logging.getLogger(__name__)
@@ -150,6 +151,20 @@ def run_finish(run: CollectionRun, *, status: str, error: str = "", notes: str =
     run.error = error
     run.notes = notes
     run.save(update_fields=["status", "finished_at", "error", "notes", "snapshots_added", "rows_added"])
+    _announce_end(target_id=run.target_id, run_id=run.id, status=status)
+
+
+def _announce_end(*, target_id: int, run_id: int, status: str) -> None:
+    """apps.snapshots.signals.run_ended once the run's end is committed (a retry's "queued" is no end); a
+    listener that fails is logged and never fails the run."""
+    def send() -> None:
+        for receiver, outcome in run_ended.send_robust(sender=CollectionRun, target_id=target_id, run_id=run_id,
+                                                       status=status):
+            if isinstance(outcome, Exception):
+                logger.error("after run %s of target %s ended, %s failed: %s", run_id, target_id, receiver, outcome)
+
+    if status in ENDED:
+        transaction.on_commit(send)
 
 
 def runs_fail_orphans(*, target: Target, current: CollectionRun) -> None:
@@ -213,4 +228,5 @@ def _reap(run: CollectionRun, *, now: dt.datetime, reason: str, status: str) -> 
             Target.objects.filter(pk=run.target_id).update(next_collect_at=now)
     if changed:
         logger.warning("run %s of target %s failed by the reaper: %s", run.pk, run.target.name, reason)
+        _announce_end(target_id=run.target_id, run_id=run.pk, status=Status.FAILED)
     return bool(changed)

@@ -13,3 +13,7 @@ run_succeeded = Signal()
 #: returns lines saying what follows the run (the recommendations: a refresh queued when, how to check),
 #: which the command prints.
 run_followups = Signal()
+
+#: Sent once a run has ended (succeeded, failed, skipped or reaped) and its row is committed, with
+#: ``target_id``, ``run_id`` and ``status``. The alerts listen (a target failing, then collecting again).
+run_ended = Signal()

@@ -28,6 +28,7 @@ from apps.core.errors import first_line
 from apps.snapshots.models import CollectionRun
 from apps.tiering.models import Refresh
 from apps.tiering.services import recommendation_refresh
+from apps.tiering.signals import announce, refresh_succeeded
 
 logger = logging.getLogger(__name__)
 
@@ -101,6 +102,8 @@ def refresh_run(*, refresh_id: int, retries_left: bool) -> Refresh:
     refresh.status, refresh.finished_at = Status.SUCCEEDED, timezone.now()
     refresh.recommendations, refresh.error = result.recommendations, ""
     refresh.save(update_fields=["status", "finished_at", "recommendations", "error"])
+    transaction.on_commit(functools.partial(announce, refresh_succeeded, target_id=refresh.target_id,
+                                            refresh_id=refresh.id))
     return refresh
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -35,6 +36,8 @@ INSTALLED_APPS = [
     "apps.snapshots",
     "apps.tiering",
     "apps.dashboard",
+    "apps.metrics",
+    "apps.alerts",
 ]
 
 MIDDLEWARE = [
@@ -144,6 +147,11 @@ AXES_SENSITIVE_PARAMETERS: list[str] = []  # log user and address (axes masks th
 AXES_CLIENT_IP_CALLABLE = "apps.core.clientip.client_ip"
 # Reverse proxies in front of gunicorn that append to X-Forwarded-For; 0 = use REMOTE_ADDR, ignore the header.
 TIERSCOPE_PROXY_COUNT = env_int("TIERSCOPE_PROXY_COUNT", 0)
+# /metrics (docs/prometheus.md): a bearer token (or *_FILE) and/or addresses allowed to scrape; neither: off.
+TIERSCOPE_METRICS_TOKEN = env_secret("TIERSCOPE_METRICS_TOKEN") if (
+    os.environ.get("TIERSCOPE_METRICS_TOKEN") or os.environ.get("TIERSCOPE_METRICS_TOKEN_FILE")) else ""
+TIERSCOPE_METRICS_ALLOW = env_list("TIERSCOPE_METRICS_ALLOW")
+TIERSCOPE_METRICS_STATEMENT_TIMEOUT_MS = env_int("TIERSCOPE_METRICS_STATEMENT_TIMEOUT_MS", 5000)
 
 # Mail, for password reset only: without EMAIL_HOST the reset pages are not served (config/urls.py).
 EMAIL_HOST = env_str("EMAIL_HOST", "")

@@ -78,6 +78,12 @@ TIERSCOPE_BEAT_SCHEDULE = {
         "task": "apps.snapshots.tasks.partitions_ahead",
         "every_seconds": 6 * 3600,
     },
+    # Alerts (docs/alerts.md): targets failing or not collecting, a stale worker or beat; runs and refreshes
+    # also evaluate their own target at once.
+    "evaluate-alerts": {
+        "task": "apps.alerts.tasks.alerts_evaluate",
+        "every_seconds": 60,
+    },
     "prune-old-snapshots": {
         "task": "apps.snapshots.tasks.snapshot_prune",
         "every_seconds": 6 * 3600,

@@ -94,11 +94,13 @@ pg_bin() {
 }
 
 cmd_system() {
-  # System packages: PostgreSQL and Redis servers unless external URLs are given; Chromium for browser tests.
+  # System packages: PostgreSQL and Redis servers unless external URLs are given; Chromium and Prometheus for tests.
   python3 -c 'import ensurepip' 2>/dev/null || as_root_apt python3-venv
   if uses_local_pg && ! pg_bin >/dev/null; then as_root_apt postgresql; fi
   if uses_local_redis && ! command -v redis-server >/dev/null; then as_root_apt redis-server; fi
   if [ "${1:-}" = "--browser" ] && [ ! -x /usr/bin/chromium ]; then as_root_apt chromium chromium-driver fonts-dejavu-core; fi
+  # Prometheus (and promtool) for the /metrics tests only: they scrape a live server and query it back.
+  if [ "${1:-}" = "--browser" ] && [ ! -x /usr/bin/prometheus ]; then as_root_apt prometheus; fi
 }
 
 stamp_ok() { [ -f "$1" ] && [ "$(cat "$1")" = "$2" ]; }

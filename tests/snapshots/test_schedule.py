@@ -26,7 +26,8 @@ class ScheduleTests:
         assert tasks["reap-stuck-refreshes"] == "apps.tiering.tasks.refreshes_reap"
         assert tasks["reap-stuck-checks"] == "apps.targets.tasks.target_checks_reap"
         assert tasks["segment-stat-partitions-ahead"] == "apps.snapshots.tasks.partitions_ahead"
-        assert PeriodicTask.objects.count() == 6
+        assert tasks["evaluate-alerts"] == "apps.alerts.tasks.alerts_evaluate"
+        assert PeriodicTask.objects.count() == 7
 
     def test_an_interval_changed_in_the_admin_applies_at_the_next_tick(self, demo_target, admin_client):
         snapshot_collect(target_id=demo_target.id, trigger="command")

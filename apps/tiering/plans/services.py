@@ -11,6 +11,7 @@ on the plan (who, when) and written to the audit log by django-auditlog (Plan is
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -38,6 +39,7 @@ from apps.tiering.plans.steps import (
     plan_steps,
     plan_totals,
 )
+from apps.tiering.signals import announce, plan_state_changed
 
 _CENT = Decimal("0.01")
 #: What a plan reads of a recommendation and its segment (the rest is left in the database: 10k rows).
@@ -261,4 +263,5 @@ def plan_transition(*, plan_id: int, to: str, user: Any, now: dt.datetime | None
             plan.verified_at, plan.verified_by_name = now, name
         plan.state = to
         plan.save()
+        transaction.on_commit(functools.partial(announce, plan_state_changed, plan_id=plan.pk, state=to, by=name))
     return plan
