@@ -5,10 +5,13 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+import os
+
 import dj_database_url
 from csp.constants import NONE, SELF
 
 from config.env import env_bool, env_int, env_list, env_secret, env_str
+from config.settings.sso import sso_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -30,6 +33,11 @@ INSTALLED_APPS = [
     "axes",  # login throttling: AccessAttempt/AccessFailureLog, admin pages, axes_reset* commands
     "csp",
     "auditlog",
+    # Single sign-on (docs/sso.md): OpenID Connect through allauth; its tables exist even when no provider is set.
+    "allauth",
+    "allauth.account",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.openid_connect",
     "apps.core",
     "apps.targets",
     "apps.snapshots",
@@ -53,6 +61,7 @@ MIDDLEWARE = [
     "apps.core.audit.AuditMiddleware",  # auditlog: who (request.user) changed what
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as axes requires: turns a lockout into our lockout page (AXES_LOCKOUT_TEMPLATE).
     "axes.middleware.AxesMiddleware",
@@ -101,8 +110,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
-# axes first: it refuses a locked-out user/address before the password is even checked.
-AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+# axes first: it refuses a locked-out user/address before the password is even checked. Single sign-on
+# (config/settings/sso.py, docs/sso.md) adds django-auth-ldap's backend after it when TIERSCOPE_LDAP_URI is
+# set, and OpenID Connect providers from TIERSCOPE_OIDC_PROVIDERS; AUTHENTICATION_BACKENDS comes from there.
+globals().update(sso_settings(os.environ))
+# allauth signs up a user only from a provider (auto signup): no local sign-up, no mail, no e-mail login.
+ACCOUNT_ADAPTER = "apps.core.sso.LocalAccountAdapter"
+SOCIALACCOUNT_ADAPTER = "apps.core.sso.DirectoryAccountAdapter"
+SOCIALACCOUNT_AUTO_SIGNUP = True
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = False  # never attach a provider's user to a local account by its e-mail
+SOCIALACCOUNT_EMAIL_VERIFICATION = "none"
+SOCIALACCOUNT_STORE_TOKENS = False
+SOCIALACCOUNT_ONLY = True  # allauth's own local login, sign-up and password pages are not used
+ACCOUNT_EMAIL_VERIFICATION = "none"
+ACCOUNT_UNIQUE_EMAIL = False
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"
@@ -164,7 +185,7 @@ CONTENT_SECURITY_POLICY = {
         "img-src": [SELF, "data:"],  # the empty data: favicon in base.html
         "object-src": [NONE],
         "base-uri": [SELF],
-        "form-action": [SELF],
+        "form-action": [SELF, *TIERSCOPE_SSO_FORM_ACTION],  # noqa: F405  (the OIDC providers, when set)
         "frame-ancestors": [NONE],
     },
 }
