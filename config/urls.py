@@ -23,19 +23,20 @@ if settings.PASSWORD_RESET_ENABLED:
         path("reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
     ]
 
-# Single sign-on (docs/sso.md): allauth's OpenID Connect pages only, at /accounts/oidc/<id>/login/ and
-# /accounts/oidc/<id>/login/callback/ (the redirect URI to register with the provider), and its two error
-# pages. None of allauth's local account pages (sign-up, its own login form, e-mail) are served: the names
-# allauth redirects to are our pages.
-accounts += [
-    path("", include("allauth.socialaccount.providers.openid_connect.urls")),
-    path("sso/cancelled/", social_views.login_cancelled, name="socialaccount_login_cancelled"),
-    path("sso/error/", social_views.login_error, name="socialaccount_login_error"),
-    path("sso/error/", social_views.login_error, name="socialaccount_signup"),
-    path("login/", auth_views.LoginView.as_view(), name="account_login"),
-    path("login/", auth_views.LoginView.as_view(), name="account_inactive"),
-    path("logout/", auth_views.LogoutView.as_view(), name="account_logout"),
-]
+# Single sign-on (docs/sso.md), only when OpenID Connect providers are configured: allauth's pages at
+# /accounts/oidc/<id>/login/ and /accounts/oidc/<id>/login/callback/ (the redirect URI to register with the
+# provider), and its two error pages. None of allauth's local account pages (sign-up, its own login form,
+# e-mail) are served: the names allauth redirects to are our pages.
+if settings.TIERSCOPE_OIDC:
+    accounts += [
+        path("", include("allauth.socialaccount.providers.openid_connect.urls")),
+        path("sso/cancelled/", social_views.login_cancelled, name="socialaccount_login_cancelled"),
+        path("sso/error/", social_views.login_error, name="socialaccount_login_error"),
+        path("sso/error/", social_views.login_error, name="socialaccount_signup"),
+        path("login/", auth_views.LoginView.as_view(), name="account_login"),
+        path("login/", auth_views.LoginView.as_view(), name="account_inactive"),
+        path("logout/", auth_views.LogoutView.as_view(), name="account_logout"),
+    ]
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),

@@ -11,7 +11,7 @@ import dj_database_url
 from csp.constants import NONE, SELF
 
 from config.env import env_bool, env_int, env_list, env_secret, env_str
-from config.settings.sso import sso_settings
+from config.settings.sso import sso_settings, with_form_action
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -185,10 +185,12 @@ CONTENT_SECURITY_POLICY = {
         "img-src": [SELF, "data:"],  # the empty data: favicon in base.html
         "object-src": [NONE],
         "base-uri": [SELF],
-        "form-action": [SELF, *TIERSCOPE_SSO_FORM_ACTION],  # noqa: F405  (the OIDC providers, when set)
+        "form-action": [SELF],
         "frame-ancestors": [NONE],
     },
 }
+# The OpenID Connect providers' origins, when set (config/settings/sso.py).
+CONTENT_SECURITY_POLICY = with_form_action(CONTENT_SECURITY_POLICY, TIERSCOPE_SSO_FORM_ACTION)  # noqa: F821
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False

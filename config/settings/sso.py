@@ -231,6 +231,14 @@ def ldap_settings(env: Mapping[str, str]) -> dict[str, object]:
     return result
 
 
+def with_form_action(policy: dict, origins: list[str]) -> dict:
+    """django-csp's CONTENT_SECURITY_POLICY with ``origins`` added to form-action: the login page's
+    "Sign in with" forms post to us and we redirect to the provider, which Chromium checks against it."""
+    directives = dict(policy["DIRECTIVES"])
+    directives["form-action"] = [*directives["form-action"], *[o for o in origins if o not in directives["form-action"]]]
+    return {**policy, "DIRECTIVES": directives}
+
+
 def sso_settings(env: Mapping[str, str]) -> dict[str, object]:
     """Every SSO setting from ``env``, AUTHENTICATION_BACKENDS included (axes first, LDAP only when set)."""
     ldap_part = ldap_settings(env)
