@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from apps.core import sso_views
 from apps.core.views import healthz
 
 # django.contrib.auth.urls without the password-reset pages: they send mail, so they exist only when
@@ -29,7 +30,8 @@ if settings.PASSWORD_RESET_ENABLED:
 # e-mail) are served: the names allauth redirects to are our pages.
 if settings.TIERSCOPE_OIDC:
     accounts += [
-        path("", include("allauth.socialaccount.providers.openid_connect.urls")),
+        path("oidc/<str:provider_id>/login/", sso_views.login, name="openid_connect_login"),
+        path("oidc/<str:provider_id>/login/callback/", sso_views.callback, name="openid_connect_callback"),
         path("sso/cancelled/", social_views.login_cancelled, name="socialaccount_login_cancelled"),
         path("sso/error/", social_views.login_error, name="socialaccount_login_error"),
         path("sso/error/", social_views.login_error, name="socialaccount_signup"),

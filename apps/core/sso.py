@@ -40,8 +40,12 @@ def role_for(provider: dict, groups: set[str]) -> str | None:
     return "viewer"
 
 
-def provider_data(extra_data: dict) -> dict:
-    """The claims allauth keeps for an OpenID Connect account: userinfo first, else the ID token's."""
+def claim_source(extra_data: dict, claim: str) -> dict:
+    """Where allauth kept ``claim`` for an OpenID Connect account: the userinfo answer when it has it, else
+    the ID token (Entra ID puts groups in the ID token only), else whatever allauth kept."""
+    for source in (extra_data.get("userinfo"), extra_data.get("id_token")):
+        if isinstance(source, dict) and claim in source:
+            return source
     return extra_data.get("userinfo") or extra_data.get("id_token") or extra_data
 
 
@@ -71,7 +75,7 @@ class DirectoryAccountAdapter(DefaultSocialAccountAdapter):
         provider = settings.TIERSCOPE_OIDC.get(account.provider)
         if provider is None:  # a provider removed from the configuration since: nothing maps its users
             self._refuse(request, account.provider, "this provider is no longer configured")
-        groups = claimed_groups(provider_data(account.extra_data), provider["claim"])
+        groups = claimed_groups(claim_source(account.extra_data, provider["claim"]), provider["claim"])
         role = role_for(provider, groups)
         if role is None:
             log.warning("sso: %s user %s refused: in none of the groups %s (claim %r)", provider["id"],
@@ -82,6 +86,15 @@ class DirectoryAccountAdapter(DefaultSocialAccountAdapter):
         user.is_staff = user.is_superuser = role == "admin"
         if sociallogin.is_existing:
             user.save(update_fields=["is_staff", "is_superuser"])
+
+    def on_authentication_error(self, request, provider, error=None, exception=None, extra_context=None) -> None:
+        # allauth shows the user a page without the reason: the log has it (docs/sso.md, Troubleshooting).
+        app = getattr(provider, "app", None)
+        name = getattr(app, "provider_id", None) or getattr(provider, "id", provider)
+        log.warning("sso: sign-in with %s failed: %s%s", name, error,
+                    f" ({exception.__class__.__name__}: {exception})" if exception else "")
+        super().on_authentication_error(request, provider, error=error, exception=exception,
+                                        extra_context=extra_context)
 
     def _refuse(self, request, provider_name: str, reason: str) -> None:
         response = render(request, "registration/sso_refused.html", {"provider": provider_name, "reason": reason},

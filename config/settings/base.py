@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 from pathlib import Path
-
-import os
 
 import dj_database_url
 from csp.constants import NONE, SELF

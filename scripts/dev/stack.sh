@@ -99,6 +99,10 @@ cmd_system() {
   if uses_local_pg && ! pg_bin >/dev/null; then as_root_apt postgresql; fi
   if uses_local_redis && ! command -v redis-server >/dev/null; then as_root_apt redis-server; fi
   if [ "${1:-}" = "--browser" ] && [ ! -x /usr/bin/chromium ]; then as_root_apt chromium chromium-driver fonts-dejavu-core; fi
+  # The single sign-on browser tests start a real OpenLDAP server (slapd) with its command-line tools.
+  if [ "${1:-}" = "--browser" ] && [ ! -x /usr/sbin/slapd ]; then as_root_apt slapd ldap-utils; fi
+  # python-ldap (LDAP login) has no wheel on PyPI: pip builds it against OpenLDAP's and SASL's headers.
+  if ! { [ -x "$PY" ] && "$PY" -c 'import ldap' 2>/dev/null; }; then as_root_apt gcc python3-dev libldap2-dev libsasl2-dev; fi
 }
 
 stamp_ok() { [ -f "$1" ] && [ "$(cat "$1")" = "$2" ]; }

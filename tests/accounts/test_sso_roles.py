@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from apps.core.sso import claimed_groups, provider_data, role_for
+from apps.core.sso import claim_source, claimed_groups, role_for
 
 PROVIDER = {"admin_groups": ["dba-admins"], "viewer_groups": []}
 
@@ -16,9 +16,13 @@ def test_it_reads_a_list_or_a_single_group_from_the_claim(value, groups):
     assert claimed_groups({"groups": value}, "groups") == groups
 
 
-def test_it_prefers_userinfo_to_the_id_token():
-    assert provider_data({"userinfo": {"groups": ["u"]}, "id_token": {"groups": ["t"]}}) == {"groups": ["u"]}
-    assert provider_data({"id_token": {"groups": ["t"]}}) == {"groups": ["t"]}
+def test_it_reads_the_claim_from_userinfo_first_then_from_the_id_token():
+    both = {"userinfo": {"groups": ["u"]}, "id_token": {"groups": ["t"]}}
+    assert claim_source(both, "groups") == {"groups": ["u"]}
+    # Entra ID: a userinfo answer without groups, the groups in the ID token.
+    entra = {"userinfo": {"sub": "x", "email": "e"}, "id_token": {"sub": "x", "groups": ["t"]}}
+    assert claim_source(entra, "groups") == {"sub": "x", "groups": ["t"]}
+    assert claim_source({"userinfo": {"sub": "x"}}, "groups") == {"sub": "x"}
 
 
 def test_an_admin_group_makes_an_admin_and_anything_else_a_viewer():
