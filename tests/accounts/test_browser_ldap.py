@@ -28,7 +28,9 @@ def test_a_member_of_the_admin_group_logs_in_as_admin(page, live_server, directo
 
         expect(page).to_have_url(f"{live_server.url}/")
         expect(page.locator(".who .role")).to_have_text("lena · admin")
-        expect(page.get_by_role("link", name="Admin", exact=True)).to_be_visible()
+        page.get_by_role("link", name="Admin", exact=True).click()
+        expect(page.get_by_role("heading", name="Site administration")).to_be_visible()
+        expect(page.get_by_role("link", name="Targets").first).to_be_visible()  # an admin of every model
     user = django_user_model.objects.get(username="lena")
     assert user.is_staff and user.is_superuser and user.email == "lena@example.com"
 

@@ -39,8 +39,10 @@ def test_a_member_of_an_admin_group_lands_on_the_fleet_page_as_admin(page, live_
 
         expect(page).to_have_url(f"{live_server.url}/")
         expect(page.locator(".who .role")).to_have_text("alice · admin")
-        expect(page.get_by_role("link", name="Admin", exact=True)).to_be_visible()
         expect(page.get_by_role("link", name="Audit")).to_be_visible()
+        page.get_by_role("link", name="Admin", exact=True).click()
+        expect(page.get_by_role("heading", name="Site administration")).to_be_visible()
+        expect(page.get_by_role("link", name="Targets").first).to_be_visible()  # an admin of every model
     user = django_user_model.objects.get(username="alice")
     assert user.is_staff and user.is_superuser and not user.has_usable_password()
     assert (user.email, user.first_name, user.last_name) == ("alice@example.com", "Alice", "Admin")
