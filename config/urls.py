@@ -2,6 +2,7 @@ from allauth.socialaccount import views as social_views
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_not_required
 from django.urls import include, path
 
 from apps.core import sso_views
@@ -33,8 +34,9 @@ if settings.TIERSCOPE_OIDC:
         path("oidc/<str:provider_id>/login/", sso_views.login, name="openid_connect_login"),
         path("oidc/<str:provider_id>/login/callback/", sso_views.callback, name="openid_connect_callback"),
         path("sso/cancelled/", social_views.login_cancelled, name="socialaccount_login_cancelled"),
-        path("sso/error/", social_views.login_error, name="socialaccount_login_error"),
-        path("sso/error/", social_views.login_error, name="socialaccount_signup"),
+        # Shown to someone whose sign-in failed, so not logged in (allauth leaves this one behind login).
+        path("sso/error/", login_not_required(social_views.login_error), name="socialaccount_login_error"),
+        path("sso/error/", login_not_required(social_views.login_error), name="socialaccount_signup"),
         path("login/", auth_views.LoginView.as_view(), name="account_login"),
         path("login/", auth_views.LoginView.as_view(), name="account_inactive"),
         path("logout/", auth_views.LogoutView.as_view(), name="account_logout"),

@@ -112,7 +112,9 @@ AUTH_PASSWORD_VALIDATORS = [
 # axes first: it refuses a locked-out user/address before the password is even checked. Single sign-on
 # (config/settings/sso.py, docs/sso.md) adds django-auth-ldap's backend after it when TIERSCOPE_LDAP_URI is
 # set, and OpenID Connect providers from TIERSCOPE_OIDC_PROVIDERS; AUTHENTICATION_BACKENDS comes from there.
-globals().update(sso_settings(os.environ))
+_sso = sso_settings(os.environ)
+globals().update(_sso)  # AUTH_LDAP_* and SOCIALACCOUNT_PROVIDERS, TIERSCOPE_OIDC when configured
+AUTHENTICATION_BACKENDS = _sso["AUTHENTICATION_BACKENDS"]
 # allauth signs up a user only from a provider (auto signup): no local sign-up, no mail, no e-mail login.
 ACCOUNT_ADAPTER = "apps.core.sso.LocalAccountAdapter"
 SOCIALACCOUNT_ADAPTER = "apps.core.sso.DirectoryAccountAdapter"
@@ -189,7 +191,7 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 # The OpenID Connect providers' origins, when set (config/settings/sso.py).
-CONTENT_SECURITY_POLICY = with_form_action(CONTENT_SECURITY_POLICY, TIERSCOPE_SSO_FORM_ACTION)  # noqa: F821
+CONTENT_SECURITY_POLICY = with_form_action(CONTENT_SECURITY_POLICY, _sso["TIERSCOPE_SSO_FORM_ACTION"])
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False

@@ -42,3 +42,12 @@ def test_a_callback_with_a_forged_state_gives_the_error_page_and_a_log_line(clie
     assert response.status_code == 401
     assert "Signing in with your identity provider failed" in response.content.decode()
     assert "sso: sign-in with corp failed: unknown" in [r.getMessage() for r in caplog.records]
+
+
+def test_the_error_and_cancelled_pages_open_without_a_login(client, oidc_provider):
+    with sso_configured(env_for(oidc_provider.url)):
+        error = client.get("/accounts/sso/error/")
+        cancelled = client.get("/accounts/sso/cancelled/")
+
+    assert error.status_code == 401 and "Signing in with your identity provider failed" in error.content.decode()
+    assert cancelled.status_code == 200 and "was cancelled" in cancelled.content.decode()
