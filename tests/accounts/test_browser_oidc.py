@@ -108,3 +108,19 @@ def test_local_accounts_still_log_in_with_a_provider_configured(page, live_serve
 
         expect(page).to_have_url(f"{live_server.url}/")
         expect(page.locator(".who .role")).to_have_text("ada · admin")
+
+
+def test_denying_at_the_provider_gives_a_page_back_to_the_login_and_logs_no_one_in(page, live_server,
+                                                                                   oidc_provider):
+    with sso_configured(oidc_provider.env()):
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.get_by_role("button", name="Sign in with Corp ID").click()
+        page.get_by_role("button", name="Deny").click()
+
+        # "was cancelled" when the provider sends the state back with the refusal; this one does not, and
+        # allauth then reports the callback as failed.
+        expect(page.get_by_role("alert")).to_contain_text("Signing in with your identity provider")
+        page.get_by_role("link", name="Back to the login page").click()
+        expect(page.get_by_role("button", name="Sign in with Corp ID")).to_be_visible()
+        page.goto(f"{live_server.url}/")
+        expect(page).to_have_url(re.compile(r"/accounts/login/\?next=/$"))
