@@ -9,7 +9,13 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_SETTINGS_MODULE=config.s
     STATIC_ROOT=/app/staticfiles
 WORKDIR /app
 COPY requirements.txt ./
-RUN pip install --no-cache-dir -r requirements.txt
+# python-ldap (LDAP login) builds from source: compiler and headers for the build, only the libraries kept.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libldap2-dev libsasl2-dev \
+    && pip install --no-cache-dir -r requirements.txt \
+    && apt-get purge -y --auto-remove gcc libldap2-dev libsasl2-dev \
+    && apt-get install -y --no-install-recommends libldap-2.5-0 libsasl2-2 \
+    && rm -rf /var/lib/apt/lists/*
 COPY . .
 COPY --from=static /src/static/vendor ./static/vendor
 RUN SECRET_KEY=build TIERSCOPE_FERNET_KEY=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA= \

@@ -1,8 +1,11 @@
+from allauth.socialaccount import views as social_views
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_not_required
 from django.urls import include, path
 
+from apps.core import sso_views
 from apps.core.views import healthz
 
 # django.contrib.auth.urls without the password-reset pages: they send mail, so they exist only when
@@ -20,6 +23,23 @@ if settings.PASSWORD_RESET_ENABLED:
         path("reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(),
              name="password_reset_confirm"),
         path("reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
+    ]
+
+# Single sign-on (docs/sso.md), only when OpenID Connect providers are configured: allauth's pages at
+# /accounts/oidc/<id>/login/ and /accounts/oidc/<id>/login/callback/ (the redirect URI to register with the
+# provider), and its two error pages. None of allauth's local account pages (sign-up, its own login form,
+# e-mail) are served: the names allauth redirects to are our pages.
+if settings.TIERSCOPE_OIDC:
+    accounts += [
+        path("oidc/<str:provider_id>/login/", sso_views.login, name="openid_connect_login"),
+        path("oidc/<str:provider_id>/login/callback/", sso_views.callback, name="openid_connect_callback"),
+        path("sso/cancelled/", social_views.login_cancelled, name="socialaccount_login_cancelled"),
+        # Shown to someone whose sign-in failed, so not logged in (allauth leaves this one behind login).
+        path("sso/error/", login_not_required(social_views.login_error), name="socialaccount_login_error"),
+        path("sso/error/", login_not_required(social_views.login_error), name="socialaccount_signup"),
+        path("login/", auth_views.LoginView.as_view(), name="account_login"),
+        path("login/", auth_views.LoginView.as_view(), name="account_inactive"),
+        path("logout/", auth_views.LogoutView.as_view(), name="account_logout"),
     ]
 
 urlpatterns = [

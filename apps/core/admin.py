@@ -3,6 +3,7 @@ from __future__ import annotations
 from auditlog.admin import LogEntryAdmin
 from django.contrib import admin
 
+from apps.core import sso_admin  # noqa: F401  (trims allauth's admin pages)
 from apps.core.models import AuditLogEntry
 
 # auditlog registers its admin for the entry model; ours also shows who (a user or a command) and the target.

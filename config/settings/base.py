@@ -10,6 +10,7 @@ import dj_database_url
 from csp.constants import NONE, SELF
 
 from config.env import env_bool, env_int, env_list, env_secret, env_str
+from config.settings.sso import sso_settings, with_form_action
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -31,6 +32,11 @@ INSTALLED_APPS = [
     "axes",  # login throttling: AccessAttempt/AccessFailureLog, admin pages, axes_reset* commands
     "csp",
     "auditlog",
+    # Single sign-on (docs/sso.md): OpenID Connect through allauth; its tables exist even when no provider is set.
+    "allauth",
+    "allauth.account",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.openid_connect",
     "apps.core",
     "apps.targets",
     "apps.snapshots",
@@ -56,6 +62,7 @@ MIDDLEWARE = [
     "apps.core.audit.AuditMiddleware",  # auditlog: who (request.user) changed what
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as axes requires: turns a lockout into our lockout page (AXES_LOCKOUT_TEMPLATE).
     "axes.middleware.AxesMiddleware",
@@ -104,8 +111,22 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
-# axes first: it refuses a locked-out user/address before the password is even checked.
-AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+# axes first: it refuses a locked-out user/address before the password is even checked. Single sign-on
+# (config/settings/sso.py, docs/sso.md) adds django-auth-ldap's backend after it when TIERSCOPE_LDAP_URI is
+# set, and OpenID Connect providers from TIERSCOPE_OIDC_PROVIDERS; AUTHENTICATION_BACKENDS comes from there.
+_sso = sso_settings(os.environ)
+globals().update(_sso)  # AUTH_LDAP_* and SOCIALACCOUNT_PROVIDERS, TIERSCOPE_OIDC when configured
+AUTHENTICATION_BACKENDS = _sso["AUTHENTICATION_BACKENDS"]
+# allauth signs up a user only from a provider (auto signup): no local sign-up, no mail, no e-mail login.
+ACCOUNT_ADAPTER = "apps.core.sso.LocalAccountAdapter"
+SOCIALACCOUNT_ADAPTER = "apps.core.sso.DirectoryAccountAdapter"
+SOCIALACCOUNT_AUTO_SIGNUP = True
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = False  # never attach a provider's user to a local account by its e-mail
+SOCIALACCOUNT_EMAIL_VERIFICATION = "none"
+SOCIALACCOUNT_STORE_TOKENS = False
+SOCIALACCOUNT_ONLY = True  # allauth's own local login, sign-up and password pages are not used
+ACCOUNT_EMAIL_VERIFICATION = "none"
+ACCOUNT_UNIQUE_EMAIL = False
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"
@@ -176,6 +197,8 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": [NONE],
     },
 }
+# The OpenID Connect providers' origins, when set (config/settings/sso.py).
+CONTENT_SECURITY_POLICY = with_form_action(CONTENT_SECURITY_POLICY, _sso["TIERSCOPE_SSO_FORM_ACTION"])
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False

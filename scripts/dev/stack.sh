@@ -101,6 +101,10 @@ cmd_system() {
   if [ "${1:-}" = "--browser" ] && [ ! -x /usr/bin/chromium ]; then as_root_apt chromium chromium-driver fonts-dejavu-core; fi
   # Prometheus (and promtool) for the /metrics tests only: they scrape a live server and query it back.
   if [ "${1:-}" = "--browser" ] && [ ! -x /usr/bin/prometheus ]; then as_root_apt prometheus; fi
+  # The single sign-on browser tests start a real OpenLDAP server (slapd) with its command-line tools.
+  if [ "${1:-}" = "--browser" ] && [ ! -x /usr/sbin/slapd ]; then as_root_apt slapd ldap-utils; fi
+  # python-ldap (LDAP login) has no wheel on PyPI: pip builds it against OpenLDAP's and SASL's headers.
+  if ! { [ -x "$PY" ] && "$PY" -c 'import ldap' 2>/dev/null; }; then as_root_apt gcc python3-dev libldap2-dev libsasl2-dev; fi
 }
 
 stamp_ok() { [ -f "$1" ] && [ "$(cat "$1")" = "$2" ]; }

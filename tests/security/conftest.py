@@ -34,6 +34,9 @@ def site_ids(demo_target, collect, admin_user, viewer) -> dict[str, object]:
 
     TierCalibration.objects.create(tier=Tier.objects.order_by("pk").first(), source="fio", read_iops=1000.0,
                                    file_name="randread.json", file_sha256="0" * 64, uploaded_at=timezone.now())
+    from allauth.socialaccount.models import SocialAccount
+
+    SocialAccount.objects.create(user=viewer, provider="keycloak", uid="vera-sub", extra_data={})  # docs/sso.md
     from apps.tiering.budget.services import budget_run_remember, fleet_budget
 
     budget_run_remember(budget=fleet_budget(tier_name="flash", gb=5), author=admin_user, author_name="ada",
