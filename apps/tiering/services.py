@@ -28,6 +28,7 @@ from apps.tiering import hysteresis, movability, rules
 from apps.tiering.decision import build_recommendations, positions_in
 from apps.tiering.models import RecommendationRun, Tier
 from apps.tiering.selectors import lob_index_pairs_read, segment_names, tablespace_read_latency_ms
+from apps.tiering.signals import announce, run_rows_written
 from apps.tiering.tasks import recommendation_runs_prune as recommendation_runs_prune_task
 
 #: The facts of a whole refresh (RecommendationRun), as build_recommendations returns them.
@@ -295,9 +296,8 @@ def recommendation_store(*, target_id: int, columns: dict[str, np.ndarray | obje
         columns = {**columns, "run_id": run.id}
         data = [(name, pg_type, *_column(name, pg_type, columns[name], n)) for name, pg_type in RECOMMENDATION_COLUMNS]
         _rows_write(data, n)
-        from apps.dashboard.run_figures import run_figures_store
-
-        run_figures_store(run)  # the pages' totals, charts and choices, computed once (the rows never change)
+        # The pages' totals, charts and choices, computed once by the dashboard (the rows never change).
+        announce(run_rows_written, run=run)
         day_start = now.astimezone(dt.timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute("SET LOCAL synchronous_commit = off")  # derived data: see _rows_copy

@@ -1,4 +1,4 @@
-"""What the tiering app tells the apps after it (alerts), without importing them."""
+"""What the tiering app tells the apps after it (dashboard, alerts), without importing them."""
 
 from __future__ import annotations
 
@@ -12,6 +12,11 @@ logger = logging.getLogger(__name__)
 #: Sent once a refresh of a target's recommendations has succeeded (committed), with ``target_id`` and
 #: ``refresh_id``. The alerts listen (new moves worth more than a threshold).
 refresh_succeeded = Signal()
+
+#: Sent when a recommendation run's rows are written, before it becomes current, with ``run``. The dashboard
+#: stores the figures its pages show for the run (apps.dashboard.run_figures); a page computes them itself if
+#: they are missing.
+run_rows_written = Signal()
 
 #: Sent once a plan's state change is committed, with ``plan_id``, ``state`` (the new one) and ``by``.
 plan_state_changed = Signal()
