@@ -37,6 +37,12 @@ def site_ids(demo_target, collect, admin_user, viewer) -> dict[str, object]:
     from allauth.socialaccount.models import SocialAccount
 
     SocialAccount.objects.create(user=viewer, provider="keycloak", uid="vera-sub", extra_data={})  # docs/sso.md
+    from apps.alerts.models import AlertMessage, AlertRule, AlertState
+
+    rule = AlertRule.objects.create(name="dbas", email_to="dbas@example.com")  # docs/alerts.md
+    AlertState.objects.create(rule=rule, key="failures:demo", changed_at=timezone.now())
+    AlertMessage.objects.create(rule=rule, destination="mailto:dbas@example.com", subject="demo failed",
+                                body="demo failed 3 times in a row", created_at=timezone.now())
     from apps.tiering.budget.services import budget_run_remember, fleet_budget
 
     budget_run_remember(budget=fleet_budget(tier_name="flash", gb=5), author=admin_user, author_name="ada",
