@@ -219,7 +219,8 @@ def partition_siblings(*, run_ids: set[int], target_id: int, names: set[str] | N
     rows = Recommendation.objects.filter(run__in=run_ids, run__target_id=target_id,
                                          segment__object_type__in=rules.PARTITION_TYPES)
     if names is not None:
-        rows = rows.filter(segment__object_name__in=names)
+        # One array parameter, not an IN of a placeholder per name (psycopg parses each new query text).
+        rows = rows.extra(where=['"snapshots_segment"."object_name" = ANY(%s::text[])'], params=[sorted(names)])
     groups: dict[tuple, list] = defaultdict(list)
     for run_id, container, owner, name, kind, subobject, intensity in rows.values_list(
         "run_id", "segment__container", "segment__owner", "segment__object_name", "segment__object_type",

@@ -43,8 +43,9 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from decimal import Decimal
+from functools import lru_cache, partial
 from typing import Any
 
 from django.db.models import QuerySet
@@ -127,9 +128,17 @@ def _per_month(amount: Decimal | None, basis: BillingBasis) -> float | None:
     return None if amount is None else float(round(basis.per_month(amount), 4))
 
 
+def _per_month_memo(basis: BillingBasis) -> Callable[[Decimal | None], float | None]:
+    """_per_month in ``basis``, each amount worked out once (an export's amounts repeat: three Decimal divisions
+    a row were a twentieth of its time). Equal Decimals share an entry: their per-month floats are equal."""
+    return lru_cache(maxsize=4096)(partial(_per_month, basis=basis))
+
+
 def _row(rec: Recommendation, target_name: str, explanation: Explanation, basis: BillingBasis,
-         window: WindowCoverage | None, lob_indexes: dict[tuple[int, int], str]) -> tuple[Any, ...]:
+         window: WindowCoverage | None, lob_indexes: dict[tuple[int, int], str],
+         per_month: Callable[[Decimal | None], float | None] | None = None) -> tuple[Any, ...]:
     seg = rec.segment
+    per_month = per_month or partial(_per_month, basis=basis)
     return (
         target_name, seg.owner, seg.object_name, seg.subobject_name, seg.object_type, seg.tablespace_name,
         _round(rec.size_gb, 3), _round(rec.iops, 3), _round(rec.read_iops, 3), _round(rec.write_iops, 3),
@@ -137,8 +146,8 @@ def _row(rec: Recommendation, target_name: str, explanation: Explanation, basis:
         rec.current_tier.name if rec.current_tier else "", rec.recommended_tier.name if rec.recommended_tier else "",
         rec.action, rec.cost_now_usd, rec.cost_after_usd, rec.savings_usd, _round(rec.io_time_saved_s_per_day, 1),
         " ".join(reason.text for reason in explanation.reasons), explanation.ddl, rec.computed_at.isoformat(),
-        rec.measured, _round(rec.iops_bound, 3), basis.unit, _per_month(rec.cost_now_usd, basis),
-        _per_month(rec.cost_after_usd, basis), _per_month(rec.savings_usd, basis), *_window_cells(window),
+        rec.measured, _round(rec.iops_bound, 3), basis.unit, per_month(rec.cost_now_usd),
+        per_month(rec.cost_after_usd), per_month(rec.savings_usd), *_window_cells(window),
         _round(rec.payback_days, 1), seg.container, rec.move_group,
         lob_indexes.get((rec.run_id, rec.segment_id), ""),
     )
@@ -180,12 +189,14 @@ def export_row_parts(recs: QuerySet[Recommendation], target: Target) -> Iterator
     of the keys, streamed, then each part's columns by key)."""
     windows: dict[int, WindowCoverage | None] = {}
     basis = target.tier_set.basis
+    per_month = _per_month_memo(basis)
     sizes = itertools.chain((FIRST_ROWS,), itertools.repeat(CHUNK_ROWS))
     for reader, part in lean_chunks(recs, sizes, fetch=FETCH_ROWS):
         _windows({run_id: reader.runs[run_id] for run_id in {rec.run_id for rec in part}}, windows)
         explanations = explain(part, target=target, siblings=_siblings(part, target.id))
         indexes = _lob_indexes(part)
-        yield [_row(rec, target.name, e, basis, windows[rec.run_id], indexes) for rec, e in zip(part, explanations)]
+        yield [_row(rec, target.name, e, basis, windows[rec.run_id], indexes, per_month)
+               for rec, e in zip(part, explanations)]
 
 
 def _siblings(part: list[LeanRecommendation], target_id: int) -> dict[tuple, tuple]:

@@ -119,9 +119,16 @@ def _by_key(keys: list[tuple[int, int]]) -> list[tuple]:
     run_at, segment_at = _REC_FIELDS.index("run_id"), _REC_FIELDS.index("segment_id")
     found = {}
     for run_id, segment_ids in runs.items():
-        rows = lean_query(Recommendation.objects.filter(run_id=run_id, segment_id__in=segment_ids).order_by())
+        rows = lean_query(_of_segments(Recommendation.objects.filter(run_id=run_id), segment_ids).order_by())
         found.update(((row[run_at], row[segment_at]), row) for row in rows)
     return [found[key] for key in keys]
+
+
+def _of_segments(recs: QuerySet[Recommendation], segment_ids: list[int]) -> QuerySet[Recommendation]:
+    """``recs`` of the segments ``segment_ids``, the ids sent as one array parameter (``= ANY(%s)``): an IN of
+    5000 placeholders made psycopg parse a new query text for every part (a sixth of the reading's time)."""
+    column = f'"{Recommendation._meta.db_table}"."segment_id"'
+    return recs.extra(where=[f"{column} = ANY(%s::bigint[])"], params=[segment_ids])
 
 
 def lean_all(recs: QuerySet[Recommendation]) -> list[LeanRecommendation]:

@@ -265,7 +265,12 @@ class Recommendation(models.Model):
         indexes = [models.Index(fields=["run", column, "segment"], name=f"reco_{short}_key_idx")
                    for column, short in (("savings_usd", "savings"), ("iops", "iops"), ("intensity", "intensity"),
                                          ("size_gb", "size"), ("cost_now_usd", "cost_now"),
-                                         ("cost_after_usd", "cost_after"))]
+                                         ("cost_after_usd", "cost_after"))] + [
+            # A run's LOB indexes by the LOB they are folded into (selectors.lob_indexes_of), without a scan of
+            # the whole run per export part: only the few folded rows are indexed.
+            models.Index(fields=["run", "folded_into"], name="reco_folded_into_idx",
+                         condition=models.Q(folded_into__isnull=False)),
+        ]
 
     # The run's facts, read through the row (select_related("run") where many rows are shown).
     @property

@@ -146,6 +146,7 @@ def max_identifier_bytes(release: ReleaseLike) -> int:
 # --------------------------------------------------------------------------- identifiers
 
 
+@functools.lru_cache(maxsize=65536)  # pure; an export quotes the same owners and tables row after row
 def quote_identifier(name: str, *, release: ReleaseLike = "19.0", what: str = "name") -> str:
     """Return ``name`` as an Oracle quoted identifier, exactly as spelled.
 
