@@ -8,6 +8,7 @@ also come from a file named by ``<NAME>_FILE`` (Docker/Kubernetes secrets).
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -26,8 +27,9 @@ def env_str(name: str, default: str | None = None) -> str:
     return value
 
 
-def env_bool(name: str, default: bool = False) -> bool:
-    raw = os.environ.get(name)
+def env_bool(name: str, default: bool = False, environ: Mapping[str, str] = os.environ) -> bool:
+    """``name`` of ``environ`` (the process's environment unless given) as a boolean; other words refused."""
+    raw = environ.get(name)
     if raw is None:
         return default
     lowered = raw.strip().lower()

@@ -15,8 +15,8 @@ from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off", ""}
+from config.env import env_bool
+
 _PROVIDER_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 _PROVIDER_REQUIRED = ("id", "name", "server_url", "client_id", "secret")
 _PROVIDER_OPTIONAL = ("scope", "claim", "admin_groups", "viewer_groups")
@@ -38,18 +38,6 @@ LDAP_GROUP_TYPES = {
 def _str(env: Mapping[str, str], name: str, default: str = "") -> str:
     value = env.get(name, "")
     return value.strip() if value.strip() else default
-
-
-def _bool(env: Mapping[str, str], name: str, default: bool) -> bool:
-    raw = env.get(name)
-    if raw is None:
-        return default
-    lowered = raw.strip().lower()
-    if lowered in _TRUE:
-        return True
-    if lowered in _FALSE:
-        return False
-    raise ImproperlyConfigured(f"Environment variable {name}={raw!r} is not a boolean (use 1/0, true/false).")
 
 
 def _list(value: object, where: str) -> list[str]:
@@ -167,7 +155,7 @@ def ldap_settings(env: Mapping[str, str]) -> dict[str, object]:
         "AUTH_LDAP_SERVER_URI": uri,
         "AUTH_LDAP_BIND_DN": _str(env, "TIERSCOPE_LDAP_BIND_DN"),
         "AUTH_LDAP_BIND_PASSWORD": _secret(env, "TIERSCOPE_LDAP_BIND_PASSWORD"),
-        "AUTH_LDAP_START_TLS": _bool(env, "TIERSCOPE_LDAP_START_TLS", False),
+        "AUTH_LDAP_START_TLS": env_bool("TIERSCOPE_LDAP_START_TLS", False, env),
         "AUTH_LDAP_USER_ATTR_MAP": {"first_name": "givenName", "last_name": "sn", "email": "mail"},
         "AUTH_LDAP_ALWAYS_UPDATE_USER": True,
         "AUTH_LDAP_CACHE_TIMEOUT": 0,
