@@ -15,7 +15,7 @@ from operator import itemgetter
 from django.db import transaction
 from django.db.models import QuerySet
 
-from apps.tiering.models import Recommendation, RecommendationRun, Tier
+from apps.tiering.models import Recommendation, RecommendationRun, RunFacts, Tier
 
 #: The segment fields the export and the DDL read (besides its id).
 SEGMENT_FIELDS = ("owner", "object_name", "subobject_name", "object_type", "container", "tablespace_name",
@@ -32,26 +32,10 @@ class LeanSegment(tuple):
     __slots__ = ()
 
 
-class LeanRecommendation(tuple):
+class LeanRecommendation(RunFacts, tuple):
     """A recommendation's concrete fields then its run, tiers and LeanSegment, read as attributes."""
 
     __slots__ = ()
-
-    @property
-    def computed_at(self):
-        return self.run.computed_at
-
-    @property
-    def window_days(self) -> int:
-        return self.run.window_days
-
-    @property
-    def statistic(self) -> str:
-        return self.run.statistic
-
-    @property
-    def flash_cache_enabled(self) -> bool:
-        return self.run.flash_cache_enabled
 
 
 for _index, _name in enumerate(("id", *SEGMENT_FIELDS)):

@@ -184,7 +184,30 @@ class RecommendationQuerySet(models.QuerySet):
         return self.filter(folded_into__isnull=True)
 
 
-class Recommendation(models.Model):
+class RunFacts:
+    """The run's facts, read through a recommendation row (select_related("run") where many rows are shown): by
+    the model and by the export's lean rows (apps.tiering.export_read)."""
+
+    __slots__ = ()
+
+    @property
+    def computed_at(self):
+        return self.run.computed_at
+
+    @property
+    def window_days(self) -> int:
+        return self.run.window_days
+
+    @property
+    def statistic(self) -> str:
+        return self.run.statistic
+
+    @property
+    def flash_cache_enabled(self) -> bool:
+        return self.run.flash_cache_enabled
+
+
+class Recommendation(RunFacts, models.Model):
     """Where one segment should live, as one refresh (its run) computed it.
 
     The runs that ended earlier UTC days stay as the segment's recommendation
@@ -272,26 +295,9 @@ class Recommendation(models.Model):
                          condition=models.Q(folded_into__isnull=False)),
         ]
 
-    # The run's facts, read through the row (select_related("run") where many rows are shown).
-    @property
-    def computed_at(self):
-        return self.run.computed_at
-
     @property
     def is_current(self) -> bool:
         return self.run.state == RecommendationRun.State.CURRENT
-
-    @property
-    def window_days(self) -> int:
-        return self.run.window_days
-
-    @property
-    def statistic(self) -> str:
-        return self.run.statistic
-
-    @property
-    def flash_cache_enabled(self) -> bool:
-        return self.run.flash_cache_enabled
 
 
 class Refresh(models.Model):
