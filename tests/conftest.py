@@ -158,3 +158,20 @@ def page(browser):
     page = context.new_page()
     yield page
     context.close()
+
+
+@pytest.fixture
+def no_heartbeats():
+    """This test database's heartbeat keys removed before and after (no worker of ours writes them): the
+    worker and beat read as stale (alerts, /metrics)."""
+    import redis
+    from django.conf import settings
+
+    from apps.core.heartbeat import heartbeat_key
+
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    keys = [heartbeat_key(process) for process in ("worker", "beat")]
+    client.delete(*keys)
+    yield
+    client.delete(*keys)
+    client.close()

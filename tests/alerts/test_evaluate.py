@@ -6,15 +6,13 @@ import datetime as dt
 import time
 
 import pytest
-import redis
-from django.conf import settings
 from django.core import mail
 from django.utils import timezone
 
 from apps.alerts.evaluate import alerts_evaluate
 from apps.alerts.models import AlertMessage, AlertRule
 from apps.core.config import get_config
-from apps.core.heartbeat import heartbeat_key, heartbeat_write
+from apps.core.heartbeat import heartbeat_write
 from apps.snapshots.models import CollectionRun
 from apps.targets.models import Target
 
@@ -59,16 +57,6 @@ def test_a_disabled_or_report_only_target_is_never_stale(seed_tiers, alerts_pass
     Target.objects.create(name="reports", mode=Target.Mode.REPORT)
 
     assert alerts_pass(now=timezone.now() + dt.timedelta(days=3)) == []
-
-
-@pytest.fixture
-def no_heartbeats():
-    client = redis.Redis.from_url(settings.REDIS_URL)
-    keys = [heartbeat_key(process) for process in ("worker", "beat")]
-    client.delete(*keys)
-    yield
-    client.delete(*keys)
-    client.close()
 
 
 def test_a_stale_worker_and_beat_are_told_and_their_return(no_heartbeats, alerts_pass):
