@@ -1,0 +1,125 @@
+/* /manage/targets/: "Test connection" and "Collect now" without leaving the page. Each queues a task on a
+   worker; the row follows it (polling its status every second) and shows the verdict. */
+(function () {
+  "use strict";
+  const table = document.getElementById("targets-table");
+  if (!table) return;
+  const CHECK_DONE = ["passed", "failed"];
+
+  function csrfToken(form) {
+    return form.querySelector("input[name=csrfmiddlewaretoken]").value;
+  }
+
+  function showError(text) {
+    const box = document.getElementById("target-messages");
+    box.querySelector("[data-role=message]").textContent = text;
+    box.hidden = false;
+  }
+
+  function getJson(url) {
+    return fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); });
+  }
+
+  function post(form) {
+    return fetch(form.action, {
+      method: "POST", credentials: "same-origin",
+      headers: { Accept: "application/json", "X-CSRFToken": csrfToken(form) },
+    }).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (body) {
+        if (!r.ok) throw new Error(body.error || "HTTP " + r.status);
+        return body;
+      });
+    });
+  }
+
+  // Polls url every second until done(body); update(body) each time.
+  function follow(url, update, done) {
+    const tick = function () {
+      getJson(url).then(function (body) {
+        update(body);
+        if (!done(body)) setTimeout(tick, 1000);
+      }).catch(function () { setTimeout(tick, 3000); });
+    };
+    setTimeout(tick, 1000);
+  }
+
+  function showCheck(row, check) {
+    const cell = row.querySelector("[data-col=check]");
+    cell.dataset.status = check.status;
+    const link = cell.querySelector("[data-role=check-link]");
+    link.href = check.page_url || link.href;
+    link.hidden = false;
+    const badge = cell.querySelector("[data-role=check-status]");
+    badge.textContent = check.status;
+    badge.className = "status " + check.badge;
+    cell.querySelector("[data-role=check-when]").textContent =
+      { queued: "waiting for a worker", running: "checking…" }[check.status] || "just now";
+    const error = cell.querySelector("[data-role=check-error]");
+    error.textContent = check.status === "failed" ? check.error : "";
+    error.hidden = check.status !== "failed";
+  }
+
+  function showRun(row, run) {
+    const cell = row.querySelector("[data-role=run]");
+    cell.dataset.status = run.status;
+    cell.textContent = "";
+    const label = document.createElement("a");
+    label.href = table.dataset.runStatusUrl.replace(/\/0\.json$/, "/");
+    label.textContent = "run " + run.id + " ";
+    label.title = run.error || "";
+    const badge = document.createElement("span");
+    badge.className = "status " + run.status;
+    badge.dataset.role = "status";
+    badge.textContent = run.status;
+    cell.append(label, badge);
+    if (run.error) {
+      const error = document.createElement("div");
+      error.className = "sub errtext";
+      error.textContent = run.error;
+      cell.append(error);
+    }
+    if (run.status === "succeeded") row.querySelector("[data-col=last_success]").textContent = "just now";
+  }
+
+  table.querySelectorAll("form.check-form").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      const row = form.closest("tr");
+      const button = form.querySelector("button");
+      button.disabled = true;
+      post(form).then(function (check) {
+        showCheck(row, check);
+        if (CHECK_DONE.indexOf(check.status) >= 0) { button.disabled = false; return; }
+        follow(check.status_url, function (body) { showCheck(row, Object.assign({}, check, body)); },
+          function (body) {
+            const over = CHECK_DONE.indexOf(body.status) >= 0;
+            if (over) button.disabled = false;
+            return over;
+          });
+      }).catch(function (err) {
+        button.disabled = false;
+        showError("Connection check of " + row.dataset.target + " not queued: " + err.message);
+      });
+    });
+  });
+
+  table.querySelectorAll("form.collect-form").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      const row = form.closest("tr");
+      const button = form.querySelector("button");
+      button.disabled = true;
+      post(form).then(function (run) {
+        showRun(row, run);
+        if (run.done) { button.disabled = false; return; }
+        const url = table.dataset.runStatusUrl.replace(/\/0\.json$/, "/" + run.id + ".json");
+        follow(url, function (body) { showRun(row, body); },
+          function (body) { if (body.done) button.disabled = false; return body.done; });
+      }).catch(function (err) {
+        button.disabled = false;
+        showError("Collection of " + row.dataset.target + " not queued: " + err.message);
+      });
+    });
+  });
+})();
