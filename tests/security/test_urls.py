@@ -25,10 +25,12 @@ VIEWER = {
 ADMIN_PAGES = {
     "dashboard:tier_edit", "dashboard:tier_presets", "dashboard:collect", "dashboard:recompute", "snapshots:import", "targets:check",
     "targets:check_status", "dashboard:audit", "plans:new", "plans:state", "dashboard:storage_location",
-    "calibration:upload", "dashboard:budget_plans",
+    "calibration:upload", "dashboard:budget_plans", "dashboard:targets_manage", "dashboard:target_add",
+    "dashboard:target_edit", "dashboard:target_delete", "dashboard:target_check_start",
 }
 POST_ONLY = {"dashboard:tier_presets", "dashboard:collect", "dashboard:recompute", "plans:state", "logout",
-             "admin:logout", "dashboard:storage_location", "calibration:upload", "dashboard:budget_plans"}
+             "admin:logout", "dashboard:storage_location", "calibration:upload", "dashboard:budget_plans",
+             "dashboard:target_check_start"}
 # What an admin gets on a GET where it is not 200, and why.
 ADMIN_NOT_200 = {
     "admin:view_on_site": (302, 404),  # a redirect to the object's page, or 404 when it has none
