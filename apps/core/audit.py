@@ -10,6 +10,7 @@ register them as ``mask_fields`` and :func:`secret_mask` writes only whether one
 
 from __future__ import annotations
 
+import datetime as dt
 import getpass
 from collections.abc import Callable
 from functools import wraps
@@ -140,8 +141,16 @@ def _clipped(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def audit_entry_list(*, target_name: str = "", actor_name: str = "") -> QuerySet[Any]:
-    """Model changes and actions, newest first, optionally of one target and/or one actor."""
+# What the audit page's "action" filter offers beside the actions' own names: the three kinds of model change.
+CHANGE_ACTIONS = {"create": 0, "update": 1, "delete": 2}  # auditlog's LogEntry.Action values
+
+
+def audit_entry_list(*, target_name: str = "", actor_name: str = "", content_type_id: int | None = None,
+                     action: str = "", since: dt.date | None = None, until: dt.date | None = None,
+                     text: str = "") -> QuerySet[Any]:
+    """Model changes and actions, newest first, optionally of one target, one actor, one kind of object
+    (``content_type_id``), one action (``create``, ``update``, ``delete`` or an action's name such as
+    "collect now"), between two days (UTC, both included) and whose object's name contains ``text``."""
     from apps.core.models import AuditLogEntry
 
     entries = AuditLogEntry.objects.select_related("content_type", "actor").order_by("-timestamp", "-pk")
@@ -149,15 +158,48 @@ def audit_entry_list(*, target_name: str = "", actor_name: str = "") -> QuerySet
         entries = entries.filter(target_name=target_name)
     if actor_name:
         entries = entries.filter(Q(actor_name=actor_name) | Q(actor__username=actor_name))
+    if content_type_id is not None:
+        entries = entries.filter(content_type_id=content_type_id)
+    if action in CHANGE_ACTIONS:
+        entries = entries.filter(action=CHANGE_ACTIONS[action])
+    elif action:
+        entries = entries.filter(action=AuditLogEntry.Action.ACCESS, additional_data__action=action)
+    if since is not None:
+        entries = entries.filter(timestamp__gte=dt.datetime.combine(since, dt.time(), tzinfo=dt.timezone.utc))
+    if until is not None:
+        end = dt.datetime.combine(until + dt.timedelta(days=1), dt.time(), tzinfo=dt.timezone.utc)
+        entries = entries.filter(timestamp__lt=end)
+    if text:
+        entries = entries.filter(object_repr__icontains=text)
     return entries
 
 
-def audit_actor_names() -> list[str]:
-    """Who appears in the log, for the page's actor filter."""
+def audit_action_names() -> list[str]:
+    """The names of the actions in the log ("collect now", "import report", …), for the page's action filter."""
     from apps.core.models import AuditLogEntry
 
-    return list(AuditLogEntry.objects.exclude(actor_name="").order_by("actor_name")
-                .values_list("actor_name", flat=True).distinct())
+    names = (AuditLogEntry.objects.filter(action=AuditLogEntry.Action.ACCESS).order_by("additional_data__action")
+             .values_list("additional_data__action", flat=True).distinct())
+    return [name for name in names if name]
+
+
+def audit_content_types() -> list[ContentType]:
+    """The kinds of object the log has entries about, for the page's "what" filter."""
+    from apps.core.models import AuditLogEntry
+
+    ids = AuditLogEntry.objects.order_by().values_list("content_type_id", flat=True).distinct()
+    return sorted(ContentType.objects.filter(pk__in=ids), key=lambda ct: str(ct.name))
+
+
+def audit_actor_names() -> list[str]:
+    """Who appears in the log, for the page's actor filter: the names written with the entries, and the users
+    of entries written without one (a change made with auditlog's set_actor outside a request)."""
+    from apps.core.models import AuditLogEntry
+
+    named = AuditLogEntry.objects.exclude(actor_name="").values_list("actor_name", flat=True).distinct()
+    users = (AuditLogEntry.objects.filter(actor_name="", actor__isnull=False)
+             .values_list("actor__username", flat=True).distinct())
+    return sorted({*named, *users})
 
 
 def audit_target_names() -> list[str]:

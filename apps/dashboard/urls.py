@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from apps.dashboard import views
+from apps.dashboard import audit_views, views
 
 app_name = "dashboard"
 
@@ -17,7 +17,7 @@ urlpatterns = [
     path("tiers/", views.tiers, name="tiers"),
     path("tiers/<int:tier_id>/edit/", views.tier_edit, name="tier_edit"),
     path("tiers/presets/", views.tier_presets, name="tier_presets"),
-    path("audit/", views.audit, name="audit"),
+    path("audit/", audit_views.audit, name="audit"),
     path("search/", views.search, name="search"),
     path("", include("apps.dashboard.budget_urls")),
     path("", include("apps.dashboard.storage_urls")),

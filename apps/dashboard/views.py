@@ -9,7 +9,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -354,26 +353,6 @@ def tier_presets(request: HttpRequest) -> HttpResponse:
     audit_event_record(actor=request.user, action="tier presets", outcome="; ".join(notes) or "none missing")
     messages.success(request, "; ".join(notes) if notes else "All preset tiers were already installed.")
     return redirect("dashboard:tiers")
-
-
-AUDIT_PAGE_SIZE = 50
-
-
-@require_GET
-@staff_required
-def audit(request: HttpRequest) -> HttpResponse:
-    """The audit log for admins: model changes (field, old → new) and actions, newest first, filtered."""
-    from apps.core.audit import audit_actor_names, audit_entry_list, audit_target_names
-    from apps.core.models import AuditLogEntry
-
-    target_name, actor_name = request.GET.get("target", ""), request.GET.get("actor", "")
-    entries = audit_entry_list(target_name=target_name, actor_name=actor_name)
-    context = {
-        "page": Paginator(entries, AUDIT_PAGE_SIZE).get_page(request.GET.get("page")),
-        "target_name": target_name, "actor_name": actor_name, "access": AuditLogEntry.Action.ACCESS,
-        "targets": audit_target_names(), "actors": audit_actor_names(),
-    }
-    return render(request, "dashboard/audit.html", context)
 
 
 @require_GET

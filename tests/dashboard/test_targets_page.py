@@ -7,7 +7,6 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from apps.core.models import AuditLogEntry
 from apps.snapshots.models import CollectionRun
 from apps.targets.models import Target, TargetCheck
 

@@ -1,0 +1,67 @@
+"""The audit page's filters (GET): who, on which target, what kind of object, which action, when, name contains."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+
+from apps.core.audit import CHANGE_ACTIONS
+
+
+@dataclass(frozen=True)
+class AuditFilterChoices:
+    actors: list[str]
+    targets: list[str]
+    content_types: list[Any]  # ContentType rows
+    actions: list[str]  # the actions' own names ("collect now", …)
+
+
+class AuditFilterForm(forms.Form):
+    """Filters of /audit/. A value that is not valid (a date that is not one, a name no longer in the log) is
+    reported by the page and that filter left out; the others still apply."""
+
+    actor = forms.ChoiceField(required=False, label="Who")
+    target = forms.ChoiceField(required=False, label="Target")
+    type = forms.TypedChoiceField(required=False, label="What", coerce=int, empty_value=None)
+    action = forms.ChoiceField(required=False, label="Action")
+    since = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
+    until = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
+    q = forms.CharField(required=False, max_length=128, label="Name contains",
+                        widget=forms.TextInput(attrs={"type": "search", "placeholder": "PROD1"}))
+
+    def __init__(self, data: Any, *, choices: AuditFilterChoices) -> None:
+        super().__init__(data)
+        self.fields["actor"].choices = [("", "everyone"), *((a, a) for a in choices.actors)]
+        self.fields["target"].choices = [("", "all targets"), *((t, t) for t in choices.targets)]
+        self.fields["type"].choices = [("", "every kind"), *((ct.pk, str(ct.name)) for ct in choices.content_types)]
+        changes = [(key, verb) for key, verb in (("create", "created"), ("update", "changed"), ("delete", "deleted"))
+                   if key in CHANGE_ACTIONS]
+        actions = [("model changes", changes)]
+        if choices.actions:
+            actions.append(("actions", [(name, name) for name in choices.actions]))
+        self.fields["action"].choices = [("", "every action"), *actions]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        since, until = cleaned.get("since"), cleaned.get("until")
+        if since and until and since > until:
+            self.add_error("until", f"To ({until}) is before From ({since}).")
+        return cleaned
+
+    def filters(self) -> dict[str, Any]:
+        """The audit_entry_list arguments of the valid fields (an invalid one is left out)."""
+        self.is_valid()
+        data = {name: self.cleaned_data.get(name) for name in self.fields if name not in self.errors}
+        return {
+            "actor_name": data.get("actor") or "", "target_name": data.get("target") or "",
+            "content_type_id": data.get("type"), "action": data.get("action") or "",
+            "since": data.get("since"), "until": data.get("until"), "text": (data.get("q") or "").strip(),
+        }
+
+    def error_lines(self) -> list[str]:
+        """One line per invalid filter, naming it."""
+        return [f"{self.fields[name].label}: {' '.join(errors)} (filter ignored)"
+                for name, errors in self.errors.items() if name in self.fields]
+
