@@ -28,7 +28,8 @@ class AuditFilterForm(forms.Form):
     action = forms.ChoiceField(required=False, label="Action")
     since = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
     until = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
-    q = forms.CharField(required=False, max_length=128, label="Name contains",
+    # Not "q": that is the navbar's search box, which would show it.
+    name = forms.CharField(required=False, max_length=128, label="Name contains",
                         widget=forms.TextInput(attrs={"type": "search", "placeholder": "PROD1"}))
 
     def __init__(self, data: Any, *, choices: AuditFilterChoices) -> None:
@@ -57,7 +58,7 @@ class AuditFilterForm(forms.Form):
         return {
             "actor_name": data.get("actor") or "", "target_name": data.get("target") or "",
             "content_type_id": data.get("type"), "action": data.get("action") or "",
-            "since": data.get("since"), "until": data.get("until"), "text": (data.get("q") or "").strip(),
+            "since": data.get("since"), "until": data.get("until"), "text": (data.get("name") or "").strip(),
         }
 
     def error_lines(self) -> list[str]:

@@ -40,6 +40,8 @@ class TargetRow:
     next_due_at: dt.datetime | None  # the time behind ``next_due`` when there is one
     last_success: str = "never"  # ``last_success_at`` in words: "12 minutes ago", "never"
 
+    last_check_ago: str = ""  # when the last connection check was asked for, in words
+
     @property
     def check_badge(self) -> str:
         return CHECK_BADGE[self.last_check.status] if self.last_check else ""
@@ -104,9 +106,11 @@ def target_rows(*, now: dt.datetime) -> list[TargetRow]:
     rows = []
     for target in targets:
         words, at = next_due(target, schedule=schedule, now=now)
+        check = last_checks.get(target.last_check_id)
         rows.append(TargetRow(target=target, last_success_at=target.last_success_at,
-                              last_run=last_runs.get(target.last_run_id), last_check=last_checks.get(target.last_check_id),
-                              next_due=words, next_due_at=at, last_success=ago(target.last_success_at, now=now)))
+                              last_run=last_runs.get(target.last_run_id), last_check=check,
+                              next_due=words, next_due_at=at, last_success=ago(target.last_success_at, now=now),
+                              last_check_ago=ago(check.queued_at, now=now) if check else ""))
     return rows
 
 

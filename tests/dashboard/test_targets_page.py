@@ -72,7 +72,7 @@ class TargetsListTests:
         assert row.last_success == "17\xa0minutes ago"
         assert row.next_due.startswith("in 41\xa0minutes") or row.next_due.startswith("in 42\xa0minutes")
         assert row.last_run.status == "failed"
-        assert "nopack (no Diagnostics Pack)" in body and "<code>dc2</code>" in body
+        assert "No Diagnostics Pack: reads only" in body and "<code>dc2</code>" in body
         assert "ORA-12541: no listener" in body
         assert "s3cret" not in body and target.password_encrypted not in body
 
@@ -112,3 +112,16 @@ class TargetsListTests:
             TargetCheck.objects.create(target=target, queued_at=timezone.now(), status="passed")
         with django_assert_max_num_queries(10):
             assert admin_client.get(LIST).status_code == 200
+
+
+class TargetsListWordsTests:
+    def test_it_says_how_long_ago_the_last_check_was_asked_for(self, admin_client, db):
+        target = live()
+        TargetCheck.objects.create(target=target, status="failed", error="ORA-01017: invalid username/password",
+                                   queued_at=timezone.now() - dt.timedelta(hours=3, minutes=5))
+
+        row = admin_client.get(LIST).context["rows"][0]
+        body = admin_client.get(LIST).content.decode()
+
+        assert row.last_check_ago == "3\xa0hours ago" and row.check_badge == "failed"
+        assert "ORA-01017: invalid username/password" in body
