@@ -16,6 +16,8 @@ class TargetPageForm(TargetForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["dsn"].label = "DSN"
+        self.fields["interval_minutes"].label = "Interval (minutes)"
         self.fields["dsn"].widget.attrs["placeholder"] = "dbhost1:1521/PROD"
         self.fields["dsn"].help_text = "host:port/service_name (awr and nopack modes)"
         self.fields["username"].widget.attrs["placeholder"] = "TIERSCOPE"
