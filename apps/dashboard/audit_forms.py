@@ -36,7 +36,7 @@ class AuditFilterForm(forms.Form):
         super().__init__(data)
         self.fields["actor"].choices = [("", "everyone"), *((a, a) for a in choices.actors)]
         self.fields["target"].choices = [("", "all targets"), *((t, t) for t in choices.targets)]
-        self.fields["type"].choices = [("", "every kind"), *((ct.pk, str(ct.name)) for ct in choices.content_types)]
+        self.fields["type"].choices = [("", "every kind"), *((ct.pk, _kind(ct)) for ct in choices.content_types)]
         changes = [(key, verb) for key, verb in (("create", "created"), ("update", "changed"), ("delete", "deleted"))
                    if key in CHANGE_ACTIONS]
         actions = [("model changes", changes)]
@@ -66,3 +66,10 @@ class AuditFilterForm(forms.Form):
         return [f"{self.fields[name].label}: {' '.join(errors)} (filter ignored)"
                 for name, errors in self.errors.items() if name in self.fields]
 
+
+def _kind(content_type: Any) -> str:
+    """A kind of object as the filter names it; the log's own entries are the actions about no object
+    (tier presets, a command that failed before it named a target)."""
+    from apps.core.models import AuditLogEntry
+
+    return "actions on no object" if content_type.model_class() is AuditLogEntry else str(content_type.name)

@@ -101,7 +101,7 @@ def target_check_start(request: HttpRequest, name: str) -> HttpResponse:
     outcome = f"not queued: {check.error}" if not_queued else f"queued as check {check.pk}"
     audit_event_record(actor=request.user, action="test connection", target=target, outcome=outcome)
     if "application/json" in request.headers.get("Accept", ""):
-        return JsonResponse({**check_payload(check), "error": check.error}, status=503 if not_queued else 202)
+        return JsonResponse(check_payload(check), status=503 if not_queued else 202)
     if not_queued:
         messages.error(request, f"Connection check of {target.name} not queued: {check.error}")
         return redirect("dashboard:targets_manage")

@@ -231,3 +231,17 @@ def test_the_examples_of_the_entry_lines_hold():
     from apps.dashboard import audit_rows
 
     assert doctest.testmod(audit_rows).failed == 0
+
+
+class AuditKindFilterTests:
+    def test_actions_about_no_object_are_a_kind_of_their_own(self, admin_client, admin_user):
+        from django.contrib.contenttypes.models import ContentType
+
+        audit_event_record(actor=admin_user, action="tier presets", outcome="none missing")
+        own = ContentType.objects.get_for_model(AuditLogEntry).pk
+
+        form = admin_client.get("/audit/").context["form"]
+        rows = admin_client.get("/audit/", {"type": own}).context["page"].rows
+
+        assert dict(form.fields["type"].choices)[own] == "actions on no object"
+        assert [r.entry.additional_data["action"] for r in rows] == ["tier presets"]
