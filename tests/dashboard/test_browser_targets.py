@@ -27,6 +27,8 @@ class TargetsPageBrowserTests:
         page.click("#target-add")
         page.fill("#id_name", "lab")
         page.select_option("#id_mode", "demo")
+        # Only the fields the mode uses: no connection for the simulation, its seed instead.
+        assert not page.locator("#id_dsn").is_visible() and page.locator("#id_demo_seed").is_visible()
         page.click("#target-form button[type=submit]")
         page.wait_for_url(f"{live_server.url}/manage/targets/")
         assert "Added target lab (demo)" in page.locator(".messages:not([hidden])").inner_text()
