@@ -46,6 +46,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("", include("apps.metrics.urls")),
     path("admin/", admin.site.urls),
+    path("accounts/api-tokens/", include("apps.apitokens.urls")),
     path("accounts/", include(accounts)),
     path("", include("apps.targets.urls")),
     path("", include("apps.snapshots.urls")),

@@ -44,6 +44,8 @@ INSTALLED_APPS = [
     "apps.dashboard",
     "apps.metrics",
     "apps.alerts",
+    "rest_framework",
+    "apps.apitokens",
 ]
 
 MIDDLEWARE = [
@@ -166,6 +168,22 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_ENABLE_ACCESS_FAILURE_LOG = True  # every failure with address and time, not only the counter
 AXES_SENSITIVE_PARAMETERS: list[str] = []  # log user and address (axes masks them by default; passwords always)
 AXES_CLIENT_IP_CALLABLE = "apps.core.clientip.client_ip"
+# API tokens (docs/api-tokens.md): a key lives TIERSCOPE_API_TOKEN_DAYS (90) unless its creator says otherwise,
+# never more than TIERSCOPE_API_TOKEN_MAX_DAYS (365). An address that presents TIERSCOPE_API_TOKEN_FAILURE_LIMIT
+# bad keys (10), each within the cool-off of the one before, is refused any key for
+# TIERSCOPE_API_TOKEN_COOLOFF_S (900 s); counted in Redis so every web worker sees the same count.
+TIERSCOPE_API_TOKEN_DAYS = env_int("TIERSCOPE_API_TOKEN_DAYS", 90)
+TIERSCOPE_API_TOKEN_MAX_DAYS = env_int("TIERSCOPE_API_TOKEN_MAX_DAYS", 365)
+TIERSCOPE_API_TOKEN_FAILURE_LIMIT = env_int("TIERSCOPE_API_TOKEN_FAILURE_LIMIT", 10)
+TIERSCOPE_API_TOKEN_COOLOFF_S = env_int("TIERSCOPE_API_TOKEN_COOLOFF_S", 15 * 60)
+# The REST API (apps/api) authenticates by API token first: its 401 carries "WWW-Authenticate: Bearer", which
+# DRF takes from the first class (a session-only failure would be a 403).
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "apps.apitokens.authentication.ApiTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+}
 # Reverse proxies in front of gunicorn that append to X-Forwarded-For; 0 = use REMOTE_ADDR, ignore the header.
 TIERSCOPE_PROXY_COUNT = env_int("TIERSCOPE_PROXY_COUNT", 0)
 # /metrics (docs/prometheus.md): a bearer token (or *_FILE) and/or addresses allowed to scrape; neither: off.

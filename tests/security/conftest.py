@@ -53,6 +53,9 @@ def site_ids(demo_target, collect, admin_user, viewer) -> dict[str, object]:
     from apps.tiering.plans.services import plan_create
 
     plan = plan_create(target=demo_target, author=admin_user, author_name="ada", all_worth_moving=True)
+    from apps.apitokens.services import token_create
+
+    api_token = token_create(user=admin_user, name="ci", expires_days=None, now=timezone.now()).token  # docs/api-tokens.md
     return {
         "name": demo_target.name,
         "plan_id": plan.pk,
@@ -62,4 +65,5 @@ def site_ids(demo_target, collect, admin_user, viewer) -> dict[str, object]:
         "check_id": check.pk,
         "content_type_id": ContentType.objects.get_for_model(Target).pk,
         "view_on_site_object_id": demo_target.pk,
+        "token_id": api_token.pk,
     }

@@ -21,6 +21,7 @@ VIEWER = {
     "dashboard:fleet", "dashboard:target", "dashboard:segment", "dashboard:recommendations", "dashboard:runs",
     "dashboard:run_status", "dashboard:refresh_status", "dashboard:tiers", "password_change", "password_change_done", "logout",
     "plans:list", "plans:detail", "plans:export_sql", "plans:export_csv", "dashboard:search",
+    "apitokens:list", "apitokens:new", "apitokens:revoke",
 }
 ADMIN_PAGES = {
     "dashboard:tier_edit", "dashboard:tier_presets", "dashboard:collect", "dashboard:recompute", "snapshots:import", "targets:check",
@@ -30,7 +31,7 @@ ADMIN_PAGES = {
 }
 POST_ONLY = {"dashboard:tier_presets", "dashboard:collect", "dashboard:recompute", "plans:state", "logout",
              "admin:logout", "dashboard:storage_location", "calibration:upload", "dashboard:budget_plans",
-             "dashboard:target_check_start"}
+             "dashboard:target_check_start", "apitokens:new", "apitokens:revoke"}
 # What an admin gets on a GET where it is not 200, and why.
 ADMIN_NOT_200 = {
     "admin:view_on_site": (302, 404),  # a redirect to the object's page, or 404 when it has none
