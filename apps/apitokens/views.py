@@ -40,7 +40,7 @@ def token_new(request: HttpRequest) -> HttpResponse:
         form.add_error(None, exc)
         return _list(request, form, status=400)
     return render(request, "apitokens/created.html", {"token": created.token, "key": created.key,
-                                                       "api_url": request.build_absolute_uri("/api/")})
+                                                       "api_url": request.build_absolute_uri("/api/v1/targets/")})
 
 
 @require_POST

@@ -44,6 +44,7 @@ class TokenPageTests:
         token = ApiToken.objects.get(user=viewer, name="ci")
         assert key.startswith(f"tsk_{token.prefix}_")
         assert (token.expires_at - token.created_at).days == 30
+        assert f'curl -H "Authorization: Bearer {key}" http://testserver/api/v1/targets/' in response.content.decode()
         listing = viewer_client.get("/accounts/api-tokens/").content.decode()
         assert f"tsk_{token.prefix}_" in listing
         assert not KEY.search(listing)
