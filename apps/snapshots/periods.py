@@ -156,3 +156,28 @@ def day_bounds(first_day: dt.date, last_day: dt.date) -> tuple[dt.datetime, dt.d
 def _check_statistic(statistic: str) -> None:
     if statistic not in PERIOD_STATISTICS:
         raise ValueError(f"a period's statistic is one of {', '.join(PERIOD_STATISTICS)}, not {statistic!r}")
+
+
+@dataclass(frozen=True)
+class PeriodBounds:
+    """The days a period may cover: those of the raw statistics kept (RETENTION_DAYS before the target's
+    latest snapshot, never after ``now``), ending with the latest snapshot's."""
+
+    latest_at: dt.datetime
+    first_day: dt.date
+    last_day: dt.date
+
+
+def period_bounds(*, target_id: int, now: dt.datetime) -> PeriodBounds | None:
+    """The target's :class:`PeriodBounds`; None when it has no snapshot."""
+    from django.db.models import Max
+
+    from apps.core.config import get_config
+    from apps.snapshots.models import Snapshot
+
+    latest = Snapshot.objects.filter(target_id=target_id).aggregate(latest=Max("end_at"))["latest"]
+    if latest is None:
+        return None
+    latest = min(latest, now)
+    horizon = latest - dt.timedelta(days=get_config()["RETENTION_DAYS"])
+    return PeriodBounds(latest, horizon.astimezone(dt.timezone.utc).date(), latest.astimezone(dt.timezone.utc).date())
