@@ -134,7 +134,8 @@ def comparison_cached(*, target_id: int, a_days: tuple[dt.date, dt.date], b_days
     key = f"tierscope:periods-compare:{digest}"
     comparison = cache.get(key)
     if comparison is None:
-        comparison = periods_compare(target_id=target_id, a_days=a_days, b_days=b_days, statistic=statistic)
+        comparison = periods_compare(target_id=target_id, a_days=a_days, b_days=b_days, statistic=statistic,
+                                     roll_up=False)
         cache.set(key, comparison, CACHE_SECONDS)
     return comparison
 

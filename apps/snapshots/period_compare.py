@@ -22,11 +22,14 @@ both figures are measured; a segment new or gone has no relative change (not
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 
+from apps.core.db import in_parallel
 from apps.snapshots.periods import PeriodCoverage, day_bounds, period_coverage, target_period_figures
+from apps.snapshots.rollups import segment_days_roll_up
 
 MEASURED, PARTIAL, ABSENT = 0, 1, 2
 #: A segment's status in the comparison.
@@ -58,12 +61,17 @@ class Comparison:
 
 
 def periods_compare(*, target_id: int, a_days: tuple[dt.date, dt.date], b_days: tuple[dt.date, dt.date],
-                    statistic: str) -> Comparison:
-    """Period A (``a_days``: first and last UTC day) against period B, per segment of the target."""
+                    statistic: str, roll_up: bool = True) -> Comparison:
+    """Period A (``a_days``: first and last UTC day) against period B, per segment of the target; the daily
+    rollups brought up to date first unless ``roll_up`` is False (the caller did). The two periods are read
+    at once, each on a connection of its own (outside a transaction)."""
+    if roll_up:
+        segment_days_roll_up(target_id=target_id)
     coverages = [period_coverage(target_id=target_id, start_at=start, stop_at=stop)
                  for start, stop in (day_bounds(*a_days), day_bounds(*b_days))]
-    parts = [target_period_figures(target_id=target_id, first_day=first, last_day=last, statistic=statistic)
-             for first, last in (a_days, b_days)]
+    parts = in_parallel(*(functools.partial(target_period_figures, target_id=target_id, first_day=first,
+                                            last_day=last, statistic=statistic, roll_up=False)
+                          for first, last in (a_days, b_days)))
     ids = np.union1d(parts[0].segment_id, parts[1].segment_id).astype(np.int64)
     states, values, bounds = [], [], []
     for part, coverage in zip(parts, coverages):

@@ -27,6 +27,7 @@ samples), it did no IO (0).
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -125,25 +126,35 @@ def _figures_by_id(arrays: WindowArrays, sizes_gb: dict[int, float | None]) -> d
     return out
 
 
-def target_period_figures(*, target_id: int, first_day: dt.date, last_day: dt.date, statistic: str) -> WindowArrays:
+def target_period_figures(*, target_id: int, first_day: dt.date, last_day: dt.date, statistic: str,
+                          roll_up: bool = True) -> WindowArrays:
     """Every segment active in the whole UTC days [first_day, last_day], from the daily rollups (brought up
-    to date first), or the raw statistics where the p95's rank is beyond the TOP_IOPS values they keep.
+    to date first unless ``roll_up`` is False: the caller did), or the raw statistics where the p95's rank
+    is beyond the TOP_IOPS values they keep.
 
     Reads no window base and stores none: the recommendations' cached bases stay as they are.
     """
     _check_statistic(statistic)
     if last_day < first_day:
         raise ValueError(f"a period ends on or after its first day, not {last_day} before {first_day}")
-    segment_days_roll_up(target_id=target_id)
+    if roll_up:
+        segment_days_roll_up(target_id=target_id)
     start, stop = day_bounds(first_day, last_day)
     ranks = 1
     if statistic == "p95":
         ranks = max(1, int(windows.p95_rank(np.array([windows.snapshots_between(target_id, start, stop)]))[0]))
     if ranks > TOP_IOPS:
         return windows.raw_figures(target_id, start, stop, statistic=statistic)
-    days = RollupDay.objects.filter(target_id=target_id, day__range=(first_day, last_day)).order_by("day")
-    merged = activity.merge_all((activity.prefer_snapshots(day_rollup(target_id=target_id, day=day))
-                                 for day in days.values_list("day", flat=True)), keep=ranks, by_source=False)
+    versions = dict(RollupDay.objects.filter(target_id=target_id, day__range=(first_day, last_day))
+                    .values_list("day", "version"))
+    # A window base the recommendations keep for days the period starts with (the configured window's
+    # complete days, when the period is that window) is read instead of its days; never one built here.
+    base = max(windows._current_bases(target_id, first_day, last_day, ranks, versions),
+               key=lambda stored: stored.last_day, default=None)
+    days = (activity.prefer_snapshots(day_rollup(target_id=target_id, day=day)) for day in sorted(versions)
+            if base is None or day > base.last_day)  # read one at a time as merge_all goes
+    merged = activity.merge_all(itertools.chain([windows._base_read(base)] if base else [], days),
+                                keep=ranks, by_source=False)
     return windows.merged_figures(target_id, first_day, last_day, statistic, merged)
 
 

@@ -135,6 +135,22 @@ class TargetPeriodFiguresTests:
         assert rolled.segment_id[order_a].tolist() == raw.segment_id[order_b].tolist()
         assert np.allclose(rolled.iops[order_a], raw.iops[order_b], rtol=1e-12)
 
+    def test_the_recommendations_window_base_is_read_instead_of_its_days(self, target, monkeypatch):
+        from apps.snapshots import periods
+
+        _store(target, _series(60, 24 * 8, seed=9))
+        windows.window_figures(target_id=target.id, last_day=END.date(), days=5)  # as a refresh does
+        first = END.date() - dt.timedelta(days=4)
+        read, day_rollup = [], periods.day_rollup
+        monkeypatch.setattr(periods, "day_rollup", lambda **kw: read.append(kw["day"]) or day_rollup(**kw))
+
+        rolled = target_period_figures(target_id=target.id, first_day=first, last_day=END.date(), statistic="p95")
+
+        assert read == [END.date()]
+        raw = windows.raw_figures(target.id, *day_bounds(first, END.date()), statistic="p95")
+        order_a, order_b = np.argsort(rolled.segment_id), np.argsort(raw.segment_id)
+        assert np.allclose(rolled.iops[order_a], raw.iops[order_b], rtol=1e-12)
+
     def test_a_period_stores_no_window_base(self, target):
         _store(target, _series(60, 24 * 8, seed=7))
         target_period_figures(target_id=target.id, first_day=END.date() - dt.timedelta(days=4),
