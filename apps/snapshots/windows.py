@@ -386,6 +386,8 @@ def raw_figures(target_id: int, start: dt.datetime, end: dt.datetime, *, statist
                ("covered_s", "float8"), ("intervals", "int8"), ("iops_sum", "float8"), ("iops", "float8"),
                ("gaps", "bool")]
     with roomy_sorts(), connection.cursor() as cursor:
+        if segment_ids is not None:  # the period's snapshots (estimated as one) hashed, not probed per snapshot
+            cursor.execute("SET LOCAL enable_nestloop = off")
         data = fetch_arrays(cursor.cursor, sql, {"target": target_id, "start": start, "end": end, "ids": segment_ids,
                                                  "top_n": snapshots_between(target_id, start, end, top_n_only=True)},
                             columns)
