@@ -114,7 +114,9 @@ def day_range_words(first: dt.date, last: dt.date) -> str:
 
 
 def period_choice(query: QueryDict, *, target_id: int, now: dt.datetime) -> PeriodChoice:
-    """The period a page's query asks for (see the module docstring)."""
+    """The period a page's query asks for (see the module docstring); no query when none is asked for."""
+    if not any(query.get(name) for name in PARAMETERS):
+        return PeriodChoice(form=PeriodForm(query, bounds=None))
     bounds = period_bounds(target_id=target_id, now=now)
     form = PeriodForm(query, bounds=bounds)
     if not form.is_valid():
