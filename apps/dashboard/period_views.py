@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from apps.dashboard.compare_selectors import CompareForm, compare_page
+from apps.dashboard.period_charts import period_chart_context
 from apps.dashboard.period_selectors import page_period, period_context
 from apps.snapshots.periods import period_bounds
 from apps.targets.models import Target
@@ -22,7 +23,11 @@ def page_period_context(request: HttpRequest, target: Target, context: dict[str,
     (``context["page"]``) and of ``segment_ids`` over the chosen period; ``compare``: link the comparison."""
     page = context.get("page")
     period = page_period(request, target_id=target.id, rows=page.rows if page else [], segment_ids=list(segment_ids))
-    return {**period_context(period, iops_label=context.get("iops_label", "IOPS")),
+    extra = {}
+    if compare:  # the target page: its charts of measured IO too
+        extra = period_chart_context(period, target_id=target.id, run=context.get("reco_run"),
+                                     scatter=context.get("scatter") or {})
+    return {**period_context(period, iops_label=context.get("iops_label", "IOPS")), **extra,
             "compare_url": reverse("dashboard:compare_periods", args=[target.name]) if compare else ""}
 
 

@@ -70,6 +70,28 @@ class PeriodPickerTests:
         assert 'id="period-error"' in page and "before its From" in page
         assert 'id="period-banner"' not in page
 
+    def test_the_target_pages_scatter_and_skew_show_the_periods_io(self, admin_client, big):
+        import json
+
+        page = admin_client.get("/targets/big/?period=24h&stat=avg").content.decode()
+
+        scatter = json.loads(page.split('<script id="data-scatter" type="application/json">')[1].split("</script>")[0])
+        points = {p["id"]: p["iops"] for series in scatter["series"] for p in series["points"]}
+        names = dict(Segment.objects.filter(target=big).values_list("id", "object_name"))
+        assert points and all(iops == pytest.approx((110 + 2 * int(names[pk][3:])) / 3600) for pk, iops in points.items())
+        assert "IO skew charts and the skew KPI show the period's whole days" in page
+
+    def test_segments_not_measured_in_the_period_are_left_out_of_the_charts_not_drawn_at_zero(self, admin_client,
+                                                                                                 big):
+        import json
+
+        day = (timezone.now() - dt.timedelta(days=20)).date()
+        page = admin_client.get(f"/targets/big/?period=custom&from={day}&to={day}").content.decode()
+
+        scatter = json.loads(page.split('<script id="data-scatter" type="application/json">')[1].split("</script>")[0])
+        assert scatter["plotted"] == 0 and scatter["omitted"] == 120
+        assert 'id="skew-callout"' not in page
+
     def test_the_segment_page_shows_its_figures_and_chart_over_the_period(self, admin_client, big):
         seg = Segment.objects.get(target=big, object_name="OBJ3")
 
