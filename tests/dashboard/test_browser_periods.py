@@ -9,7 +9,7 @@ import re
 import pytest
 
 # The browser tests' own helpers; csp_violations is autouse there and, imported, here: any CSP violation fails.
-from tests.dashboard.test_browser import SHOTS, collected, csp_violations, login  # noqa: F401
+from tests.dashboard.test_browser import SHOTS, assert_drawn, collected, csp_violations, login  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -46,6 +46,12 @@ class PeriodBrowserTests:
         page.click("#period-apply")
         page.wait_for_selector("#period-error")
         assert "before its From" in page.locator("#period-error").inner_text()
+
+        # The target page's scatter and skew drawn over the period.
+        page.goto(f"{live_server.url}/targets/demo/?period=7d&stat=avg")
+        assert "IO skew charts and the skew KPI show the period's whole days" in page.locator("#period-banner").inner_text()
+        for canvas in ("chart-scatter", "chart-skew"):
+            assert_drawn(page, canvas)
 
         page.goto(f"{live_server.url}/targets/demo/")
         page.click("#compare-link")
