@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from apps.dashboard import audit_views, views
+from apps.dashboard import audit_views, period_views, views
 
 app_name = "dashboard"
 
@@ -9,6 +9,7 @@ urlpatterns = [
     path("targets/<str:name>/", views.target_detail, name="target"),
     path("targets/<str:name>/segments/<int:segment_id>/", views.segment_detail, name="segment"),
     path("targets/<str:name>/recommendations/", views.recommendations, name="recommendations"),
+    path("targets/<str:name>/compare/", period_views.compare_periods, name="compare_periods"),
     path("targets/<str:name>/collect/", views.run_collect, name="collect"),
     path("targets/<str:name>/recompute/", views.recompute, name="recompute"),
     path("targets/<str:name>/refresh.json", views.refresh_status, name="refresh_status"),

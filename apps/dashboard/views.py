@@ -22,6 +22,8 @@ from apps.dashboard.budget_views import budget_card
 from apps.dashboard.forms import RecommendationFilterForm, TierForm
 from apps.dashboard.keyset import BadCursor, keyset_page
 from apps.dashboard.partition_selectors import partition_heat, partition_rollup
+from apps.dashboard.period_selectors import period_series
+from apps.dashboard.period_views import page_period_context
 from apps.dashboard.segment_sql_selectors import segment_sql_card
 from apps.snapshots.models import CollectionRun, Segment
 from apps.targets.models import Target
@@ -146,6 +148,7 @@ def target_detail(request: HttpRequest, name: str) -> HttpResponse:
         # The KPIs are the target's: the run's stored totals, whatever the table's filters.
         "totals": {**figures.totals, "capped": False},
     }
+    context.update(page_period_context(request, target, context, compare=True))
     return render(request, "dashboard/target.html", context)
 
 
@@ -160,8 +163,11 @@ def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResp
     explanation = explain([current], target=target)[0] if current else None
     from apps.tiering.selectors import recommendation_window
 
+    period = page_period_context(request, target, {}, segment_ids=(segment.id,))
+    series = period_series(series, period["period"])
     context = {
-        "target": target, "segment": segment, "series": series, "residency": residency, "history": history,
+        **period, "segment_period": period["period"].of(segment.id), "target": target, "segment": segment,
+        "series": series, "residency": residency, "history": history,
         "current": current, "reasons": explanation.reasons if explanation else (),
         "ddl": explanation.ddl if explanation else "",
         "window": recommendation_window(run=current.run) if current else None,
@@ -210,6 +216,7 @@ def recommendations(request: HttpRequest, name: str) -> HttpResponse:
     head = _head(target)
     table = _table_page(request, target, with_action=True, figures=_figures(target, head["reco_run"])[0])
     context = {"target": target, **head, **table}
+    context.update(page_period_context(request, target, context))
     return render(request, "dashboard/recommendations.html", context)
 
 

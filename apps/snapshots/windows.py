@@ -138,7 +138,13 @@ def window_figures(*, target_id: int, last_day: dt.date, days: int, statistic: s
     if last_day_rollup is None:
         last_day_rollup = day_rollup(target_id=target_id, day=last_day)
     last = activity.prefer_snapshots(last_day_rollup)
-    merged = activity.merge(base, last, keep=ranks, by_source=False)
+    return merged_figures(target_id, first_day, last_day, statistic,
+                          activity.merge(base, last, keep=ranks, by_source=False))
+
+
+def merged_figures(target_id: int, first_day: dt.date, last_day: dt.date, statistic: str,
+                   merged: Activity) -> WindowArrays:
+    """The window's figures from its days' rollups merged per segment (keeping the ranks the statistic needs)."""
     n = merged.intervals
     # Over every top-N snapshot of the window, captured or not (those that did not capture a segment
     # hold an unknown value below their capture); V$ samples measure every segment they cover.
@@ -176,7 +182,11 @@ def _snapshots_in(target_id: int, first_day: dt.date, last_day: dt.date, *, top_
     """The window's snapshots of the target's current database: distinct (kind, snap_id), their RAC instances
     counted once; an upper bound of any segment's per-snapshot values. ``top_n_only``: the top-N ones only (AWR,
     imported reports)."""
-    start, end = _day_bounds(first_day, last_day)
+    return snapshots_between(target_id, *_day_bounds(first_day, last_day), top_n_only=top_n_only)
+
+
+def snapshots_between(target_id: int, start: dt.datetime, end: dt.datetime, *, top_n_only: bool = False) -> int:
+    """:func:`_snapshots_in` over the snapshots ending in [start, end)."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(DISTINCT (kind, snap_id)) FROM snapshots_snapshot "
@@ -343,7 +353,8 @@ WITH per_snap AS (
          {sums}
   FROM snapshots_segmentstat st JOIN snapshots_snapshot sn ON sn.id = st.snapshot_id
   WHERE sn.target_id = %(target)s AND sn.end_at >= %(start)s AND sn.end_at < %(end)s AND st.interval_s > 0
-    AND sn.dbid = ({current_dbid})
+    AND st.end_at >= %(start)s AND st.end_at < %(end)s AND sn.dbid = ({current_dbid})
+    AND (%(ids)s::int8[] IS NULL OR st.segment_id = ANY(%(ids)s::int8[]))
   GROUP BY st.segment_id, 2, sn.kind, sn.dbid, sn.snap_id
 ), chosen AS (
   SELECT *, (read_requests + write_requests) / interval_s AS iops,
@@ -359,7 +370,14 @@ FROM chosen WHERE from_samples = only_samples GROUP BY segment_id
 def raw_window_figures(*, target_id: int, last_day: dt.date, days: int, statistic: str = "p95") -> WindowArrays:
     """The same figures as :func:`window_figures`, computed from every raw statistic of the window (slow, exact)."""
     first_day, last_day = window_days(last_day=last_day, days=days)
-    start, end = _day_bounds(first_day, last_day)
+    return raw_figures(target_id, *_day_bounds(first_day, last_day), statistic=statistic)
+
+
+def raw_figures(target_id: int, start: dt.datetime, end: dt.datetime, *, statistic: str = "p95",
+                segment_ids: list[int] | None = None) -> WindowArrays:
+    """:func:`raw_window_figures` over the snapshots ending in [start, end), of ``segment_ids`` only when given
+    (read through the per-segment index: a page's rows, not every segment)."""
+    first_day, last_day = start.astimezone(dt.timezone.utc).date(), (end - dt.timedelta(microseconds=1)).date()
     sql = _RAW_SQL.format(
         sums=", ".join(f"sum({RAW_SQL[c]}) AS {c}" for c in COUNTERS),
         totals=", ".join(f"sum({c})::int8" for c in COUNTERS), agg=_AGG[statistic], gaps=_GAPS[statistic],
@@ -368,8 +386,10 @@ def raw_window_figures(*, target_id: int, last_day: dt.date, days: int, statisti
                ("covered_s", "float8"), ("intervals", "int8"), ("iops_sum", "float8"), ("iops", "float8"),
                ("gaps", "bool")]
     with roomy_sorts(), connection.cursor() as cursor:
-        data = fetch_arrays(cursor.cursor, sql, {"target": target_id, "start": start, "end": end,
-                                                 "top_n": _snapshots_in(target_id, first_day, last_day, top_n_only=True)},
+        if segment_ids is not None:  # the period's snapshots (estimated as one) hashed, not probed per snapshot
+            cursor.execute("SET LOCAL enable_nestloop = off")
+        data = fetch_arrays(cursor.cursor, sql, {"target": target_id, "start": start, "end": end, "ids": segment_ids,
+                                                 "top_n": snapshots_between(target_id, start, end, top_n_only=True)},
                             columns)
     return _arrays(first_day, last_day, statistic, data, data["iops"])
 

@@ -22,6 +22,7 @@ VIEWER = {
     "dashboard:run_status", "dashboard:refresh_status", "dashboard:tiers", "password_change", "password_change_done", "logout",
     "plans:list", "plans:detail", "plans:export_sql", "plans:export_csv", "dashboard:search",
     "apitokens:list", "apitokens:new", "apitokens:revoke",
+    "dashboard:compare_periods",
 }
 ADMIN_PAGES = {
     "dashboard:tier_edit", "dashboard:tier_presets", "dashboard:collect", "dashboard:recompute", "snapshots:import", "targets:check",
