@@ -112,6 +112,12 @@ class UrlConfTests:
                 continue
             assert admin_client.get(url.path).status_code in admin_expects(url.name), url
 
+    def test_pages_of_their_own_access_answer_no_one_without_it(self, client, admin_client, every_url):
+        for url in every_url:
+            if url.name in OWN_ACCESS:
+                assert client.get(url.path).status_code == 404, url
+                assert admin_client.get(url.path).status_code == 404, url  # a login is not its access
+
 
 @pytest.fixture
 def reset_urls() -> Iterator[Callable[..., None]]:
@@ -127,12 +133,6 @@ def reset_urls() -> Iterator[Callable[..., None]]:
     importlib.reload(config.urls)
     clear_url_caches()
 
-
-    def test_pages_of_their_own_access_answer_no_one_without_it(self, client, admin_client, every_url):
-        for url in every_url:
-            if url.name in OWN_ACCESS:
-                assert client.get(url.path).status_code == 404, url
-                assert admin_client.get(url.path).status_code == 404, url  # a login is not its access
 
 
 class PasswordResetTests:
