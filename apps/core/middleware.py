@@ -38,10 +38,18 @@ def body_length(request: HttpRequest) -> int | None:
     return max(declared, 0)
 
 
+def body_user(request: HttpRequest):
+    """Who sends the body: the session's user, else the user of a valid API key
+    (``request.bearer_user``, set by apps.apitokens.middleware.BearerUserMiddleware), else anonymous."""
+    if request.user.is_authenticated:
+        return request.user
+    return getattr(request, "bearer_user", None) or request.user
+
+
 def body_limit(request: HttpRequest) -> int:
     """The largest body this client may send, from its role."""
     config = get_config()
-    user = request.user
+    user = body_user(request)
     if not user.is_authenticated:
         return config["ANONYMOUS_MAX_BODY_BYTES"]
     if not user.is_staff:
@@ -67,11 +75,12 @@ class RequestBodyGuardMiddleware:
         length = body_length(request)
         if length == 0:
             return self.get_response(request)
-        if not request.user.is_authenticated and not _login_not_required(request):
+        user = body_user(request)
+        if not user.is_authenticated and not _login_not_required(request):
             return HttpResponseForbidden("Log in first: this request has a body and you are not logged in.\n",
                                          content_type="text/plain")
         limit = body_limit(request)
-        if length is not None and length > limit and request.user.is_authenticated and not request.user.is_staff:
+        if length is not None and length > limit and user.is_authenticated and not user.is_staff:
             return HttpResponseForbidden(
                 f"Only admins upload files: this request's body is {filesizeformat(length)}, more than the "
                 f"{filesizeformat(limit)} a form takes.\n", content_type="text/plain",

@@ -58,6 +58,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # An API key's user for the body guard below, which runs before DRF authenticates (apps/apitokens).
+    "apps.apitokens.middleware.BearerUserMiddleware",
     # Refuses a body the client may not send from its headers, before CsrfViewMiddleware parses it.
     "apps.core.middleware.RequestBodyGuardMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
