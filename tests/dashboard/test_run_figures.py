@@ -87,3 +87,35 @@ def test_storing_a_run_stores_its_figures(demo_target, collect):
     run = RecommendationRun.objects.get(target=demo_target, state=RecommendationRun.State.CURRENT)
     figures = RecommendationRunFigures.objects.get(run=run).figures
     assert run_figures.figures_from_json(figures) == recompute(demo_target)
+
+
+def test_the_fleet_page_shows_each_current_run_s_stored_totals(viewer_client, target):
+    from apps.dashboard import fleet_selectors
+
+    viewer_client.get("/targets/figs/")
+    figures = stored(target)
+    store(target, dict(figures, totals=dict(figures["totals"], now="1234.00", unmeasured=7, moves=3, ahead=2)))
+    (row,) = fleet_selectors.fleet_overview()  # what only the stored figures can say: not a sum of the rows
+    assert (row.cost_now_usd, row.unmeasured, row.moves, row.segments) == (Decimal("1234.00"), 7, 5, 80)
+
+
+def test_the_fleet_page_computes_and_stores_the_figures_a_run_lacks(target):
+    from apps.dashboard import fleet_selectors
+
+    assert stored(target) is None
+    (row,) = fleet_selectors.fleet_overview()
+    assert run_figures.figures_from_json(stored(target)) == recompute(target)
+    assert (row.cost_now_usd, row.cost_after_usd, row.savings_usd) == (Decimal("160.00"), Decimal("120.00"),
+                                                                       Decimal("40.00"))
+    assert (row.unpriced, row.moves) == (0, 40)
+
+
+def test_the_fleet_reads_its_costs_in_one_query_whatever_the_number_of_targets(seed_tiers,
+                                                                                django_assert_num_queries):
+    from apps.dashboard import fleet_selectors
+
+    for name in ("f1", "f2", "f3"):
+        run_figures.run_figures_store(current_run(build_target(name=name, segments=20 * len(name))))
+    # The targets with their segment counts and last runs, those runs, the stored totals, the flash ratios.
+    with django_assert_num_queries(4):
+        assert len(fleet_selectors.fleet_overview()) == 3
