@@ -111,6 +111,29 @@ def run_figures(run: RecommendationRun | None, *, target_id: int, tier_rows: lis
     return figures
 
 
+@dataclass(frozen=True)
+class TableFigures:
+    """What the recommendations table reads of a run's figures: its unfiltered totals and filter choices."""
+
+    totals: dict[str, Decimal | int | None]
+    choices: selectors.FilterChoices
+
+
+def table_figures(run: RecommendationRun | None, *, target_id: int, tier_set: str) -> TableFigures:
+    """The run's stored totals and filter choices alone (one query reading those two keys, not the charts'
+    hundreds of kB); computed and stored first as run_figures does when missing or of an older version. Neither
+    depends on the tier set's figures: a tier edited since leaves them true."""
+    if run is not None:
+        stored = (RecommendationRunFigures.objects.filter(run_id=run.pk)
+                  .values_list("figures__version", "figures__totals", "figures__choices").first())
+        if stored and stored[0] == VERSION and stored[1] is not None and stored[2] is not None:
+            money = ("now", "after", "savings")
+            return TableFigures(totals={k: _decimal(v) if k in money else v for k, v in stored[1].items()},
+                                choices=selectors.FilterChoices(**stored[2]))
+    figures = run_figures(run, target_id=target_id, **tier_inputs(tier_set=tier_set))
+    return TableFigures(totals=figures.totals, choices=figures.choices)
+
+
 def tier_inputs(*, tier_set: str) -> dict[str, Any]:
     """What the figures read from the tier set: its rows (fingerprinted), models, order and break-evens."""
     from apps.tiering.costmodel import break_evens, tiers_by_intensity

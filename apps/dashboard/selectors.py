@@ -305,6 +305,20 @@ def recommendation_totals_capped(qs: QuerySet[Recommendation], *, cap: int = FIL
     return {**totals, "capped": False}
 
 
+def lob_indexes_attach(rows: Sequence[Recommendation]) -> None:
+    """Give each LOB segment's row of a table page ``lob_index_rows``, the rows of the LOB indexes folded into it
+    (the lob_indexes template tag reads them): one query for the page, not one per LOB row."""
+    from apps.tiering.lobfold import LOB_SEGMENT_TYPES
+    from apps.tiering.selectors import lob_indexes_of
+
+    lobs = [row for row in rows if row.segment.object_type in LOB_SEGMENT_TYPES]
+    if not lobs:
+        return
+    found = lob_indexes_of(run_id=lobs[0].run_id, lob_ids=[row.segment_id for row in lobs])
+    for row in lobs:
+        row.lob_index_rows = found.get(row.segment_id, [])
+
+
 @dataclass(frozen=True)
 class FilterChoices:
     owners: list[str]

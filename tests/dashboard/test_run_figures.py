@@ -119,3 +119,20 @@ def test_the_fleet_reads_its_costs_in_one_query_whatever_the_number_of_targets(s
     # The targets with their segment counts and last runs, those runs, the stored totals, the flash ratios.
     with django_assert_num_queries(4):
         assert len(fleet_selectors.fleet_overview()) == 3
+
+
+def test_the_recommendations_page_reads_the_stored_totals_and_choices_not_the_charts(viewer_client, target):
+    viewer_client.get("/targets/figs/")
+    figures = stored(target)
+    # Charts the table never shows: a page that parsed them (hundreds of kB at 100k segments) would fail here.
+    store(target, dict(figures, skew={}, scatter=None, choices=dict(figures["choices"], owners=["ONLY_STORED"])))
+    response = viewer_client.get("/targets/figs/recommendations/")
+    assert response.status_code == 200 and "ONLY_STORED" in response.content.decode()
+    assert response.context["totals"]["count"] == 80
+
+
+def test_the_recommendations_page_computes_figures_of_an_older_version(viewer_client, target):
+    viewer_client.get("/targets/figs/")
+    store(target, dict(stored(target), version=run_figures.VERSION - 1, totals={}))
+    assert viewer_client.get("/targets/figs/recommendations/").context["totals"]["count"] == 80
+    assert stored(target)["version"] == run_figures.VERSION
