@@ -13,11 +13,11 @@ from decimal import Decimal
 
 from django.db.models import Func, IntegerField, OuterRef, Prefetch, Subquery, Sum
 
-from apps.dashboard.selectors import STAT_FLASH_HITS, STAT_READ_REQUESTS, window_since
+from apps.dashboard.selectors import STAT_FLASH_HITS, STAT_READ_REQUESTS, totals_aggregates, window_since
 from apps.snapshots.models import CollectionRun, Segment, SysStat
 from apps.targets.models import Target
 from apps.tiering import costmodel
-from apps.tiering.models import RecommendationRun, Refresh, Tier, TierSet
+from apps.tiering.models import Recommendation, RecommendationRun, Refresh, Tier, TierSet
 from apps.tiering.tiers import tier_to_model
 
 # ---------------------------------------------------------------- fleet
@@ -110,17 +110,23 @@ def fleet_overview() -> list[FleetRow]:
 
 def _current_totals() -> dict[int, dict]:
     """target id -> the totals stored with its current run's figures (one query: the totals' key alone, not
-    the figures' charts); a run without figures of this form gets them computed and stored now."""
+    the charts). Runs without figures of this form (stored before them, or of an older form) have their rows
+    summed instead, in one more query for all of them; their figures are the target page's to compute."""
     from apps.dashboard import run_figures
 
     stored = (RecommendationRun.objects.filter(state=RecommendationRun.State.CURRENT)
-              .values_list("target_id", "figures__figures__version", "figures__figures__totals"))
-    totals = {}
-    for target_id, version, run_totals in stored:
+              .values_list("pk", "target_id", "figures__figures__version", "figures__figures__totals"))
+    totals, missing = {}, []
+    for run_id, target_id, version, run_totals in stored:
         if version != run_figures.VERSION or run_totals is None:
-            run = RecommendationRun.objects.get(target_id=target_id, state=RecommendationRun.State.CURRENT)
-            run_totals = run_figures.figures_to_json(run_figures.run_figures_store(run), fingerprint="")["totals"]
-        totals[target_id] = run_totals
+            missing.append(run_id)
+        else:
+            totals[target_id] = run_totals
+    if missing:
+        summed = (Recommendation.objects.filter(run_id__in=missing).counted().values("run__target_id")
+                  .annotate(**totals_aggregates()).order_by())
+        for row in summed:
+            totals[row.pop("run__target_id")] = run_figures.figures_json_totals(row)
     return totals
 
 

@@ -125,6 +125,7 @@ def target_detail(request: HttpRequest, name: str) -> HttpResponse:
         "segments_total": figures.segments_total,
         "unsized": figures.unsized,
         "scatter": figures.scatter,
+        "scatter_script": figures.scatter_script(),
         "break_evens": tiers["edges"],
         "skew": skew,
         "skew_payload": {"points": skew.points, "callouts": skew.callouts},
