@@ -11,14 +11,13 @@ from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Count, OuterRef, Prefetch, Q, Subquery, Sum
+from django.db.models import Func, IntegerField, OuterRef, Prefetch, Subquery, Sum
 
-from apps.dashboard.selectors import STAT_FLASH_HITS, STAT_READ_REQUESTS, window_since
-from apps.snapshots.models import CollectionRun, SysStat
+from apps.dashboard.selectors import STAT_FLASH_HITS, STAT_READ_REQUESTS, totals_aggregates, window_since
+from apps.snapshots.models import CollectionRun, Segment, SysStat
 from apps.targets.models import Target
 from apps.tiering import costmodel
-from apps.tiering.models import Recommendation, Refresh, Tier, TierSet
-from apps.tiering.rules.figures import MOVING_ACTIONS
+from apps.tiering.models import Recommendation, RecommendationRun, Refresh, Tier, TierSet
 from apps.tiering.tiers import tier_to_model
 
 # ---------------------------------------------------------------- fleet
@@ -77,21 +76,25 @@ def fleet_totals(rows: list[FleetRow]) -> dict[str, Decimal | bool | None]:
     return totals
 
 
+class _CountRows(Func):
+    """COUNT(*): what an index-only scan answers (COUNT(id) reads every row)."""
+
+    template = "COUNT(*)"
+    output_field = IntegerField()
+
+
 def fleet_overview() -> list[FleetRow]:
-    """One row per target: mode, last collection, segments, costs, flash-cache hit ratio (four queries)."""
+    """One row per target: mode, last collection, segments, costs, flash-cache hit ratio. Four queries whatever
+    the fleet's size: the costs are each current run's stored totals (apps.dashboard.run_figures), never a sum
+    over its rows; a run whose figures are missing or of an older form has them computed and stored first."""
     last_run_id = CollectionRun.objects.filter(target=OuterRef("pk")).order_by("-queued_at").values("pk")[:1]
-    targets = list(Target.objects.select_related("tier_set").annotate(segment_count=Count("segments"),
+    # count(*) per target from the segment table's target index alone (a join and GROUP BY over every segment
+    # of the fleet sorted 350k rows on disk, and its cost woke PostgreSQL's JIT compiler: most of a second).
+    segment_count = Segment.objects.filter(target=OuterRef("pk")).order_by().annotate(n=_CountRows()).values("n")
+    targets = list(Target.objects.select_related("tier_set").annotate(segment_count=Subquery(segment_count),
                                                                       last_run_id=Subquery(last_run_id)))
     runs = CollectionRun.objects.in_bulk([t.last_run_id for t in targets if t.last_run_id])
-    costs = {
-        r["run__target_id"]: r
-        for r in Recommendation.objects.current().counted().values("run__target_id").annotate(
-            now=Sum("cost_now_usd"), after=Sum("cost_after_usd"), savings=Sum("savings_usd"),
-            unpriced=Count("segment_id", filter=Q(cost_now_usd__isnull=True)),
-            unmeasured=Count("segment_id", filter=Q(measured=False)),
-            moves=Count("segment_id", filter=Q(action__in=MOVING_ACTIONS)),
-        ).order_by()
-    }
+    costs = {target_id: _fleet_costs(totals) for target_id, totals in _current_totals().items()}
     ratios = fleet_flash_hit_ratios(since=window_since())
     return [
         FleetRow(
@@ -103,6 +106,38 @@ def fleet_overview() -> list[FleetRow]:
         )
         for t in targets
     ]
+
+
+def _current_totals() -> dict[int, dict]:
+    """target id -> the totals stored with its current run's figures (one query: the totals' key alone, not
+    the charts). Runs without figures of this form (stored before them, or of an older form) have their rows
+    summed instead, in one more query for all of them; their figures are the target page's to compute."""
+    from apps.dashboard import run_figures
+
+    stored = (RecommendationRun.objects.filter(state=RecommendationRun.State.CURRENT)
+              .values_list("pk", "target_id", "figures__figures__version", "figures__figures__totals"))
+    totals, missing = {}, []
+    for run_id, target_id, version, run_totals in stored:
+        if version != run_figures.VERSION or run_totals is None:
+            missing.append(run_id)
+        else:
+            totals[target_id] = run_totals
+    if missing:
+        summed = (Recommendation.objects.filter(run_id__in=missing).counted().values("run__target_id")
+                  .annotate(**totals_aggregates()).order_by())
+        for row in summed:
+            totals[row.pop("run__target_id")] = run_figures.figures_json_totals(row)
+    return totals
+
+
+def _fleet_costs(totals: dict) -> dict:
+    """A run's stored totals as the fleet row's figures; a run without a counted row has none (as a sum over
+    no rows gives none)."""
+    if not totals.get("count"):
+        return {}
+    money = {key: None if totals[key] is None else Decimal(totals[key]) for key in ("now", "after", "savings")}
+    return {**money, "unpriced": totals["unpriced"], "unmeasured": totals["unmeasured"],
+            "moves": totals["moves"] + totals["ahead"]}  # MOVING_ACTIONS: a move of either kind or placed ahead
 
 
 def fleet_flash_hit_ratios(*, since: dt.datetime) -> dict[int, float]:

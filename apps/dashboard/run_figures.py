@@ -3,7 +3,7 @@
 The target and recommendations pages show totals, cost by tier, the skew curve, the scatter, the filter
 choices and the segment counts. Recomputing them from 100k rows at each page view took a second; a run's
 rows never change once stored, so they are computed once (figures_compute) and kept in
-RecommendationRunFigures (one row per run) as JSON. What depends on the tier set's figures (pool charges, the scatter's
+RecommendationRunFigures (one row per run) as JSON, the scatter's points as the JSON text the page embeds. What depends on the tier set's figures (pool charges, the scatter's
 tier order and break-even lines) is keyed by a fingerprint of the set's tier rows: a tier edited since
 the figures were computed recomputes them rather than show figures of the old prices.
 """
@@ -17,23 +17,45 @@ from decimal import Decimal
 from typing import Any
 
 from django.forms.models import model_to_dict
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from apps.dashboard import charts, selectors
 from apps.dashboard.rows import TierCost
 from apps.tiering.models import Recommendation, RecommendationRun, RecommendationRunFigures
 
-VERSION = 1  # bump when what is stored changes: older figures are then recomputed on first view
+VERSION = 2  # bump when what is stored changes: older figures are then recomputed on first view
 
 
 @dataclass(frozen=True)
 class RunFigures:
     segments_total: int
     unsized: int
-    scatter: dict[str, Any]
+    scatter: dict[str, Any]  # the scatter's counts (plotted, shown, omitted); its points are in scatter_json
     skew: charts.SkewCurve
     costs: list[TierCost]
     totals: dict[str, Decimal | int | None]
     choices: selectors.FilterChoices
+    scatter_json: str = "{}"  # the whole scatter payload, as JSON text escaped for a <script> element
+
+    def scatter_script(self) -> str:
+        """The scatter payload's <script type="application/json" id="data-scatter"> element, as json_script
+        writes it, from the stored text (no parse, no serialisation)."""
+        return format_html('<script id="data-scatter" type="application/json">{}</script>',
+                           mark_safe(self.scatter_json))  # noqa: S308 -- escaped as json_script does (scatter_text)
+
+
+SCATTER_COUNTS = ("plotted", "shown", "omitted")
+
+
+def scatter_text(payload: dict[str, Any]) -> str:
+    """The payload's JSON as django.utils.html.json_script writes it (its encoder, its escapes)."""
+    from django.core.serializers.json import DjangoJSONEncoder
+
+    return json.dumps(payload, cls=DjangoJSONEncoder).translate(_SCRIPT_ESCAPES)
+
+
+_SCRIPT_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}  # json_script's
 
 
 def tiers_fingerprint(tier_rows: list[Any]) -> str:
@@ -48,10 +70,10 @@ def figures_compute(*, target_id: int, run_id: int | None, tier_models: list[Any
     None: the target's current run, none yet (every figure empty)."""
     points = selectors.segment_points(target_id=target_id, run_id=run_id)
     rows = Recommendation.objects.filter(run_id=run_id) if run_id else Recommendation.objects.current(target_id=target_id)
+    scatter = charts.scatter_payload(points, labels=selectors.segment_labels, tier_order=tier_order, break_evens=edges)
     return RunFigures(
         segments_total=len(points), unsized=points.unsized,
-        scatter=charts.scatter_payload(points, labels=selectors.segment_labels, tier_order=tier_order,
-                                       break_evens=edges),
+        scatter={key: scatter[key] for key in SCATTER_COUNTS}, scatter_json=scatter_text(scatter),
         skew=charts.skew_curve(points),
         costs=selectors.tier_costs(target_id=target_id, tier_models=tier_models, run_id=run_id),
         totals=selectors.recommendation_totals(rows.counted()),
@@ -68,21 +90,26 @@ def _decimal(value: str | None) -> Decimal | None:
 
 
 def figures_to_json(figures: RunFigures, *, fingerprint: str) -> dict[str, Any]:
-    money = ("now", "after", "savings")
     return {
         "version": VERSION, "tiers": fingerprint,
         "segments_total": figures.segments_total, "unsized": figures.unsized,
         "scatter": figures.scatter, "skew": asdict(figures.skew),
         "costs": [{k: str(v) if isinstance(v, Decimal) else v for k, v in asdict(c).items()} for c in figures.costs],
-        "totals": {k: _money(v) if k in money else v for k, v in figures.totals.items()},  # type: ignore[arg-type]
+        "totals": figures_json_totals(figures.totals),
         "choices": asdict(figures.choices),
     }
 
 
-def figures_from_json(data: dict[str, Any]) -> RunFigures:
+def figures_json_totals(totals: dict[str, Any]) -> dict[str, Any]:
+    """Totals (selectors.recommendation_totals) as stored: money as text."""
+    return {k: _money(v) if k in ("now", "after", "savings") else v for k, v in totals.items()}
+
+
+def figures_from_json(data: dict[str, Any], scatter_json: str = "{}") -> RunFigures:
     money = ("now", "after", "savings")
     return RunFigures(
         segments_total=data["segments_total"], unsized=data["unsized"], scatter=data["scatter"],
+        scatter_json=scatter_json,
         skew=charts.SkewCurve(**data["skew"]),
         costs=[TierCost(tier=c["tier"], now_usd=Decimal(c["now_usd"]), after_usd=Decimal(c["after_usd"]),
                         pool_now_usd=Decimal(c["pool_now_usd"]), pool_after_usd=Decimal(c["pool_after_usd"]))
@@ -101,14 +128,38 @@ def run_figures(run: RecommendationRun | None, *, target_id: int, tier_rows: lis
         return figures_compute(target_id=target_id, run_id=None, tier_models=tier_models, tier_order=tier_order,
                                edges=edges)
     fingerprint = tiers_fingerprint(tier_rows)
-    stored = RecommendationRunFigures.objects.filter(run_id=run.pk).values_list("figures", flat=True).first()
-    if stored and stored.get("version") == VERSION and stored.get("tiers") == fingerprint:
-        return figures_from_json(stored)
+    stored = RecommendationRunFigures.objects.filter(run_id=run.pk).values_list("figures", "scatter_json").first()
+    if stored and stored[0].get("version") == VERSION and stored[0].get("tiers") == fingerprint:
+        return figures_from_json(*stored)
     figures = figures_compute(target_id=run.target_id, run_id=run.pk, tier_models=tier_models, tier_order=tier_order,
                               edges=edges)
     RecommendationRunFigures.objects.update_or_create(
-        run_id=run.pk, defaults={"figures": figures_to_json(figures, fingerprint=fingerprint)})
+        run_id=run.pk, defaults={"figures": figures_to_json(figures, fingerprint=fingerprint),
+                                 "scatter_json": figures.scatter_json})
     return figures
+
+
+@dataclass(frozen=True)
+class TableFigures:
+    """What the recommendations table reads of a run's figures: its unfiltered totals and filter choices."""
+
+    totals: dict[str, Decimal | int | None]
+    choices: selectors.FilterChoices
+
+
+def table_figures(run: RecommendationRun | None, *, target_id: int, tier_set: str) -> TableFigures:
+    """The run's stored totals and filter choices alone (one query reading those two keys, not the charts'
+    hundreds of kB); computed and stored first as run_figures does when missing or of an older version. Neither
+    depends on the tier set's figures: a tier edited since leaves them true."""
+    if run is not None:
+        stored = (RecommendationRunFigures.objects.filter(run_id=run.pk)
+                  .values_list("figures__version", "figures__totals", "figures__choices").first())
+        if stored and stored[0] == VERSION and stored[1] is not None and stored[2] is not None:
+            money = ("now", "after", "savings")
+            return TableFigures(totals={k: _decimal(v) if k in money else v for k, v in stored[1].items()},
+                                choices=selectors.FilterChoices(**stored[2]))
+    figures = run_figures(run, target_id=target_id, **tier_inputs(tier_set=tier_set))
+    return TableFigures(totals=figures.totals, choices=figures.choices)
 
 
 def tier_inputs(*, tier_set: str) -> dict[str, Any]:

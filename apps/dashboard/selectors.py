@@ -279,10 +279,10 @@ def recommendation_totals(qs: QuerySet[Recommendation]) -> dict[str, Decimal | i
     ``unmeasured``: rows whose costs are lower bounds (IO not all measured). Either makes the sums
     lower bounds, and all rows unpriced makes them unknown (``now`` None), never $0.
     """
-    return qs.order_by().aggregate(**_totals_aggregates())
+    return qs.order_by().aggregate(**totals_aggregates())
 
 
-def _totals_aggregates() -> dict:
+def totals_aggregates() -> dict:
     return dict(
         now=Sum("cost_now_usd"), after=Sum("cost_after_usd"), savings=Sum("savings_usd"), count=Count("segment_id"),
         moves=Count("segment_id", filter=Q(action__in=("move", "move_partitions"))),
@@ -299,10 +299,24 @@ FILTERED_TOTALS_CAP = 10_000
 def recommendation_totals_capped(qs: QuerySet[Recommendation], *, cap: int = FILTERED_TOTALS_CAP) -> dict:
     """recommendation_totals over filtered rows, summing at most ``cap`` of them (a LIMIT under the sums): when
     more match, ``capped`` is True and ``count`` is the cap (shown as "cap+"), the sums None (not shown)."""
-    totals = qs.select_related(None).order_by()[: cap + 1].aggregate(**_totals_aggregates())
+    totals = qs.select_related(None).order_by()[: cap + 1].aggregate(**totals_aggregates())
     if totals["count"] > cap:
         return {**{k: None for k in totals}, "count": cap, "capped": True}
     return {**totals, "capped": False}
+
+
+def lob_indexes_attach(rows: Sequence[Recommendation]) -> None:
+    """Give each LOB segment's row of a table page ``lob_index_rows``, the rows of the LOB indexes folded into it
+    (the lob_indexes template tag reads them): one query for the page, not one per LOB row."""
+    from apps.tiering.lobfold import LOB_SEGMENT_TYPES
+    from apps.tiering.selectors import lob_indexes_of
+
+    lobs = [row for row in rows if row.segment.object_type in LOB_SEGMENT_TYPES]
+    if not lobs:
+        return
+    found = lob_indexes_of(run_id=lobs[0].run_id, lob_ids=[row.segment_id for row in lobs])
+    for row in lobs:
+        row.lob_index_rows = found.get(row.segment_id, [])
 
 
 @dataclass(frozen=True)

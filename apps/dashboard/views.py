@@ -86,7 +86,7 @@ def _figures(target: Target, run: Any) -> tuple[run_figures.RunFigures, dict[str
 
 
 def _table_page(request: HttpRequest, target: Target, *, with_action: bool,
-                figures: run_figures.RunFigures) -> dict[str, Any]:
+                figures: run_figures.RunFigures | run_figures.TableFigures) -> dict[str, Any]:
     """Filter form, one keyset page in the chosen order, and totals, shared by the target and recommendations
     pages. Unfiltered totals are the run's stored ones; filtered ones are summed over at most
     FILTERED_TOTALS_CAP rows (``capped``: more match, the sums are not shown)."""
@@ -100,6 +100,7 @@ def _table_page(request: HttpRequest, target: Target, *, with_action: bool,
     except BadCursor as exc:
         note = f"Page link ignored ({exc}): showing the first page."
         page = keyset_page(filtered, sort=sort, size=form.page_size())
+    selectors.lob_indexes_attach(page.rows)
     filters_set = form.filters() != selectors.RecommendationFilter()
     totals = selectors.recommendation_totals_capped(filtered) if filters_set else {**figures.totals, "capped": False}
     return {"form": form, "page": page, "sort": sort, "filtered": filtered, "totals": totals, "table_totals": totals,
@@ -125,6 +126,7 @@ def target_detail(request: HttpRequest, name: str) -> HttpResponse:
         "segments_total": figures.segments_total,
         "unsized": figures.unsized,
         "scatter": figures.scatter,
+        "scatter_script": figures.scatter_script(),
         "break_evens": tiers["edges"],
         "skew": skew,
         "skew_payload": {"points": skew.points, "callouts": skew.callouts},
@@ -214,7 +216,9 @@ def recommendations(request: HttpRequest, name: str) -> HttpResponse:
     if request.GET.get("format") == "csv":  # the rows alone: no page to count, no totals
         return _csv_response(target, _filtered(request, target, with_action=True)[1])
     head = _head(target)
-    table = _table_page(request, target, with_action=True, figures=_figures(target, head["reco_run"])[0])
+    # The table's totals and choices alone: the charts' figures are the target page's.
+    figures = run_figures.table_figures(head["reco_run"], target_id=target.id, tier_set=target.tier_set_id)
+    table = _table_page(request, target, with_action=True, figures=figures)
     context = {"target": target, **head, **table}
     context.update(page_period_context(request, target, context))
     return render(request, "dashboard/recommendations.html", context)

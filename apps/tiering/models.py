@@ -167,6 +167,9 @@ class RecommendationRunFigures(models.Model):
 
     run = models.OneToOneField(RecommendationRun, on_delete=models.CASCADE, primary_key=True, related_name="figures")
     figures = models.JSONField()
+    # The scatter chart's points (hundreds of kB at 100k segments) as the JSON text the page embeds: text read as
+    # stored, where a JSON document's would be rebuilt by PostgreSQL, parsed and serialised again at each view.
+    scatter_json = models.TextField(default="")
 
 
 class RecommendationQuerySet(models.QuerySet):

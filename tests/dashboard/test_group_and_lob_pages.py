@@ -23,29 +23,38 @@ LOB = SegmentKey("APP", "SYS_LOB0000012345C00002$$", "", "LOBSEGMENT")
 INDEX = SegmentKey("APP", "SYS_IL0000012345C00002$$", "", "LOBINDEX")
 
 
-@pytest.fixture
-def lob_target(db, seed_tiers) -> Target:
-    target = Target.objects.create(name="lobs", mode=Target.Mode.DEMO, tier_set_id="seed-2009")
+def build_lob_target(name: str, *, pairs: int = 1) -> Target:
+    """A target whose ``pairs`` LOBs each have their LOB index (the first pair: LOB and INDEX), refreshed."""
+    target = Target.objects.create(name=name, mode=Target.Mode.DEMO, tier_set_id="seed-2009")
     TablespaceTier.objects.create(target=target, tablespace_name="SLOW",
                                   tier=Tier.objects.get(tier_set="seed-2009", name="hi-cap disk"))
+    keys = [(SegmentKey("APP", LOB.object_name.replace("C00002", f"C{2 + i:05d}"), "", "LOBSEGMENT"),
+             SegmentKey("APP", INDEX.object_name.replace("C00002", f"C{2 + i:05d}"), "", "LOBINDEX"))
+            for i in range(pairs)]
     snapshots = []
     for hour in range(24):
         end = NOW - dt.timedelta(hours=23 - hour)
         stats = tuple(SegmentStat(key=key, tablespace_name="SLOW", obj_number=number, dataobj_number=number,
                                   physical_read_requests=reads, physical_write_requests=0, physical_reads_blocks=reads)
-                      for key, number, reads in ((LOB, 12346, 360_000), (INDEX, 12347, 36_000)))
+                      for i, (lob, index) in enumerate(keys)
+                      for key, number, reads in ((lob, 12346 + 2 * i, 360_000), (index, 12347 + 2 * i, 36_000)))
         snapshots.append(Snapshot(dbid=7, instance_number=1, snap_id=1 + hour, begin_at=end - dt.timedelta(hours=1),
                                   end_at=end, startup_at=NOW - dt.timedelta(days=30), segment_stats=stats,
                                   top_n_only=False))
     segments = tuple(SegmentInfo(key=key, tablespace_name="SLOW", bytes=size, blocks=size // 8192,
-                                 partitioned_parent="DOCS", lob_column="BODY")
-                     for key, size in ((LOB, 2 * GB), (INDEX, GB // 8)))
+                                 partitioned_parent="DOCS", lob_column=f"BODY{i}" if i else "BODY")
+                     for i, (lob, index) in enumerate(keys) for key, size in ((lob, 2 * GB), (index, GB // 8)))
     collection_store(target=target, kind="demo", state=CollectState(now=NOW, history_start_at=NOW - dt.timedelta(days=8)),
                      collection=Collection(database=DatabaseInfo(dbid=7, db_name="L", release="19.0.0.0.0",
                                                                  is_rac=False, instances=(1,)),
                                            snapshots=tuple(snapshots), segments=segments))
     recommendation_refresh(target_id=target.id, now=NOW)
     return target
+
+
+@pytest.fixture
+def lob_target(db, seed_tiers) -> Target:
+    return build_lob_target("lobs")
 
 
 @pytest.mark.django_db
@@ -94,3 +103,18 @@ class LobIndexPageTests:
 
         body = html.unescape(viewer_client.get(f"/targets/{lob_target.name}/segments/{index.id}/").content.decode())
         assert f'<dd id="seg-folded-into"><a href="/targets/{lob_target.name}/segments/{lob.id}/">' in body
+
+    def test_the_table_reads_the_lob_indexes_of_a_page_in_one_query_whatever_the_number_of_lobs(
+            self, seed_tiers, viewer_client):
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        counts = []
+        for name, pairs in (("one-lob", 1), ("four-lobs", 4)):
+            build_lob_target(name, pairs=pairs)
+            viewer_client.get(f"/targets/{name}/recommendations/")  # the run's figures, computed on first view
+            with CaptureQueriesContext(connection) as captured:
+                body = html.unescape(viewer_client.get(f"/targets/{name}/recommendations/").content.decode())
+            assert body.count("counted in this row") == pairs
+            counts.append(len(captured.captured_queries))
+        assert counts[0] == counts[1]

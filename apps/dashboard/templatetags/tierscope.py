@@ -163,10 +163,12 @@ def rec_payback(rec: Any) -> str:
 @register.simple_tag
 def lob_indexes(rec: Any) -> list:
     """The rows of the LOB indexes counted in a LOB's row (apps.tiering.lobfold), each with its own figures;
-    one query, for a LOB segment's row only."""
+    one query, for a LOB segment's row only, none when the table page read them all at once."""
     from apps.tiering.lobfold import LOB_SEGMENT_TYPES
     from apps.tiering.selectors import lob_indexes_of
 
     if rec is None or rec.segment.object_type not in LOB_SEGMENT_TYPES:
         return []
+    if hasattr(rec, "lob_index_rows"):  # read for the whole table page (selectors.lob_indexes_attach)
+        return rec.lob_index_rows
     return lob_indexes_of(run_id=rec.run_id, lob_ids=[rec.segment_id]).get(rec.segment_id, [])

@@ -1,0 +1,106 @@
+"""The pages' p95 alone, on the existing bench database (no load, no rebuild): for working on page speed
+without `make bench`'s hour. `python bench/pages_only.py [requests] [page label ...]`; `--profile LABEL`
+prints a cProfile profile of one view, `--queries LABEL` its queries and their times.
+Reads ``<DATABASE_URL's name>_bench`` as bench/run.py does; the fleet page reads every target there.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.setup_data import setup_django  # noqa: E402
+
+SKIPPED = ("recommendations csv (100k rows)",)  # its own bench (bench_export.py)
+
+
+def _pages(target) -> dict[str, str]:
+    from apps.snapshots.models import Segment
+
+    segment = Segment.objects.filter(target=target).order_by("-size_bytes").first()
+    return {
+        "fleet": "/",
+        "target": f"/targets/{target.name}/",
+        "segment": f"/targets/{target.name}/segments/{segment.id}/",
+        "recommendations": f"/targets/{target.name}/recommendations/",
+        "recommendations, filtered by name": f"/targets/{target.name}/recommendations/?name={segment.object_name[:6]}",
+        "recommendations, next page": None,
+        "search": f"/search/?q={segment.object_name[:6]}",
+    }
+
+
+def _client():
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    user, _ = get_user_model().objects.get_or_create(username="bench-viewer")
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.force_login(user)
+    return client
+
+
+def main(argv: list[str]) -> None:
+    setup_django()
+    from django.core.management import call_command
+
+    from apps.targets.models import Target
+
+    call_command("collectstatic", interactive=False, verbosity=0)  # the pages as make run serves them
+
+    target = Target.objects.get(name="bench-100k")
+    client = _client()
+    pages = _pages(target)
+    first = client.get(pages["recommendations"])
+    import html
+    import re
+
+    link = re.search(r'href="(\?[^"]*after=[^"]*)"', first.content.decode())
+    pages["recommendations, next page"] = pages["recommendations"] + html.unescape(link.group(1))
+    if argv and argv[0] in ("--profile", "--queries"):
+        _inspect(client, pages[argv[1]], argv[0])
+        return
+    requests = int(argv[0]) if argv else 20
+    wanted = argv[1:] or list(pages)
+    results = {}
+    for label in wanted:
+        client.get(pages[label])  # warm
+        times = []
+        for _ in range(requests):
+            start = time.perf_counter()
+            response = client.get(pages[label])
+            times.append((time.perf_counter() - start) * 1000)
+            assert response.status_code == 200, (label, response.status_code)
+        times.sort()
+        results[label] = {"p95_ms": round(times[max(0, int(len(times) * 0.95) - 1)], 1),
+                          "median_ms": round(times[len(times) // 2], 1)}
+        print(label, results[label], flush=True)
+    print(json.dumps(results))
+
+
+def _inspect(client, url: str, how: str) -> None:
+    client.get(url)
+    if how == "--profile":
+        import cProfile
+        import pstats
+
+        profile = cProfile.Profile()
+        profile.runcall(client.get, url)
+        pstats.Stats(profile).sort_stats("cumulative").print_stats("apps/|template/loader_tags|defaulttags|library.py", 80)
+        return
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        client.get(url)
+    for query in sorted(captured.captured_queries, key=lambda q: -float(q["time"])):
+        print(f"{float(query['time']) * 1000:8.1f} ms  {query['sql'][:400]}")
+    print(len(captured.captured_queries), "queries")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
