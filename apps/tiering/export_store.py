@@ -168,6 +168,10 @@ def export_render(*, run_id: int) -> ExportRender | None:
                 for rec, row in zip(part, rows):
                     copy.write_row((run_id, rec.segment_id, digests[rec.segment_id], lines.csv(row), lines.json(row)))
             count += len(rows)
+        with connection.cursor() as cursor:
+            # The planner's figures of the table now: with those of before the run's lines were written, it takes
+            # the run for a few rows and reads all of them for each part a download asks for.
+            cursor.execute("ANALYZE tiering_exportline")
         render, _ = ExportRender.objects.update_or_create(run_id=run_id, defaults={
             "context": context, "tier_ids": tier_ids, "rows": count, "rendered_at": timezone.now()})
     logger.info("export of run %s rendered: %s rows", run_id, count)
