@@ -6,9 +6,12 @@ byte <= 200 ms, memory flat in the number of rows.
 ``bench_export(target)`` measures any target (bench/run.py's 100k-segment one). Alone, on a synthetic target
 of its own (segments and a current run of recommendations inserted directly: tables, indexes, partitions,
 LOBs, moves and keeps, tablespaces mapped so moves carry DDL), in its own database
-``<DATABASE_URL's name>_bench_export``:
+``<DATABASE_URL's name>_bench_export`` (``--database-suffix`` names another):
 
     .venv/bin/python bench/bench_export.py --rows 20000
+
+It measures the download once the run's export is rendered and stored (apps.tiering.export_store), as it is after
+a refresh, and reports the rendering's own time; ``--no-render`` measures the download that words every row.
 """
 
 from __future__ import annotations
@@ -62,10 +65,23 @@ def _rows(target) -> int:
     return Recommendation.objects.current(target_id=target.id).count()
 
 
-def bench_export(target, repeats: int = 3) -> dict:
-    """The median of ``repeats`` downloads of ``target``'s recommendations CSV, and its peak memory."""
+def bench_export(target, repeats: int = 3, render: bool = True) -> dict:
+    """The median of ``repeats`` downloads of ``target``'s recommendations CSV, and its peak memory: after the
+    current run's export is rendered and stored (as the task after a refresh does; its time reported), or with
+    ``render`` False with none stored (every row worded at the download)."""
+    from apps.tiering.export_store import export_render
+    from apps.tiering.models import ExportLine, ExportRender, RecommendationRun
+
     client, url = _client(target)
     rows = _rows(target)
+    run_id = RecommendationRun.objects.get(target=target, state=RecommendationRun.State.CURRENT).id
+    ExportRender.objects.filter(run_id=run_id).delete()
+    ExportLine.objects.filter(run_id=run_id).delete()
+    render_seconds = None
+    if render:
+        start = time.perf_counter()
+        export_render(run_id=run_id)
+        render_seconds = round(time.perf_counter() - start, 3)
     runs = [_download(client, url) for _ in range(repeats)]
     tracemalloc.start()
     try:
@@ -81,6 +97,7 @@ def bench_export(target, repeats: int = 3) -> dict:
         "peak_memory_mb": round(peak / 2**20, 1),
         # The Python side's CPU time (PostgreSQL's is apart): on a loaded machine, wall time is not the code's.
         "export_cpu_seconds": round(statistics.median(run[4] for run in runs), 3),
+        "render_seconds": render_seconds,
     }
 
 
@@ -148,15 +165,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=20_000, help="recommendations of the synthetic target")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--no-render", action="store_true", help="store no rendered lines: word every row")
+    parser.add_argument("--database-suffix", default="_bench_export", help="of the bench's own database's name")
     options = parser.parse_args()
     from bench.setup_data import setup_django as _setup_django
 
-    _setup_django("_bench_export")
+    _setup_django(options.database_suffix)
     from apps.tiering.services import tier_presets_install
 
     tier_presets_install()
     target = export_target(options.rows)
-    print(json.dumps(bench_export(target, options.repeats), indent=2), flush=True)
+    print(json.dumps(bench_export(target, options.repeats, render=not options.no_render), indent=2), flush=True)
 
 
 if __name__ == "__main__":

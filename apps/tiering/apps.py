@@ -7,9 +7,11 @@ class TieringConfig(AppConfig):
     def ready(self) -> None:
         from apps.core.audit import audit_register
         from apps.snapshots.signals import run_followups, run_succeeded
+        from apps.tiering.export_store import on_refresh_succeeded
         from apps.tiering.models import Plan, Tier
         from apps.tiering.readiness import on_run_followups
         from apps.tiering.refreshes import on_run_succeeded
+        from apps.tiering.signals import refresh_succeeded
 
         # Prices and tier sets, with old and new values.
         audit_register(Tier)
@@ -19,3 +21,5 @@ class TieringConfig(AppConfig):
         # The one way data flows on: snapshots announce a run, tiering refreshes (snapshots never import tiering).
         run_succeeded.connect(on_run_succeeded, dispatch_uid="tiering.refresh_after_run")
         run_followups.connect(on_run_followups, dispatch_uid="tiering.recommendations_after_run")
+        # A refresh's run: its export is worded once, by a task of its own, off the refresh's path.
+        refresh_succeeded.connect(on_refresh_succeeded, dispatch_uid="tiering.export_render_after_refresh")

@@ -52,10 +52,12 @@ from django.db.models import QuerySet
 
 from apps.snapshots.selectors import WindowCoverage
 from apps.targets.models import Target
+from apps.tiering import export_store
 from apps.tiering.costmodel import BillingBasis
 from apps.tiering.explain import Explanation, explain, partition_siblings
 from apps.tiering.export_cells import csv_text
-from apps.tiering.export_read import LeanRecommendation, lean_all, lean_chunks
+from apps.tiering.export_read import LeanReader, LeanRecommendation, by_key, key_chunks, lean_all
+from apps.tiering.export_store import JSON_SEPARATOR, json_template
 from apps.tiering.lobfold import LOB_SEGMENT_TYPES
 from apps.tiering.models import Recommendation, RecommendationRun, Tier
 from apps.tiering.rules import PARTITION_TYPES
@@ -167,36 +169,94 @@ FETCH_ROWS = 1000
 
 def export_csv_parts(recs: QuerySet[Recommendation], target: Target) -> Iterator[str]:
     """export_csv(export_rows(recs, target)) in parts, for a streamed download: the header, then the rows of each
-    export_row_parts part; memory holds one part, not 100k rows and their 50 MB of text."""
+    part (_text_parts: stored lines where the run's are, else worded); memory holds one part, not 100k rows and
+    their 50 MB of text."""
     yield export_csv([])
-    for rows in export_row_parts(recs, target):
-        yield export_csv(rows, with_header=False)
+    for texts in _text_parts(recs, target, "csv"):
+        yield "".join(texts)
 
 
 def export_json_parts(recs: QuerySet[Recommendation], target: Target) -> Iterator[str]:
     """export_json(export_rows(recs, target)) in parts (the same text), for a streamed download or command."""
+    template, separator = json_template(HEADER), JSON_SEPARATOR
     first = True
-    for rows in export_row_parts(recs, target):
-        text = export_json(rows)[2:-2]  # its objects alone: "[\n" ... "\n]" off
+    for texts in _text_parts(recs, target, "json"):
+        text = ",\n".join([template % tuple(values.split(separator)) for values in texts])
         yield ("[\n" if first else ",\n") + text
         first = False
     yield "[]" if first else "\n]"
 
 
-def export_row_parts(recs: QuerySet[Recommendation], target: Target) -> Iterator[list[tuple[Any, ...]]]:
-    """export_rows(recs, target) in parts: FIRST_ROWS rows (the first bytes leave once those few are worded),
-    then CHUNK_ROWS at a time, each worded as soon as its rows are read (apps.tiering.export_read: one query
-    of the keys, streamed, then each part's columns by key)."""
-    windows: dict[int, WindowCoverage | None] = {}
-    basis = target.tier_set.basis
-    per_month = _per_month_memo(basis)
-    sizes = itertools.chain((FIRST_ROWS,), itertools.repeat(CHUNK_ROWS))
-    for reader, part in lean_chunks(recs, sizes, fetch=FETCH_ROWS):
-        _windows({run_id: reader.runs[run_id] for run_id in {rec.run_id for rec in part}}, windows)
+#: The parts' sizes: FIRST_ROWS (the first bytes leave once those few are read), then CHUNK_ROWS at a time.
+def _sizes() -> Iterator[int]:
+    return itertools.chain((FIRST_ROWS,), itertools.repeat(CHUNK_ROWS))
+
+
+def _text_parts(recs: QuerySet[Recommendation], target: Target, column: str) -> Iterator[list[str]]:
+    """Each part's rows as text (their CSV lines, or their JSON values: apps.tiering.export_store.LineWriter), in
+    ``recs``' order: the text stored for a run whose lines still hold (export_store), the rest worded here (and
+    the run's rendering queued once this download's transaction ends)."""
+    lines, words = export_store.LineWriter(), _Wording(target)
+    text_of = lines.csv if column == "csv" else lines.json
+    stored: dict[int, bool] = {}  # run -> whether its stored lines hold
+    queued: set[int] = set()  # runs whose rendering this download queued
+    for keys in key_chunks(recs, _sizes(), fetch=FETCH_ROWS):
+        runs: dict[int, list[int]] = {}
+        for run_id, segment_id in keys:
+            runs.setdefault(run_id, []).append(segment_id)
+        if unknown := runs.keys() - stored.keys():
+            held = export_store.stored_runs(unknown, target)
+            stored.update((run_id, run_id in held) for run_id in unknown)
+            export_store.render_later(sorted(unknown - held))
+            queued |= unknown - held
+        texts: dict[tuple[int, int], str] = {}
+        for run_id, segment_ids in runs.items():
+            if stored[run_id]:
+                found = export_store.stored_texts(run_id, segment_ids, column)
+                texts.update(((run_id, segment_id), text) for segment_id, text in found.items())
+        if missing := [key for key in keys if key not in texts]:
+            # A run with stored lines missing some (their segment changed since): rendered again after this.
+            if stale := {run_id for run_id, _ in missing if stored[run_id]} - queued:
+                export_store.render_later(sorted(stale))
+                queued |= stale
+            part = words.reader.rows(by_key(missing))
+            texts.update(((rec.run_id, rec.segment_id), text_of(row)) for rec, row in zip(part, words.rows(part)))
+        yield [texts[key] for key in keys]
+
+
+class _Wording:
+    """Rows of parts of one export worded (apps.tiering.explain), with what the parts share read once."""
+
+    def __init__(self, target: Target) -> None:
+        self.target, self.basis = target, target.tier_set.basis
+        self.per_month = _per_month_memo(self.basis)
+        self.windows: dict[int, WindowCoverage | None] = {}
+        self.reader = LeanReader()
+
+    def rows(self, part: list[LeanRecommendation]) -> list[tuple[Any, ...]]:
+        target = self.target
+        _windows({run_id: self.reader.runs[run_id] for run_id in {rec.run_id for rec in part}}, self.windows)
         explanations = explain(part, target=target, siblings=_siblings(part, target.id))
         indexes = _lob_indexes(part)
-        yield [_row(rec, target.name, e, basis, windows[rec.run_id], indexes, per_month)
-               for rec, e in zip(part, explanations)]
+        return [_row(rec, target.name, e, self.basis, self.windows[rec.run_id], indexes, self.per_month)
+                for rec, e in zip(part, explanations)]
+
+
+def export_row_parts(recs: QuerySet[Recommendation], target: Target) -> Iterator[list[tuple[Any, ...]]]:
+    """export_rows(recs, target) in parts, each worded as soon as its rows are read (keyed_row_parts)."""
+    for _part, rows in keyed_row_parts(recs, target):
+        yield rows
+
+
+def keyed_row_parts(recs: QuerySet[Recommendation], target: Target) -> Iterator[
+        tuple[list[LeanRecommendation], list[tuple[Any, ...]]]]:
+    """export_rows(recs, target) in parts with their recommendations: FIRST_ROWS rows, then CHUNK_ROWS at a time,
+    each worded as soon as its rows are read (apps.tiering.export_read: one query of the keys, streamed, then
+    each part's columns by key)."""
+    words = _Wording(target)
+    for keys in key_chunks(recs, _sizes(), fetch=FETCH_ROWS):
+        part = words.reader.rows(by_key(keys))
+        yield part, words.rows(part)
 
 
 def _siblings(part: list[LeanRecommendation], target_id: int) -> dict[tuple, tuple]:

@@ -77,25 +77,32 @@ class LeanReader:
 
 def lean_chunks(recs: QuerySet[Recommendation], sizes: Iterator[int], fetch: int) -> Iterator[
         tuple[LeanReader, list[LeanRecommendation]]]:
-    """``recs`` in their order, in chunks of the next of ``sizes`` rows each, as soon as each chunk is read.
-
-    The order is read narrow: only the keys (run, segment), sorted by PostgreSQL and streamed ``fetch`` at a
-    time through a server-side cursor inside a transaction (outside one the cursor is declared WITH HOLD and
-    the whole result is written out before its first row). Each chunk's columns are then read by key. Sorting
-    100k wide rows took half a second before the first could leave; their keys, a third of that. Memory holds
-    one chunk. The transaction ends (rolled back: nothing is written) when the chunks end or are abandoned.
-    """
+    """``recs`` in their order, in chunks of the next of ``sizes`` rows each, as soon as each chunk is read
+    (key_chunks, then each chunk's columns by key)."""
     reader = LeanReader()
+    for keys in key_chunks(recs, sizes, fetch):
+        yield reader, reader.rows(by_key(keys))
+
+
+def key_chunks(recs: QuerySet[Recommendation], sizes: Iterator[int], fetch: int) -> Iterator[list[tuple[int, int]]]:
+    """The keys (run, segment) of ``recs`` in their order, in chunks of the next of ``sizes`` keys each.
+
+    The order is read narrow: only the keys, sorted by PostgreSQL and streamed ``fetch`` at a time through a
+    server-side cursor inside a transaction (outside one the cursor is declared WITH HOLD and the whole result
+    is written out before its first row). Sorting 100k wide rows took half a second before the first could
+    leave; their keys, a third of that. Memory holds one chunk. The transaction ends (rolled back: nothing is
+    written) when the chunks end or are abandoned.
+    """
     with transaction.atomic():
         keys = recs.select_related(None).values_list("run_id", "segment_id").iterator(chunk_size=fetch)
         for size in sizes:
             part = list(islice(keys, size))
             if not part:
                 return
-            yield reader, reader.rows(_by_key(part))
+            yield part
 
 
-def _by_key(keys: list[tuple[int, int]]) -> list[tuple]:
+def by_key(keys: list[tuple[int, int]]) -> list[tuple]:
     """The lean_query values of the rows ``keys`` (run, segment), in that order (one query a run)."""
     runs: dict[int, list[int]] = {}
     for run_id, segment_id in keys:
@@ -120,5 +127,5 @@ def lean_all(recs: QuerySet[Recommendation]) -> list[LeanRecommendation]:
     return LeanReader().rows(list(lean_query(recs)))
 
 
-__all__ = ["LeanReader", "LeanRecommendation", "LeanSegment", "SEGMENT_FIELDS", "lean_all", "lean_chunks",
-           "lean_query"]
+__all__ = ["LeanReader", "LeanRecommendation", "LeanSegment", "SEGMENT_FIELDS", "by_key", "key_chunks", "lean_all",
+           "lean_chunks", "lean_query"]

@@ -348,5 +348,8 @@ class Refresh(models.Model):
 from apps.tiering.budget.models import BudgetRun  # noqa: E402, F401
 from apps.tiering.calibration_models import TierCalibration  # noqa: E402, F401
 
+# A run's export rendered once (apps.tiering.export_store).
+from apps.tiering.export_models import ExportLine, ExportRender  # noqa: E402, F401
+
 # Move plans (issue 16) live in their own module; imported here so that they are the tiering app's models.
 from apps.tiering.plans.models import Plan, PlanStep  # noqa: E402, F401

@@ -60,3 +60,16 @@ def recommendation_runs_prune(target_id: int) -> int:
         logger.info("prune of target %s: nothing to do: target %s no longer exists (deleted)", target_id, target_id)
         return 0
     return prune(target_id=target_id)
+
+
+# Idempotent: a run whose stored lines still hold is left as it is; a run deleted since is nothing to do.
+@shared_task(acks_late=True, reject_on_worker_lost=True, soft_time_limit=10 * 60, time_limit=12 * 60,
+             ignore_result=True)
+def export_lines_render(run_id: int) -> int | None:
+    from apps.tiering.export_store import export_render
+
+    render = export_render(run_id=run_id)
+    if render is None:
+        logger.info("export rendering of run %s: nothing to do: the run no longer exists (pruned)", run_id)
+        return None
+    return render.rows
