@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tiering', '0015_recommendation_folded_into_index'),
+        ('tiering', '0016_recommendation_run_figures_scatter_text'),
     ]
 
     operations = [
