@@ -25,11 +25,14 @@ from apps.snapshots.models import TOP_IOPS, RollupDay, Snapshot
 
 # One row per segment and instance snapshot; activity.from_snapshots sums the instances of one snapshot
 # (RAC), 2.5x faster in numpy than a GROUP BY. Which snapshot a row belongs to (its kind, database and
-# snap_id) is known from the snapshot ids read: no join.
+# snap_id) is known from the snapshot ids read: no join. The bounds of the snapshots' UTC day (a row's
+# end_at is its snapshot's) prune the read to that day's partition when it is planned (apps.snapshots.
+# partitions): without them every day's partition is probed and locked, and a roll-up waits for a
+# retention that drops another day.
 _PER_SNAPSHOT_SQL = """
 SELECT st.segment_id::int8, st.snapshot_id::int8, {counters}, st.interval_s::float8
 FROM snapshots_segmentstat st
-WHERE st.snapshot_id = ANY(%s) AND st.interval_s > 0
+WHERE st.snapshot_id = ANY(%s) AND st.end_at >= %s AND st.end_at < %s AND st.interval_s > 0
 """.format(counters=", ".join(f"({RAW_SQL[name]})::int8" for name in COUNTERS))
 
 _PER_SNAPSHOT_COLUMNS = (("segment_id", "int8"), ("snapshot_id", "int8"),
@@ -94,9 +97,9 @@ def segment_days_roll_up(*, target_id: int,
             if day not in days:
                 merged = Activity.empty()
             elif day in again:
-                merged = _day_merged(cursor, Activity.empty(), _day_snapshots(cursor, target_id, dbid, day))
+                merged = _day_merged(cursor, Activity.empty(), day, _day_snapshots(cursor, target_id, dbid, day))
             else:
-                merged = _day_merged(cursor, day_rollup(target_id=target_id, day=day), days[day])
+                merged = _day_merged(cursor, day_rollup(target_id=target_id, day=day), day, days[day])
             if on_merged:
                 on_merged(day, merged)
             if day in days:
@@ -147,20 +150,26 @@ def _days_with_late_instances(cursor, target_id: int, pending: list[int]) -> set
     return {row[0] for row in cursor.fetchall()}
 
 
+def _day_bounds(day: dt.date) -> tuple[dt.datetime, dt.datetime]:
+    """[start, end) of a UTC day."""
+    start = dt.datetime.combine(day, dt.time(), tzinfo=dt.timezone.utc)
+    return start, start + dt.timedelta(days=1)
+
+
 def _day_snapshots(cursor, target_id: int, dbid: int, day: dt.date) -> dict[SnapshotKey, list[int]]:
     """Every snapshot of ``dbid`` in the day, by key."""
-    start = dt.datetime.combine(day, dt.time(), tzinfo=dt.timezone.utc)
     cursor.execute("SELECT id, kind, snap_id FROM snapshots_snapshot WHERE target_id = %s AND dbid = %s "
-                   "AND end_at >= %s AND end_at < %s", [target_id, dbid, start, start + dt.timedelta(days=1)])
+                   "AND end_at >= %s AND end_at < %s", [target_id, dbid, *_day_bounds(day)])
     snapshots: dict[SnapshotKey, list[int]] = defaultdict(list)
     for pk, kind, snap_id in cursor.fetchall():
         snapshots[(kind, dbid, snap_id)].append(pk)
     return snapshots
 
 
-def _day_merged(cursor, merged: Activity, snapshots: dict[SnapshotKey, list[int]]) -> Activity:
-    """``merged`` (a day's rollup) with ``snapshots`` (each key's instances) added."""
+def _day_merged(cursor, merged: Activity, day: dt.date, snapshots: dict[SnapshotKey, list[int]]) -> Activity:
+    """``merged`` (a day's rollup) with ``snapshots`` (each key's instances, all ending on ``day``) added."""
     keys = list(snapshots.items())
+    start, end = _day_bounds(day)
     for first in range(0, len(keys), _SNAPSHOTS_PER_READ):
         part = keys[first:first + _SNAPSHOTS_PER_READ]
         # Snapshot id -> the number of its key in the part, and whether it is a V$ sample.
@@ -169,7 +178,7 @@ def _day_merged(cursor, merged: Activity, snapshots: dict[SnapshotKey, list[int]
         sample_of = np.array([key[0] == "sample" for key, pks in part for _ in pks], dtype=bool)
         order = np.argsort(ids)
         ids, key_of, sample_of = ids[order], key_of[order], sample_of[order]
-        rows = fetch_arrays(cursor.cursor, _PER_SNAPSHOT_SQL, [ids.tolist()], _PER_SNAPSHOT_COLUMNS)
+        rows = fetch_arrays(cursor.cursor, _PER_SNAPSHOT_SQL, [ids.tolist(), start, end], _PER_SNAPSHOT_COLUMNS)
         at = np.searchsorted(ids, rows["snapshot_id"])
         part_activity = activity.from_snapshots(
             segment_id=rows["segment_id"], from_samples=sample_of[at], snapshot=key_of[at],
