@@ -77,3 +77,26 @@ class WindowBase(models.Model):
     class Meta:
         # The upsert's conflict target; a target's bases are read by it too (target_id first).
         constraints = [models.UniqueConstraint(fields=["target", "first_day", "last_day"], name="window_base_days")]
+
+
+class RollupHour(models.Model):
+    """A part of the rollup of a day still going on: what one roll-up added to it (usually one hour's snapshot).
+
+    A roll-up appends a part to a day that has not ended (apps.snapshots.
+    rollups.segment_days_roll_up) instead of rewriting the day's whole
+    RollupDay every hour; the day's rollup is its RollupDay (if any) merged
+    with its parts. The parts are merged into the RollupDay when the day holds
+    PARTS_PER_DAY of them and once when the day has ended, so a reader merges
+    a few blobs and a day is rewritten a few times, not once an hour.
+    ``version`` comes from RollupDay's sequence: a day's version is the
+    highest of its RollupDay's and its parts'. ``data`` as RollupDay's.
+    """
+
+    pk = models.CompositePrimaryKey("target", "day", "version")
+    target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="+", db_index=False)
+    day = models.DateField()
+    version = models.BigIntegerField()
+    dbid = models.BigIntegerField()
+    rows = models.IntegerField(default=0)
+    width = models.PositiveSmallIntegerField(default=0)
+    data = models.BinaryField(default=b"")

@@ -6,6 +6,12 @@ instance; a delete, which the trigger of migration 0009 marks) and every day
 when the target's database changed (a new DBID: windows show one database).
 Called before every window read (apps.snapshots.figures), so a collection
 itself stays a plain COPY of raw rows (apps.snapshots.store).
+
+A day that has not ended is not rewritten whole every hour: each roll-up
+appends what it adds as a part (RollupHour), and the parts are merged into
+the day's RollupDay when it holds :data:`PARTS_PER_DAY` of them and once
+the day has ended (the version unchanged: the rollup is the same). A day's
+rollup is its RollupDay merged with its parts (:func:`day_rollup`).
 """
 
 from __future__ import annotations
@@ -13,15 +19,17 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 from django.db import connection, transaction
+from django.utils import timezone
 
 from apps.core.db import advisory_xact_lock
 from apps.core.pgcopy import execute_binary, fetch_arrays, fetch_bytes
 from apps.snapshots import activity
 from apps.snapshots.activity import COUNTERS, RAW_SQL, Activity
-from apps.snapshots.models import TOP_IOPS, RollupDay, Snapshot
+from apps.snapshots.models import TOP_IOPS, RollupDay, RollupHour, Snapshot
 
 # One row per segment and instance snapshot; activity.from_snapshots sums the instances of one snapshot
 # (RAC), 2.5x faster in numpy than a GROUP BY. Which snapshot a row belongs to (its kind, database and
@@ -46,6 +54,10 @@ _ROLL_UP_LOCK_NAMESPACE = 7_316_003
 #: long history (8 x 100k segments x 13 values).
 _SNAPSHOTS_PER_READ = 8
 
+#: Parts (RollupHour) of a day that has not ended after which they are merged into its RollupDay: a reader
+#: merges at most PARTS_PER_DAY - 1 parts with it, and a day of hourly snapshots is rewritten 4 times.
+PARTS_PER_DAY = 6
+
 #: A snapshot as the rollups tell them apart: (kind, dbid, snap_id); its RAC instances are summed.
 SnapshotKey = tuple[str, int, int]
 
@@ -55,8 +67,8 @@ CURRENT_DBID_SQL = ("SELECT dbid FROM snapshots_snapshot WHERE target_id = %s "
                     "ORDER BY end_at DESC, id DESC LIMIT 1")
 
 
-def segment_days_roll_up(*, target_id: int,
-                         on_merged: Callable[[dt.date, Activity], None] | None = None) -> list[dt.date]:
+def segment_days_roll_up(*, target_id: int, on_merged: Callable[[dt.date, Activity], None] | None = None,
+                         now: dt.datetime | None = None) -> list[dt.date]:
     """Add the target's snapshots stored since the last roll-up to its daily rollups; returns the days
     changed, in order.
 
@@ -72,7 +84,12 @@ def segment_days_roll_up(*, target_id: int,
     rollup before it is written (empty for a day whose rollup a change of
     database removed), so a refresh computes with it meanwhile; earlier days
     are written by then, but none is committed before this returns.
+
+    A day on or after the UTC day of ``now`` (default: the clock) gets a part
+    (see the module docstring); the parts of earlier days are merged into
+    their RollupDay.
     """
+    today = (now or timezone.now()).astimezone(dt.timezone.utc).date()
     with transaction.atomic(), connection.cursor() as cursor:
         # Derived from the snapshots it marks: a crash loses both or neither, and a lost roll-up is
         # simply done again, so the commit need not wait for the WAL of a day's 30 MB to reach the disk.
@@ -94,16 +111,22 @@ def segment_days_roll_up(*, target_id: int,
         again = _days_with_late_instances(cursor, target_id, [pk for day in days.values() for pks in day.values()
                                                               for pk in pks])
         for day in sorted(dropped | set(days)):
+            part, parts = None, 0
             if day not in days:
                 merged = Activity.empty()
             elif day in again:
                 merged = _day_merged(cursor, Activity.empty(), day, _day_snapshots(cursor, target_id, dbid, day))
             else:
-                merged = _day_merged(cursor, day_rollup(target_id=target_id, day=day), day, days[day])
+                stored = _day_stored(target_id, day)
+                part = _day_merged(cursor, Activity.empty(), day, days[day])
+                merged, parts = activity.merge_many([*stored.blobs, part], keep=TOP_IOPS), len(stored.parts)
             if on_merged:
                 on_merged(day, merged)
-            if day in days:
+            if part is not None and day >= today and parts + 1 < PARTS_PER_DAY:
+                _part_write(cursor, target_id, day, dbid, part)
+            elif day in days:
                 _day_write(cursor, target_id, day, merged)
+        _days_ended_merge(cursor, target_id, today)
         if days:  # the database the days hold (a day new to the rollups has none yet)
             cursor.execute("UPDATE snapshots_rollupday SET dbid = %s WHERE target_id = %s AND day = ANY(%s) "
                            "AND dbid IS DISTINCT FROM %s", [dbid, target_id, list(days), dbid])
@@ -116,7 +139,9 @@ def segment_days_roll_up(*, target_id: int,
 def _rollups_of_another_database_drop(cursor, target_id: int, dbid: int) -> set[dt.date]:
     """Drop the target's rollups and window bases unless they are ``dbid``'s, and mark every snapshot of
     ``dbid`` to be rolled up again; returns the days whose rollups were dropped."""
-    cursor.execute("SELECT dbid FROM snapshots_rollupday WHERE target_id = %s LIMIT 1", [target_id])
+    cursor.execute("(SELECT dbid FROM snapshots_rollupday WHERE target_id = %s LIMIT 1) UNION ALL "
+                   "(SELECT dbid FROM snapshots_rolluphour WHERE target_id = %s LIMIT 1) LIMIT 1",
+                   [target_id, target_id])
     stored = cursor.fetchone()
     if stored is not None and stored[0] == dbid:
         return set()
@@ -128,6 +153,8 @@ def _rollups_of_another_database_drop(cursor, target_id: int, dbid: int) -> set[
             return set()
     cursor.execute("DELETE FROM snapshots_rollupday WHERE target_id = %s RETURNING day", [target_id])
     dropped = {row[0] for row in cursor.fetchall()}
+    cursor.execute("DELETE FROM snapshots_rolluphour WHERE target_id = %s RETURNING day", [target_id])
+    dropped |= {row[0] for row in cursor.fetchall()}
     cursor.execute("DELETE FROM snapshots_windowbase WHERE target_id = %s", [target_id])
     cursor.execute("UPDATE snapshots_snapshot SET rolled_up = false WHERE target_id = %s AND dbid = %s "
                    "AND rolled_up", [target_id, dbid])
@@ -188,24 +215,78 @@ def _day_merged(cursor, merged: Activity, day: dt.date, snapshots: dict[Snapshot
     return merged
 
 
-def _day_write(cursor, target_id: int, day: dt.date, merged: Activity) -> None:
-    """Store the day's rollup with a new version."""
+def _day_write(cursor, target_id: int, day: dt.date, merged: Activity, *, version: int | None = None,
+               dbid: int | None = None) -> None:
+    """Store the day's whole rollup (with a new version unless given) in place of its RollupDay and parts."""
     execute_binary(
         cursor.cursor,
-        "INSERT INTO snapshots_rollupday (target_id, day, version, rows, width, data) "
-        "VALUES (%s, %s, nextval('snapshots_rollup_version'), %s, %s, %s) "
-        "ON CONFLICT (target_id, day) DO UPDATE SET version = excluded.version, rows = excluded.rows, "
-        "width = excluded.width, data = excluded.data",
-        [target_id, day, len(merged), merged.width, merged.to_bytes()])
+        "INSERT INTO snapshots_rollupday (target_id, day, dbid, version, rows, width, data) "
+        "VALUES (%s, %s, %s, coalesce(%s::int8, nextval('snapshots_rollup_version')), %s, %s, %s) "
+        "ON CONFLICT (target_id, day) DO UPDATE SET dbid = coalesce(excluded.dbid, snapshots_rollupday.dbid), "
+        "version = excluded.version, rows = excluded.rows, width = excluded.width, data = excluded.data",
+        [target_id, day, dbid, version, len(merged), merged.width, merged.to_bytes()])
+    cursor.execute("DELETE FROM snapshots_rolluphour WHERE target_id = %s AND day = %s", [target_id, day])
+
+
+def _part_write(cursor, target_id: int, day: dt.date, dbid: int, part: Activity) -> None:
+    """Append a part to the day's rollup, with a new version."""
+    execute_binary(
+        cursor.cursor,
+        "INSERT INTO snapshots_rolluphour (target_id, day, version, dbid, rows, width, data) "
+        "VALUES (%s, %s, nextval('snapshots_rollup_version'), %s, %s, %s, %s)",
+        [target_id, day, dbid, len(part), part.width, part.to_bytes()])
+
+
+def _days_ended_merge(cursor, target_id: int, today: dt.date) -> None:
+    """Merge the parts of the days before ``today`` into their RollupDay, each day's version kept."""
+    cursor.execute("SELECT DISTINCT day FROM snapshots_rolluphour WHERE target_id = %s AND day < %s ORDER BY 1",
+                   [target_id, today])
+    for (day,) in cursor.fetchall():
+        stored = _day_stored(target_id, day)
+        _day_write(cursor, target_id, day, activity.merge_many(stored.blobs, keep=TOP_IOPS),
+                   version=stored.version, dbid=stored.parts[0].dbid)
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """A day's rollup as stored: its RollupDay (None: none yet) and parts, without their data, and the blobs
+    of both (the RollupDay's first), read."""
+
+    day: RollupDay | None
+    parts: list[RollupHour]
+    blobs: list[Activity]
+
+    @property
+    def version(self) -> int:
+        return max(([self.day.version] if self.day else []) + [part.version for part in self.parts])
+
+
+def _day_stored(target_id: int, day: dt.date) -> _Stored:
+    stored = RollupDay.objects.filter(target_id=target_id, day=day).defer("data").first()
+    parts = list(RollupHour.objects.filter(target_id=target_id, day=day).defer("data").order_by("version"))
+    blobs = [rollup_read("snapshots_rollupday", "target_id = %s AND day = %s", [target_id, day],
+                         rows=stored.rows, width=stored.width)] if stored else []
+    blobs += [rollup_read("snapshots_rolluphour", "target_id = %s AND day = %s AND version = %s",
+                          [target_id, day, part.version], rows=part.rows, width=part.width) for part in parts]
+    return _Stored(stored, parts, blobs)
 
 
 def day_rollup(*, target_id: int, day: dt.date) -> Activity:
-    """A target's rollup of one day (empty when nothing was collected that day)."""
-    stored = RollupDay.objects.filter(target_id=target_id, day=day).defer("data").first()
-    if stored is None:
-        return Activity.empty()
-    return rollup_read("snapshots_rollupday", "target_id = %s AND day = %s", [target_id, day],
-                       rows=stored.rows, width=stored.width)
+    """A target's rollup of one day: its RollupDay merged with its parts (empty when nothing was collected
+    that day)."""
+    return activity.merge_many(_day_stored(target_id, day).blobs, keep=TOP_IOPS)
+
+
+def day_versions(*, target_id: int, first_day: dt.date | None = None, last_day: dt.date) -> dict[dt.date, int]:
+    """The version of each of the target's days up to ``last_day`` (from ``first_day``) that has a rollup: the
+    highest of its RollupDay's and its parts'."""
+    bounds = "target_id = %s AND day <= %s" + ("" if first_day is None else " AND day >= %s")
+    params = [target_id, last_day] + ([] if first_day is None else [first_day])
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT day, max(version) FROM (SELECT day, version FROM snapshots_rollupday WHERE {bounds} "
+                       f"UNION ALL SELECT day, version FROM snapshots_rolluphour WHERE {bounds}) v GROUP BY day",
+                       params + params)
+        return dict(cursor.fetchall())
 
 
 def rollup_read(table: str, where: str, params: list, *, rows: int, width: int) -> Activity:
@@ -219,9 +300,11 @@ def segment_days_rebuild(*, target_id: int | None = None) -> None:
     """Recompute the daily rollups from the stored statistics (all targets, or one)."""
     snapshots = Snapshot.objects.all() if target_id is None else Snapshot.objects.filter(target_id=target_id)
     days = RollupDay.objects.all() if target_id is None else RollupDay.objects.filter(target_id=target_id)
+    parts = RollupHour.objects.all() if target_id is None else RollupHour.objects.filter(target_id=target_id)
     with transaction.atomic():
         target_ids = list(snapshots.order_by("target_id").values_list("target_id", flat=True).distinct())
         days.delete()
+        parts.delete()
         snapshots.filter(rolled_up=True).update(rolled_up=False)
         for pk in target_ids:
             segment_days_roll_up(target_id=pk)
