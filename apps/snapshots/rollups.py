@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+import psycopg
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -119,7 +120,7 @@ def segment_days_roll_up(*, target_id: int, on_merged: Callable[[dt.date, Activi
             else:
                 stored = _day_stored(target_id, day)
                 part = _day_merged(cursor, Activity.empty(), day, days[day])
-                merged, parts = activity.merge_many([*stored.blobs, part], keep=TOP_IOPS), len(stored.parts)
+                merged, parts = activity.merge_many([*stored.blobs, part], keep=TOP_IOPS), stored.parts
             if on_merged:
                 on_merged(day, merged)
             if part is not None and day >= today and parts + 1 < PARTS_PER_DAY:
@@ -244,31 +245,40 @@ def _days_ended_merge(cursor, target_id: int, today: dt.date) -> None:
     for (day,) in cursor.fetchall():
         stored = _day_stored(target_id, day)
         _day_write(cursor, target_id, day, activity.merge_many(stored.blobs, keep=TOP_IOPS),
-                   version=stored.version, dbid=stored.parts[0].dbid)
+                   version=stored.version, dbid=stored.dbid)
 
 
 @dataclass(frozen=True)
 class _Stored:
-    """A day's rollup as stored: its RollupDay (None: none yet) and parts, without their data, and the blobs
-    of both (the RollupDay's first), read."""
+    """A day's rollup as stored: its RollupDay's blob (if any) first, then its parts' (``parts`` of them),
+    the highest version of all and the DBID they were rolled up from."""
 
-    day: RollupDay | None
-    parts: list[RollupHour]
     blobs: list[Activity]
+    parts: int
+    version: int
+    dbid: int | None
 
-    @property
-    def version(self) -> int:
-        return max(([self.day.version] if self.day else []) + [part.version for part in self.parts])
+
+# A day's RollupDay and parts in one statement, so a roll-up committing meanwhile (which merges the parts
+# into the RollupDay) is seen whole or not at all.
+_DAY_STORED_SQL = """
+SELECT false AS part, version, dbid, rows, width, data FROM snapshots_rollupday
+ WHERE target_id = %(target)s AND day = %(day)s
+UNION ALL
+SELECT true, version, dbid, rows, width, data FROM snapshots_rolluphour WHERE target_id = %(target)s AND day = %(day)s
+ORDER BY 1, 2
+"""
 
 
 def _day_stored(target_id: int, day: dt.date) -> _Stored:
-    stored = RollupDay.objects.filter(target_id=target_id, day=day).defer("data").first()
-    parts = list(RollupHour.objects.filter(target_id=target_id, day=day).defer("data").order_by("version"))
-    blobs = [rollup_read("snapshots_rollupday", "target_id = %s AND day = %s", [target_id, day],
-                         rows=stored.rows, width=stored.width)] if stored else []
-    blobs += [rollup_read("snapshots_rolluphour", "target_id = %s AND day = %s AND version = %s",
-                          [target_id, day, part.version], rows=part.rows, width=part.width) for part in parts]
-    return _Stored(stored, parts, blobs)
+    with connection.cursor() as cursor, psycopg.Cursor(cursor.cursor.connection) as binary:
+        # A cursor binding its parameters on the server, so the blobs come back in binary (see apps.core.pgcopy).
+        binary.execute(_DAY_STORED_SQL, {"target": target_id, "day": day}, binary=True)
+        stored = binary.fetchall()
+    return _Stored(blobs=[Activity.from_bytes(data, rows=rows, width=width) for *_, rows, width, data in stored],
+                   parts=sum(1 for part, *_ in stored if part),
+                   version=max((version for _, version, *_ in stored), default=0),
+                   dbid=next((dbid for _, _, dbid, *_ in stored if dbid is not None), None))
 
 
 def day_rollup(*, target_id: int, day: dt.date) -> Activity:
