@@ -126,7 +126,7 @@ def window_figures(*, target_id: int, last_day: dt.date, days: int, statistic: s
                    last_day_rollup: Activity | None = None) -> WindowArrays:
     """Every active segment's figures over the window, from the rollups (see the module docstring).
 
-    ``last_day_rollup``: the last day's RollupDay as the roll-up just wrote it, which saves reading it back.
+    ``last_day_rollup``: the last day's rollup as the roll-up just merged it, which saves reading it back.
     """
     if statistic not in STATISTICS:
         raise ValueError(f"statistic must be one of {', '.join(STATISTICS)}, not {statistic!r}")
