@@ -80,16 +80,17 @@ class WindowBase(models.Model):
 
 
 class RollupHour(models.Model):
-    """A part of the rollup of a day still going on: what one roll-up added to it (usually one hour's snapshot).
+    """The part of the rollup of a day still going on: what the ``roll_ups`` roll-ups since the day's RollupDay
+    was last written added to it (usually that many hourly snapshots).
 
-    A roll-up appends a part to a day that has not ended (apps.snapshots.
-    rollups.segment_days_roll_up) instead of rewriting the day's whole
-    RollupDay every hour; the day's rollup is its RollupDay (if any) merged
-    with its parts. The parts are merged into the RollupDay when the day holds
-    PARTS_PER_DAY of them and once when the day has ended, so a reader merges
-    a few blobs and a day is rewritten a few times, not once an hour.
-    ``version`` comes from RollupDay's sequence: a day's version is the
-    highest of its RollupDay's and its parts'. ``data`` as RollupDay's.
+    A roll-up of a day that has not ended (apps.snapshots.rollups.
+    segment_days_roll_up) rewrites this narrow part instead of the day's
+    whole RollupDay; the day's rollup is its RollupDay (if any) merged with
+    its part. The part is merged into the RollupDay every PARTS_PER_DAY
+    roll-ups and once the day has ended, so a reader merges two blobs and a
+    day is rewritten whole a few times, not once an hour. ``version`` comes
+    from RollupDay's sequence: a day's version is the highest of its
+    RollupDay's and its part's. ``data`` as RollupDay's.
     """
 
     pk = models.CompositePrimaryKey("target", "day", "version")
@@ -97,6 +98,7 @@ class RollupHour(models.Model):
     day = models.DateField()
     version = models.BigIntegerField()
     dbid = models.BigIntegerField()
+    roll_ups = models.PositiveSmallIntegerField(default=1)
     rows = models.IntegerField(default=0)
     width = models.PositiveSmallIntegerField(default=0)
     data = models.BinaryField(default=b"")

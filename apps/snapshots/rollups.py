@@ -8,10 +8,11 @@ Called before every window read (apps.snapshots.figures), so a collection
 itself stays a plain COPY of raw rows (apps.snapshots.store).
 
 A day that has not ended is not rewritten whole every hour: each roll-up
-appends what it adds as a part (RollupHour), and the parts are merged into
-the day's RollupDay when it holds :data:`PARTS_PER_DAY` of them and once
-the day has ended (the version unchanged: the rollup is the same). A day's
-rollup is its RollupDay merged with its parts (:func:`day_rollup`).
+adds what it rolls up to the day's part (RollupHour: what the roll-ups
+since the RollupDay was written added, narrow and compressed), and the
+part is merged into the day's RollupDay every :data:`PARTS_PER_DAY` roll-ups
+and once the day has ended (the version unchanged: the rollup is the same).
+A day's rollup is its RollupDay merged with its part (:func:`day_rollup`).
 """
 
 from __future__ import annotations
@@ -55,8 +56,8 @@ _ROLL_UP_LOCK_NAMESPACE = 7_316_003
 #: long history (8 x 100k segments x 13 values).
 _SNAPSHOTS_PER_READ = 8
 
-#: Parts (RollupHour) of a day that has not ended after which they are merged into its RollupDay: a reader
-#: merges at most PARTS_PER_DAY - 1 parts with it, and a day of hourly snapshots is rewritten 4 times.
+#: Roll-ups of a day that has not ended after which its part (RollupHour) is merged into its RollupDay: the
+#: part holds at most PARTS_PER_DAY - 1 of them, and a day of hourly snapshots is rewritten whole 4 times.
 PARTS_PER_DAY = 6
 
 #: A snapshot as the rollups tell them apart: (kind, dbid, snap_id); its RAC instances are summed.
@@ -112,7 +113,7 @@ def segment_days_roll_up(*, target_id: int, on_merged: Callable[[dt.date, Activi
         again = _days_with_late_instances(cursor, target_id, [pk for day in days.values() for pks in day.values()
                                                               for pk in pks])
         for day in sorted(dropped | set(days)):
-            part, parts = None, 0
+            part, stored = None, None
             if day not in days:
                 merged = Activity.empty()
             elif day in again:
@@ -120,11 +121,12 @@ def segment_days_roll_up(*, target_id: int, on_merged: Callable[[dt.date, Activi
             else:
                 stored = _day_stored(target_id, day)
                 part = _day_merged(cursor, Activity.empty(), day, days[day])
-                merged, parts = activity.merge_many([*stored.blobs, part], keep=TOP_IOPS), stored.parts
+                merged = activity.merge_many([*stored.blobs, part], keep=TOP_IOPS)
             if on_merged:
                 on_merged(day, merged)
-            if part is not None and day >= today and parts + 1 < PARTS_PER_DAY:
-                _part_write(cursor, target_id, day, dbid, part)
+            if stored is not None and day >= today and stored.roll_ups + 1 < PARTS_PER_DAY:
+                _part_write(cursor, target_id, day, dbid, activity.merge_many([*stored.part_blobs, part],
+                                                                              keep=TOP_IOPS), stored.roll_ups + 1)
             elif day in days:
                 _day_write(cursor, target_id, day, merged)
         _days_ended_merge(cursor, target_id, today)
@@ -229,13 +231,15 @@ def _day_write(cursor, target_id: int, day: dt.date, merged: Activity, *, versio
     cursor.execute("DELETE FROM snapshots_rolluphour WHERE target_id = %s AND day = %s", [target_id, day])
 
 
-def _part_write(cursor, target_id: int, day: dt.date, dbid: int, part: Activity) -> None:
-    """Append a part to the day's rollup, with a new version."""
+def _part_write(cursor, target_id: int, day: dt.date, dbid: int, part: Activity, roll_ups: int) -> None:
+    """Store the day's part (what ``roll_ups`` roll-ups added since its RollupDay was written) with a new version,
+    in place of the one before."""
+    cursor.execute("DELETE FROM snapshots_rolluphour WHERE target_id = %s AND day = %s", [target_id, day])
     execute_binary(
         cursor.cursor,
-        "INSERT INTO snapshots_rolluphour (target_id, day, version, dbid, rows, width, data) "
-        "VALUES (%s, %s, nextval('snapshots_rollup_version'), %s, %s, %s, %s)",
-        [target_id, day, dbid, len(part), part.width, part.to_bytes()])
+        "INSERT INTO snapshots_rolluphour (target_id, day, version, dbid, roll_ups, rows, width, data) "
+        "VALUES (%s, %s, nextval('snapshots_rollup_version'), %s, %s, %s, %s, %s)",
+        [target_id, day, dbid, roll_ups, len(part), part.width, part.to_bytes()])
 
 
 def _days_ended_merge(cursor, target_id: int, today: dt.date) -> None:
@@ -250,11 +254,13 @@ def _days_ended_merge(cursor, target_id: int, today: dt.date) -> None:
 
 @dataclass(frozen=True)
 class _Stored:
-    """A day's rollup as stored: its RollupDay's blob (if any) first, then its parts' (``parts`` of them),
-    the highest version of all and the DBID they were rolled up from."""
+    """A day's rollup as stored: its RollupDay's blob (if any) first, then its part's (``part_blobs``: one,
+    unless a roll-up before them left several), the roll-ups its parts hold, the highest version of all and
+    the DBID they were rolled up from."""
 
     blobs: list[Activity]
-    parts: int
+    part_blobs: list[Activity]
+    roll_ups: int
     version: int
     dbid: int | None
 
@@ -262,10 +268,11 @@ class _Stored:
 # A day's RollupDay and parts in one statement, so a roll-up committing meanwhile (which merges the parts
 # into the RollupDay) is seen whole or not at all.
 _DAY_STORED_SQL = """
-SELECT false AS part, version, dbid, rows, width, data FROM snapshots_rollupday
+SELECT false AS part, version, dbid, 0 AS roll_ups, rows, width, data FROM snapshots_rollupday
  WHERE target_id = %(target)s AND day = %(day)s
 UNION ALL
-SELECT true, version, dbid, rows, width, data FROM snapshots_rolluphour WHERE target_id = %(target)s AND day = %(day)s
+SELECT true, version, dbid, roll_ups, rows, width, data FROM snapshots_rolluphour
+ WHERE target_id = %(target)s AND day = %(day)s
 ORDER BY 1, 2
 """
 
@@ -275,8 +282,9 @@ def _day_stored(target_id: int, day: dt.date) -> _Stored:
         # A cursor binding its parameters on the server, so the blobs come back in binary (see apps.core.pgcopy).
         binary.execute(_DAY_STORED_SQL, {"target": target_id, "day": day}, binary=True)
         stored = binary.fetchall()
-    return _Stored(blobs=[Activity.from_bytes(data, rows=rows, width=width) for *_, rows, width, data in stored],
-                   parts=sum(1 for part, *_ in stored if part),
+    blobs = [Activity.from_bytes(data, rows=rows, width=width) for *_, rows, width, data in stored]
+    return _Stored(blobs=blobs, part_blobs=[blob for blob, row in zip(blobs, stored, strict=True) if row[0]],
+                   roll_ups=sum(roll_ups for _, _, _, roll_ups, *_ in stored),
                    version=max((version for _, version, *_ in stored), default=0),
                    dbid=next((dbid for _, _, dbid, *_ in stored if dbid is not None), None))
 

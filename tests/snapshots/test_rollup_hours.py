@@ -1,4 +1,4 @@
-"""A day still going on is rolled up in parts (RollupHour) instead of being rewritten whole every hour."""
+"""A day still going on is rolled up into a part (RollupHour) instead of being rewritten whole every hour."""
 
 from __future__ import annotations
 
@@ -35,7 +35,10 @@ def _as_the_raw_statistics(target: Target, days: int) -> None:
 
 
 def _parts(target: Target) -> int:
-    return RollupHour.objects.filter(target=target).count()
+    """The roll-ups the target's parts hold (one part a day)."""
+    parts = list(RollupHour.objects.filter(target=target).values_list("day", "roll_ups"))
+    assert len(parts) == len({day for day, _ in parts})
+    return sum(roll_ups for _, roll_ups in parts)
 
 
 @pytest.fixture

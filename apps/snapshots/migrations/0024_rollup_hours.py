@@ -1,9 +1,8 @@
-"""The parts of a day still going on (RollupHour), appended by each roll-up instead of rewriting the day's
-RollupDay every hour (apps.snapshots.rollups); a delete of snapshots forgets them with their days' rollups.
+"""The part of a day still going on (RollupHour), which each roll-up rewrites instead of the day's whole
+RollupDay every hour (apps.snapshots.rollups); a delete of snapshots forgets it with its day's rollups.
 
-The parts are compressed (lz4 where the server has it, else PostgreSQL's default): written once and read by a
-few refreshes, half the bytes of the raw numbers. Vacuumed like the other blob tables (migration 0022): merged
-parts are deleted several times a day.
+The parts are compressed (lz4 where the server has it, else PostgreSQL's default): a third of the bytes of
+the raw numbers. Vacuumed like the other blob tables (migration 0022): a part is replaced at every roll-up.
 """
 
 import django.db.models.deletion
@@ -64,6 +63,7 @@ class Migration(migrations.Migration):
                 ('day', models.DateField()),
                 ('version', models.BigIntegerField()),
                 ('dbid', models.BigIntegerField()),
+                ('roll_ups', models.PositiveSmallIntegerField(default=1)),
                 ('rows', models.IntegerField(default=0)),
                 ('width', models.PositiveSmallIntegerField(default=0)),
                 ('data', models.BinaryField(default=b'')),
