@@ -10,7 +10,7 @@ largest of n values, k = n - ceil(0.95 n) + 1), mean or max.
 Speed: a refresh after every collection must not re-read a week of hourly
 statistics (16.8M rows for 100k segments). Each day is rolled up into one
 RollupDay (apps.snapshots.activity: per segment, the sums and the TOP_IOPS
-largest per-snapshot values; a day still going on also has a few parts,
+largest per-snapshot values; a day still going on also has a part,
 RollupHour, that apps.snapshots.rollups.day_rollup merges with it); the
 window's complete days are merged once into a WindowBase (rebuilt when a day
 it covers changes), so a refresh reads two blobs: the base and the last day. When the window moves on to a new day, its
