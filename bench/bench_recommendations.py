@@ -49,7 +49,9 @@ def bench_recommendations(target) -> dict:
     the refresh after the first snapshot of the next day, whose window moves
     on a day: its base is the one prepared after an earlier refresh (as the
     worker does, off the refresh's path: timed apart) plus the day just
-    ended, or, when none was prepared, every complete day merged again.
+    ended, or, when none was prepared, every complete day merged again. The
+    last day is first rolled up again hour by hour as a live target's is (its
+    RollupDay and the parts since it was last written whole).
     Each such hour is stored by the ingest path, refreshed as a collection
     does, then undone. "Steady": a refresh with nothing new. The parts are
     timed one by one (a refresh reads the window and the segments at once).
@@ -60,6 +62,7 @@ def bench_recommendations(target) -> dict:
 
     from apps.snapshots import figures
     from apps.snapshots.models import Snapshot
+    from apps.snapshots.rollups import segment_days_roll_up
     from apps.snapshots.windows import raw_window_figures, window_base_drop, window_base_prepare, window_figures
     from apps.targets.models import TablespaceTier
     from apps.tiering import decision, services
@@ -73,6 +76,7 @@ def bench_recommendations(target) -> dict:
     # to the worker is done here: the next day's bases where said, the runs replaced after each refresh.
     with mock.patch.object(figures, "window_base_prepare_task"), \
             mock.patch.object(services, "recommendation_runs_prune_task"):
+        _day_rolled_up_hourly(target, last_day)
         window_base_drop(target_id=target.id)
         waited = [quiet()]
         cold_s = _refresh(target, now)
@@ -82,6 +86,8 @@ def bench_recommendations(target) -> dict:
         # As the worker prepares after the day's last collection: the days shared, then the whole base.
         _, prepare_s = timed(lambda: window_base_prepare(target_id=target.id, last_day=last_day, days=7,
                                                           day_ends=True))
+        # The day ends: as after its last hour (undone above), no part of it is left to merge.
+        segment_days_roll_up(target_id=target.id, now=now + 2 * hour)
         waited.append(quiet())
         first_of_day = [_next_hour(target, now + 2 * hour) for _ in range(3)]
         waited.append(quiet())
@@ -126,6 +132,20 @@ def bench_recommendations(target) -> dict:
     }
 
 
+def _day_rolled_up_hourly(target, day: dt.date) -> None:
+    """Roll the day's snapshots up again one at a time, each as at its end, as the hourly roll-ups of a live
+    target leave a day still going on (its rollup and the parts since it was last written whole)."""
+    from apps.snapshots.models import RollupDay, RollupHour, Snapshot
+    from apps.snapshots.rollups import segment_days_roll_up
+
+    RollupDay.objects.filter(target=target, day=day).delete()
+    RollupHour.objects.filter(target=target, day=day).delete()
+    for pk, end_at in Snapshot.objects.filter(target=target, end_at__date=day).order_by("end_at").values_list(
+            "pk", "end_at"):
+        Snapshot.objects.filter(pk=pk).update(rolled_up=False)
+        segment_days_roll_up(target_id=target.id, now=end_at)
+
+
 def _refresh(target, now: dt.datetime) -> float:
     """The seconds of one refresh; then, untimed, the runs it replaced are deleted, as the worker does
     after it (call with the refresh's tasks patched out)."""
@@ -143,7 +163,7 @@ def _next_hour(target, end: dt.datetime, *, prepared: str = "whole") -> dict:
     ``prepared``: the bases prepared for the next day's window are used ("whole"), only the one of the
     days it shares with the current window ("shared"), or none."""
     from apps.snapshots import figures
-    from apps.snapshots.models import RollupDay, WindowBase
+    from apps.snapshots.models import RollupDay, RollupHour, WindowBase
     from apps.snapshots.models import Snapshot as SnapshotModel
     from apps.snapshots.services import collection_store
     from apps.targets.base import CollectState
@@ -160,6 +180,7 @@ def _next_hour(target, end: dt.datetime, *, prepared: str = "whole") -> dict:
                                                   instances=(1,)), snapshots=(snapshot,), collected_at=end)
     day = end.astimezone(dt.timezone.utc).date()
     saved_day = RollupDay.objects.filter(target=target, day=day).first()
+    saved_parts = list(RollupHour.objects.filter(target=target, day=day))
     saved_bases = list(WindowBase.objects.filter(target=target))
     if prepared != "whole" and saved_bases:
         later = WindowBase.objects.filter(target=target, first_day__gt=min(b.first_day for b in saved_bases))
@@ -185,6 +206,8 @@ def _next_hour(target, end: dt.datetime, *, prepared: str = "whole") -> dict:
             saved_day.save()
         else:
             RollupDay.objects.filter(target=target, day=day).delete()
+        RollupHour.objects.filter(target=target, day=day).delete()
+        RollupHour.objects.bulk_create(saved_parts)
         WindowBase.objects.filter(target=target).delete()
         WindowBase.objects.bulk_create(saved_bases)
         # The delete's trigger marked the day's other snapshots for a new roll-up; the day is put back whole.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import inspect
 import json
 import sys
 from pathlib import Path
@@ -21,17 +22,40 @@ _SHIFT_TO = dt.datetime(2001, 1, 1, tzinfo=dt.UTC)
 
 
 def _relation_sizes() -> dict[str, int]:
-    """pg_total_relation_size (heap, indexes and TOAST) of the rollup tables and of every segment-stat partition."""
+    """pg_total_relation_size (heap, indexes and TOAST) of the rollup tables (the days, the parts of days still
+    going on, the window bases) and of every segment-stat partition."""
     from django.db import connection
 
     with connection.cursor() as cursor:
         cursor.execute("SELECT coalesce(sum(pg_total_relation_size(i.inhrelid)), 0) FROM pg_inherits i "
                        "WHERE i.inhparent = 'snapshots_segmentstat'::regclass")
         sizes = {"segmentstat_bytes": int(cursor.fetchone()[0])}
-        for table in ("snapshots_rollupday", "snapshots_windowbase"):
+        for table in _BLOB_TABLES:
             cursor.execute("SELECT pg_total_relation_size(%s::regclass)", [table])
             sizes[f"{table.removeprefix('snapshots_')}_bytes"] = int(cursor.fetchone()[0])
     return sizes
+
+
+def _blob_table_writes() -> dict[str, int]:
+    """Per blob table, the rows and TOAST chunks (~2 kB each) inserted and deleted so far (pg_stat_all_tables:
+    an update counts as a delete and an insert of its chunks), this backend's counts flushed first."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_force_next_flush()")
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute(
+            "SELECT c.relname, s.n_tup_ins + s.n_tup_upd, s.n_tup_upd + s.n_tup_del, t.n_tup_ins, t.n_tup_del "
+            "FROM pg_class c JOIN pg_stat_all_tables s ON s.relid = c.oid "
+            "LEFT JOIN pg_stat_all_tables t ON t.relid = c.reltoastrelid "
+            "WHERE c.relname = ANY(%s) AND c.relnamespace = to_regnamespace(current_schema())::oid",
+            [list(_BLOB_TABLES)])
+        counts = {}
+        for table, written, dead, chunks_in, chunks_out in cursor.fetchall():
+            name = table.removeprefix("snapshots_")
+            counts.update({f"{name}_rows_written": written, f"{name}_rows_dead": dead,
+                           f"{name}_toast_chunks_written": chunks_in or 0, f"{name}_toast_chunks_dead": chunks_out or 0})
+    return counts
 
 
 def _week(n_segments: int, days: int):
@@ -47,7 +71,6 @@ def _week(n_segments: int, days: int):
 def _simulate_week(target, collection) -> None:
     """Store the collection one hour at a time, each followed by its roll-up and a 7-day window, as a live
     target's hourly collections and refreshes would."""
-    from apps.snapshots.rollups import segment_days_roll_up
     from apps.snapshots.services import collection_store
     from apps.snapshots.windows import window_figures
     from apps.targets.base import CollectState
@@ -56,11 +79,33 @@ def _simulate_week(target, collection) -> None:
         hour = dataclasses.replace(collection, snapshots=(snap,), collected_at=snap.end_at)
         collection_store(target=target, collection=hour, kind="demo",
                          state=CollectState(now=snap.end_at, history_start_at=snap.end_at - dt.timedelta(days=8)))
-        segment_days_roll_up(target_id=target.id)
+        _roll_up(target.id, snap.end_at)
         window_figures(target_id=target.id, last_day=snap.end_at.date(), days=7)
 
 
-_BLOB_TABLES = ("snapshots_rollupday", "snapshots_windowbase")
+#: Bytes of the rollup blobs the roll-ups wrote (counted where they write them, apps.snapshots.rollups).
+_written = {"rollup_blob_bytes_written": 0}
+
+
+def _roll_up(target_id: int, now: dt.datetime) -> None:
+    """The roll-up of a collection at ``now``, counting the blob bytes it writes."""
+    from unittest import mock
+
+    from apps.core import pgcopy
+    from apps.snapshots import rollups
+
+    def counted(cursor, sql, params):
+        _written["rollup_blob_bytes_written"] += sum(len(p) for p in params if isinstance(p, bytes | memoryview))
+        return pgcopy.execute_binary(cursor, sql, params)
+
+    with mock.patch.object(rollups, "execute_binary", counted):
+        if "now" in inspect.signature(rollups.segment_days_roll_up).parameters:
+            rollups.segment_days_roll_up(target_id=target_id, now=now)
+        else:  # a roll-up that takes the wall clock's day for the day still growing
+            rollups.segment_days_roll_up(target_id=target_id)
+
+
+_BLOB_TABLES = ("snapshots_rollupday", "snapshots_rolluphour", "snapshots_windowbase")
 _VACUUM_OPTIONS = ("autovacuum_vacuum_scale_factor", "autovacuum_vacuum_threshold",
                    "toast.autovacuum_vacuum_scale_factor", "toast.autovacuum_vacuum_threshold")
 
@@ -96,6 +141,8 @@ def bench_storage(target_ids=None, *, n_segments: int = 2_000, days: int = 7, va
         _simulated_days_drop()
         target = _fresh_target("bench-storage")
         before = _relation_sizes()
+        writes_before = _blob_table_writes()
+        _written["rollup_blob_bytes_written"] = 0
         _blob_vacuum_default(vacuum_default)
         try:
             _simulate_week(target, _week(n_segments, days))
@@ -109,6 +156,8 @@ def bench_storage(target_ids=None, *, n_segments: int = 2_000, days: int = 7, va
               "pg_bytes_per_million_rows": round(sizes["segmentstat_bytes"] / rows * 1e6) if rows else None}
     if target is not None:
         result.update({f"{name.removesuffix('_bytes')}_growth_bytes": sizes[name] - before[name] for name in sizes})
+        writes = _blob_table_writes()
+        result.update({name: writes[name] - writes_before.get(name, 0) for name in writes}, **_written)
         result.update(simulated_segments=n_segments, simulated_hours=24 * days,
                       blob_autovacuum="postgresql default" if vacuum_default else "tuned (snapshots migration)")
         _drop_target(target)

@@ -16,6 +16,7 @@ where 100k rows of arrays take most of a second.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -161,24 +162,30 @@ def merge(a: Activity, b: Activity, *, keep: int, by_source: bool = True) -> Act
     ``by_source``: the key is (segment, source), as in a day's rollup; else the
     segment alone, and a row is from samples only when both parts' are.
     """
-    if not len(b):
-        return a.cut(keep)
-    if not len(a):
-        return b.cut(keep)
-    key_a, key_b = _keys(a, by_source), _keys(b, by_source)
-    if np.array_equal(key_a, key_b):  # the usual case: the same segments in both
-        keys = key_a
-        at_a = at_b = np.arange(keys.size)
+    return merge_many([a, b], keep=keep, by_source=by_source)
+
+
+def merge_many(parts: list[Activity], *, keep: int, by_source: bool = True) -> Activity:
+    """Every part summed per key at once (see :func:`merge`): one sort of their top values side by side
+    instead of one per pair, for a few parts (a day's rollup and its parts); the sums are added in the
+    parts' order, as merging them one after the other does."""
+    parts = [part for part in parts if len(part)]
+    if len(parts) < 2:
+        return parts[0].cut(keep) if parts else Activity.empty()
+    keys_of = [_keys(part, by_source) for part in parts]
+    if all(np.array_equal(keys_of[0], keys) for keys in keys_of[1:]):  # the usual case: the same segments
+        keys = keys_of[0]
+        at_of = [np.arange(keys.size)] * len(parts)
     else:
-        keys = np.union1d(key_a, key_b)
-        at_a, at_b = np.searchsorted(keys, key_a), np.searchsorted(keys, key_b)
+        keys = functools.reduce(np.union1d, keys_of)
+        at_of = [np.searchsorted(keys, part_keys) for part_keys in keys_of]
     n = keys.size
     counters = np.zeros((n, len(COUNTERS)), dtype=np.int64)
     covered, intervals, iops_sum = np.zeros(n), np.zeros(n, dtype=np.int64), np.zeros(n)
     from_samples = np.ones(n, dtype=bool)
-    tops = np.full((n, min(a.width, keep) + min(b.width, keep)), -1.0)
+    tops = np.full((n, sum(min(part.width, keep) for part in parts)), -1.0)
     offset = 0
-    for part, at in ((a, at_a), (b, at_b)):
+    for part, at in zip(parts, at_of, strict=True):
         counters[at] += part.counters
         covered[at] += part.covered_s
         intervals[at] += part.intervals

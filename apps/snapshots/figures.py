@@ -75,7 +75,7 @@ def window_read(span: WindowSpan, *, now: dt.datetime, next_collect_at: dt.datet
     task after the caller's commit; the whole of it when ``next_collect_at``
     falls in the next day.
     """
-    roll_up = _RollUp(target_id=span.target_id, last_day=span.last_day)
+    roll_up = _RollUp(target_id=span.target_id, last_day=span.last_day, now=now)
 
     def figures() -> WindowArrays:
         return windows.window_figures(target_id=span.target_id, last_day=span.last_day, days=span.days,
@@ -159,15 +159,15 @@ class _RollUp:
     from the database.
     """
 
-    def __init__(self, *, target_id: int, last_day: dt.date) -> None:
-        self.target_id, self.last_day = target_id, last_day
+    def __init__(self, *, target_id: int, last_day: dt.date, now: dt.datetime) -> None:
+        self.target_id, self.last_day, self.now = target_id, last_day, now
         self._handoff: Future = Future()  # (the last day's new rollup or None, whether to wait for the commit)
         self._done: Future = Future()
         self._earlier: list[dt.date] = []
 
     def __call__(self) -> list[dt.date]:
         try:
-            changed = segment_days_roll_up(target_id=self.target_id, on_merged=self._merged)
+            changed = segment_days_roll_up(target_id=self.target_id, on_merged=self._merged, now=self.now)
         except BaseException as exc:
             self._done.set_exception(exc)
             raise

@@ -381,7 +381,7 @@ class SegmentMove(models.Model):
 
 # The daily rollups and window bases (and their TOP_IOPS) live in their own module; imported here so that they are
 # the snapshots app's models and `from apps.snapshots.models import RollupDay` keeps working.
-from apps.snapshots.rollup_models import TOP_IOPS, RollupDay, WindowBase  # noqa: E402, F401
+from apps.snapshots.rollup_models import TOP_IOPS, RollupDay, RollupHour, WindowBase  # noqa: E402, F401
 
 # Which SQL drives a segment lives in its own package; imported here so that it is the snapshots app's model.
 from apps.snapshots.sqlstats.models import SegmentSql  # noqa: E402, F401

@@ -77,3 +77,28 @@ class WindowBase(models.Model):
     class Meta:
         # The upsert's conflict target; a target's bases are read by it too (target_id first).
         constraints = [models.UniqueConstraint(fields=["target", "first_day", "last_day"], name="window_base_days")]
+
+
+class RollupHour(models.Model):
+    """The part of the rollup of a day still going on: what the ``roll_ups`` roll-ups since the day's RollupDay
+    was last written added to it (usually that many hourly snapshots).
+
+    A roll-up of a day that has not ended (apps.snapshots.rollups.
+    segment_days_roll_up) rewrites this narrow part instead of the day's
+    whole RollupDay; the day's rollup is its RollupDay (if any) merged with
+    its part. The part is merged into the RollupDay every PARTS_PER_DAY
+    roll-ups and once the day has ended, so a reader merges two blobs and a
+    day is rewritten whole a few times, not once an hour. ``version`` comes
+    from RollupDay's sequence: a day's version is the highest of its
+    RollupDay's and its part's. ``data`` as RollupDay's.
+    """
+
+    pk = models.CompositePrimaryKey("target", "day", "version")
+    target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="+", db_index=False)
+    day = models.DateField()
+    version = models.BigIntegerField()
+    dbid = models.BigIntegerField()
+    roll_ups = models.PositiveSmallIntegerField(default=1)
+    rows = models.IntegerField(default=0)
+    width = models.PositiveSmallIntegerField(default=0)
+    data = models.BinaryField(default=b"")

@@ -6,6 +6,13 @@ instance; a delete, which the trigger of migration 0009 marks) and every day
 when the target's database changed (a new DBID: windows show one database).
 Called before every window read (apps.snapshots.figures), so a collection
 itself stays a plain COPY of raw rows (apps.snapshots.store).
+
+A day that has not ended is not rewritten whole every hour: each roll-up
+adds what it rolls up to the day's part (RollupHour: what the roll-ups
+since the RollupDay was written added, narrow and compressed), and the
+part is merged into the day's RollupDay every :data:`PARTS_PER_DAY` roll-ups
+and once the day has ended (the version unchanged: the rollup is the same).
+A day's rollup is its RollupDay merged with its part (:func:`day_rollup`).
 """
 
 from __future__ import annotations
@@ -13,23 +20,29 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
+import psycopg
 from django.db import connection, transaction
+from django.utils import timezone
 
 from apps.core.db import advisory_xact_lock
 from apps.core.pgcopy import execute_binary, fetch_arrays, fetch_bytes
 from apps.snapshots import activity
 from apps.snapshots.activity import COUNTERS, RAW_SQL, Activity
-from apps.snapshots.models import TOP_IOPS, RollupDay, Snapshot
+from apps.snapshots.models import TOP_IOPS, RollupDay, RollupHour, Snapshot
 
 # One row per segment and instance snapshot; activity.from_snapshots sums the instances of one snapshot
 # (RAC), 2.5x faster in numpy than a GROUP BY. Which snapshot a row belongs to (its kind, database and
-# snap_id) is known from the snapshot ids read: no join.
+# snap_id) is known from the snapshot ids read: no join. The bounds of the snapshots' UTC day (a row's
+# end_at is its snapshot's) prune the read to that day's partition when it is planned (apps.snapshots.
+# partitions): without them every day's partition is probed and locked, and a roll-up waits for a
+# retention that drops another day.
 _PER_SNAPSHOT_SQL = """
 SELECT st.segment_id::int8, st.snapshot_id::int8, {counters}, st.interval_s::float8
 FROM snapshots_segmentstat st
-WHERE st.snapshot_id = ANY(%s) AND st.interval_s > 0
+WHERE st.snapshot_id = ANY(%s) AND st.end_at >= %s AND st.end_at < %s AND st.interval_s > 0
 """.format(counters=", ".join(f"({RAW_SQL[name]})::int8" for name in COUNTERS))
 
 _PER_SNAPSHOT_COLUMNS = (("segment_id", "int8"), ("snapshot_id", "int8"),
@@ -43,6 +56,10 @@ _ROLL_UP_LOCK_NAMESPACE = 7_316_003
 #: long history (8 x 100k segments x 13 values).
 _SNAPSHOTS_PER_READ = 8
 
+#: Roll-ups of a day that has not ended after which its part (RollupHour) is merged into its RollupDay: the
+#: part holds at most PARTS_PER_DAY - 1 of them, and a day of hourly snapshots is rewritten whole 4 times.
+PARTS_PER_DAY = 6
+
 #: A snapshot as the rollups tell them apart: (kind, dbid, snap_id); its RAC instances are summed.
 SnapshotKey = tuple[str, int, int]
 
@@ -52,8 +69,8 @@ CURRENT_DBID_SQL = ("SELECT dbid FROM snapshots_snapshot WHERE target_id = %s "
                     "ORDER BY end_at DESC, id DESC LIMIT 1")
 
 
-def segment_days_roll_up(*, target_id: int,
-                         on_merged: Callable[[dt.date, Activity], None] | None = None) -> list[dt.date]:
+def segment_days_roll_up(*, target_id: int, on_merged: Callable[[dt.date, Activity], None] | None = None,
+                         now: dt.datetime | None = None) -> list[dt.date]:
     """Add the target's snapshots stored since the last roll-up to its daily rollups; returns the days
     changed, in order.
 
@@ -69,7 +86,12 @@ def segment_days_roll_up(*, target_id: int,
     rollup before it is written (empty for a day whose rollup a change of
     database removed), so a refresh computes with it meanwhile; earlier days
     are written by then, but none is committed before this returns.
+
+    A day on or after the UTC day of ``now`` (default: the clock) gets a part
+    (see the module docstring); the parts of earlier days are merged into
+    their RollupDay.
     """
+    today = (now or timezone.now()).astimezone(dt.timezone.utc).date()
     with transaction.atomic(), connection.cursor() as cursor:
         # Derived from the snapshots it marks: a crash loses both or neither, and a lost roll-up is
         # simply done again, so the commit need not wait for the WAL of a day's 30 MB to reach the disk.
@@ -91,16 +113,23 @@ def segment_days_roll_up(*, target_id: int,
         again = _days_with_late_instances(cursor, target_id, [pk for day in days.values() for pks in day.values()
                                                               for pk in pks])
         for day in sorted(dropped | set(days)):
+            part, stored = None, None
             if day not in days:
                 merged = Activity.empty()
             elif day in again:
-                merged = _day_merged(cursor, Activity.empty(), _day_snapshots(cursor, target_id, dbid, day))
+                merged = _day_merged(cursor, Activity.empty(), day, _day_snapshots(cursor, target_id, dbid, day))
             else:
-                merged = _day_merged(cursor, day_rollup(target_id=target_id, day=day), days[day])
+                stored = _day_stored(target_id, day)
+                part = _day_merged(cursor, Activity.empty(), day, days[day])
+                merged = activity.merge_many([*stored.blobs, part], keep=TOP_IOPS)
             if on_merged:
                 on_merged(day, merged)
-            if day in days:
+            if stored is not None and day >= today and stored.roll_ups + 1 < PARTS_PER_DAY:
+                _part_write(cursor, target_id, day, dbid, activity.merge_many([*stored.part_blobs, part],
+                                                                              keep=TOP_IOPS), stored.roll_ups + 1)
+            elif day in days:
                 _day_write(cursor, target_id, day, merged)
+        _days_ended_merge(cursor, target_id, today)
         if days:  # the database the days hold (a day new to the rollups has none yet)
             cursor.execute("UPDATE snapshots_rollupday SET dbid = %s WHERE target_id = %s AND day = ANY(%s) "
                            "AND dbid IS DISTINCT FROM %s", [dbid, target_id, list(days), dbid])
@@ -113,7 +142,9 @@ def segment_days_roll_up(*, target_id: int,
 def _rollups_of_another_database_drop(cursor, target_id: int, dbid: int) -> set[dt.date]:
     """Drop the target's rollups and window bases unless they are ``dbid``'s, and mark every snapshot of
     ``dbid`` to be rolled up again; returns the days whose rollups were dropped."""
-    cursor.execute("SELECT dbid FROM snapshots_rollupday WHERE target_id = %s LIMIT 1", [target_id])
+    cursor.execute("(SELECT dbid FROM snapshots_rollupday WHERE target_id = %s LIMIT 1) UNION ALL "
+                   "(SELECT dbid FROM snapshots_rolluphour WHERE target_id = %s LIMIT 1) LIMIT 1",
+                   [target_id, target_id])
     stored = cursor.fetchone()
     if stored is not None and stored[0] == dbid:
         return set()
@@ -125,6 +156,8 @@ def _rollups_of_another_database_drop(cursor, target_id: int, dbid: int) -> set[
             return set()
     cursor.execute("DELETE FROM snapshots_rollupday WHERE target_id = %s RETURNING day", [target_id])
     dropped = {row[0] for row in cursor.fetchall()}
+    cursor.execute("DELETE FROM snapshots_rolluphour WHERE target_id = %s RETURNING day", [target_id])
+    dropped |= {row[0] for row in cursor.fetchall()}
     cursor.execute("DELETE FROM snapshots_windowbase WHERE target_id = %s", [target_id])
     cursor.execute("UPDATE snapshots_snapshot SET rolled_up = false WHERE target_id = %s AND dbid = %s "
                    "AND rolled_up", [target_id, dbid])
@@ -147,20 +180,26 @@ def _days_with_late_instances(cursor, target_id: int, pending: list[int]) -> set
     return {row[0] for row in cursor.fetchall()}
 
 
+def _day_bounds(day: dt.date) -> tuple[dt.datetime, dt.datetime]:
+    """[start, end) of a UTC day."""
+    start = dt.datetime.combine(day, dt.time(), tzinfo=dt.timezone.utc)
+    return start, start + dt.timedelta(days=1)
+
+
 def _day_snapshots(cursor, target_id: int, dbid: int, day: dt.date) -> dict[SnapshotKey, list[int]]:
     """Every snapshot of ``dbid`` in the day, by key."""
-    start = dt.datetime.combine(day, dt.time(), tzinfo=dt.timezone.utc)
     cursor.execute("SELECT id, kind, snap_id FROM snapshots_snapshot WHERE target_id = %s AND dbid = %s "
-                   "AND end_at >= %s AND end_at < %s", [target_id, dbid, start, start + dt.timedelta(days=1)])
+                   "AND end_at >= %s AND end_at < %s", [target_id, dbid, *_day_bounds(day)])
     snapshots: dict[SnapshotKey, list[int]] = defaultdict(list)
     for pk, kind, snap_id in cursor.fetchall():
         snapshots[(kind, dbid, snap_id)].append(pk)
     return snapshots
 
 
-def _day_merged(cursor, merged: Activity, snapshots: dict[SnapshotKey, list[int]]) -> Activity:
-    """``merged`` (a day's rollup) with ``snapshots`` (each key's instances) added."""
+def _day_merged(cursor, merged: Activity, day: dt.date, snapshots: dict[SnapshotKey, list[int]]) -> Activity:
+    """``merged`` (a day's rollup) with ``snapshots`` (each key's instances, all ending on ``day``) added."""
     keys = list(snapshots.items())
+    start, end = _day_bounds(day)
     for first in range(0, len(keys), _SNAPSHOTS_PER_READ):
         part = keys[first:first + _SNAPSHOTS_PER_READ]
         # Snapshot id -> the number of its key in the part, and whether it is a V$ sample.
@@ -169,7 +208,7 @@ def _day_merged(cursor, merged: Activity, snapshots: dict[SnapshotKey, list[int]
         sample_of = np.array([key[0] == "sample" for key, pks in part for _ in pks], dtype=bool)
         order = np.argsort(ids)
         ids, key_of, sample_of = ids[order], key_of[order], sample_of[order]
-        rows = fetch_arrays(cursor.cursor, _PER_SNAPSHOT_SQL, [ids.tolist()], _PER_SNAPSHOT_COLUMNS)
+        rows = fetch_arrays(cursor.cursor, _PER_SNAPSHOT_SQL, [ids.tolist(), start, end], _PER_SNAPSHOT_COLUMNS)
         at = np.searchsorted(ids, rows["snapshot_id"])
         part_activity = activity.from_snapshots(
             segment_id=rows["segment_id"], from_samples=sample_of[at], snapshot=key_of[at],
@@ -179,24 +218,93 @@ def _day_merged(cursor, merged: Activity, snapshots: dict[SnapshotKey, list[int]
     return merged
 
 
-def _day_write(cursor, target_id: int, day: dt.date, merged: Activity) -> None:
-    """Store the day's rollup with a new version."""
+def _day_write(cursor, target_id: int, day: dt.date, merged: Activity, *, version: int | None = None,
+               dbid: int | None = None) -> None:
+    """Store the day's whole rollup (with a new version unless given) in place of its RollupDay and parts."""
     execute_binary(
         cursor.cursor,
-        "INSERT INTO snapshots_rollupday (target_id, day, version, rows, width, data) "
-        "VALUES (%s, %s, nextval('snapshots_rollup_version'), %s, %s, %s) "
-        "ON CONFLICT (target_id, day) DO UPDATE SET version = excluded.version, rows = excluded.rows, "
-        "width = excluded.width, data = excluded.data",
-        [target_id, day, len(merged), merged.width, merged.to_bytes()])
+        "INSERT INTO snapshots_rollupday (target_id, day, dbid, version, rows, width, data) "
+        "VALUES (%s, %s, %s, coalesce(%s::int8, nextval('snapshots_rollup_version')), %s, %s, %s) "
+        "ON CONFLICT (target_id, day) DO UPDATE SET dbid = coalesce(excluded.dbid, snapshots_rollupday.dbid), "
+        "version = excluded.version, rows = excluded.rows, width = excluded.width, data = excluded.data",
+        [target_id, day, dbid, version, len(merged), merged.width, merged.to_bytes()])
+    cursor.execute("DELETE FROM snapshots_rolluphour WHERE target_id = %s AND day = %s", [target_id, day])
+
+
+def _part_write(cursor, target_id: int, day: dt.date, dbid: int, part: Activity, roll_ups: int) -> None:
+    """Store the day's part (what ``roll_ups`` roll-ups added since its RollupDay was written) with a new version,
+    in place of the one before."""
+    cursor.execute("DELETE FROM snapshots_rolluphour WHERE target_id = %s AND day = %s", [target_id, day])
+    execute_binary(
+        cursor.cursor,
+        "INSERT INTO snapshots_rolluphour (target_id, day, version, dbid, roll_ups, rows, width, data) "
+        "VALUES (%s, %s, nextval('snapshots_rollup_version'), %s, %s, %s, %s, %s)",
+        [target_id, day, dbid, roll_ups, len(part), part.width, part.to_bytes()])
+
+
+def _days_ended_merge(cursor, target_id: int, today: dt.date) -> None:
+    """Merge the parts of the days before ``today`` into their RollupDay, each day's version kept."""
+    cursor.execute("SELECT DISTINCT day FROM snapshots_rolluphour WHERE target_id = %s AND day < %s ORDER BY 1",
+                   [target_id, today])
+    for (day,) in cursor.fetchall():
+        stored = _day_stored(target_id, day)
+        _day_write(cursor, target_id, day, activity.merge_many(stored.blobs, keep=TOP_IOPS),
+                   version=stored.version, dbid=stored.dbid)
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """A day's rollup as stored: its RollupDay's blob (if any) first, then its part's (``part_blobs``: one,
+    unless a roll-up before them left several), the roll-ups its parts hold, the highest version of all and
+    the DBID they were rolled up from."""
+
+    blobs: list[Activity]
+    part_blobs: list[Activity]
+    roll_ups: int
+    version: int
+    dbid: int | None
+
+
+# A day's RollupDay and parts in one statement, so a roll-up committing meanwhile (which merges the parts
+# into the RollupDay) is seen whole or not at all.
+_DAY_STORED_SQL = """
+SELECT false AS part, version, dbid, 0 AS roll_ups, rows, width, data FROM snapshots_rollupday
+ WHERE target_id = %(target)s AND day = %(day)s
+UNION ALL
+SELECT true, version, dbid, roll_ups, rows, width, data FROM snapshots_rolluphour
+ WHERE target_id = %(target)s AND day = %(day)s
+ORDER BY 1, 2
+"""
+
+
+def _day_stored(target_id: int, day: dt.date) -> _Stored:
+    with connection.cursor() as cursor, psycopg.Cursor(cursor.cursor.connection) as binary:
+        # A cursor binding its parameters on the server, so the blobs come back in binary (see apps.core.pgcopy).
+        binary.execute(_DAY_STORED_SQL, {"target": target_id, "day": day}, binary=True)
+        stored = binary.fetchall()
+    blobs = [Activity.from_bytes(data, rows=rows, width=width) for *_, rows, width, data in stored]
+    return _Stored(blobs=blobs, part_blobs=[blob for blob, row in zip(blobs, stored, strict=True) if row[0]],
+                   roll_ups=sum(roll_ups for _, _, _, roll_ups, *_ in stored),
+                   version=max((version for _, version, *_ in stored), default=0),
+                   dbid=next((dbid for _, _, dbid, *_ in stored if dbid is not None), None))
 
 
 def day_rollup(*, target_id: int, day: dt.date) -> Activity:
-    """A target's rollup of one day (empty when nothing was collected that day)."""
-    stored = RollupDay.objects.filter(target_id=target_id, day=day).defer("data").first()
-    if stored is None:
-        return Activity.empty()
-    return rollup_read("snapshots_rollupday", "target_id = %s AND day = %s", [target_id, day],
-                       rows=stored.rows, width=stored.width)
+    """A target's rollup of one day: its RollupDay merged with its parts (empty when nothing was collected
+    that day)."""
+    return activity.merge_many(_day_stored(target_id, day).blobs, keep=TOP_IOPS)
+
+
+def day_versions(*, target_id: int, first_day: dt.date | None = None, last_day: dt.date) -> dict[dt.date, int]:
+    """The version of each of the target's days up to ``last_day`` (from ``first_day``) that has a rollup: the
+    highest of its RollupDay's and its parts'."""
+    bounds = "target_id = %s AND day <= %s" + ("" if first_day is None else " AND day >= %s")
+    params = [target_id, last_day] + ([] if first_day is None else [first_day])
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT day, max(version) FROM (SELECT day, version FROM snapshots_rollupday WHERE {bounds} "
+                       f"UNION ALL SELECT day, version FROM snapshots_rolluphour WHERE {bounds}) v GROUP BY day",
+                       params + params)
+        return dict(cursor.fetchall())
 
 
 def rollup_read(table: str, where: str, params: list, *, rows: int, width: int) -> Activity:
@@ -210,9 +318,11 @@ def segment_days_rebuild(*, target_id: int | None = None) -> None:
     """Recompute the daily rollups from the stored statistics (all targets, or one)."""
     snapshots = Snapshot.objects.all() if target_id is None else Snapshot.objects.filter(target_id=target_id)
     days = RollupDay.objects.all() if target_id is None else RollupDay.objects.filter(target_id=target_id)
+    parts = RollupHour.objects.all() if target_id is None else RollupHour.objects.filter(target_id=target_id)
     with transaction.atomic():
         target_ids = list(snapshots.order_by("target_id").values_list("target_id", flat=True).distinct())
         days.delete()
+        parts.delete()
         snapshots.filter(rolled_up=True).update(rolled_up=False)
         for pk in target_ids:
             segment_days_roll_up(target_id=pk)

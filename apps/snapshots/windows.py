@@ -10,9 +10,10 @@ largest of n values, k = n - ceil(0.95 n) + 1), mean or max.
 Speed: a refresh after every collection must not re-read a week of hourly
 statistics (16.8M rows for 100k segments). Each day is rolled up into one
 RollupDay (apps.snapshots.activity: per segment, the sums and the TOP_IOPS
-largest per-snapshot values); the window's complete days are merged once into
-a WindowBase (rebuilt when a day it covers changes), so a refresh reads two
-blobs: the base and the last day. When the window moves on to a new day, its
+largest per-snapshot values; a day still going on also has a part,
+RollupHour, that apps.snapshots.rollups.day_rollup merges with it); the
+window's complete days are merged once into a WindowBase (rebuilt when a day
+it covers changes), so a refresh reads two blobs: the base and the last day. When the window moves on to a new day, its
 base was prepared the day before (:func:`window_base_prepare`): whole, or
 the days both windows share, to which the day just ended is added. The p95
 is exact whenever k <= TOP_IOPS; beyond that (a long window of frequent
@@ -39,8 +40,8 @@ from apps.core.db import advisory_xact_lock, roomy_sorts
 from apps.core.pgcopy import execute_binary, fetch_arrays
 from apps.snapshots import activity
 from apps.snapshots.activity import COUNTERS, RAW_SQL, Activity
-from apps.snapshots.models import TOP_IOPS, RollupDay, WindowBase
-from apps.snapshots.rollups import CURRENT_DBID_SQL, day_rollup, rollup_read
+from apps.snapshots.models import TOP_IOPS, WindowBase
+from apps.snapshots.rollups import CURRENT_DBID_SQL, day_rollup, day_versions, rollup_read
 
 STATISTICS = ("p95", "avg", "max")
 
@@ -125,7 +126,7 @@ def window_figures(*, target_id: int, last_day: dt.date, days: int, statistic: s
                    last_day_rollup: Activity | None = None) -> WindowArrays:
     """Every active segment's figures over the window, from the rollups (see the module docstring).
 
-    ``last_day_rollup``: the last day's RollupDay as the roll-up just wrote it, which saves reading it back.
+    ``last_day_rollup``: the last day's rollup as the roll-up just merged it, which saves reading it back.
     """
     if statistic not in STATISTICS:
         raise ValueError(f"statistic must be one of {', '.join(STATISTICS)}, not {statistic!r}")
@@ -225,18 +226,17 @@ def window_base_ensure(*, target_id: int, first_day: dt.date, last_day: dt.date,
         advisory_xact_lock(_BASE_LOCK_NAMESPACE, target_id)
         # The versions are read before the days: a change committed in between makes a base look
         # stale (rebuilt next time), never current while missing that change.
-        versions = dict(RollupDay.objects.filter(target_id=target_id, day__lte=last_day).values_list("day", "version"))
+        versions = day_versions(target_id=target_id, last_day=last_day)
         bases = _current_bases(target_id, first_day, last_day, ranks, versions)
         exact = next((base for base in bases if base.last_day == last_day), None)
         if exact:
             return _base_read(exact)
         start = max(bases, key=lambda base: base.last_day, default=None)
-        days = RollupDay.objects.filter(target_id=target_id, day__range=(
-            start.last_day + dt.timedelta(days=1) if start else first_day, last_day)).order_by("day")
+        after = start.last_day + dt.timedelta(days=1) if start else first_day
+        days = sorted(day for day in versions if after <= day <= last_day)
         merged = activity.merge_all(
             itertools.chain([_base_read(start)] if start else [],
-                            (activity.prefer_snapshots(day_rollup(target_id=target_id, day=day))
-                             for day in days.values_list("day", flat=True))),
+                            (activity.prefer_snapshots(day_rollup(target_id=target_id, day=day)) for day in days)),
             keep=keep, by_source=False)
         if forget_earlier:
             WindowBase.objects.filter(target_id=target_id, first_day__lt=first_day).delete()
@@ -263,8 +263,7 @@ def window_base_prepare(*, target_id: int, last_day: dt.date, days: int, statist
     first_day, last_day = window_days(last_day=last_day, days=days)
     next_first = first_day + dt.timedelta(days=1)
     ranges = [(next_first, last_day - dt.timedelta(days=1))] + ([(next_first, last_day)] if day_ends else [])
-    versions = dict(RollupDay.objects.filter(target_id=target_id, day__range=(next_first, last_day))
-                    .values_list("day", "version"))
+    versions = day_versions(target_id=target_id, first_day=next_first, last_day=last_day)
     ranges = [(first, last) for first, last in ranges if first <= last and _version(versions, first, last)]
     if not ranges:  # nothing collected on those days (or the target is gone)
         return []
