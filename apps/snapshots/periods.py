@@ -34,8 +34,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from apps.snapshots import activity, windows
-from apps.snapshots.models import TOP_IOPS, RollupDay
-from apps.snapshots.rollups import day_rollup, segment_days_roll_up
+from apps.snapshots.models import TOP_IOPS
+from apps.snapshots.rollups import day_rollup, day_versions, segment_days_roll_up
 from apps.snapshots.windows import WindowArrays
 
 #: The statistics a period may be viewed with.
@@ -145,8 +145,8 @@ def target_period_figures(*, target_id: int, first_day: dt.date, last_day: dt.da
         ranks = max(1, int(windows.p95_rank(np.array([windows.snapshots_between(target_id, start, stop)]))[0]))
     if ranks > TOP_IOPS:
         return windows.raw_figures(target_id, start, stop, statistic=statistic)
-    versions = dict(RollupDay.objects.filter(target_id=target_id, day__range=(first_day, last_day))
-                    .values_list("day", "version"))
+    # A day still going on may have only a part (RollupHour) so far: its version is the higher of the two.
+    versions = day_versions(target_id=target_id, first_day=first_day, last_day=last_day)
     # A window base the recommendations keep for days the period starts with (the configured window's
     # complete days, when the period is that window) is read instead of its days; never one built here.
     base = max(windows._current_bases(target_id, first_day, last_day, ranks, versions),

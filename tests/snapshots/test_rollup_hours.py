@@ -139,3 +139,23 @@ class RollupHourTests:
         assert _parts(target) == 0
         assert parts.segment_id.tolist() == whole.segment_id.tolist()
         assert parts.tops.tolist() == whole.tops.tolist() and parts.counters.tolist() == whole.counters.tolist()
+
+
+@pytest.mark.django_db
+class OpenDayPeriodTests:
+    @pytest.mark.parametrize("statistic", ["p95", "avg"])
+    def test_a_period_ending_on_the_open_day_counts_the_hours_in_its_part(self, target, statistic):
+        from apps.snapshots.periods import day_bounds, target_period_figures
+
+        snaps = _series(60, 48, seed=63)  # the day before END's, then END's 24 hours
+        _store(target, snaps[:24])
+        for snap in snaps[24:27]:  # the open day's first roll-ups: a part, no RollupDay yet
+            _collected(target, snap)
+        assert not RollupDay.objects.filter(target=target, day=DAY).exists()  # only a part so far
+
+        rolled = target_period_figures(target_id=target.id, first_day=DAY - dt.timedelta(days=1), last_day=DAY,
+                                       statistic=statistic, roll_up=False)
+        raw = windows.raw_figures(target.id, *day_bounds(DAY - dt.timedelta(days=1), DAY), statistic=statistic)
+
+        assert dict(zip(rolled.segment_id.tolist(), rolled.iops.tolist())) == pytest.approx(
+            dict(zip(raw.segment_id.tolist(), raw.iops.tolist())), rel=1e-12)
