@@ -123,13 +123,12 @@ def _change_text(comparison: Comparison, i: int) -> tuple[str, str]:
 def comparison_cached(*, target_id: int, a_days: tuple[dt.date, dt.date], b_days: tuple[dt.date, dt.date],
                       statistic: str) -> Comparison:
     """:func:`periods_compare`, kept in the cache while the rollups of the periods' days stay as they are."""
-    from apps.snapshots.models import RollupDay
-    from apps.snapshots.rollups import segment_days_roll_up
+    from apps.snapshots.rollups import day_versions, segment_days_roll_up
 
     segment_days_roll_up(target_id=target_id)
-    days = sorted(RollupDay.objects.filter(target_id=target_id, day__range=(min(a_days[0], b_days[0]),
-                                                                             max(a_days[1], b_days[1])))
-                  .values_list("day", "version"))
+    # The open day's version may be its part's (RollupHour): day_versions takes the higher.
+    days = sorted(day_versions(target_id=target_id, first_day=min(a_days[0], b_days[0]),
+                               last_day=max(a_days[1], b_days[1])).items())
     digest = hashlib.sha1(repr((target_id, a_days, b_days, statistic, days)).encode()).hexdigest()
     key = f"tierscope:periods-compare:{digest}"
     comparison = cache.get(key)

@@ -55,12 +55,11 @@ def period_chart_context(period: PeriodView, *, target_id: int, run: Any, scatte
     """The scatter and skew of the target page over the period (their context names); {} without one."""
     if not period.active or run is None:
         return {}
-    from apps.snapshots.models import RollupDay
-    from apps.snapshots.rollups import segment_days_roll_up
+    from apps.snapshots.rollups import day_versions, segment_days_roll_up
 
     first, last = period_days(period)
     segment_days_roll_up(target_id=target_id)
-    days = sorted(RollupDay.objects.filter(target_id=target_id, day__range=(first, last)).values_list("day", "version"))
+    days = sorted(day_versions(target_id=target_id, first_day=first, last_day=last).items())
     key = "tierscope:period-charts:" + hashlib.sha1(repr(
         (target_id, run.pk, first, last, period.choice.statistic, days)).encode()).hexdigest()
     cached = cache.get(key)

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.utils.html import json_script
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.core.audit import audit_event_record
@@ -150,7 +151,10 @@ def target_detail(request: HttpRequest, name: str) -> HttpResponse:
         # The KPIs are the target's: the run's stored totals, whatever the table's filters.
         "totals": {**figures.totals, "capped": False},
     }
-    context.update(page_period_context(request, target, context, compare=True))
+    period = page_period_context(request, target, context, compare=True)
+    if "scatter" in period:  # a chosen period's scatter, in place of the run's stored one
+        period["scatter_script"] = json_script(period["scatter"], "data-scatter")
+    context.update(period)
     return render(request, "dashboard/target.html", context)
 
 
