@@ -40,6 +40,7 @@ class FleetRow:
     unpriced: int = 0
     unmeasured: int = 0
     moves: int | None = None  # moves worth making in the current recommendations; None: none computed yet
+    last_collected_at: dt.datetime | None = None  # end of the last successful collection or import; None: never
 
     @property
     def lower_bound(self) -> bool:
@@ -80,8 +81,11 @@ def fleet_totals(rows: list[FleetRow]) -> dict[str, Decimal | bool | None]:
 def fleet_overview() -> list[FleetRow]:
     """One row per target: mode, last collection, segments, costs, flash-cache hit ratio (four queries)."""
     last_run_id = CollectionRun.objects.filter(target=OuterRef("pk")).order_by("-queued_at").values("pk")[:1]
+    last_ok = (CollectionRun.objects.filter(target=OuterRef("pk"), status=CollectionRun.Status.SUCCEEDED)
+               .order_by("-queued_at").values("finished_at")[:1])
     targets = list(Target.objects.select_related("tier_set").annotate(segment_count=Count("segments"),
-                                                                      last_run_id=Subquery(last_run_id)))
+                                                                      last_run_id=Subquery(last_run_id),
+                                                                      last_collected_at=Subquery(last_ok)))
     runs = CollectionRun.objects.in_bulk([t.last_run_id for t in targets if t.last_run_id])
     costs = {
         r["run__target_id"]: r
@@ -100,6 +104,7 @@ def fleet_overview() -> list[FleetRow]:
             savings_usd=costs.get(t.id, {}).get("savings"), flash_hit_ratio=ratios.get(t.id),
             basis=t.tier_set.basis, unpriced=costs.get(t.id, {}).get("unpriced", 0),
             unmeasured=costs.get(t.id, {}).get("unmeasured", 0), moves=costs.get(t.id, {}).get("moves"),
+            last_collected_at=t.last_collected_at,
         )
         for t in targets
     ]

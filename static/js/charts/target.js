@@ -27,7 +27,7 @@
       options: {
         scales: {
           x: { type: "logarithmic", min: xMin, max: xMax, title: { display: true, text: "Segment size (GB, log)" }, ticks: TS.logTicks(function (v) { return fmt.sig(v) + " GB"; }), grid: TS.logGrid },
-          y: { type: "logarithmic", title: { display: true, text: "IO intensity (IOPS per GB, log)" }, ticks: TS.logTicks(fmt.sig), grid: TS.logGrid },
+          y: { type: "logarithmic", title: { display: true, text: "IO intensity (IO/s per GB, log)" }, ticks: TS.logTicks(fmt.sig), grid: TS.logGrid },
         },
         plugins: {
           legend: { position: "bottom" },
