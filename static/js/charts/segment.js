@@ -42,7 +42,7 @@
       data: {
         labels: res.labels,
         datasets: [
-          { label: "Flash cache", data: res.flashMb, backgroundColor: "#7c3aed" },
+          { label: "Smart Flash Cache", data: res.flashMb, backgroundColor: "#7c3aed" },
           { label: "Buffer cache", data: res.cacheMb, backgroundColor: "#0891b2" },
         ],
       },

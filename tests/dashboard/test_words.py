@@ -1,0 +1,51 @@
+"""One word per idea across the pages: IO intensity is "IO/s per GB", the flash cache the pages measure is named
+the Database Smart Flash Cache, per-session sums say so, and a set without a move cost never shows "0 days"."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from apps.tiering.models import Recommendation
+
+ROOT = Path(__file__).resolve().parents[2]
+OLD_INTENSITY = re.compile(r"IO/s/GB|IOPS per GB|IO requests/s per GB|IOPS/GB")
+
+
+@pytest.mark.django_db
+class PageWordsTests:
+    def test_the_target_segment_and_recommendation_pages_say_io_intensity_one_way(self, viewer_client, demo_target,
+                                                                                   collect):
+        collect(demo_target)
+        top = Recommendation.objects.current(target_id=demo_target.id).order_by("-savings_usd").first()
+        for url in ("/targets/demo/", "/targets/demo/recommendations/", f"/targets/demo/segments/{top.segment_id}/"):
+            page = viewer_client.get(url).content.decode()
+
+            assert not OLD_INTENSITY.search(page), (url, OLD_INTENSITY.search(page)[0])
+            assert "IO intensity" in page, url
+            assert "IO/s per GB" in page, url
+            assert "Flash-cache" not in page, url
+
+    def test_the_target_page_names_the_database_smart_flash_cache(self, viewer_client, demo_target, collect):
+        collect(demo_target)
+        page = viewer_client.get("/targets/demo/").content.decode()
+
+        kpi = page.split('id="kpi-flash"', 1)[1].split("</div></div>", 1)[0]
+        assert "Database Smart Flash Cache (DB_FLASH_CACHE_FILE)" in kpi
+
+    def test_db_time_saved_is_said_to_be_summed_over_sessions(self, viewer_client, demo_target, collect):
+        collect(demo_target)
+        top = Recommendation.objects.current(target_id=demo_target.id).order_by("-savings_usd").first()
+        page = viewer_client.get(f"/targets/demo/segments/{top.segment_id}/").content.decode()
+
+        assert "DB time saved" in page and "summed over sessions" in page
+        assert "IO time saved" not in page
+
+
+class ChartWordsTests:
+    def test_the_chart_scripts_spell_io_intensity_as_the_pages_do(self):
+        for script in sorted((ROOT / "static" / "js" / "charts").glob("*.js")):
+            text = script.read_text(encoding="utf-8")
+            assert not OLD_INTENSITY.search(text), (script.name, OLD_INTENSITY.search(text)[0])
