@@ -119,7 +119,10 @@ def ago(moment: Any) -> str:
 
 @register.filter
 def spaced(code: str) -> str:
-    """``flash_cache_none`` -> ``flash cache none``."""
+    """``not_worth_moving`` -> ``not worth moving``; a hint's action in its DDL's words: ``flash_cache_none`` ->
+    ``FLASH_CACHE NONE`` (the Database Smart Flash Cache hint, never to be read as Exadata's cell flash cache)."""
+    if code in ("flash_cache_keep", "flash_cache_none"):
+        return "FLASH_CACHE " + code.rsplit("_", 1)[1].upper()
     return (code or "").replace("_", " ")
 
 
