@@ -49,3 +49,23 @@ class ChartWordsTests:
         for script in sorted((ROOT / "static" / "js" / "charts").glob("*.js")):
             text = script.read_text(encoding="utf-8")
             assert not OLD_INTENSITY.search(text), (script.name, OLD_INTENSITY.search(text)[0])
+
+
+@pytest.mark.django_db
+class PaybackWordsTests:
+    def test_a_plan_without_a_move_cost_says_so_on_the_plan_pages_never_0_days(self, admin_client, admin_user,
+                                                                                 demo_target, collect):
+        from apps.tiering.plans.services import plan_create
+
+        collect(demo_target)
+        assert demo_target.tier_set.move_cost_usd == 0  # the seed set: no cost per move
+        plan = plan_create(target=demo_target, author=admin_user, author_name="ada", all_worth_moving=True)
+        assert plan.payback_days == 0
+
+        detail = admin_client.get(f"/plans/{plan.pk}/").content.decode()
+        listing = admin_client.get("/plans/").content.decode()
+
+        assert '<b data-col="payback">no move cost set</b>' in detail
+        assert "no move cost set" in listing
+        for page in (detail, listing):
+            assert not re.search(r"\b0(\.0)? days\b", page)
