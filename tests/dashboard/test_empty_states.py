@@ -35,6 +35,23 @@ class ReportWithoutSizesTests:
         assert "segments.csv" in text and "DBA_SEGMENTS" in text
         assert 'href="/targets/ppd/import/"' in page.split('id="sizes-missing"', 1)[1].split("</p>", 1)[0]
 
+    def test_doing_what_it_says_prices_the_segments_and_the_note_goes(self, viewer_client, ppd,
+                                                                      django_capture_on_commit_callbacks):
+        from apps.snapshots.imports import report_import
+        from apps.snapshots.models import Segment
+        from tests.dashboard.report_target import REPORT_22H, SAMPLES
+        from tests.snapshots.test_imports import _sizes_csv
+
+        rows = [(s.owner, s.object_name, s.subobject_name, s.object_type, s.tablespace_name or "USERS", 64 * 1024**2)
+                for s in Segment.objects.filter(target=ppd)]
+        with django_capture_on_commit_callbacks(execute=True):  # the same report again, with the sizes
+            report_import(target=ppd, data=(SAMPLES / REPORT_22H).read_bytes(), filename=REPORT_22H,
+                          sizes=_sizes_csv(*rows))
+
+        page = viewer_client.get("/targets/ppd/").content.decode()
+        assert not Segment.objects.filter(target=ppd, size_bytes__isnull=True).exists()
+        assert 'id="sizes-missing"' not in page and 'id="scatter-empty"' not in page
+
     def test_its_charts_are_one_line_each_saying_why(self, viewer_client, ppd):
         page = viewer_client.get("/targets/ppd/").content.decode()
 
