@@ -19,8 +19,8 @@ SIZES = ((1366, 768), (1920, 1080))
 SHOT_MAX_HEIGHT = 2200  # the screenshots show the top of long pages (a plan of 200 steps is 7,000 px)
 
 # What does not fit: the page scrolling sideways, a card wider inside than its box (a .table-responsive scrolls
-# on its own and clips its table, so it never widens its card), an element poking out of its card, an
-# identifier on two lines, a badge on two lines.
+# on its own and clips its table, so it never widens its card), an element poking out of its card, a cell's
+# text running into the next one, an identifier on two lines, a badge on two lines.
 LAYOUT_JS = """() => {
   const bad = [];
   const root = document.documentElement;
@@ -42,6 +42,13 @@ LAYOUT_JS = """() => {
     const line = parseFloat(getComputedStyle(el).lineHeight) || 20;
     if (el.getBoundingClientRect().height > line * 1.5) bad.push(`identifier on two lines: ${el.textContent}`);
     if (el.title && el.title !== el.textContent.trim()) bad.push(`identifier title ${el.title} is not its text ${el.textContent}`);
+  });
+  const range = document.createRange();
+  document.querySelectorAll('main td, main th').forEach((cell) => {  // text running over into the next column
+    if (getComputedStyle(cell).textOverflow === 'ellipsis' || cell.querySelector('.ident')) return;  // cut on purpose
+    range.selectNodeContents(cell);
+    const text = range.getBoundingClientRect(), box = cell.getBoundingClientRect();
+    if (text.width && text.right > box.right + 1) bad.push(`cell overflows: ${cell.textContent.trim().slice(0, 60)}`);
   });
   document.querySelectorAll('.action, .status').forEach((el) => {
     const line = parseFloat(getComputedStyle(el).lineHeight) || 18;
