@@ -39,6 +39,7 @@ class FleetRow:
     unpriced: int = 0
     unmeasured: int = 0
     moves: int | None = None  # moves worth making in the current recommendations; None: none computed yet
+    last_collected_at: dt.datetime | None = None  # end of the last successful collection or import; None: never
 
     @property
     def lower_bound(self) -> bool:
@@ -91,8 +92,11 @@ def fleet_overview() -> list[FleetRow]:
     # count(*) per target from the segment table's target index alone (a join and GROUP BY over every segment
     # of the fleet sorted 350k rows on disk, and its cost woke PostgreSQL's JIT compiler: most of a second).
     segment_count = Segment.objects.filter(target=OuterRef("pk")).order_by().annotate(n=_CountRows()).values("n")
+    last_ok = (CollectionRun.objects.filter(target=OuterRef("pk"), status=CollectionRun.Status.SUCCEEDED)
+               .order_by("-queued_at").values("finished_at")[:1])
     targets = list(Target.objects.select_related("tier_set").annotate(segment_count=Subquery(segment_count),
-                                                                      last_run_id=Subquery(last_run_id)))
+                                                                      last_run_id=Subquery(last_run_id),
+                                                                      last_collected_at=Subquery(last_ok)))
     runs = CollectionRun.objects.in_bulk([t.last_run_id for t in targets if t.last_run_id])
     costs = {target_id: _fleet_costs(totals) for target_id, totals in _current_totals().items()}
     ratios = fleet_flash_hit_ratios(since=window_since())
@@ -103,6 +107,7 @@ def fleet_overview() -> list[FleetRow]:
             savings_usd=costs.get(t.id, {}).get("savings"), flash_hit_ratio=ratios.get(t.id),
             basis=t.tier_set.basis, unpriced=costs.get(t.id, {}).get("unpriced", 0),
             unmeasured=costs.get(t.id, {}).get("unmeasured", 0), moves=costs.get(t.id, {}).get("moves"),
+            last_collected_at=t.last_collected_at,
         )
         for t in targets
     ]

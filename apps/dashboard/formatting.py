@@ -61,7 +61,8 @@ def fmt_iops(iops: float | None) -> str:
 
 
 def fmt_intensity(intensity: float | None) -> str:
-    return DASH if intensity is None else f"{_sig(intensity)} IO/s/GB"
+    """IO intensity, one spelling on every page (docs/glossary.md): "0.0521 IO/s per GB"."""
+    return DASH if intensity is None else f"{_sig(intensity)} IO/s per GB"
 
 
 def fmt_usd(amount: Decimal | float | None) -> str:
@@ -115,6 +116,45 @@ def fmt_duration(seconds: float | None) -> str:
     if seconds is None or seconds == "":
         return DASH
     return in_words.duration(seconds)
+
+
+def fmt_ago(seconds: float | None) -> str:
+    """How long ago something happened, to the minute: "never" when it did not.
+
+    >>> fmt_ago(20), fmt_ago(125), fmt_ago(3 * 3600 + 7 * 60), fmt_ago(3 * 86400 + 5), fmt_ago(None)
+    ('just now', '2 min ago', '3 h 7 min ago', '3 days ago', 'never')
+    """
+    if seconds is None:
+        return "never"
+    minutes = int(max(seconds, 0) // 60)
+    if minutes < 1:
+        return "just now"
+    if minutes < 60:
+        return f"{minutes} min ago"
+    if minutes < 48 * 60:
+        hours, rest = divmod(minutes, 60)
+        return f"{hours} h {rest} min ago" if rest else f"{hours} h ago"
+    return f"{minutes // (24 * 60)} days ago"
+
+
+NO_MOVE_COST = "no move cost set"
+
+
+def fmt_payback(days: float | None) -> str:
+    """Days a move's saving takes to repay its one-off cost, in one format on every page: whole days, "< 1 day",
+    and "no move cost set" for 0 (the tier set's move cost is $0: nothing to repay, not an instant payback).
+
+    >>> fmt_payback(96.4), fmt_payback(1), fmt_payback(0.4), fmt_payback(0), fmt_payback(None)
+    ('96 days', '1 day', '< 1 day', 'no move cost set', '—')
+    """
+    if days is None:
+        return DASH
+    if days == 0:
+        return NO_MOVE_COST
+    if days < 1:
+        return "< 1 day"
+    whole = round(days)
+    return "1 day" if whole == 1 else f"{whole:,} days"
 
 
 def fmt_price(amount: Decimal | float | None) -> str:

@@ -25,7 +25,7 @@ class RecommendationFilterForm(forms.Form):
     tablespace = forms.ChoiceField(required=False)
     tier = forms.ChoiceField(required=False, label="Recommended tier")
     action = forms.ChoiceField(required=False)
-    min_intensity = forms.FloatField(required=False, min_value=0, label="Min IO/s/GB",
+    min_intensity = forms.FloatField(required=False, min_value=0, label="Min IO intensity (IO/s per GB)",
                                      widget=forms.NumberInput(attrs={"step": "any", "placeholder": "0"}))
     sort = forms.ChoiceField(required=False, choices=[(s, s) for k in SORTS for s in (k, f"-{k}")])
     per_page = forms.TypedChoiceField(required=False, coerce=int, empty_value=DEFAULT_PAGE_SIZE,

@@ -21,6 +21,7 @@ from apps.dashboard import charts, fleet_selectors, run_figures, selectors
 from apps.dashboard.before_after_selectors import segment_before_after, window_choice
 from apps.dashboard.budget_views import budget_card
 from apps.dashboard.forms import RecommendationFilterForm, TierForm
+from apps.dashboard.hidden import fold_oracle_maintained
 from apps.dashboard.keyset import BadCursor, keyset_page
 from apps.dashboard.partition_selectors import partition_heat, partition_rollup
 from apps.dashboard.period_selectors import period_series
@@ -92,20 +93,21 @@ def _table_page(request: HttpRequest, target: Target, *, with_action: bool,
     pages. Unfiltered totals are the run's stored ones; filtered ones are summed over at most
     FILTERED_TOTALS_CAP rows (``capped``: more match, the sums are not shown)."""
     form, filtered = _filtered(request, target, with_action=with_action, choices=figures.choices)
+    folded = fold_oracle_maintained(filtered, params=request.GET, owner=form.filters().owner)
     sort = form.sort_key()
     note = ""
     try:
         before = {"": None, "end": ""}.get(request.GET.get("before", ""), request.GET.get("before"))
-        page = keyset_page(filtered, sort=sort, size=form.page_size(), after=request.GET.get("after") or None,
+        page = keyset_page(folded.rows, sort=sort, size=form.page_size(), after=request.GET.get("after") or None,
                            before=before)
     except BadCursor as exc:
         note = f"Page link ignored ({exc}): showing the first page."
-        page = keyset_page(filtered, sort=sort, size=form.page_size())
+        page = keyset_page(folded.rows, sort=sort, size=form.page_size())
     selectors.lob_indexes_attach(page.rows)
     filters_set = form.filters() != selectors.RecommendationFilter()
     totals = selectors.recommendation_totals_capped(filtered) if filters_set else {**figures.totals, "capped": False}
     return {"form": form, "page": page, "sort": sort, "filtered": filtered, "totals": totals, "table_totals": totals,
-            "filters_set": filters_set, "page_note": note}
+            "filters_set": filters_set, "page_note": note, "folded": folded}
 
 
 @require_GET

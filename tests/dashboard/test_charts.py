@@ -122,7 +122,7 @@ class FormattingTests(TestCase):
         self.assertEqual(formatting.fmt_gb(0.5), "512 MB")
         self.assertEqual(formatting.fmt_gb(2048), "2.00 TB")
         self.assertEqual(formatting.fmt_iops(542.49), "542 IOPS")
-        self.assertEqual(formatting.fmt_intensity(0.0521), "0.0521 IO/s/GB")
+        self.assertEqual(formatting.fmt_intensity(0.0521), "0.0521 IO/s per GB")
         self.assertEqual(formatting.fmt_pct(0.694), "69.4%")
         self.assertEqual(formatting.fmt_price(Decimal("2.5")), "$2.50")
 

@@ -41,6 +41,8 @@ class PaybackPageTests:
         body = viewer_client.get(f"/targets/{refresh_target.name}/segments/{segment.id}/").content.decode()
 
         kpi = re.search(r'<div class="kpi" id="kpi-payback">.*?</div></div>', body, re.S).group(0)
-        assert "0 days" in kpi
-        assert "a $0.00 move of about 1 min 12 s, 2.00 GB of redo; horizon 3 months, minimum $1.00/month" in kpi
+        # No move cost on the set: said so, never "0 days" (nothing to repay is not an instant payback).
+        assert "no move cost set" in kpi and "0 days" not in kpi
+        assert (f"no move cost set on {refresh_target.tier_set} (its move cost is $0): a move of about 1 min 12 s, "
+                "2.00 GB of redo; horizon 3 months, minimum $1.00/month") in kpi
         assert "The move saves $3.17/month and pays back its $0.00 move at once" in body

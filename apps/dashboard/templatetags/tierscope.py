@@ -68,7 +68,7 @@ def _missing_is_none(fmt: Callable[[Any], str]) -> Callable[[Any], str]:
 for _name, _fmt in (
     ("gb", formatting.fmt_gb), ("bytes_h", formatting.fmt_bytes), ("mib_h", formatting.fmt_mib), ("iops", formatting.fmt_iops),
     ("intensity", formatting.fmt_intensity), ("usd", formatting.fmt_usd), ("price", formatting.fmt_price),
-    ("pct", formatting.fmt_pct), ("duration", formatting.fmt_duration),
+    ("pct", formatting.fmt_pct), ("duration", formatting.fmt_duration), ("payback", formatting.fmt_payback),
 ):
     register.filter(_name, _missing_is_none(_fmt))
 
@@ -108,8 +108,21 @@ def sort_header(context: template.Context, key: str, label: str, numeric: bool =
 
 
 @register.filter
+def ago(moment: Any) -> str:
+    """``{{ when|ago }}``: "12 min ago" from now, "never" for no moment."""
+    from django.utils import timezone
+
+    if moment is None or moment == "":
+        return formatting.fmt_ago(None)
+    return formatting.fmt_ago((timezone.now() - moment).total_seconds())
+
+
+@register.filter
 def spaced(code: str) -> str:
-    """``flash_cache_none`` -> ``flash cache none``."""
+    """``not_worth_moving`` -> ``not worth moving``; a hint's action in its DDL's words: ``flash_cache_none`` ->
+    ``FLASH_CACHE NONE`` (the Database Smart Flash Cache hint, never to be read as Exadata's cell flash cache)."""
+    if code in ("flash_cache_keep", "flash_cache_none"):
+        return "FLASH_CACHE " + code.rsplit("_", 1)[1].upper()
     return (code or "").replace("_", " ")
 
 
@@ -150,14 +163,12 @@ def rec_cost(rec: Any, field: str) -> str:
 
 @register.filter
 def rec_payback(rec: Any) -> str:
-    """Days a move's saving takes to repay its one-off cost (apps.tiering.payback): "12 days", "0 days" (no
-    one-off cost), "never" for a move not worth making that saves nothing, "—" where no move is weighed."""
+    """Days a move's saving takes to repay its one-off cost (apps.tiering.payback): "12 days", "no move cost set"
+    (no one-off cost), "never" for a move not worth making that saves nothing, "—" where no move is weighed."""
     days = getattr(rec, "payback_days", None)
     if days is None:
         return "never" if getattr(rec, "action", "") == "not_worth_moving" else "—"
-    if days == 0:
-        return "0 days"
-    return "< 1 day" if days < 1 else f"{days:,.0f} days"
+    return formatting.fmt_payback(days)
 
 
 @register.simple_tag
@@ -172,3 +183,13 @@ def lob_indexes(rec: Any) -> list:
     if hasattr(rec, "lob_index_rows"):  # read for the whole table page (selectors.lob_indexes_attach)
         return rec.lob_index_rows
     return lob_indexes_of(run_id=rec.run_id, lob_ids=[rec.segment_id]).get(rec.segment_id, [])
+
+
+@register.simple_tag
+def seg_name(seg: Any) -> str:
+    """A segment's whole name as its cell spells it, ``[CONTAINER:]OWNER.NAME[.PARTITION][.SUBPARTITION]``: the
+    ``title`` of a name the cell may end with an ellipsis (a segment, a plan step: anything with those fields)."""
+    container = getattr(seg, "container", "") or ""
+    parts = [getattr(seg, "owner", "") or "", getattr(seg, "object_name", "") or "",
+             getattr(seg, "parent_partition", "") or "", getattr(seg, "subobject_name", "") or ""]
+    return (f"{container}:" if container else "") + ".".join(p for p in parts[:2]) + "".join(f".{p}" for p in parts[2:] if p)

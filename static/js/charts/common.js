@@ -40,7 +40,7 @@
     sig: sig,
     gb: function (gb) { return gb >= 1024 ? sig(gb / 1024) + " TB" : gb < 1 ? sig(gb * 1024) + " MB" : sig(gb) + " GB"; },
     iops: function (n) { return sig(n) + " IOPS"; },
-    intensity: function (n) { return sig(n) + " IO/s/GB"; },
+    intensity: function (n) { return sig(n) + " IO/s per GB"; },
     usd: function (n) { return "$" + n.toLocaleString("en-US", { maximumFractionDigits: n >= 1000 ? 0 : 2, minimumFractionDigits: n >= 1000 ? 0 : 2 }); },
     pct: function (n) { return n === null ? "—" : n.toFixed(1) + "%"; },
     mb: function (n) { return n >= 1024 ? sig(n / 1024) + " GB" : sig(n) + " MB"; },

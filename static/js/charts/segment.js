@@ -42,7 +42,7 @@
       data: {
         labels: res.labels,
         datasets: [
-          { label: "Flash cache", data: res.flashMb, backgroundColor: "#7c3aed" },
+          { label: "Smart Flash Cache", data: res.flashMb, backgroundColor: "#7c3aed" },
           { label: "Buffer cache", data: res.cacheMb, backgroundColor: "#0891b2" },
         ],
       },
@@ -66,19 +66,19 @@
     type: "bar",
     data: {
       labels: parts.labels,
-      datasets: [{ label: "Intensity (IO requests/s per GB)", data: parts.intensity.map(function (v) { return v > 0 ? v : null; }), backgroundColor: parts.labels.map(function (_, i) { return colour(i); }) }],
+      datasets: [{ label: "IO intensity (IO/s per GB)", data: parts.intensity.map(function (v) { return v > 0 ? v : null; }), backgroundColor: parts.labels.map(function (_, i) { return colour(i); }) }],
     },
     options: {
       scales: {
         x: { ticks: { maxRotation: 60, autoSkip: true, callback: function (v, i) { const a = parts.ages[i]; return a === null ? parts.labels[i] : parts.labels[i] + " (" + a + ")"; } } },
-        y: { type: "logarithmic", title: { display: true, text: "IO requests/s per GB" }, ticks: { callback: function (v) { return fmt.sig(v); } } },
+        y: { type: "logarithmic", title: { display: true, text: "IO intensity (IO/s per GB)" }, ticks: { callback: function (v) { return fmt.sig(v); } } },
       },
       plugins: {
         legend: { display: false },
         tooltip: { callbacks: { label: function (i) {
           const v = parts.intensity[i.dataIndex];
           const age = parts.ages[i.dataIndex];
-          return (v === null ? "not measured" : fmt.sig(v) + " IO requests/s per GB") + (age === null ? "" : ", age " + age) + (parts.tiers[i.dataIndex] ? ", recommended on " + parts.tiers[i.dataIndex] : "");
+          return (v === null ? "not measured" : fmt.sig(v) + " IO/s per GB") + (age === null ? "" : ", age " + age) + (parts.tiers[i.dataIndex] ? ", recommended on " + parts.tiers[i.dataIndex] : "");
         } } },
       },
     },

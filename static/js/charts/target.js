@@ -27,7 +27,7 @@
       options: {
         scales: {
           x: { type: "logarithmic", min: xMin, max: xMax, title: { display: true, text: "Segment size (GB, log)" }, ticks: TS.logTicks(function (v) { return fmt.sig(v) + " GB"; }), grid: TS.logGrid },
-          y: { type: "logarithmic", title: { display: true, text: "IO intensity (IOPS per GB, log)" }, ticks: TS.logTicks(fmt.sig), grid: TS.logGrid },
+          y: { type: "logarithmic", title: { display: true, text: "IO intensity (IO/s per GB, log)" }, ticks: TS.logTicks(fmt.sig), grid: TS.logGrid },
         },
         plugins: {
           legend: { position: "bottom" },
@@ -122,7 +122,7 @@
       data: {
         labels: d.labels,
         datasets: [
-          { label: "Flash cache", data: d.flashMb, backgroundColor: "#7c3aed" },
+          { label: "Smart Flash Cache", data: d.flashMb, backgroundColor: "#7c3aed" },
           { label: "Buffer cache", data: d.cacheMb, backgroundColor: "#0891b2" },
         ],
       },
@@ -143,8 +143,8 @@
         labels: d.labels,
         datasets: [
           { label: "Hit ratio (%)", data: d.hitRatioPct, borderColor: "#7c3aed", backgroundColor: "#7c3aed22", fill: true, yAxisID: "y", pointRadius: 0, borderWidth: 2, tension: 0.2 },
-          { label: "Flash-cache hits/s", data: d.hitsPerS, borderColor: "#16a34a", yAxisID: "y1", pointRadius: 0, borderWidth: 1.5 },
-          { label: "Flash-cache inserts/s", data: d.insertsPerS, borderColor: "#d97706", yAxisID: "y1", pointRadius: 0, borderWidth: 1.5, borderDash: [4, 3] },
+          { label: "Smart Flash Cache hits/s", data: d.hitsPerS, borderColor: "#16a34a", yAxisID: "y1", pointRadius: 0, borderWidth: 1.5 },
+          { label: "Smart Flash Cache inserts/s", data: d.insertsPerS, borderColor: "#d97706", yAxisID: "y1", pointRadius: 0, borderWidth: 1.5, borderDash: [4, 3] },
         ],
       },
       options: {

@@ -1,0 +1,73 @@
+"""Oracle-maintained segments (SYS, AWR's tables, AUDSYS, ...) and unnamed ones ("** MISSING **") are folded
+away on the segment tables by default, counted in a line with a link that shows them (?oracle=show)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+import pytest
+
+from apps.dashboard.hidden import HIDDEN_OWNERS
+from apps.tiering.models import Recommendation
+from tests.dashboard.report_target import report_imported
+
+pytestmark = pytest.mark.django_db
+
+PAGES = ("/targets/ppd/", "/targets/ppd/recommendations/")
+
+
+@pytest.fixture
+def ppd(seed_tiers, django_capture_on_commit_callbacks):
+    """The imported report lists SYS segments and AWR's "** MISSING **" objects beside the application's."""
+    return report_imported(django_capture_on_commit_callbacks)
+
+
+def _owners(page: str) -> list[str]:
+    """The owner of each row of the segment table, as its title spells the name."""
+    return re.findall(r'<tr data-segment-id="\d+">\s*<td><a class="ident" title="(?:[^":.]*:)?([^".]+)\.',
+                      page)
+
+
+def _hidden_expected(target) -> int:
+    current = Recommendation.objects.current(target_id=target.id)
+    return sum(1 for owner, kind in current.values_list("segment__owner", "segment__object_type")
+               if owner in HIDDEN_OWNERS or kind == "UNDEFINED")
+
+
+class OracleMaintainedFoldTests:
+    def test_they_are_hidden_by_default_and_counted_with_a_show_link(self, viewer_client, ppd):
+        hidden = _hidden_expected(ppd)
+        assert hidden >= 3  # the report's SYS and MISSING rows: the test proves something
+
+        for url in PAGES:
+            page = viewer_client.get(url).content.decode()
+
+            owners = _owners(page)
+            assert owners and not set(owners) & set(HIDDEN_OWNERS), url
+            note = re.search(r'id="oracle-hidden">(.*?)</p>', page, re.S)[1]
+            assert note.startswith(f"{hidden} Oracle-maintained or unnamed segments hidden"), url
+            assert 'href="?oracle=show">show</a>' in note, url
+
+    def test_the_query_parameter_shows_them_with_a_hide_link(self, viewer_client, ppd):
+        for url in PAGES:
+            page = viewer_client.get(f"{url}?oracle=show").content.decode()
+
+            owners = _owners(page)
+            assert "SYS" in owners and "** MISSING **" in owners, url
+            assert "hide them" in re.search(r'id="oracle-hidden">(.*?)</p>', page, re.S)[1], url
+            assert '<input type="hidden" name="oracle" value="show">' in page, url  # kept by the filter form
+
+    def test_a_filter_on_an_oracle_owner_shows_its_rows(self, viewer_client, ppd):
+        page = viewer_client.get("/targets/ppd/recommendations/?owner=SYS").content.decode()
+
+        assert set(_owners(page)) == {"SYS"}
+        assert 'id="oracle-hidden"' not in page
+
+    def test_the_csv_still_has_every_row(self, viewer_client, ppd):
+        body = b"".join(viewer_client.get("/targets/ppd/recommendations/?format=csv").streaming_content).decode()
+
+        rows = list(csv.DictReader(io.StringIO(body)))
+        assert len(rows) == Recommendation.objects.current(target_id=ppd.id).counted().count()
+        assert {"SYS", "** MISSING **"} <= {row["owner"] for row in rows}
