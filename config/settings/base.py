@@ -44,6 +44,12 @@ INSTALLED_APPS = [
     "apps.dashboard",
     "apps.metrics",
     "apps.alerts",
+    # The REST API (docs/api.md) sits on top of every app above; nothing imports it.
+    "rest_framework",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and Redoc as static files
+    "apps.api",
 ]
 
 MIDDLEWARE = [
@@ -237,4 +243,5 @@ LOGGING = {
     "loggers": {"apps": {"level": env_str("LOG_LEVEL", "INFO")}, "config": {"level": env_str("LOG_LEVEL", "INFO")}},
 }
 
+from config.settings.api import *  # noqa: E402,F401,F403  (REST_FRAMEWORK, SPECTACULAR_SETTINGS)
 from config.settings.celery import *  # noqa: E402,F401,F403  (CELERY_* settings live in one file)
