@@ -47,7 +47,7 @@ def test_every_operation_answers_within_its_schema_and_never_a_server_error(live
          "--url", live_server.url, "--checks", CHECKS, "--max-examples", "20", "--no-shrink", "--seed", "7",
          "--phases", "examples,coverage,fuzzing", "--workers", "1", "--request-timeout", "30",
          "--max-time", "90", "-H", f"Cookie: sessionid={session}; csrftoken={CSRF}", "-H", f"X-CSRFToken: {CSRF}", "--warnings", "off"],
-        capture_output=True, text=True, timeout=240,
+        capture_output=True, text=True, timeout=240, cwd=tmp_path,  # its cache stays in the test's directory
     )
 
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
