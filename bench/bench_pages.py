@@ -34,6 +34,7 @@ def bench_pages(target, requests: int = 30) -> dict:
         "recommendations csv (100k rows)": f"/targets/{target.name}/recommendations/?format=csv",
         "runs": "/runs/",
         "tiers": "/tiers/",
+        "api_recommendations_1000": f"/api/v1/targets/{target.name}/recommendations/?limit=1000",
     }
     results = {}
     for label, url in pages.items():

@@ -11,7 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Func, IntegerField, OuterRef, Prefetch, Subquery, Sum
+from django.db.models import Func, IntegerField, OuterRef, Prefetch, QuerySet, Subquery, Sum
 
 from apps.dashboard.selectors import STAT_FLASH_HITS, STAT_READ_REQUESTS, totals_aggregates, window_since
 from apps.snapshots.models import CollectionRun, Segment, SysStat
@@ -169,10 +169,15 @@ def live_targets() -> list[Target]:
     return [t for t in Target.objects.enabled() if t.is_live]
 
 
+def run_queryset() -> QuerySet[CollectionRun]:
+    """The runs, newest first, with their target and their refreshes (latest first): /runs/ and the API."""
+    return (CollectionRun.objects.select_related("target").order_by("-queued_at")
+            .prefetch_related(Prefetch("refreshes", queryset=Refresh.objects.order_by("-queued_at"))))
+
+
 def run_list(*, limit: int = 200) -> list[CollectionRun]:
     """The latest runs, each with ``latest_refresh``: the refresh queued after it (None: none yet)."""
-    runs = list(CollectionRun.objects.select_related("target").order_by("-queued_at")
-                .prefetch_related(Prefetch("refreshes", queryset=Refresh.objects.order_by("-queued_at")))[:limit])
+    runs = list(run_queryset()[:limit])
     for run in runs:
         run.latest_refresh = next(iter(run.refreshes.all()), None)
     return runs

@@ -33,6 +33,24 @@ from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey
 TRIGGER = "import"
 
 
+def upload_bytes(upload: IO[bytes]) -> bytearray:
+    """An uploaded file's bytes (the import page and the API). Files over FILE_UPLOAD_MAX_MEMORY_SIZE streamed to
+    a temp file; each is at most MAX_UPLOAD_BYTES (apps.core.uploads dropped any larger one while it came in).
+    Read into one buffer of its size: read() would hold the file twice for a moment."""
+    buffer = bytearray(upload.size or 0)  # type: ignore[attr-defined]
+    upload.seek(0)
+    upload.readinto(buffer)  # type: ignore[attr-defined]
+    return buffer
+
+
+def import_outcome(run: CollectionRun, what: str) -> str:
+    """An import's result in one line, warnings included (the page's message, the audit entry, the API)."""
+    warnings = "".join(f" {warning}" for warning in run.warnings)
+    if run.snapshots_added == 0:
+        return f"{what}: nothing new{':' + warnings if warnings else ', it was already imported.'}"
+    return f"{what}: imported {run.snapshots_added} snapshot(s), {run.rows_added} rows.{warnings}"
+
+
 class ImportRefused(ValueError):
     """The file cannot be imported into this target; nothing was written. One line for the DBA."""
 

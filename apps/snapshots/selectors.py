@@ -194,3 +194,10 @@ def tablespace_space_latest(*, target_id: int) -> dict[str, TablespaceSpaceRow]:
             autoextensible=row.autoextensible)
         for row in rows.filter(collected_at=Subquery(newest)).order_by("tablespace_name")
     }
+
+
+def segment_list(*, target_id: int):
+    """A target's segments by id (the API's list; the segment page reads one)."""
+    from apps.snapshots.models import Segment
+
+    return Segment.objects.filter(target_id=target_id).order_by("id")

@@ -6,7 +6,6 @@ from urllib.parse import quote
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.core.files.uploadedfile import UploadedFile
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_http_methods
@@ -15,27 +14,9 @@ from apps.core.audit import audit_event_record
 from apps.core.config import get_config
 from apps.core.uploads import upload_refusals
 from apps.snapshots.forms import ExtractUploadForm, ReportUploadForm
-from apps.snapshots.imports import ImportRefused, extract_import, report_import
-from apps.snapshots.models import CollectionRun
+from apps.snapshots.imports import ImportRefused, extract_import, import_outcome, report_import, upload_bytes
 from apps.targets.awr_report import MAX_REPORT_BYTES, AwrReportError, decode_report
 from apps.targets.models import Target
-
-
-def _read(upload: UploadedFile) -> bytearray:
-    # Files over FILE_UPLOAD_MAX_MEMORY_SIZE streamed to a temp file; each is at most MAX_UPLOAD_BYTES
-    # (apps.core.uploads dropped any larger one while it came in). Read into one buffer of its size:
-    # read() would hold the file twice for a moment.
-    buffer = bytearray(upload.size or 0)
-    upload.seek(0)
-    upload.readinto(buffer)
-    return buffer
-
-
-def _outcome(run: CollectionRun, what: str) -> str:
-    warnings = "".join(f" {warning}" for warning in run.warnings)
-    if run.snapshots_added == 0:
-        return f"{what}: nothing new{':' + warnings if warnings else ', it was already imported.'}"
-    return f"{what}: imported {run.snapshots_added} snapshot(s), {run.rows_added} rows.{warnings}"
 
 
 @require_http_methods(["GET", "POST"])
@@ -58,12 +39,12 @@ def target_import(request: HttpRequest, name: str) -> HttpResponse:
                 if report_form.is_valid():
                     upload, sizes = report_form.cleaned_data["report"], report_form.cleaned_data["sizes"]
                     # Decoded as read: the upload's bytes are dropped before the text is parsed.
-                    run = report_import(target=target, data=decode_report(_read(upload), filename=upload.name),
+                    run = report_import(target=target, data=decode_report(upload_bytes(upload), filename=upload.name),
                                         filename=upload.name,
-                                        sizes=_read(sizes) if sizes else None,
+                                        sizes=upload_bytes(sizes) if sizes else None,
                                         sizes_filename=sizes.name if sizes else "segments.csv")
-                    messages.success(request, _outcome(run, f"AWR report {upload.name}"))
-                    audit_event_record(actor=request.user, action="import report", target=target, detail=upload.name, outcome=_outcome(run, upload.name))
+                    messages.success(request, import_outcome(run, f"AWR report {upload.name}"))
+                    audit_event_record(actor=request.user, action="import report", target=target, detail=upload.name, outcome=import_outcome(run, upload.name))
                     return HttpResponseRedirect(f"/targets/{quote(target.name)}/")
             elif kind == "extract":
                 extract_form = ExtractUploadForm(request.POST, request.FILES, prefix="extract")
@@ -72,8 +53,8 @@ def target_import(request: HttpRequest, name: str) -> HttpResponse:
                     upload.seek(0)
                     run = extract_import(target=target, path_or_zip=upload,
                                          max_unpacked_bytes=get_config()["MAX_WEB_EXTRACT_BYTES"])
-                    messages.success(request, _outcome(run, f"Offline extract {upload.name}"))
-                    audit_event_record(actor=request.user, action="import extract", target=target, detail=upload.name, outcome=_outcome(run, upload.name))
+                    messages.success(request, import_outcome(run, f"Offline extract {upload.name}"))
+                    audit_event_record(actor=request.user, action="import extract", target=target, detail=upload.name, outcome=import_outcome(run, upload.name))
                     return HttpResponseRedirect(f"/targets/{quote(target.name)}/")
             else:
                 error = "Choose a form: an AWR report or an offline extract."

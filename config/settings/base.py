@@ -44,8 +44,13 @@ INSTALLED_APPS = [
     "apps.dashboard",
     "apps.metrics",
     "apps.alerts",
-    "rest_framework",
     "apps.apitokens",
+    # The REST API (docs/api.md) sits on top of every app above; nothing imports it.
+    "rest_framework",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and Redoc as static files
+    "apps.api",
 ]
 
 MIDDLEWARE = [
@@ -180,12 +185,6 @@ TIERSCOPE_API_TOKEN_FAILURE_LIMIT = env_int("TIERSCOPE_API_TOKEN_FAILURE_LIMIT",
 TIERSCOPE_API_TOKEN_COOLOFF_S = env_int("TIERSCOPE_API_TOKEN_COOLOFF_S", 15 * 60)
 # The REST API (apps/api) authenticates by API token first: its 401 carries "WWW-Authenticate: Bearer", which
 # DRF takes from the first class (a session-only failure would be a 403).
-REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": [
-        "apps.apitokens.authentication.ApiTokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
-    ],
-}
 # Reverse proxies in front of gunicorn that append to X-Forwarded-For; 0 = use REMOTE_ADDR, ignore the header.
 TIERSCOPE_PROXY_COUNT = env_int("TIERSCOPE_PROXY_COUNT", 0)
 # /metrics (docs/prometheus.md): a bearer token (or *_FILE) and/or addresses allowed to scrape; neither: off.
@@ -257,4 +256,5 @@ LOGGING = {
     "loggers": {"apps": {"level": env_str("LOG_LEVEL", "INFO")}, "config": {"level": env_str("LOG_LEVEL", "INFO")}},
 }
 
+from config.settings.api import *  # noqa: E402,F401,F403  (REST_FRAMEWORK, SPECTACULAR_SETTINGS)
 from config.settings.celery import *  # noqa: E402,F401,F403  (CELERY_* settings live in one file)

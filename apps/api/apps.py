@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+
+
+class ApiConfig(AppConfig):
+    """The REST API (docs/api.md): on top of every other app, which never import it."""
+
+    name = "apps.api"
+    label = "api"
+
+    def ready(self) -> None:
+        from apps.api import schema_auth  # noqa: F401  (registers the API token's scheme with drf-spectacular)

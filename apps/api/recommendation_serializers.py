@@ -1,0 +1,129 @@
+"""A recommendation as the recommendations page's table and CSV read it, with ``fields=`` to answer a subset
+of its columns, and a segment's history as the segment page's charts read it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from apps.api.errors import BadRequest
+from apps.api.serializers import money
+from apps.dashboard.selectors import segment_label
+from apps.tiering.rules import FINDING_CODES
+
+
+class RecommendationSerializer(serializers.Serializer):
+    """One current recommendation. Money per month in the target's tier set's basis (context ``basis``)."""
+
+    segment_id = serializers.IntegerField()
+    label = serializers.SerializerMethodField()
+    owner = serializers.CharField(source="segment.owner")
+    object_name = serializers.CharField(source="segment.object_name")
+    subobject_name = serializers.CharField(source="segment.subobject_name")
+    object_type = serializers.CharField(source="segment.object_type")
+    container = serializers.CharField(source="segment.container")
+    tablespace_name = serializers.CharField(source="segment.tablespace_name")
+    action = serializers.CharField()
+    current_tier = serializers.CharField(source="current_tier.name", allow_null=True, default=None)
+    cost_tier = serializers.CharField(source="cost_tier.name", allow_null=True, default=None,
+                                      help_text="the cost model's cheapest tier")
+    recommended_tier = serializers.CharField(source="recommended_tier.name", allow_null=True, default=None)
+    measured = serializers.BooleanField(help_text="false: IO not all measured (AWR's top-N), figures are bounds")
+    iops = serializers.FloatField(allow_null=True)
+    read_iops = serializers.FloatField(allow_null=True)
+    write_iops = serializers.FloatField(allow_null=True)
+    iops_bound = serializers.FloatField(allow_null=True, help_text="upper bound on IOPS where not measured")
+    size_gb = serializers.FloatField(allow_null=True)
+    intensity = serializers.FloatField(allow_null=True, help_text="IOPS per GB")
+    read_requests_per_day = serializers.FloatField(allow_null=True)
+    flash_blocks = serializers.IntegerField(allow_null=True)
+    cache_blocks = serializers.IntegerField(allow_null=True)
+    cost_now_usd_per_month = serializers.SerializerMethodField()
+    cost_after_usd_per_month = serializers.SerializerMethodField()
+    savings_usd_per_month = serializers.SerializerMethodField()
+    io_time_saved_s_per_day = serializers.FloatField(allow_null=True)
+    move_seconds = serializers.FloatField(allow_null=True)
+    move_redo_bytes = serializers.IntegerField(allow_null=True)
+    move_cost_usd = money(help_text="the move's one-off cost")
+    payback_days = serializers.FloatField(allow_null=True)
+    findings = serializers.SerializerMethodField()
+    move_group = serializers.CharField()
+
+    def __init__(self, *args: Any, fields: list[str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if fields:
+            for name in set(self.fields) - set(fields):
+                self.fields.pop(name)
+
+    def get_label(self, rec) -> str:
+        """OWNER.NAME (partition), as the pages write it."""
+        seg = rec.segment
+        return segment_label(seg.owner, seg.object_name, seg.subobject_name, seg.parent_partition, seg.container)
+
+    def _per_month(self, amount):
+        basis = self.context["basis"]
+        value = basis.per_month(amount)
+        return None if value is None else float(round(value, 2))
+
+    def get_cost_now_usd_per_month(self, rec) -> float | None:
+        return self._per_month(rec.cost_now_usd)
+
+    def get_cost_after_usd_per_month(self, rec) -> float | None:
+        return self._per_month(rec.cost_after_usd)
+
+    def get_savings_usd_per_month(self, rec) -> float | None:
+        return self._per_month(rec.savings_usd)
+
+    def get_findings(self, rec) -> list[str]:
+        """The rules that fired (apps.tiering.rules.FINDING_CODES)."""
+        return [code for bit, code in enumerate(FINDING_CODES) if rec.findings & (1 << bit)]
+
+
+RECOMMENDATION_FIELDS = tuple(RecommendationSerializer().fields)
+
+
+def fields_param(raw: str | None) -> list[str] | None:
+    """``fields=a,b,c`` checked against the columns; BadRequest naming the unknown ones."""
+    if not raw:
+        return None
+    asked = [name.strip() for name in raw.split(",") if name.strip()]
+    unknown = [name for name in asked if name not in RECOMMENDATION_FIELDS]
+    if unknown or not asked:
+        raise BadRequest("fields", f"unknown column(s) {', '.join(unknown) or '(none given)'}; the columns are "
+                                   f"{', '.join(RECOMMENDATION_FIELDS)}")
+    return asked
+
+
+class HistoryRecommendationSerializer(RecommendationSerializer):
+    """The segment's row in one of its target's runs."""
+
+    computed_at = serializers.DateTimeField(source="run.computed_at")
+    current = serializers.BooleanField(source="is_current")
+    window_days = serializers.IntegerField()
+    statistic = serializers.CharField()
+
+
+class SegmentSampleSerializer(serializers.Serializer):
+    end_at = serializers.DateTimeField()
+    interval_s = serializers.FloatField()
+    read_requests = serializers.IntegerField()
+    write_requests = serializers.IntegerField()
+    space_allocated_bytes = serializers.IntegerField(allow_null=True)
+
+
+class ResidencySampleSerializer(serializers.Serializer):
+    collected_at = serializers.DateTimeField()
+    flash_blocks = serializers.IntegerField(allow_null=True)
+    cache_blocks = serializers.IntegerField(allow_null=True)
+
+
+class SegmentHistorySerializer(serializers.Serializer):
+    """What the segment page's charts read: IO and space per snapshot, flash-cache residency, and the
+    segment's recommendation in each of the latest runs (newest first)."""
+
+    segment_id = serializers.IntegerField()
+    label = serializers.CharField()
+    series = SegmentSampleSerializer(many=True)
+    residency = ResidencySampleSerializer(many=True)
+    recommendations = HistoryRecommendationSerializer(many=True)

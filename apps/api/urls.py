@@ -1,0 +1,37 @@
+"""/api/v1/ (docs/api.md), its OpenAPI schema at /api/schema/ and its docs at /api/docs/ and /api/redoc/."""
+
+from django.urls import include, path
+
+from apps.api.docs import DocsView, RedocView, SchemaView
+from apps.api.views import fleet, imports, plans, recommendations, targets
+
+app_name = "api"
+
+v1 = [
+    path("targets/", targets.TargetList.as_view(), name="targets"),
+    path("targets/<str:name>/", targets.TargetDetail.as_view(), name="target"),
+    path("targets/<str:name>/collect/", targets.CollectNow.as_view(), name="collect"),
+    path("targets/<str:name>/segments/", targets.SegmentList.as_view(), name="segments"),
+    path("targets/<str:name>/segments/<int:segment_id>/history/", targets.SegmentHistory.as_view(),
+         name="segment_history"),
+    path("targets/<str:name>/recommendations/", recommendations.RecommendationList.as_view(), name="recommendations"),
+    path("targets/<str:name>/imports/report/", imports.ReportImport.as_view(), name="import_report"),
+    path("targets/<str:name>/imports/extract/", imports.ExtractImport.as_view(), name="import_extract"),
+    path("runs/", targets.RunList.as_view(), name="runs"),
+    path("runs/<int:run_id>/", targets.RunDetail.as_view(), name="run"),
+    path("tier-sets/", fleet.TierSetList.as_view(), name="tier_sets"),
+    path("budget/", fleet.FleetBudgetView.as_view(), name="budget"),
+    path("audit/", fleet.AuditList.as_view(), name="audit"),
+    path("plans/", plans.PlanList.as_view(), name="plans"),
+    path("plans/<int:plan_id>/", plans.PlanDetail.as_view(), name="plan"),
+    path("plans/<int:plan_id>/steps/", plans.PlanSteps.as_view(), name="plan_steps"),
+    path("plans/<int:plan_id>/state/", plans.PlanState.as_view(), name="plan_state"),
+    path("plans/<int:plan_id>/script/", plans.PlanScript.as_view(), name="plan_script"),
+]
+
+urlpatterns = [
+    path("api/v1/", include(v1)),
+    path("api/schema/", SchemaView.as_view(), name="schema"),
+    path("api/docs/", DocsView.as_view(url_name="api:schema"), name="docs"),
+    path("api/redoc/", RedocView.as_view(url_name="api:schema"), name="redoc"),
+]

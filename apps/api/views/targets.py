@@ -1,0 +1,136 @@
+"""Targets (the fleet page's rows), their collection runs, segments and a segment's history, and "collect
+now" (the runs page's button: the same service and audit entry)."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.http import Http404
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.response import Response
+
+from apps.api.filters import RunFilter
+from apps.api.recommendation_serializers import SegmentHistorySerializer
+from apps.api.serializers import RunSerializer, SegmentSerializer, TargetSerializer
+from apps.api.views.base import ApiGenericView, ApiListView, ApiView, target_or_404
+from apps.core.audit import audit_event_record
+from apps.dashboard import fleet_selectors, selectors
+from apps.snapshots.models import CollectionRun, Segment
+from apps.snapshots.run_selectors import RunFigures, run_figures
+from apps.snapshots.selectors import segment_list
+from apps.targets.models import Target
+
+
+def _rows(target_name: str | None = None) -> list:
+    """The fleet page's rows (all targets, or the one named), each with its run figures as ``figures``."""
+    rows = fleet_selectors.fleet_overview()
+    if target_name is not None:
+        rows = [row for row in rows if row.target.name == target_name]
+        if not rows:
+            raise Http404(f"No target named {target_name!r}.")
+    figures = run_figures(target_id=rows[0].target.id) if target_name is not None else run_figures()
+    for row in rows:
+        object.__setattr__(row, "figures", figures.get(row.target.id) or RunFigures(row.target.id, None, 0))
+    return rows
+
+
+class TargetList(ApiListView):
+    serializer_class = TargetSerializer
+
+    def get_queryset(self):
+        return Target.objects.none() if getattr(self, "swagger_fake_view", False) else _rows()
+
+    @extend_schema(operation_id="targets_list", summary="List the targets",
+                   description="The fleet page's rows: each target with its last run, last successful collection, "
+                               "state and current costs per month.")
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+
+class TargetDetail(ApiGenericView):
+    serializer_class = TargetSerializer
+
+    @extend_schema(operation_id="target_get", summary="One target")
+    def get(self, request, name: str):
+        return Response(TargetSerializer(_rows(name)[0]).data)
+
+
+class RunList(ApiListView):
+    serializer_class = RunSerializer
+    filterset_class = RunFilter
+
+    def get_queryset(self):
+        return fleet_selectors.run_queryset()
+
+    @extend_schema(operation_id="runs_list", summary="List collection runs",
+                   description="Newest first; filter by target and outcome.")
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+
+class RunDetail(ApiGenericView):
+    serializer_class = RunSerializer
+
+    @extend_schema(operation_id="run_get", summary="One collection run")
+    def get(self, request, run_id: int):
+        try:
+            run = fleet_selectors.run_get(run_id=run_id)
+        except CollectionRun.DoesNotExist:
+            raise Http404(f"No run {run_id}.") from None
+        return Response(RunSerializer(run).data)
+
+
+class CollectNow(ApiView):
+    @extend_schema(operation_id="target_collect", summary="Collect a target now (admins)", request=None,
+                   responses={202: RunSerializer, 403: OpenApiResponse(description="report-only target or not admin"),
+                              503: OpenApiResponse(description="the task broker did not answer: nothing queued")})
+    def post(self, request, name: str):
+        from apps.snapshots.runs import BrokerUnavailable, run_enqueue
+
+        target = target_or_404(name)
+        if not target.is_live:
+            raise PermissionDenied(f"{target.name} is report-only: import reports instead of collecting.")
+        try:
+            with transaction.atomic():
+                run = run_enqueue(target=target, trigger="manual")
+        except BrokerUnavailable as exc:
+            audit_event_record(actor=request.user, action="collect now", target=target, outcome=f"not queued: {exc}")
+            return Response({"detail": f"Collection of {target.name} not queued: {exc}",
+                             "where": f"{request.method} {request.path}"}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        audit_event_record(actor=request.user, action="collect now", target=target, outcome=f"queued as run {run.id}")
+        return Response(RunSerializer(fleet_selectors.run_get(run_id=run.id)).data, status=status.HTTP_202_ACCEPTED)
+
+
+class SegmentList(ApiListView):
+    serializer_class = SegmentSerializer
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Segment.objects.none()
+        return segment_list(target_id=target_or_404(self.kwargs["name"]).id)
+
+    @extend_schema(operation_id="segments_list", summary="A target's segments", description="Ordered by id.")
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+
+class SegmentHistory(ApiView):
+    @extend_schema(operation_id="segment_history", summary="A segment's history", responses=SegmentHistorySerializer,
+                   description="What the segment page's charts read: IO requests and space per snapshot, "
+                               "flash-cache residency, and its recommendation in each of the latest runs.")
+    def get(self, request, name: str, segment_id: int):
+        target = target_or_404(name, tier_set=True)
+        try:
+            segment = Segment.objects.get(pk=segment_id, target=target)
+        except Segment.DoesNotExist:
+            raise Http404(f"No segment {segment_id} in target {target.name}.") from None
+        history = {
+            "segment_id": segment.id,
+            "label": selectors.segment_label(segment.owner, segment.object_name, segment.subobject_name,
+                                             segment.parent_partition, segment.container),
+            "series": selectors.segment_series(segment_id=segment.id),
+            "residency": selectors.segment_residency_series(segment_id=segment.id),
+            "recommendations": selectors.segment_recommendation_history(segment=segment),
+        }
+        return Response(SegmentHistorySerializer(history, context={"basis": target.tier_set.basis}).data)
