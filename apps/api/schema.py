@@ -19,6 +19,7 @@ _ERRORS = {
     "401": "not authenticated",
     "403": "not allowed: signed in as a viewer where an admin is needed, or no credentials",
     "404": "no such target, run, segment or plan",
+    "429": "this address presented too many bad API tokens: locked out until the cool-off ends (Retry-After)",
 }
 _WRITE_ERRORS = {"413": "the request body is over the upload limit", "503": "the task broker did not answer"}
 
