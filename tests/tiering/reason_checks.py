@@ -77,8 +77,10 @@ def contradictions(rec, explanation) -> list[str]:
                     f"cost ${rec.cost_tier_usd:,.2f} there instead of ${rec.cost_now_usd:,.2f} on {current}"
                     not in reason.text):
                 say(f"costs quoted are not {rec.cost_tier_usd} and {rec.cost_now_usd}: {reason.text}")
+        quoted = ("" if rec.move_cost_usd is None else "no move cost is set, so there is nothing to pay back"
+                  if rec.move_cost_usd == 0 else f"pays back its ${rec.move_cost_usd:,.2f} move")
         if reason.code == "payback" and (rec.action != rules.ACTION_MOVE or rec.move_cost_usd is None
-                                         or f"pays back its ${rec.move_cost_usd:,.2f} move" not in reason.text):
+                                         or quoted not in reason.text):
             say(f"a payback for {rec.action} or not of its stored one-off cost {rec.move_cost_usd}: {reason.text}")
         if reason.code == "not_worth_moving" and not rec.findings & _NOT_WORTH_MOVING:
             say(f"'not worth moving' without its finding: {reason.text}")

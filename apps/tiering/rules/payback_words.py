@@ -52,9 +52,14 @@ def payback(figures: MoveFacts) -> tuple[str, str] | None:
     move = figures.move
     if move is None or move.saving_per_month is None or move.cost is None or move.payback_days is None:
         return None
+    if not move.cost:  # not "pays back its $0.00 move at once": there is no move cost to repay
+        return "payback", (
+            f"The move saves ${money(move.saving_per_month)}/month; no move cost is set, so there is nothing to "
+            f"pay back ({_what_it_costs(move)}). {_duration(figures, move)}"
+        )
     return "payback", (
         f"The move saves ${money(move.saving_per_month)}/month and pays back its ${money(move.cost)} move "
-        f"{_in_days(move.payback_days)}, within the {_months(move.horizon_months)}-month horizon "
+        f"in {_days(move.payback_days)}, within the {_months(move.horizon_months)}-month horizon "
         f"({_what_it_costs(move)}). {_duration(figures, move)}"
     )
 
@@ -98,10 +103,6 @@ def _duration(figures: MoveFacts, move: Move) -> str:
         return (f"It copies {copied}{redo}; how long that takes is unknown: no throughput is known "
                 f"for {tiers}.")
     return f"It copies {copied}{redo} in about {_seconds(move.seconds)} at the tiers' throughput."
-
-
-def _in_days(days: float) -> str:
-    return "at once (no one-off cost)" if days == 0 else f"in {_days(days)}"
 
 
 def _days(days: float) -> str:
