@@ -1,8 +1,9 @@
 """The three task guides, walked in a real browser on the demo: the controls each guide names are the ones a DBA
 finds, in the order it gives.
 
-- docs/add-database.md, "AWR reports": add a report target on the targets page, import a report with its sizes
-  (the live modes' steps are walked by tests/dashboard/test_browser_targets.py, the demo standing in for Oracle);
+- docs/add-database.md, "AWR reports" and "Offline extract": add a report target on the targets page, import a
+  report with its sizes, or an extract's zip (the live modes' steps are walked by
+  tests/dashboard/test_browser_targets.py, the demo standing in for Oracle);
 - docs/reading-recommendations.md: the segment page, top to bottom;
 - docs/acting.md: make a plan, have another admin approve it, download its script, mark it executed.
 """
@@ -10,6 +11,7 @@ finds, in the order it gives.
 from __future__ import annotations
 
 import re
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -21,6 +23,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 SAMPLES = Path(__file__).resolve().parents[2] / ".." / "shared" / "awr-samples"
+EXTRACT = Path(__file__).resolve().parents[1] / "targets" / "extract" / "fixtures" / "single"
 REPORT = "pcambell__awrrptanalyzor__awrrpt__11g__awrrpt_1_36006_36007.html"
 SIZES = ("OWNER,SEGMENT_NAME,PARTITION_NAME,SEGMENT_TYPE,TABLESPACE_NAME,BYTES,BLOCKS,BUFFER_POOL,FLASH_CACHE,"
          "CELL_FLASH_CACHE,OBJ_NUMBER,DATAOBJ_NUMBER,LOB_TABLE_NAME,LOB_COLUMN_NAME,LOB_TABLE_PARTITION_NAME\n"
@@ -71,6 +74,33 @@ class GuideWalkTests:
 
         assert "imported 1 snapshot" in page.content()
         assert Segment.objects.get(target__name="legacy", object_name="T_ONLINE_USER").size_bytes == 1073741824
+
+    def test_add_database_by_an_offline_extract_as_its_steps_say(self, page, live_server, admin_user, seed_tiers,
+                                                                 tmp_path):
+        from apps.snapshots.models import Segment, Snapshot
+
+        steps = guide("add-database.md").split("### Offline extract", 1)[1].split("##", 1)[0]
+        in_order(steps, "tierscope_extract.sql", "Zip the directory", "targets page", "import page")
+
+        archive = tmp_path / "tierscope_PROD.zip"  # step 3: the extract's directory, zipped
+        with zipfile.ZipFile(archive, "w") as zipped:
+            for item in EXTRACT.iterdir():
+                zipped.write(item, item.name)
+        login(page, live_server, admin_user.username)
+        page.click("nav >> text=Targets")  # step 4: a report target, then the zip on its import page
+        page.click("#target-add")
+        page.fill("#id_name", "prod")
+        page.select_option("#id_mode", "report")
+        page.click("#target-form button[type=submit]")
+        page.wait_for_url(f"{live_server.url}/manage/targets/")
+        page.click("#targets-table tr[data-target=prod] [data-action=import]")
+        form = page.locator("#import-extract form")
+        form.locator("input[type=file]").set_input_files(str(archive))
+        form.locator("button[type=submit]").click()
+        page.wait_for_url(f"{live_server.url}/targets/prod/")
+
+        assert Snapshot.objects.filter(target__name="prod").exists()
+        assert Segment.objects.filter(target__name="prod", size_bytes__isnull=False).exists()
 
     def test_reading_a_recommendation_follows_the_segment_page_top_to_bottom(self, page, live_server, admin_user,
                                                                             collected):  # noqa: F811
