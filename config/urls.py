@@ -53,5 +53,5 @@ urlpatterns = [
     path("", include("apps.dashboard.urls")),
     path("", include("apps.dashboard.plan_urls")),
     path("", include("apps.dashboard.calibration_urls")),
-    path("", include("apps.api.urls")),  # /api/v1/, /api/schema/, /api/docs/, /api/redoc/ (docs/api.md)
+    path("", include("apps.api.urls")),  # /api/v1/, /api/schema/, /api/docs/ (docs/api.md)
 ]

@@ -1,10 +1,10 @@
-"""The OpenAPI schema and the two pages that read it, Swagger UI and Redoc, from drf-spectacular-sidecar's
+"""The OpenAPI schema and the page that reads it, Swagger UI, from drf-spectacular-sidecar's
 static files. The pages' templates have no inline code and no font CDN, so they render under the site's strict
 CSP like every other page (the tools style their content from script, which CSP allows)."""
 
 from __future__ import annotations
 
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from apps.api.views.base import ApiMixin
 
@@ -28,6 +28,3 @@ class _Page:
 class DocsView(_Page, SpectacularSwaggerSplitView):
     template_name = "api/swagger_ui.html"
 
-
-class RedocView(_Page, SpectacularRedocView):
-    template_name = "api/redoc.html"

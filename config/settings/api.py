@@ -38,7 +38,7 @@ SPECTACULAR_SETTINGS = {
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
-    # Swagger UI and Redoc from drf-spectacular-sidecar's own static files: no CDN (the CSP allows none).
+    # Swagger UI from drf-spectacular-sidecar's own static files: no CDN (the CSP allows none).
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

@@ -49,7 +49,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "django_filters",
     "drf_spectacular",
-    "drf_spectacular_sidecar",  # Swagger UI and Redoc as static files
+    "drf_spectacular_sidecar",  # Swagger UI as static files
     "apps.api",
 ]
 

@@ -26,7 +26,7 @@ VIEWER = {
     # The REST API (docs/api.md): reads for viewers, its schema and docs pages.
     "api:targets", "api:target", "api:segments", "api:segment_history", "api:recommendations", "api:runs", "api:run",
     "api:tier_sets", "api:budget", "api:plans", "api:plan", "api:plan_steps", "api:plan_script", "api:schema",
-    "api:docs", "api:redoc",
+    "api:docs",
 }
 ADMIN_PAGES = {
     "dashboard:tier_edit", "dashboard:tier_presets", "dashboard:collect", "dashboard:recompute", "snapshots:import", "targets:check",
