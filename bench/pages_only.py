@@ -31,6 +31,7 @@ def _pages(target) -> dict[str, str]:
         "recommendations, filtered by name": f"/targets/{target.name}/recommendations/?name={segment.object_name[:6]}",
         "recommendations, next page": None,
         "search": f"/search/?q={segment.object_name[:6]}",
+        "api recommendations, 1000 rows": f"/api/v1/targets/{target.name}/recommendations/?limit=1000",
     }
 
 

@@ -50,12 +50,12 @@ class BeforeAfterBrowserTests:
         assert card.locator("tr[data-row=flash] td").nth(1).inner_text() == "0.0%"
 
         # A shorter after-window through the form: 12 hours is too early for a verdict.
-        page.fill("input[name=after_days]", "0.5")
+        page.fill("#ba-form input[name=after_days]", "0.5")
         page.click("#ba-form button[type=submit]")
         page.wait_for_url(re.compile(r"after_days=0\.5"))
         assert card.locator(".ba-move").get_attribute("data-verdict") == "too early"
         assert "the after-window holds 12 snapshots" in card.locator(".verdict").inner_text()
-        page.fill("input[name=after_days]", "7")
+        page.fill("#ba-form input[name=after_days]", "7")
         page.click("#ba-form button[type=submit]")
         page.wait_for_url(re.compile(r"after_days=7"))
         assert card.locator(".ba-move").get_attribute("data-verdict") == "paid"
