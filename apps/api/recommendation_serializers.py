@@ -107,8 +107,8 @@ class HistoryRecommendationSerializer(RecommendationSerializer):
 class SegmentSampleSerializer(serializers.Serializer):
     end_at = serializers.DateTimeField()
     interval_s = serializers.FloatField()
-    read_requests = serializers.IntegerField()
-    write_requests = serializers.IntegerField()
+    read_requests = serializers.IntegerField(allow_null=True, help_text="null: not measured")
+    write_requests = serializers.IntegerField(allow_null=True, help_text="null: not measured")
     space_allocated_bytes = serializers.IntegerField(allow_null=True)
 
 

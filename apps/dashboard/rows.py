@@ -75,8 +75,8 @@ class SegmentSample:
 
     end_at: dt.datetime
     interval_s: float
-    read_requests: int
-    write_requests: int
+    read_requests: int | None  # None: not measured on some instance
+    write_requests: int | None
     space_allocated_bytes: int | None
 
 

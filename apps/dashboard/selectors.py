@@ -345,17 +345,23 @@ def recommendation_filter_choices(*, target_id: int, run_id: int | None = None) 
 
 
 def segment_series(*, segment_id: int) -> list[SegmentSample]:
-    """One segment's requests and allocated space per snapshot end time (index segment_stat_series_idx)."""
+    """One segment's requests and allocated space per snapshot end time (index segment_stat_series_idx).
+
+    Requests not measured on an instance leave that snapshot's sum unknown (None), never 0.
+    """
     rows = (
         SegmentStat.objects.filter(segment_id=segment_id)
         .values("end_at")
         .annotate(rr=Sum("physical_read_requests"), wr=Sum("physical_write_requests"), interval=Max("interval_s"),
-                  space=Max("space_allocated_bytes"))
+                  space=Max("space_allocated_bytes"), rows=Count("*"),
+                  rr_n=Count("physical_read_requests"), wr_n=Count("physical_write_requests"))
         .order_by("end_at")
     )
     return [
-        SegmentSample(end_at=r["end_at"], interval_s=r["interval"], read_requests=r["rr"] or 0,
-                      write_requests=r["wr"] or 0, space_allocated_bytes=r["space"])
+        SegmentSample(end_at=r["end_at"], interval_s=r["interval"],
+                      read_requests=r["rr"] if r["rr_n"] == r["rows"] else None,
+                      write_requests=r["wr"] if r["wr_n"] == r["rows"] else None,
+                      space_allocated_bytes=r["space"])
         for r in rows
     ]
 

@@ -54,6 +54,17 @@ class TargetSelectorTests:
         assert len(series) == SNAPSHOTS and series == sorted(series, key=lambda s: s.end_at)
         assert series[0].read_requests == 102 and series[0].space_allocated_bytes == seg.size_bytes
 
+    def test_a_segment_series_keeps_unmeasured_requests_unknown_not_zero(self, seed_tiers):
+        from apps.snapshots.models import SegmentStat
+
+        target = build_target(name="g2", segments=3)
+        seg = target.segments.order_by("id").last()
+        first = SegmentStat.objects.filter(segment=seg).order_by("end_at").values_list("end_at", flat=True)[0]
+        SegmentStat.objects.filter(segment=seg, end_at=first).update(physical_read_requests=None, physical_write_requests=None)
+        series = selectors.segment_series(segment_id=seg.id)
+        assert (series[0].read_requests, series[0].write_requests) == (None, None)
+        assert series[1].read_requests == 102
+
 
 class TierCatalogTests:
     def test_it_groups_tiers_with_intensity_and_break_evens(self, seed_tiers):
