@@ -27,7 +27,9 @@ from apps.dashboard.partition_selectors import partition_heat, partition_rollup
 from apps.dashboard.period_selectors import period_series
 from apps.dashboard.period_views import page_period_context
 from apps.dashboard.segment_sql_selectors import segment_sql_card
+from apps.snapshots.collect_now import collect_now
 from apps.snapshots.models import CollectionRun, Segment
+from apps.snapshots.runs import BrokerUnavailable
 from apps.targets.models import Target
 from apps.tiering.explain import explain
 from apps.tiering.models import Refresh, Tier
@@ -279,22 +281,15 @@ def run_collect(request: HttpRequest, name: str) -> HttpResponse:
     With the broker down it answers at once (503 for fetch(), a message otherwise); the run is
     recorded as failed with the reason, never left queued.
     """
-    from apps.snapshots.runs import BrokerUnavailable, run_enqueue
-
     target = get_object_or_404(Target, name=name)
-    if not target.is_live:
-        raise PermissionDenied(f"{target.name} is report-only: import reports instead of collecting.")
     wants_json = "application/json" in request.headers.get("Accept", "")
     try:
-        with transaction.atomic():
-            run = run_enqueue(target=target, trigger="manual")
+        run = collect_now(target=target, actor=request.user)
     except BrokerUnavailable as exc:
-        audit_event_record(actor=request.user, action="collect now", target=target, outcome=f"not queued: {exc}")
         if wants_json:
             return JsonResponse({"error": str(exc)}, status=503)
         messages.error(request, f"Collection of {target.name} not queued: {exc}")
         return redirect("dashboard:runs")
-    audit_event_record(actor=request.user, action="collect now", target=target, outcome=f"queued as run {run.id}")
     run = fleet_selectors.run_get(run_id=run.id)
     if wants_json:
         row_html = render_to_string("dashboard/includes/run_row.html", {"run": run}, request=request)

@@ -3,7 +3,7 @@ now" (the runs page's button: the same service and audit entry)."""
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
@@ -14,10 +14,11 @@ from apps.api.filters import RunFilter
 from apps.api.recommendation_serializers import SegmentHistorySerializer
 from apps.api.serializers import RunSerializer, SegmentSerializer, TargetSerializer
 from apps.api.views.base import ApiGenericView, ApiListView, ApiView, target_or_404
-from apps.core.audit import audit_event_record
 from apps.dashboard import fleet_selectors, selectors
+from apps.snapshots.collect_now import collect_now
 from apps.snapshots.models import CollectionRun, Segment
 from apps.snapshots.run_selectors import RunFigures, run_figures
+from apps.snapshots.runs import BrokerUnavailable
 from apps.snapshots.selectors import segment_list
 from apps.targets.models import Target
 
@@ -86,19 +87,14 @@ class CollectNow(ApiView):
                    responses={202: RunSerializer, 403: OpenApiResponse(description="report-only target or not admin"),
                               503: OpenApiResponse(description="the task broker did not answer: nothing queued")})
     def post(self, request, name: str):
-        from apps.snapshots.runs import BrokerUnavailable, run_enqueue
-
         target = target_or_404(name)
-        if not target.is_live:
-            raise PermissionDenied(f"{target.name} is report-only: import reports instead of collecting.")
         try:
-            with transaction.atomic():
-                run = run_enqueue(target=target, trigger="manual")
+            run = collect_now(target=target, actor=request.user)
+        except DjangoPermissionDenied as exc:
+            raise PermissionDenied(str(exc)) from None
         except BrokerUnavailable as exc:
-            audit_event_record(actor=request.user, action="collect now", target=target, outcome=f"not queued: {exc}")
             return Response({"detail": f"Collection of {target.name} not queued: {exc}",
                              "where": f"{request.method} {request.path}"}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
-        audit_event_record(actor=request.user, action="collect now", target=target, outcome=f"queued as run {run.id}")
         return Response(RunSerializer(fleet_selectors.run_get(run_id=run.id)).data, status=status.HTTP_202_ACCEPTED)
 
 
