@@ -4,11 +4,13 @@
 #   make stop    stops everything make run / make services started (supervisord, its programs, orphans of
 #                an earlier run, Redis, PostgreSQL)
 #   make faults  only the process-fault suite (tests/faults/: a private stack on other ports, a few minutes)
+#   make docs    publishes what the last test run produced under .data/ (browser screenshots, the fault suite's
+#                report) into docs/: tests never write into the tree themselves
 # Every wait in scripts/dev/stack.sh has a time limit.
 STACK := scripts/dev/stack.sh
 PYTEST_ARGS ?=
 
-.PHONY: run test faults stop services setup bench lint clean-data
+.PHONY: run test faults stop services setup bench lint clean-data docs
 
 run:
 	@$(STACK) setup
@@ -39,6 +41,9 @@ bench:
 	@$(STACK) setup
 	@$(STACK) services
 	@.venv/bin/python bench/run.py
+
+docs:
+	@$(STACK) publish-docs
 
 clean-data: stop
 	rm -rf .data

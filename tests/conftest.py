@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser import watch_csp
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 
@@ -152,12 +154,34 @@ def browser():
         instance.close()
 
 
+CSP_SEEN = pytest.StashKey[list]()
+
+
 @pytest.fixture
-def page(browser):
+def page(browser, request):
+    """A page in a fresh browser context; the test fails if any of its pages broke the Content-Security-Policy."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
     page = context.new_page()
+    seen = request.node.stash[CSP_SEEN] = watch_csp(page)
     yield page
     context.close()
+    assert not seen, f"CSP violations: {seen}"
+
+
+@pytest.fixture
+def csp_violations(page, request) -> list[str]:
+    """The CSP violations the test's page has reported so far (a test may check there are none mid-way)."""
+    return request.node.stash[CSP_SEEN]
+
+
+@pytest.fixture
+def collected(demo_target):
+    """The demo target, collected once (its snapshots and recommendations stored)."""
+    from apps.snapshots.services import snapshot_collect
+
+    run = snapshot_collect(target_id=demo_target.id, trigger="command")
+    assert run.status == "succeeded", run.error
+    return demo_target
 
 
 @pytest.fixture

@@ -312,22 +312,51 @@ cmd_stop() {
   fi
 }
 
+tree_state() {
+  # What git sees of the checkout (status and the diff of tracked files); empty outside a git work tree.
+  git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1 || return 0
+  { git -C "$ROOT" status --porcelain=v1 --untracked-files=all; git -C "$ROOT" diff; } | sha256sum
+}
+
 cmd_test() {
   load_env
   # collectstatic with the manifest storage make run uses: a broken static reference fails here.
   "$PY" manage.py collectstatic --noinput >/dev/null
   export DJANGO_SETTINGS_MODULE=config.settings.test
-  "$PY" -m pytest "$@"
+  # Tests leave the checkout as they found it: what they produce goes under .data/ (make docs publishes it).
+  local before rc=0; before="$(tree_state)"
+  "$PY" -m pytest "$@" || rc=$?
+  if [ "$(tree_state)" != "$before" ]; then
+    say "the tests changed the checkout (they must write under .data/ only):"
+    git -C "$ROOT" status --short --untracked-files=all >&2
+    [ "$rc" -ne 0 ] || rc=1
+  fi
+  return "$rc"
+}
+
+cmd_publish_docs() {
+  # Copies into docs/ what the last test run produced: browser screenshots and the fault suite's report.
+  local shots="$DATA/screenshots" reports="$DATA/reports" n=0 f
+  if [ -d "$shots" ]; then
+    mkdir -p "$ROOT/docs/screenshots"
+    for f in "$shots"/*.png; do [ -e "$f" ] || continue; cp "$f" "$ROOT/docs/screenshots/"; n=$((n + 1)); done
+  fi
+  if [ -d "$reports" ]; then
+    for f in "$reports"/*.md; do [ -e "$f" ] || continue; cp "$f" "$ROOT/docs/"; n=$((n + 1)); done
+  fi
+  [ "$n" -gt 0 ] || die "nothing to publish under $DATA/screenshots or $DATA/reports: run make test (or make faults) first"
+  say "published $n file(s) into docs/; review them with git status / git diff before committing"
 }
 
 case "${1:-}" in
   setup) shift; cmd_setup "$@" ;;
   services) cmd_services ;;
+  publish-docs) cmd_publish_docs ;;
   prepare) cmd_prepare ;;
   start) cmd_start ;;
   stop) cmd_stop ;;
   ctl) shift; load_env; ctl "$@" ;;
   test) shift; cmd_test "$@" ;;
   env) load_env; env | grep -E '^(DATABASE_URL|REDIS_URL)=' ;;
-  *) die "usage: stack.sh setup|services|prepare|start|stop|ctl <supervisorctl command>|test" ;;
+  *) die "usage: stack.sh setup|services|prepare|start|stop|ctl <supervisorctl command>|test|publish-docs" ;;
 esac

@@ -8,21 +8,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.accounts.sso_env import sso_configured
-from tests.dashboard.test_browser import CSP_LISTENER_JS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
               pytest.mark.filterwarnings("ignore::DeprecationWarning:authlib.*")]  # the mock provider's library
-
-
-@pytest.fixture(autouse=True)
-def csp_violations(page):
-    """No page of the round trip (our login page, the redirect to the provider) may break our CSP."""
-    seen: list[str] = []
-    page.add_init_script(CSP_LISTENER_JS)
-    page.on("console", lambda msg: seen.append(f"{page.url}: {msg.text}")
-            if "Content Security Policy" in msg.text or "CSP violation" in msg.text else None)
-    yield seen
-    assert not seen, seen
 
 
 def sign_in(page, live_server, sub: str) -> None:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-# The browser tests' own helpers; csp_violations is autouse there and, imported, here: any CSP violation fails.
-from tests.dashboard.test_browser import csp_violations, login, shot  # noqa: F401
+from tests.browser import login, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

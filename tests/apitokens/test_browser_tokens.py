@@ -8,8 +8,7 @@ import urllib.request
 
 import pytest
 
-# The browser tests' own helpers; csp_violations is autouse there and, imported, here: any CSP violation fails.
-from tests.dashboard.test_browser import csp_violations, shot  # noqa: F401
+from tests.browser import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

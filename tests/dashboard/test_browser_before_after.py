@@ -1,5 +1,5 @@
 """Before and after a move in a real browser: the demo's built-in move on its segment page, and a plan's
-moves on the plan page once executed and collected; shot for docs/screenshots/ (segment_before_after,
+moves on the plan page once executed and collected; shot for the screenshots (`make screenshots` publishes them in docs/screenshots/) (segment_before_after,
 plan_verdict)."""
 
 from __future__ import annotations
@@ -12,9 +12,7 @@ import time_machine
 from django.utils import timezone
 
 from apps.dashboard.formatting import fmt_duration
-
-# The browser tests' own helpers; csp_violations is autouse there and, imported, here: any CSP violation fails.
-from tests.dashboard.test_browser import SHOTS, collected, csp_violations, login  # noqa: F401
+from tests.browser import SHOTS, login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

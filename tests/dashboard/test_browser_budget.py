@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.dashboard.test_browser import assert_no_csp_violation, csp_violations, login, shot  # noqa: F401
+from tests.browser import assert_no_csp_violation, login, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

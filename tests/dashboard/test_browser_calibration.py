@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-# The browser tests' own helpers; csp_violations is autouse there and, imported, here: any CSP violation fails.
-from tests.dashboard.test_browser import SHOTS, assert_no_csp_violation, csp_violations, login, shot  # noqa: F401, F811
+from tests.browser import SHOTS, assert_no_csp_violation, login, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -2,7 +2,7 @@
 scrolls inside a .table-responsive, the page never scrolls sideways, identifiers end in an ellipsis (whole in
 title) rather than break, badges stay on one line, sortable headers show a marker, and a plan's DDL is whole.
 
-Screenshots: docs/screenshots/layout-<page>-<width>.png."""
+Screenshots: the screenshots (`make screenshots` publishes them in docs/screenshots/)layout-<page>-<width>.png."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ import re
 
 import pytest
 
-# The browser tests' own helpers; csp_violations is autouse there and, imported, here: any CSP violation fails.
-from tests.dashboard.test_browser import SHOTS, assert_no_csp_violation, csp_violations, login  # noqa: F401
+from tests.browser import SHOTS, assert_no_csp_violation, login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

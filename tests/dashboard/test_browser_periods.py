@@ -1,5 +1,5 @@
 """The period picker and the comparison of two periods in a real browser, on the demo target; shot for
-docs/screenshots/ (period-picker, compare-periods)."""
+the screenshots (`make screenshots` publishes them in docs/screenshots/) (period-picker, compare-periods)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ import re
 
 import pytest
 
-# The browser tests' own helpers; csp_violations is autouse there and, imported, here: any CSP violation fails.
-from tests.dashboard.test_browser import SHOTS, assert_drawn, collected, csp_violations, login  # noqa: F401
+from tests.browser import SHOTS, assert_drawn, login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -7,9 +7,8 @@ import re
 
 import pytest
 
-# The browser tests' own helpers; csp_violations is autouse there and, imported, here: any CSP violation fails.
+from tests.browser import login, shot
 from tests.dashboard.report_target import REPORT_22H_SPAN, report_imported
-from tests.dashboard.test_browser import csp_violations, login, shot  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-# The browser tests' own helpers; csp_violations is autouse there and, imported, here: any CSP violation fails.
-from tests.dashboard.test_browser import SHOTS, csp_violations, login  # noqa: F401
+from tests.browser import SHOTS, login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 
-# The browser tests' own helpers; csp_violations is autouse there and, imported, here: any CSP violation fails.
-from tests.dashboard.test_browser import collected, csp_violations, login  # noqa: F401
+from tests.browser import login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

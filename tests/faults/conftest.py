@@ -1,4 +1,4 @@
-"""The fault suite's private stack (one per session) and the figures it writes to docs/reliability.md."""
+"""The fault suite's private stack (one per session) and the figures it writes for docs/reliability.md (`make docs`)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,14 @@ import shutil
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
 from tests.faults.stack import ROOT, PrivateStack, wait_for
 
 DATA_DIR = ROOT / ".data" / "faults"
+REPORTS_DIR = Path(os.environ.get("TIERSCOPE_STACK_DATA", ROOT / ".data")) / "reports"
 # A run made by hand with: make faults (or the pytest line in docs/reliability.md).
 COMMAND = "make faults   (or: scripts/dev/stack.sh test -m faults tests/faults)"
 # Outages longer than make test's 45 s (TIERSCOPE_FAULT_OUTAGE_S, a run made by hand) report beside it.
@@ -117,4 +119,6 @@ def _write_report(private: PrivateStack) -> None:
     notes = [f"- {f.fault}: {note}" for f in FIGURES for note in f.notes]
     if notes:
         lines += ["", "Notes:", "", *notes]
-    (ROOT / "docs" / REPORT).write_text("\n".join(lines) + "\n")
+    # Under .data/ (ignored): `make docs` publishes it as docs/reliability.md when a person decides to.
+    REPORTS_DIR.mkdir(parents=True, exist_ok=True)
+    (REPORTS_DIR / REPORT).write_text("\n".join(lines) + "\n")

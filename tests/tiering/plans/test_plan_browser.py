@@ -1,5 +1,5 @@
 """Move plans in a real browser: an admin makes one from the demo's recommendations, another approves it;
-the pages are shot for docs/screenshots/ (plans, plan_new, plan_detail)."""
+the pages are shot for the screenshots (`make screenshots` publishes them in docs/screenshots/) (plans, plan_new, plan_detail)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,7 @@ import re
 import pytest
 
 from apps.dashboard.formatting import fmt_duration
-
-# The browser tests' own helpers; csp_violations is autouse there and, imported, here: any CSP violation fails.
-from tests.dashboard.test_browser import collected, csp_violations, login, shot  # noqa: F401
+from tests.browser import login, shot
 from tests.tiering.plans.test_steps import parsed_steps
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
