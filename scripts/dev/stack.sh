@@ -318,6 +318,26 @@ tree_state() {
   { git -C "$ROOT" status --porcelain=v1 --untracked-files=all; git -C "$ROOT" diff; } | sha256sum
 }
 
+whole_suite() {
+  # The fault suite (tests/faults: a private stack on ports of its own, mostly waiting out outages and
+  # recoveries) runs beside the rest in a second pytest, with its own test database and Redis db; its
+  # output is printed after the main run's. Either failing fails the whole.
+  local flog="$LOG/fault-suite.log" fpid mrc=0 frc=0 redis="${REDIS_URL:-$LOCAL_REDIS_URL}"
+  mkdir -p "$LOG"
+  if [[ "$redis" =~ /[0-9]+$ ]]; then redis="${redis%/*}/15"; else redis="${redis%/}/15"; fi
+  TEST_DB_NAME="${TEST_DB_NAME:-test_tierscope}_faults" REDIS_URL="$redis" \
+    "$PY" -m pytest -m faults tests/faults >"$flog" 2>&1 &
+  fpid=$!
+  trap 'kill "$fpid" 2>/dev/null || true' INT TERM
+  "$PY" -m pytest -m "not faults" || mrc=$?
+  wait "$fpid" || frc=$?
+  trap - INT TERM
+  say "the fault suite, run beside the rest (tests/faults; log: $flog):"
+  cat "$flog"
+  [ "$mrc" -eq 0 ] || return "$mrc"
+  return "$frc"
+}
+
 cmd_test() {
   load_env
   # collectstatic with the manifest storage make run uses: a broken static reference fails here.
@@ -325,7 +345,7 @@ cmd_test() {
   export DJANGO_SETTINGS_MODULE=config.settings.test
   # Tests leave the checkout as they found it: what they produce goes under .data/ (make docs publishes it).
   local before rc=0; before="$(tree_state)"
-  "$PY" -m pytest "$@" || rc=$?
+  if [ "$#" -eq 0 ]; then whole_suite || rc=$?; else "$PY" -m pytest "$@" || rc=$?; fi
   if [ "$(tree_state)" != "$before" ]; then
     say "the tests changed the checkout (they must write under .data/ only):"
     git -C "$ROOT" status --short --untracked-files=all >&2

@@ -45,7 +45,7 @@ def test_every_operation_answers_within_its_schema_and_never_a_server_error(live
 
     result = subprocess.run(
         [str(Path(sys.executable).parent / "schemathesis"), "--config-file", str(config), "run", str(schema),
-         "--url", live_server.url, "--checks", CHECKS, "--max-examples", "20", "--no-shrink", "--seed", "7",
+         "--url", live_server.url, "--checks", CHECKS, "--max-examples", "10", "--no-shrink", "--seed", "7",
          "--phases", "examples,coverage,fuzzing", "--workers", "1", "--request-timeout", "30",
          "--max-time", "90", "-H", f"Authorization: Bearer {key}", "--warnings", "off"],
         capture_output=True, text=True, timeout=240, cwd=tmp_path,  # its cache stays in the test's directory
