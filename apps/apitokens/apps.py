@@ -11,7 +11,7 @@ class ApiTokensConfig(AppConfig):
     def ready(self) -> None:
         from apps.apitokens import checks  # noqa: F401  (registers the system checks)
         from apps.apitokens.models import ApiToken
-        from apps.core.audit import audit_register
+        from apps.core.audit_registry import audit_register
 
         # Creations and revocations, by whom. The hash is no one's business; uses are not changes (and are
         # written by an UPDATE that auditlog does not see anyway).

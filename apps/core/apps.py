@@ -11,7 +11,7 @@ class CoreConfig(AppConfig):
         from django_celery_beat.models import ClockedSchedule, CrontabSchedule, IntervalSchedule, PeriodicTask
 
         from apps.core import checks  # noqa: F401  (registers the system checks)
-        from apps.core.audit import audit_register
+        from apps.core.audit_registry import audit_register
 
         # Users: who may do what. The password hash is masked (the log says it changed, never what to);
         # last_login changes at every login and is not a change to the account.

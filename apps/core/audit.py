@@ -1,11 +1,10 @@
 """The audit log: who changed what (django-auditlog, old and new values) and who did what ("collect now", imports).
 
-Model changes are written by django-auditlog for the models each app registers in its AppConfig.ready()
-with :func:`audit_register`; actions that change no audited row are written by :func:`audit_event_record`
-as entries with action ACCESS. Both land in :class:`apps.core.models.AuditLogEntry`, so the admin and the
-/audit/ page read one table. Who: the request's user (:class:`AuditMiddleware`), or for a management
-command ``manage.py <command> (os user <name>)`` (:func:`audit_command`). Secrets never reach the log:
-register them as ``mask_fields`` and :func:`secret_mask` writes only whether one is set.
+Model changes are written by django-auditlog for the models each app registers in its AppConfig.ready() (see
+apps.core.audit_registry, which also masks secrets); actions that change no audited row are written by
+:func:`audit_event_record` as entries with action ACCESS. Both land in :class:`apps.core.models.AuditLogEntry`, so
+the admin and the /audit/ page read one table. Who: the request's user (:class:`AuditMiddleware`), or for a
+management command ``manage.py <command> (os user <name>)`` (:func:`audit_command`).
 """
 
 from __future__ import annotations
@@ -19,59 +18,13 @@ from typing import Any
 
 from auditlog.context import set_extra_data
 from auditlog.middleware import AuditlogMiddleware
-from auditlog.models import LogEntryManager
-from auditlog.registry import auditlog
 from django.contrib.contenttypes.models import ContentType
-from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 
 from apps.core.errors import first_line
-
-# model -> how to name the target an entry about one of its rows belongs to (the page's target filter).
-_TARGET_NAMES: dict[type[models.Model], Callable[[Any], str]] = {}
-
-
-def audit_register(model: type[models.Model], *, target_name: Callable[[Any], str] | None = None,
-                   **options: Any) -> None:
-    """Log every create/update/delete of ``model`` with old and new values (auditlog's register options).
-
-    ``target_name(instance)`` names the target a row belongs to, so the audit page can filter by target.
-    """
-    # Only the row's own fields: auditlog would list reverse relations on create ("checks: None → …").
-    excluded = {model._meta.pk.name, *options.pop("exclude_fields", [])}
-    fields = [field.name for field in model._meta.concrete_fields if field.name not in excluded]
-    auditlog.register(model, include_fields=fields, mask_callable="apps.core.audit.secret_mask", **options)
-    if target_name is not None:
-        _TARGET_NAMES[model] = target_name
-
-
-def secret_mask(value: str) -> str:
-    """What the log says for a secret: set or not, never a character of it (auditlog's mask_callable).
-
-    auditlog's default mask keeps half of the value; half a ciphertext is still not for a log.
-
-    >>> secret_mask("gAAAAABl..."), secret_mask("")
-    ('(set)', '(none)')
-    """
-    return "(none)" if value in ("", "None") else "(set)"
-
-
-def audit_target_name(instance: models.Model) -> str:
-    name_of = _TARGET_NAMES.get(type(instance))
-    if name_of is None:
-        return ""
-    try:
-        return name_of(instance)
-    except ObjectDoesNotExist:  # a row deleted with its target
-        return ""
-
-
-class AuditLogEntryManager(LogEntryManager):
-    def log_create(self, instance: models.Model, force_log: bool = False, **kwargs: Any) -> Any:
-        kwargs.setdefault("target_name", audit_target_name(instance))
-        return super().log_create(instance, force_log=force_log, **kwargs)
+from apps.core.models import AuditLogEntry
 
 
 class AuditMiddleware(AuditlogMiddleware):
@@ -120,8 +73,6 @@ def audit_event_record(*, actor: Any, action: str, target: models.Model | None =
     Written as an auditlog entry with action ACCESS, about ``target`` when there is one; ``detail`` says
     what (a file name), ``outcome`` how it ended.
     """
-    from apps.core.models import AuditLogEntry
-
     user = actor if getattr(actor, "is_authenticated", False) else None
     pk = target.pk if target is not None else None
     return AuditLogEntry.objects.create(
@@ -151,8 +102,6 @@ def audit_entry_list(*, target_name: str = "", actor_name: str = "", content_typ
     """Model changes and actions, newest first, optionally of one target, one actor, one kind of object
     (``content_type_id``), one action (``create``, ``update``, ``delete`` or an action's name such as
     "collect now"), between two days (UTC, both included) and whose object's name contains ``text``."""
-    from apps.core.models import AuditLogEntry
-
     entries = AuditLogEntry.objects.select_related("content_type", "actor").order_by("-timestamp", "-pk")
     if target_name:
         entries = entries.filter(target_name=target_name)
@@ -176,8 +125,6 @@ def audit_entry_list(*, target_name: str = "", actor_name: str = "", content_typ
 
 def audit_action_names() -> list[str]:
     """The names of the actions in the log ("collect now", "import report", …), for the page's action filter."""
-    from apps.core.models import AuditLogEntry
-
     names = (AuditLogEntry.objects.filter(action=AuditLogEntry.Action.ACCESS).order_by("additional_data__action")
              .values_list("additional_data__action", flat=True).distinct())
     return [name for name in names if name]
@@ -185,8 +132,6 @@ def audit_action_names() -> list[str]:
 
 def audit_content_types() -> list[ContentType]:
     """The kinds of object the log has entries about, for the page's "what" filter."""
-    from apps.core.models import AuditLogEntry
-
     ids = AuditLogEntry.objects.order_by().values_list("content_type_id", flat=True).distinct()
     return sorted(ContentType.objects.filter(pk__in=ids), key=lambda ct: str(ct.name))
 
@@ -194,8 +139,6 @@ def audit_content_types() -> list[ContentType]:
 def audit_actor_names() -> list[str]:
     """Who appears in the log, for the page's actor filter: the names written with the entries, and the users
     of entries written without one (a change made with auditlog's set_actor outside a request)."""
-    from apps.core.models import AuditLogEntry
-
     named = AuditLogEntry.objects.exclude(actor_name="").values_list("actor_name", flat=True).distinct()
     users = (AuditLogEntry.objects.filter(actor_name="", actor__isnull=False)
              .values_list("actor__username", flat=True).distinct())
@@ -203,7 +146,5 @@ def audit_actor_names() -> list[str]:
 
 
 def audit_target_names() -> list[str]:
-    from apps.core.models import AuditLogEntry
-
     return list(AuditLogEntry.objects.exclude(target_name="").order_by("target_name")
                 .values_list("target_name", flat=True).distinct())

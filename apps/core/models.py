@@ -3,7 +3,7 @@ from __future__ import annotations
 from auditlog.models import AbstractLogEntry
 from django.db import models
 
-from apps.core.audit import AuditLogEntryManager
+from apps.core.audit_registry import AuditLogEntryManager
 
 
 class AuditLogEntry(AbstractLogEntry):

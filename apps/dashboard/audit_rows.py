@@ -14,7 +14,7 @@ from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 
 # What auditlog writes for "no value".
-_EMPTY = {"", "None", "[]", "{}", "(none)"}  # "(none)": a secret not set (apps.core.audit.secret_mask)
+_EMPTY = {"", "None", "[]", "{}", "(none)"}  # "(none)": a secret not set (apps.core.audit_registry.secret_mask)
 _VERBS = {0: "created", 2: "deleted"}
 
 

@@ -7,7 +7,7 @@ class TargetsConfig(AppConfig):
     name = "apps.targets"
 
     def ready(self) -> None:
-        from apps.core.audit import audit_register
+        from apps.core.audit_registry import audit_register
         from apps.targets.models import StorageLocation, TablespaceTier, Target
 
         # The password is masked (the log says whether it changed, never a character of it or of its

@@ -5,7 +5,7 @@ class TieringConfig(AppConfig):
     name = "apps.tiering"
 
     def ready(self) -> None:
-        from apps.core.audit import audit_register
+        from apps.core.audit_registry import audit_register
         from apps.snapshots.signals import run_followups, run_succeeded
         from apps.tiering.export_store import on_refresh_succeeded
         from apps.tiering.models import Plan, Tier

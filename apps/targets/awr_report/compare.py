@@ -24,6 +24,7 @@ from typing import NoReturn
 from apps.targets.awr_report import compare_layout, coverage
 from apps.targets.awr_report import html as html_reader
 from apps.targets.awr_report import text as text_reader
+from apps.targets.awr_report.assembly import check_complete, merge_segments
 from apps.targets.awr_report.bounds import SegmentKeyTuple
 from apps.targets.awr_report.cells import ListedRow, clean
 from apps.targets.awr_report.model import MAX_SECTION_BYTES, AwrPeriod, AwrReport, AwrReportError, SegmentFigure
@@ -89,7 +90,7 @@ def read_text(document: str, *, filename: str) -> AwrReport:
     if _GLOBAL_COMPARE_RE.search(lines[title_index]):
         raise _global_refusal(filename, title_index + 1)
     sections = text_reader.split_sections(lines)
-    _check_complete([(s.title, s.line) for s in sections], text_reader.has_end_marker(lines),
+    check_complete([(s.title, s.line) for s in sections], text_reader.has_end_marker(lines),
                     filename=filename, end_line=len(lines))
     periods = _Periods()
     periods.notes.extend(coverage.unrecognised_title_notes(lines, (s.line - 1 for s in sections), filename=filename))
@@ -152,7 +153,7 @@ def read_html(document: str, *, filename: str) -> AwrReport:
                              "heading", filename=filename)
     if _GLOBAL_COMPARE_RE.search(title.title):
         raise _global_refusal(filename, title.line)
-    _check_complete([(s.title, s.line) for s in sections], html_reader.has_end_marker(document),
+    check_complete([(s.title, s.line) for s in sections], html_reader.has_end_marker(document),
                     filename=filename, end_line=document.count("\n") + 1)
     periods = _Periods()
     for table in html_reader.read_tables(title.body):
@@ -243,8 +244,6 @@ def _no_rows(statistic: str, periods: _Periods) -> None:
 
 
 def _report(periods: _Periods, *, report_format: str, filename: str, line: int) -> AwrReport:
-    from apps.targets.awr_report.parser import merge_segments
-
     built = []
     for index, label in enumerate(_LABELS):
         fields = periods.header[index]
@@ -337,9 +336,3 @@ def _global_refusal(filename: str, line: int) -> AwrReportError:
     return AwrReportError("global compare-period report (awrgdrpt.sql) is not supported: import the instance "
                           "reports of each period (awrrpti.sql), or an awrddrpi.sql report per instance",
                           filename=filename, line=line)
-
-
-def _check_complete(titles: list[tuple[str, int]], has_end: bool, *, filename: str, end_line: int) -> None:
-    from apps.targets.awr_report.parser import check_complete
-
-    check_complete(titles, has_end, filename=filename, end_line=end_line)

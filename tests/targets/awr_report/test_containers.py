@@ -9,8 +9,8 @@ from __future__ import annotations
 import unittest
 
 from apps.targets.awr_report import AwrSegment, parse_report
+from apps.targets.awr_report.assembly import merge_segments
 from apps.targets.awr_report.model import SegmentFigure
-from apps.targets.awr_report.parser import merge_segments
 from tests.targets.awr_report.samples import sample_bytes
 
 CDB_19C = "pcambell__awrrptanalyzor__awrrpt__19c_rac__awrrpt_1_18175_18176.html"
