@@ -40,13 +40,6 @@ def source_for(target: Target, *, run_timeout_s: float | None = None) -> Source:
     raise ValueError(f"Target {target.name!r} is {target.mode}: it is fed by imports, not collected.")
 
 
-def target_findings(*, target: Target) -> list[str]:
-    """What a DBA must fix before this target can be collected (empty = ready), checked right here."""
-    if not target.is_live:
-        return [REPORT_ONLY_FINDING]
-    return source_for(target, run_timeout_s=get_config()["TARGET_CHECK_TIMEOUT_S"]).check()
-
-
 REPORT_ONLY_FINDING = "report-only target: fed by imports, nothing to connect to"
 
 

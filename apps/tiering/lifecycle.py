@@ -6,8 +6,8 @@ month comes. Priced on its own figures an empty partition belongs on the cheapes
 cost model alone would put next month's partition on hi-cap disk the month before it becomes the hot one.
 Here, for each such group of partitions (apps.tiering.decision numbers the groups), the empty partitions
 newer than the hot one are placed where the hot one goes; the older ones keep the cost model's tier for
-their own measured figures, which is the decay measured from the table's own partitions by age
-(:func:`decay_by_age` gives it for the chart).
+their own measured figures, which is the decay measured from the table's own partitions by age (the segment
+page draws it: apps.dashboard.charts.partition_heat_payload).
 
 Partitions are ordered by their bound (apps.targets.partitioning: HIGH_VALUE read as dates and numbers,
 MAXVALUE last), never by PARTITION_POSITION, except where the source did not say how the table is
@@ -86,12 +86,3 @@ def partition_lifecycle(*, groups: np.ndarray, positions: np.ndarray, intensity:
         age[members] = positions[hottest] - positions[members]
         ahead[newer] = measured[newer] & placeable[newer]
     return Lifecycle(ahead, hot, age)
-
-
-def decay_by_age(ages: list[int], intensities: list[float | None]) -> list[tuple[int, float | None]]:
-    """(age, intensity) oldest last, as the chart of a partitioned table draws it; None: not measured.
-
-    >>> decay_by_age([0, 2, 1, -1], [40.0, 0.5, None, 0.0])
-    [(-1, 0.0), (0, 40.0), (1, None), (2, 0.5)]
-    """
-    return sorted(zip(ages, intensities), key=lambda pair: pair[0])

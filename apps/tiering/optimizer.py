@@ -16,8 +16,7 @@ bound is the LP relaxation, or the MILP's objective when CBC proves it
 optimal (the MILP is itself a relaxation for cloud volume counts, see
 ``_add_volume_tier``), or the optimum itself after enumeration.
 
-:func:`apps.tiering.capacity.select_for_capacity` answers "given N GB of flash, which segments give
-the most" for one target (a knapsack checked by a MILP); the fleet's budget is apps.tiering.budget.
+"Given N GB of flash, which segments give the most" is the fleet budget's question: apps.tiering.budget.
 """
 
 from __future__ import annotations
@@ -74,10 +73,6 @@ class OptimizationResult:
     lower_bound_usd: Decimal
     gap_pct: float
     method: str
-
-    @property
-    def proven_optimal(self) -> bool:
-        return self.gap_pct <= MILP_GAP_REL * 100
 
 
 def optimize_placement(

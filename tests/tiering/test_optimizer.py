@@ -1,4 +1,4 @@
-"""Pooled placement optimisation and capacity-constrained selection."""
+"""Pooled placement optimisation."""
 
 from __future__ import annotations
 
@@ -6,9 +6,7 @@ import random
 import unittest
 from decimal import Decimal
 
-from apps.tiering.capacity import select_for_capacity
 from apps.tiering.costmodel import (
-    CostModelError,
     DeviceTier,
     LinearTier,
     PerformanceLevelTier,
@@ -119,40 +117,3 @@ class OptimizePlacementTests(unittest.TestCase):
             with self.subTest(exact_max_assignments=threshold), self.assertRaises(InfeasiblePlacementError):
                 optimize_placement(objects, (tiny,), exact_max_assignments=threshold)
 
-
-class SelectForCapacityTests(unittest.TestCase):
-    TIERS = (FAST, FLASH_80)
-    # Values (cost left behind on fast disk): P 6200 for 6 GB, Q and R 5000 for 5 GB each.
-    P = StorageObject("P", iops=3100, gb=6)
-    Q = StorageObject("Q", iops=2500, gb=5)
-    R = StorageObject("R", iops=2500, gb=5)
-
-    def test_it_takes_the_best_value_per_gb_when_everything_fits(self) -> None:
-        selection = select_for_capacity([self.P, self.Q], self.TIERS, tier_name="flash", capacity_gb=20)
-        self.assertEqual(selection.chosen, ("P", "Q"))
-        self.assertEqual(selection.value_usd, Decimal("11200.00"))
-        self.assertEqual(selection.method, "greedy")
-
-    def test_it_corrects_the_greedy_choice_with_the_milp(self) -> None:
-        selection = select_for_capacity([self.P, self.Q, self.R], self.TIERS, tier_name="flash", capacity_gb=10)
-        self.assertEqual(set(selection.chosen), {"Q", "R"})
-        self.assertEqual(selection.value_usd, Decimal("10000.00"))
-        self.assertEqual(selection.method, "milp")
-        self.assertLessEqual(selection.used_gb, 10)
-
-    def test_it_respects_an_iops_limit(self) -> None:
-        selection = select_for_capacity(
-            [self.P, self.Q, self.R], self.TIERS, tier_name="flash", capacity_gb=100, capacity_iops=5000
-        )
-        self.assertLessEqual(selection.used_iops, 5000)
-        self.assertEqual(set(selection.chosen), {"Q", "R"})
-
-    def test_it_counts_the_target_cost_unless_sunk(self) -> None:
-        selection = select_for_capacity(
-            [self.P], self.TIERS, tier_name="flash", capacity_gb=10, target_cost_sunk=False
-        )
-        self.assertEqual(selection.value_usd, Decimal("5952.00"))  # 6200 - max(3100 x $0.08, 6 GB x $30)
-
-    def test_it_rejects_an_unknown_tier(self) -> None:
-        with self.assertRaises(CostModelError):
-            select_for_capacity([self.P], self.TIERS, tier_name="tape", capacity_gb=10)

@@ -54,16 +54,6 @@ class Features:
 
     release: Release
 
-    @property
-    def has_con_dbid(self) -> bool:
-        """DBA_HIST_* carry CON_DBID (multitenant) from 12.1."""
-        return self.release >= (12, 1)
-
-    @property
-    def thin_mode_supported(self) -> bool:
-        """python-oracledb Thin mode connects to 12.1 and later only (DPY-3010 below)."""
-        return self.release >= (12, 1)
-
     def runs(self, noun: str) -> bool:
         """Whether ``noun`` has a statement on this release (containers: 12.1 on; the others: every release)."""
         variants = RELEASE_VARIANTS.get(noun)

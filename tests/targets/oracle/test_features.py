@@ -33,8 +33,7 @@ class ReleaseTests(unittest.TestCase):
 
     def test_it_decides_capabilities_from_the_release(self) -> None:
         old, new = features_for("11.2.0.4.0"), features_for("12.1.0.2.0")
-        self.assertEqual((old.has_con_dbid, old.thin_mode_supported), (False, False))
-        self.assertEqual((new.has_con_dbid, new.thin_mode_supported), (True, True))
+        self.assertEqual((old.runs("containers"), new.runs("containers")), (False, True))
 
     def test_it_picks_the_seg_stat_variant_by_release(self) -> None:
         chosen = {release: Features(release=release).sql_file("seg_stat") for release in SUPPORTED_RELEASES}
