@@ -83,7 +83,6 @@ class TargetAdminTests:
 @pytest.mark.django_db(transaction=True)
 class TargetCheckTests:
     def test_the_admin_action_reports_an_unreachable_listener(self, admin_client):
-
         target = Target(name="sales", mode="nopack", dsn="127.0.0.1:9/SALES", username="U")
         target.set_password("pw")
         target.save()
