@@ -214,16 +214,6 @@ def segment_moves_planned(*, target_id: int, planned: Sequence[PlannedMove], exe
     return len(linked) + len(recorded)
 
 
-def segment_move_planned(*, target_id: int, segment_id: int, from_tablespace: str, to_tablespace: str,
-                         plan_step_id: int, executed_at: dt.datetime, since: dt.datetime | None) -> SegmentMove:
-    """One plan move step marked executed (:func:`segment_moves_planned`); its move as stored."""
-    segment_moves_planned(target_id=target_id, executed_at=executed_at, since=since, planned=[
-        PlannedMove(segment_id, from_tablespace, to_tablespace, plan_step_id)])
-    return (SegmentMove.objects.filter(segment_id=segment_id, to_tablespace=to_tablespace, plan_step_id=plan_step_id)
-            .order_by("-moved_at").first()
-            or SegmentMove.objects.get(segment_id=segment_id, to_tablespace=to_tablespace, moved_at=executed_at))
-
-
 def _stored_snapshot_keys(target_id: int, collection: Collection) -> set[tuple[int, int, int]]:
     if not collection.snapshots:
         return set()

@@ -8,7 +8,7 @@ import pytest
 
 from apps.snapshots import store
 from apps.snapshots.models import Segment, SegmentMove
-from apps.snapshots.moves import segment_move_planned
+from apps.snapshots.moves import PlannedMove, segment_moves_planned
 from apps.targets.models import Target
 from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey, SegmentStat, Snapshot
 
@@ -95,9 +95,8 @@ class PlannedMoveTests:
     def test_a_collected_move_takes_over_the_move_a_plan_recorded(self, target):
         _store(target, [_snap(1, "IDX")])
         segment = Segment.objects.get(target=target, object_name="ORDERS_PK")
-        segment_move_planned(target_id=target.id, segment_id=segment.id, from_tablespace="IDX",
-                             to_tablespace="FLASH", plan_step_id=77, executed_at=T0 + HOUR + dt.timedelta(minutes=30),
-                             since=None)
+        segment_moves_planned(target_id=target.id, executed_at=T0 + HOUR + dt.timedelta(minutes=30), since=None,
+                              planned=[PlannedMove(segment.id, "IDX", "FLASH", 77)])
         assert _moves(target) == [("ORDERS_PK", "IDX", "FLASH", T0 + HOUR + dt.timedelta(minutes=30), "plan")]
         _store(target, [_snap(2, "IDX"), _snap(3, "FLASH")])
         assert _moves(target) == [("ORDERS_PK", "IDX", "FLASH", T0 + 2 * HOUR, "collected")]
@@ -106,8 +105,9 @@ class PlannedMoveTests:
     def test_a_plan_marked_executed_after_the_collection_saw_the_move_links_to_it(self, target):
         _store(target, [_snap(1, "IDX"), _snap(2, "FLASH")])
         segment = Segment.objects.get(target=target, object_name="ORDERS_PK")
-        move = segment_move_planned(target_id=target.id, segment_id=segment.id, from_tablespace="IDX",
-                                    to_tablespace="FLASH", plan_step_id=78, executed_at=T0 + 5 * HOUR, since=T0)
+        segment_moves_planned(target_id=target.id, executed_at=T0 + 5 * HOUR, since=T0,
+                              planned=[PlannedMove(segment.id, "IDX", "FLASH", 78)])
+        move = SegmentMove.objects.get(segment=segment, plan_step_id=78)
         assert (SegmentMove.objects.count(), move.source, move.plan_step_id, move.moved_at) == (
             1, "collected", 78, T0 + HOUR)
 
@@ -115,7 +115,6 @@ class PlannedMoveTests:
 class PlannedMovesBulkTests:
     @pytest.mark.parametrize("steps", [3, 300])
     def test_a_plan_of_any_size_is_recorded_in_three_queries(self, target, django_assert_max_num_queries, steps):
-        from apps.snapshots.moves import PlannedMove, segment_moves_planned
 
         segments = Segment.objects.bulk_create(
             Segment(target=target, owner="APP", object_name=f"T{i}", object_type="TABLE", tablespace_name="DATA",
