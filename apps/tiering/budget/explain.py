@@ -144,12 +144,8 @@ def kept(items: Items, split: Split) -> Kept:
     return Kept(index=index, reason=reason, challenger=challenger)
 
 
-def per_unit(amount: float, weight: int) -> float:
-    """An amount per unit of weight (inf for a weight of 0 and an amount above 0)."""
-    return float(_per_unit(np.array([amount]), np.array([weight]))[0])
-
-
 def _per_unit(amount: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """Amounts per unit of weight (inf for a weight of 0 and an amount above 0)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(weight > 0, amount / np.maximum(weight, 1), np.where(amount > 0, np.inf, 0.0))
 
