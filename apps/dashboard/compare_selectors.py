@@ -21,6 +21,9 @@ from django.http import QueryDict
 
 from apps.dashboard import formatting
 from apps.dashboard.periods import STATISTIC_WORDS, day_range_words
+from apps.dashboard.search import segment_ids_matching
+from apps.dashboard.selectors import segment_label
+from apps.snapshots.models import Segment
 from apps.snapshots.period_compare import (
     ABSENT,
     BOTH,
@@ -32,6 +35,7 @@ from apps.snapshots.period_compare import (
     periods_compare,
 )
 from apps.snapshots.periods import PERIOD_STATISTICS, PeriodBounds
+from apps.snapshots.rollups import day_versions, segment_days_roll_up
 
 PAGE_SIZE = 100
 CACHE_SECONDS = 600
@@ -123,8 +127,6 @@ def _change_text(comparison: Comparison, i: int) -> tuple[str, str]:
 def comparison_cached(*, target_id: int, a_days: tuple[dt.date, dt.date], b_days: tuple[dt.date, dt.date],
                       statistic: str) -> Comparison:
     """:func:`periods_compare`, kept in the cache while the rollups of the periods' days stay as they are."""
-    from apps.snapshots.rollups import day_versions, segment_days_roll_up
-
     segment_days_roll_up(target_id=target_id)
     # The open day's version may be its part's (RollupHour): day_versions takes the higher.
     days = sorted(day_versions(target_id=target_id, first_day=min(a_days[0], b_days[0]),
@@ -141,10 +143,6 @@ def comparison_cached(*, target_id: int, a_days: tuple[dt.date, dt.date], b_days
 
 def compare_page(*, target_id: int, form: CompareForm, page_number: Any) -> dict[str, Any]:
     """The comparison's context: the periods in words, counts by status, and one page of rows."""
-    from apps.dashboard.search import segment_ids_matching
-    from apps.dashboard.selectors import segment_label
-    from apps.snapshots.models import Segment
-
     data = form.cleaned_data
     a_days, b_days = (data["a_from"], data["a_to"]), (data["b_from"], data["b_to"])
     statistic, order = data.get("stat") or "p95", data.get("sort") or "change"

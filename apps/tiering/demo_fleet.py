@@ -19,6 +19,10 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 
+from apps.snapshots.models import Snapshot as StoredSnapshot
+from apps.snapshots.rollups import segment_days_roll_up
+from apps.snapshots.services import collection_store
+from apps.targets.base import CollectState
 from apps.targets.demo.fleet import (
     FleetProfile,
     fleet_segment_stats,
@@ -28,6 +32,10 @@ from apps.targets.demo.fleet import (
 )
 from apps.targets.demo.schema import SNAP_EPOCH_AT, last_full_snap_id, snap_end_at
 from apps.targets.demo.source import RELEASE, dbid_for_seed
+from apps.targets.models import TablespaceTier, Target
+from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey, Snapshot
+from apps.tiering.models import Tier
+from apps.tiering.services import tier_presets_install
 
 #: The fleet generator's tablespaces on the seed's 2009 tier set (apps.tiering.tiers presets).
 FLEET_TIER_SET = "seed-2009"
@@ -71,9 +79,6 @@ def fleet_plan(*, targets: int, segments: int, days: int, seed: int, prefix: str
                now: dt.datetime) -> list[FleetTargetPlan]:
     """What generating would do, target by target; FleetError (one line) on bad arguments or a target of the
     same name that is not a generated one of this shape. Reads only."""
-    from apps.snapshots.models import Snapshot
-    from apps.targets.models import Target
-
     for label, value, top in (("--targets", targets, 10_000), ("--segments", segments, 1_000_000),
                               ("--days", days, 400)):
         if not 1 <= value <= top:
@@ -92,7 +97,7 @@ def fleet_plan(*, targets: int, segments: int, days: int, seed: int, prefix: str
         start = first
         if target is not None:
             _check_reusable(target, target_seed, segments)
-            stored = Snapshot.objects.filter(target=target, dbid=dbid_for_seed(target_seed)).order_by("-snap_id") \
+            stored = StoredSnapshot.objects.filter(target=target, dbid=dbid_for_seed(target_seed)).order_by("-snap_id") \
                 .values_list("snap_id", flat=True).first()
             if stored is not None:
                 start = max(first, stored + 1)
@@ -107,8 +112,6 @@ def fleet_name(prefix: str, index: int) -> str:
 
 
 def _check_reusable(target, seed: int, segments: int) -> None:
-    from apps.targets.models import Target
-
     if target.mode != Target.Mode.DEMO or target.enabled or target.demo_seed != seed:
         raise FleetError(f"generate_fleet: target {target.name!r} exists and is not a generated fleet target of "
                          f"seed {seed} (mode {target.mode}, enabled {target.enabled}, seed {target.demo_seed}); "
@@ -121,10 +124,6 @@ def _check_reusable(target, seed: int, segments: int) -> None:
 
 def fleet_target_ensure(plan: FleetTargetPlan):
     """The plan's target, created (disabled, demo mode, tablespaces mapped) when missing."""
-    from apps.targets.models import TablespaceTier, Target
-    from apps.tiering.models import Tier
-    from apps.tiering.services import tier_presets_install
-
     target = Target.objects.filter(name=plan.name).first()
     if target is not None:
         return target
@@ -142,11 +141,6 @@ def fleet_target_generate(plan: FleetTargetPlan, *, progress: Callable[[str], No
                           chunk_rows: int = CHUNK_ROWS) -> FleetTargetResult:
     """Store the plan's missing hours through the collection path, a chunk of hours at a time (each snapshot
     in a transaction of its own, as a collection does), then roll the new days up."""
-    from apps.snapshots.rollups import segment_days_roll_up
-    from apps.snapshots.services import collection_store
-    from apps.targets.base import CollectState
-    from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey, Snapshot
-
     target = fleet_target_ensure(plan)
     result = FleetTargetResult(plan.name)
     if not plan.hours:

@@ -13,7 +13,11 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from apps.core.audit import audit_command
 from apps.tiering.calibration import FIGURE_KEYS, CalibrationError, CalibrationReading, calibration_read
+from apps.tiering.calibration_selectors import tier_set_target_names
+from apps.tiering.calibration_services import tier_calibration_store
+from apps.tiering.models import Tier
 
 
 def _table(reading: CalibrationReading) -> str:
@@ -50,15 +54,9 @@ class Command(BaseCommand):
             self._store(data=data, reading=reading, **options)
 
     def _store(self, *, data: bytes, reading: CalibrationReading, **options: Any) -> None:
-        from apps.core.audit import audit_command
-
         audit_command("calibration")(Command._store_audited)(self, data=data, reading=reading, **options)
 
     def _store_audited(self, *, data: bytes, reading: CalibrationReading, **options: Any) -> None:
-        from apps.tiering.calibration_selectors import tier_set_target_names
-        from apps.tiering.calibration_services import tier_calibration_store
-        from apps.tiering.models import Tier
-
         tiers = Tier.objects.filter(name=options["tier"])
         if options["tier_set"]:
             tiers = tiers.filter(tier_set_id=options["tier_set"])

@@ -13,8 +13,16 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
+from tabulate import tabulate
 
 from apps.core.audit import audit_command, command_actor_name
+from apps.targets.models import Target
+from apps.tiering.models import Tier
+from apps.tiering.plans.models import Plan
+from apps.tiering.plans.selectors import plan_export, plan_header, plan_step_rows
+from apps.tiering.plans.services import plan_create
+from apps.tiering.plans.steps import PlanError
+from apps.tiering.rules.in_words import money, size
 
 
 class Command(BaseCommand):
@@ -39,18 +47,12 @@ class Command(BaseCommand):
 
     @audit_command("plan")
     def handle(self, *args: Any, **options: Any) -> None:
-        from apps.tiering.plans.steps import PlanError
-
         try:
             getattr(self, f"_{options['action']}")(options)
         except PlanError as exc:
             raise CommandError(str(exc)) from None
 
     def _create(self, options: dict[str, Any]) -> None:
-        from apps.targets.models import Target
-        from apps.tiering.models import Tier
-        from apps.tiering.plans.services import plan_create
-
         try:
             target = Target.objects.select_related("tier_set").get(name=options["target"])
         except Target.DoesNotExist:
@@ -68,19 +70,12 @@ class Command(BaseCommand):
         self.stdout.write(f"plan {plan.pk}: {plan.steps_count} steps ({plan.source}), draft until an admin approves it")
 
     def _plan(self, plan_id: int):
-        from apps.tiering.plans.models import Plan
-
         try:
             return Plan.objects.select_related("target").get(pk=plan_id)
         except Plan.DoesNotExist:
             raise CommandError(f"No plan {plan_id}.") from None
 
     def _show(self, options: dict[str, Any]) -> None:
-        from tabulate import tabulate
-
-        from apps.tiering.plans.selectors import plan_header, plan_step_rows
-        from apps.tiering.rules.in_words import money, size
-
         plan = self._plan(options["plan_id"])
         header = plan_header(plan)
         self.stdout.write(f"plan {plan.pk}: target {plan.target.name}, DBID {plan.dbid}, {plan.state}")
@@ -100,8 +95,6 @@ class Command(BaseCommand):
         self.stdout.write(tabulate(rows, headers=("step", "phase", "segment", "action", "to", "est. time")))
 
     def _export(self, options: dict[str, Any]) -> None:
-        from apps.tiering.plans.selectors import plan_export
-
         text = plan_export(plan=self._plan(options["plan_id"]), fmt=options["format"])
         if options["output"]:
             options["output"].write_text(text, encoding="utf-8")
