@@ -31,6 +31,10 @@ CONFIG_DEFAULTS: dict[str, Any] = {
     "RUN_QUEUED_DEADLINE_S": 60 * 60,
     # A refresh running longer than its task's hard limit (12 min, apps.tiering.tasks) plus a margin is dead.
     "REFRESH_DEADLINE_S": 15 * 60,
+    # Waiting for an advisory lock (apps.core.locks): past this, the waiter fails with a message naming the
+    # lock and its holder. The longest holder, a roll-up of a long back-fill, takes well under a minute
+    # (docs/performance.md); under the tasks' soft time limit (15 min) so a stuck holder gives an error, not a kill.
+    "LOCK_TIMEOUT_S": 5 * 60,
     # Oracle round-trip limit.
     "ORACLE_CALL_TIMEOUT_MS": 120_000,
     # Oracle connect limit: TCP connect (half of it), the listener's answer and the logon. A listener

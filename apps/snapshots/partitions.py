@@ -15,14 +15,14 @@ from collections.abc import Iterable
 
 from django.db import connection, transaction
 
+from apps.core.locks import LockSpace, lock_xact
+
 PARENT = "snapshots_segmentstat"
 #: Catches a row whose day has no partition yet (a write that bypassed the store); the periodic task moves
 #: such rows into a partition of their day.
 DEFAULT = f"{PARENT}_default"
 #: Days after today whose partition the periodic task creates ahead (it runs every 6 hours).
 PARTITION_DAYS_AHEAD = 3
-#: Serialises partition DDL between workers (pg_advisory_xact_lock key).
-_DDL_LOCK = 7316017
 
 
 def partition_name(day: dt.date) -> str:
@@ -66,7 +66,7 @@ def partitions_ensure(days: Iterable[dt.date]) -> list[dt.date]:
         return []
     created = []
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_DDL_LOCK])
+        lock_xact(LockSpace.PARTITION_DDL, 0)  # partition DDL, one worker at a time
         existing = set(partition_days())  # again, under the lock
         for day in missing:
             if day in existing:
@@ -136,7 +136,7 @@ def partitions_drop(days: Iterable[dt.date]) -> int:
 
     deleted = 0
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_DDL_LOCK])
+        lock_xact(LockSpace.PARTITION_DDL, 0)  # partition DDL, one worker at a time
         for day in sorted(set(days)):
             cursor.execute(f'DROP TABLE IF EXISTS "{partition_name(day)}"')
             start = dt.datetime.combine(day, dt.time(), dt.UTC)

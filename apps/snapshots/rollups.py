@@ -27,7 +27,7 @@ import psycopg
 from django.db import connection, transaction
 from django.utils import timezone
 
-from apps.core.db import advisory_xact_lock
+from apps.core.locks import LockSpace, lock_xact
 from apps.core.pgcopy import execute_binary, fetch_arrays, fetch_bytes
 from apps.snapshots import activity
 from apps.snapshots.activity import COUNTERS, RAW_SQL, Activity
@@ -47,10 +47,6 @@ WHERE st.snapshot_id = ANY(%s) AND st.end_at >= %s AND st.end_at < %s AND st.int
 
 _PER_SNAPSHOT_COLUMNS = (("segment_id", "int8"), ("snapshot_id", "int8"),
                          *((name, "int8") for name in COUNTERS), ("interval_s", "float8"))
-
-# pg_advisory_xact_lock(namespace, target id): one roll-up per target at a time (a day's rollup is
-# read, merged and written back). The delete trigger of migration 0009 takes it too.
-_ROLL_UP_LOCK_NAMESPACE = 7_316_003
 
 #: Snapshots (snap_ids, with their RAC instances) read at once: bounds the memory of a roll-up of a
 #: long history (8 x 100k segments x 13 values).
@@ -96,7 +92,9 @@ def segment_days_roll_up(*, target_id: int, on_merged: Callable[[dt.date, Activi
         # Derived from the snapshots it marks: a crash loses both or neither, and a lost roll-up is
         # simply done again, so the commit need not wait for the WAL of a day's 30 MB to reach the disk.
         cursor.execute("SET LOCAL synchronous_commit = off")
-        advisory_xact_lock(_ROLL_UP_LOCK_NAMESPACE, target_id)
+        # One roll-up per target at a time (a day's rollup is read, merged and written back); the delete
+        # trigger of migration 0009 takes the same lock.
+        lock_xact(LockSpace.ROLL_UP, target_id)
         cursor.execute(CURRENT_DBID_SQL, [target_id])
         current = cursor.fetchone()
         if current is None:

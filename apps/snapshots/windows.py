@@ -36,7 +36,8 @@ import numpy as np
 from django.db import connection, transaction
 from django.utils import timezone
 
-from apps.core.db import advisory_xact_lock, roomy_sorts
+from apps.core.db import roomy_sorts
+from apps.core.locks import LockSpace, lock_xact
 from apps.core.pgcopy import execute_binary, fetch_arrays
 from apps.snapshots import activity
 from apps.snapshots.activity import COUNTERS, RAW_SQL, Activity
@@ -44,10 +45,6 @@ from apps.snapshots.models import TOP_IOPS, WindowBase
 from apps.snapshots.rollups import CURRENT_DBID_SQL, day_rollup, day_versions, rollup_read
 
 STATISTICS = ("p95", "avg", "max")
-
-# pg_advisory_xact_lock(namespace, target id): one WindowBase builder per target at a time.
-_BASE_LOCK_NAMESPACE = 7_316_002
-
 
 @dataclass(frozen=True)
 class WindowArrays:
@@ -223,7 +220,7 @@ def window_base_ensure(*, target_id: int, first_day: dt.date, last_day: dt.date,
     if last_day < first_day:
         return Activity.empty()
     with transaction.atomic():
-        advisory_xact_lock(_BASE_LOCK_NAMESPACE, target_id)
+        lock_xact(LockSpace.WINDOW_BASE, target_id)  # one builder per target at a time
         # The versions are read before the days: a change committed in between makes a base look
         # stale (rebuilt next time), never current while missing that change.
         versions = day_versions(target_id=target_id, last_day=last_day)

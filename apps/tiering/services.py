@@ -19,7 +19,8 @@ import numpy as np
 from django.db import connection, transaction
 
 from apps.core.config import get_config
-from apps.core.db import advisory_lock, in_parallel, roomy_sorts
+from apps.core.db import in_parallel, roomy_sorts
+from apps.core.locks import LockSpace, lock_session
 from apps.core.pgcopy import copy_from_arrays, fetch_arrays
 from apps.snapshots.figures import window_read, window_span, window_unlisted
 from apps.snapshots.models import Residency
@@ -290,7 +291,8 @@ def recommendation_store(*, target_id: int, columns: dict[str, np.ndarray | obje
     """
     n = int(np.asarray(columns["segment_id"]).size)
     State = RecommendationRun.State
-    with advisory_lock(_STORE_LOCK_NAMESPACE, target_id):
+    # One store per target at a time, so a run still being written is always one a failed refresh left behind.
+    with lock_session(LockSpace.RECOMMENDATION_STORE, target_id):
         run = RecommendationRun.objects.create(target_id=target_id, recommendations=n,
                                                **{name: columns[name] for name in RUN_FIELDS})
         columns = {**columns, "run_id": run.id}
@@ -318,16 +320,12 @@ def recommendation_runs_prune(*, target_id: int) -> int:
     failed refresh; returns how many. Waits for a store of the target in progress, so a run still
     ``writing`` after it is one a failed refresh left."""
     State = RecommendationRun.State
-    with advisory_lock(_STORE_LOCK_NAMESPACE, target_id):
+    with lock_session(LockSpace.RECOMMENDATION_STORE, target_id):
         ids = list(RecommendationRun.objects.filter(target_id=target_id, state__in=(State.WRITING, State.REPLACED))
                    .values_list("pk", flat=True))
         _runs_delete(ids)
     return len(ids)
 
-
-# pg_advisory_lock(namespace, target id): one store per target at a time, so a run still being
-# written is always one a failed refresh left behind.
-_STORE_LOCK_NAMESPACE = 7_316_004
 
 #: Rows from which a run is written on PARALLEL_WRITERS connections at once (each COPY keeps one
 #: PostgreSQL backend busy: two halve the time of 100k rows on two cores).
