@@ -29,6 +29,7 @@ from django.utils import timezone
 
 from apps.core.locks import LockSpace, lock_xact
 from apps.core.pgcopy import execute_binary, fetch_arrays, fetch_bytes
+from apps.core.time import day_bounds, utc_day
 from apps.snapshots import activity
 from apps.snapshots.activity import COUNTERS, RAW_SQL, Activity
 from apps.snapshots.models import TOP_IOPS, RollupDay, RollupHour, Snapshot
@@ -87,7 +88,7 @@ def segment_days_roll_up(*, target_id: int, on_merged: Callable[[dt.date, Activi
     (see the module docstring); the parts of earlier days are merged into
     their RollupDay.
     """
-    today = (now or timezone.now()).astimezone(dt.timezone.utc).date()
+    today = utc_day(now or timezone.now())
     with transaction.atomic(), connection.cursor() as cursor:
         # Derived from the snapshots it marks: a crash loses both or neither, and a lost roll-up is
         # simply done again, so the commit need not wait for the WAL of a day's 30 MB to reach the disk.
@@ -107,7 +108,7 @@ def segment_days_roll_up(*, target_id: int, on_merged: Callable[[dt.date, Activi
         days: dict[dt.date, dict[SnapshotKey, list[int]]] = defaultdict(lambda: defaultdict(list))
         for pk, kind, snap_dbid, snap_id, end_at in pending:
             if snap_dbid == dbid:
-                days[end_at.astimezone(dt.timezone.utc).date()][(kind, snap_dbid, snap_id)].append(pk)
+                days[utc_day(end_at)][(kind, snap_dbid, snap_id)].append(pk)
         again = _days_with_late_instances(cursor, target_id, [pk for day in days.values() for pks in day.values()
                                                               for pk in pks])
         for day in sorted(dropped | set(days)):
@@ -178,16 +179,10 @@ def _days_with_late_instances(cursor, target_id: int, pending: list[int]) -> set
     return {row[0] for row in cursor.fetchall()}
 
 
-def _day_bounds(day: dt.date) -> tuple[dt.datetime, dt.datetime]:
-    """[start, end) of a UTC day."""
-    start = dt.datetime.combine(day, dt.time(), tzinfo=dt.timezone.utc)
-    return start, start + dt.timedelta(days=1)
-
-
 def _day_snapshots(cursor, target_id: int, dbid: int, day: dt.date) -> dict[SnapshotKey, list[int]]:
     """Every snapshot of ``dbid`` in the day, by key."""
     cursor.execute("SELECT id, kind, snap_id FROM snapshots_snapshot WHERE target_id = %s AND dbid = %s "
-                   "AND end_at >= %s AND end_at < %s", [target_id, dbid, *_day_bounds(day)])
+                   "AND end_at >= %s AND end_at < %s", [target_id, dbid, *day_bounds(day)])
     snapshots: dict[SnapshotKey, list[int]] = defaultdict(list)
     for pk, kind, snap_id in cursor.fetchall():
         snapshots[(kind, dbid, snap_id)].append(pk)
@@ -197,7 +192,7 @@ def _day_snapshots(cursor, target_id: int, dbid: int, day: dt.date) -> dict[Snap
 def _day_merged(cursor, merged: Activity, day: dt.date, snapshots: dict[SnapshotKey, list[int]]) -> Activity:
     """``merged`` (a day's rollup) with ``snapshots`` (each key's instances, all ending on ``day``) added."""
     keys = list(snapshots.items())
-    start, end = _day_bounds(day)
+    start, end = day_bounds(day)
     for first in range(0, len(keys), _SNAPSHOTS_PER_READ):
         part = keys[first:first + _SNAPSHOTS_PER_READ]
         # Snapshot id -> the number of its key in the part, and whether it is a V$ sample.

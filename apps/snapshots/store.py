@@ -251,7 +251,8 @@ def snapshots_store(
     rerun after a killed worker adds exactly what is missing.
     """
     from apps.core.config import get_config
-    from apps.snapshots.partitions import partitions_ensure, utc_day
+    from apps.core.time import utc_day
+    from apps.snapshots.partitions import partitions_ensure
 
     # Before the batches, in a short transaction of its own: creating a partition locks the whole table.
     partitions_ensure(utc_day(s.end_at) for s in snapshots if s.segment_stats)

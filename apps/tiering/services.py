@@ -22,6 +22,7 @@ from apps.core.config import get_config
 from apps.core.db import in_parallel, roomy_sorts
 from apps.core.locks import LockSpace, lock_session
 from apps.core.pgcopy import copy_from_arrays, fetch_arrays
+from apps.core.time import floor_day
 from apps.snapshots.figures import window_read, window_span, window_unlisted
 from apps.snapshots.models import Residency
 from apps.targets.models import StorageLocation, TablespaceTier, Target
@@ -235,7 +236,7 @@ def advice_history(*, target_id: int, before: dt.datetime, segment_ids: np.ndarr
     the rows' key (run, segment)."""
     if not len(segment_ids) or days <= 0:
         return hysteresis.History.empty()
-    day_start = before.astimezone(dt.timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
+    day_start = floor_day(before)
     params = {"target": target_id, "history": RecommendationRun.State.HISTORY.value,
               "current": RecommendationRun.State.CURRENT.value, "since": day_start - dt.timedelta(days=days),
               "day_start": day_start, "segments": np.asarray(segment_ids, dtype=np.int64).tolist(),
@@ -300,7 +301,7 @@ def recommendation_store(*, target_id: int, columns: dict[str, np.ndarray | obje
         _rows_write(data, n)
         # The pages' totals, charts and choices, computed once by the dashboard (the rows never change).
         announce(run_rows_written, run=run)
-        day_start = now.astimezone(dt.timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
+        day_start = floor_day(now)
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute("SET LOCAL synchronous_commit = off")  # derived data: see _rows_copy
             replaced = list(RecommendationRun.objects.select_for_update().filter(target_id=target_id,

@@ -10,6 +10,7 @@ import time_machine
 from django.db import connection
 
 from apps.core.config import get_config
+from apps.core.time import day_bounds
 from apps.snapshots import activity, windows
 from apps.snapshots.models import RollupDay, SegmentStat, Snapshot, WindowBase
 from apps.snapshots.rollups import segment_days_roll_up
@@ -32,11 +33,6 @@ def _figures(target: Target, *, days: int = DAYS, raw: bool = False) -> windows.
 
 def _assert_as_the_raw_statistics(target: Target, *, days: int = DAYS) -> None:
     _assert_same(_figures(target, days=days), _figures(target, days=days, raw=True))
-
-
-def _day_bounds(day: dt.date) -> tuple[dt.datetime, dt.datetime]:
-    start = dt.datetime.combine(day, dt.time(), tzinfo=dt.timezone.utc)
-    return start, start + dt.timedelta(days=1)
 
 
 def _collect(target: Target) -> None:
@@ -72,7 +68,7 @@ class RollupRebuildTests:
 
     def test_a_days_snapshots_deleted_by_raw_sql_leave_the_other_days_figures(self, collected):
         _figures(collected)  # a window base covering the day
-        start, end = _day_bounds(_last_day(collected) - dt.timedelta(days=2))
+        start, end = day_bounds(_last_day(collected) - dt.timedelta(days=2))
         gone = list(Snapshot.objects.filter(target=collected, end_at__gte=start, end_at__lt=end)
                     .values_list("id", flat=True))
 
