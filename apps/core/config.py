@@ -1,8 +1,9 @@
-"""App tunables: one dict of defaults, overridable by settings.TIERSCOPE and TIERSCOPE_<NAME> variables."""
+"""App tunables: one dict of defaults, overridden by settings.TIERSCOPE, which the settings fill from the
+TIERSCOPE_<NAME> environment variables (:func:`tunables_from_env`)."""
 
 from __future__ import annotations
 
-import os
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -76,13 +77,14 @@ CONFIG_DEFAULTS: dict[str, Any] = {
 
 @lru_cache(maxsize=1)
 def get_config() -> dict[str, Any]:
-    """The defaults, then settings.TIERSCOPE, then ``TIERSCOPE_<NAME>`` environment variables (a bad value
-    fails loudly, naming the variable)."""
-    from config.env import env_int, env_str
+    """The defaults, then settings.TIERSCOPE (the ``TIERSCOPE_<NAME>`` environment variables among them)."""
+    return {**CONFIG_DEFAULTS, **getattr(settings, "TIERSCOPE", {})}
 
-    overrides = {}
-    for name, default in CONFIG_DEFAULTS.items():
-        if f"TIERSCOPE_{name}" in os.environ:
-            read = env_int if isinstance(default, int) else env_str
-            overrides[name] = read(f"TIERSCOPE_{name}", default)
-    return {**CONFIG_DEFAULTS, **getattr(settings, "TIERSCOPE", {}), **overrides}
+
+def tunables_from_env(environ: Mapping[str, str]) -> dict[str, Any]:
+    """The tunables ``environ`` sets as ``TIERSCOPE_<NAME>``, each read as its default's type; a bad value
+    raises ImproperlyConfigured naming the variable (config/settings/base.py calls this at start-up)."""
+    from config.env import env_like
+
+    return {name: env_like(f"TIERSCOPE_{name}", default, environ)
+            for name, default in CONFIG_DEFAULTS.items() if environ.get(f"TIERSCOPE_{name}", "") != ""}
