@@ -46,8 +46,23 @@ CONFIG_DEFAULTS: dict[str, Any] = {
     "COLLECT_RUN_TIMEOUT_S": 10 * 60,
     # All of one "test connection" (apps.targets.tasks.target_check), connect included.
     "TARGET_CHECK_TIMEOUT_S": 60,
-    # Whole snapshots per ingest transaction, up to this many segment-stat rows (bench/run.py).
+    # Batch sizes. Whole snapshots per ingest transaction, up to this many segment-stat rows: fewer commits and
+    # COPY round trips than one transaction per snapshot, and a killed worker still loses at most one batch,
+    # never part of a snapshot (bench/run.py).
     "COLLECT_BATCH_ROWS": 50_000,
+    # Snapshots (with their RAC instances) a roll-up reads at once: bounds its memory on a long history
+    # (8 x 100k segments x 13 values).
+    "ROLLUP_SNAPSHOTS_PER_READ": 8,
+    # Recommendations from which a refresh writes its run on two connections at once (each COPY keeps one
+    # PostgreSQL backend busy: two halve the time of 100k rows on two cores).
+    "RECOMMENDATION_PARALLEL_ROWS": 20_000,
+    # Rows per statement when the moves of an executed plan are recorded (apps.snapshots.moves).
+    "MOVES_BATCH_ROWS": 1000,
+    # Plan steps fetched per round trip when a plan is read whole (its script, its export).
+    "PLAN_STEPS_FETCH_ROWS": 5000,
+    # Segment-stat rows the fleet generator (manage.py generate_fleet) stores at once: bounds the memory of a
+    # chunk of hours.
+    "FLEET_CHUNK_ROWS": 250_000,
     # Upload bound for AWR reports and extracts.
     "MAX_UPLOAD_BYTES": 50 * 1024 * 1024,
     # Request bodies by role, refused from the headers before any is read (apps.core.middleware): an

@@ -27,6 +27,7 @@ import psycopg
 from django.db import connection, transaction
 from django.utils import timezone
 
+from apps.core.config import get_config
 from apps.core.locks import LockSpace, lock_xact
 from apps.core.pgcopy import execute_binary, fetch_arrays, fetch_bytes
 from apps.core.time import day_bounds, utc_day
@@ -48,10 +49,6 @@ WHERE st.snapshot_id = ANY(%s) AND st.end_at >= %s AND st.end_at < %s AND st.int
 
 _PER_SNAPSHOT_COLUMNS = (("segment_id", "int8"), ("snapshot_id", "int8"),
                          *((name, "int8") for name in COUNTERS), ("interval_s", "float8"))
-
-#: Snapshots (snap_ids, with their RAC instances) read at once: bounds the memory of a roll-up of a
-#: long history (8 x 100k segments x 13 values).
-_SNAPSHOTS_PER_READ = 8
 
 #: Roll-ups of a day that has not ended after which its part (RollupHour) is merged into its RollupDay: the
 #: part holds at most PARTS_PER_DAY - 1 of them, and a day of hourly snapshots is rewritten whole 4 times.
@@ -193,8 +190,9 @@ def _day_merged(cursor, merged: Activity, day: dt.date, snapshots: dict[Snapshot
     """``merged`` (a day's rollup) with ``snapshots`` (each key's instances, all ending on ``day``) added."""
     keys = list(snapshots.items())
     start, end = day_bounds(day)
-    for first in range(0, len(keys), _SNAPSHOTS_PER_READ):
-        part = keys[first:first + _SNAPSHOTS_PER_READ]
+    per_read = get_config()["ROLLUP_SNAPSHOTS_PER_READ"]  # bounds the memory of a roll-up of a long history
+    for first in range(0, len(keys), per_read):
+        part = keys[first:first + per_read]
         # Snapshot id -> the number of its key in the part, and whether it is a V$ sample.
         ids = np.array([pk for _, pks in part for pk in pks], dtype=np.int64)
         key_of = np.array([n for n, (_, pks) in enumerate(part) for _ in pks], dtype=np.int64)

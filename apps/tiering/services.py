@@ -328,15 +328,13 @@ def recommendation_runs_prune(*, target_id: int) -> int:
     return len(ids)
 
 
-#: Rows from which a run is written on PARALLEL_WRITERS connections at once (each COPY keeps one
-#: PostgreSQL backend busy: two halve the time of 100k rows on two cores).
-PARALLEL_ROWS = 20_000
+#: Connections a run is written on from RECOMMENDATION_PARALLEL_ROWS rows (apps.core.config).
 PARALLEL_WRITERS = 2
 
 
 def _rows_write(data: list, n: int) -> None:
     """COPY the rows, in parallel parts when there are many (see apps.core.db.in_parallel)."""
-    writers = PARALLEL_WRITERS if n >= PARALLEL_ROWS else 1
+    writers = PARALLEL_WRITERS if n >= get_config()["RECOMMENDATION_PARALLEL_ROWS"] else 1
     bounds = np.linspace(0, n, writers + 1).astype(int)
     parts = [[(name, pg_type, *_rows_slice(values, nulls, lo, hi)) for name, pg_type, values, nulls in data]
              for lo, hi in zip(bounds[:-1], bounds[1:])] if writers > 1 else [data]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -75,3 +76,13 @@ def test_no_app_reads_the_environment_itself():
                 readers.add(str(path.relative_to(APPS)))
 
     assert readers == {"targets/demo/source.py"}
+
+
+def test_every_tunable_is_documented_with_its_default():
+    guide = (APPS.parent / "docs" / "configuration.md").read_text()
+    rows = dict(re.findall(r"^\| `TIERSCOPE_([A-Z0-9_]+)` \| `([^`]*)` \|$", guide, flags=re.MULTILINE))
+
+    assert set(rows) >= set(CONFIG_DEFAULTS)
+    for name, default in CONFIG_DEFAULTS.items():
+        written = eval(rows[name], {"__builtins__": {}})  # the guide writes some as the source does: `15 * 60`
+        assert written == default, name

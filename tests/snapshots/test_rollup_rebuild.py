@@ -104,6 +104,30 @@ class RollupRebuildTests:
         assert sorted(RollupDay.objects.filter(target=target).values_list("day", flat=True)) == [
             END.date() - dt.timedelta(days=n) for n in (2, 1, 0)]
 
+    def test_a_roll_up_reads_as_many_snapshots_at_once_as_the_tunable_says(self, db, settings, monkeypatch):
+        from apps.snapshots import rollups
+
+        target = Target.objects.create(name="one-by-one", mode=Target.Mode.DEMO)
+        reads = []
+        real_fetch = rollups.fetch_arrays
+
+        def fetch_arrays(cursor, sql, params, columns):
+            if sql == rollups._PER_SNAPSHOT_SQL:
+                reads.append(len(params[0]))
+            return real_fetch(cursor, sql, params, columns)
+
+        monkeypatch.setattr(rollups, "fetch_arrays", fetch_arrays)
+        settings.TIERSCOPE = {**getattr(settings, "TIERSCOPE", {}), "ROLLUP_SNAPSHOTS_PER_READ": 1}
+        get_config.cache_clear()
+        try:
+            _store(target, _series(60, 24 * 2, seed=43))  # stored, then rolled up
+        finally:
+            get_config.cache_clear()
+
+        assert len(reads) == 24 * 2 and set(reads) == {1}
+        rolled = windows.window_figures(target_id=target.id, last_day=END.date(), days=2)
+        _assert_same(rolled, windows.raw_window_figures(target_id=target.id, last_day=END.date(), days=2))
+
     def test_a_late_rac_instance_is_summed_with_its_siblings(self, db):
         target = Target.objects.create(name="rac", mode=Target.Mode.DEMO)
         snaps = _series(60, 48, seed=42, instances=2)
