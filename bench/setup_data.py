@@ -56,8 +56,9 @@ def _load_large(target, n_segments: int, n_hours: int) -> None:
     """Bulk-load the data set with raw binary COPY, then build its daily rollups (ingest is measured apart)."""
     from django.db import connection
 
+    from apps.core.time import utc_day
     from apps.snapshots.models import Segment, SegmentStat, Snapshot
-    from apps.snapshots.partitions import partitions_ensure, utc_day
+    from apps.snapshots.partitions import partitions_ensure
     from apps.snapshots.rollups import segment_days_rebuild
     from apps.snapshots.store import segments_upsert
     from apps.targets.demo.schema import snap_end_at

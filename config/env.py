@@ -16,8 +16,8 @@ _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
 
-def env_str(name: str, default: str | None = None) -> str:
-    value = os.environ.get(name)
+def env_str(name: str, default: str | None = None, environ: Mapping[str, str] = os.environ) -> str:
+    value = environ.get(name)
     if value is None or value == "":
         if default is None:
             raise ImproperlyConfigured(
@@ -40,14 +40,35 @@ def env_bool(name: str, default: bool = False, environ: Mapping[str, str] = os.e
     raise ImproperlyConfigured(f"Environment variable {name}={raw!r} is not a boolean (use 1/0, true/false).")
 
 
-def env_int(name: str, default: int) -> int:
-    raw = os.environ.get(name)
+def env_int(name: str, default: int, environ: Mapping[str, str] = os.environ) -> int:
+    raw = environ.get(name)
     if raw is None or raw == "":
         return default
     try:
         return int(raw)
     except ValueError:
         raise ImproperlyConfigured(f"Environment variable {name}={raw!r} is not an integer.") from None
+
+
+def env_float(name: str, default: float, environ: Mapping[str, str] = os.environ) -> float:
+    raw = environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"Environment variable {name}={raw!r} is not a number.") from None
+
+
+def env_like(name: str, default: object, environ: Mapping[str, str] = os.environ) -> object:
+    """``name`` read as the type of ``default`` (bool, int, float or str)."""
+    if isinstance(default, bool):
+        return env_bool(name, default, environ)
+    if isinstance(default, int):
+        return env_int(name, default, environ)
+    if isinstance(default, float):
+        return env_float(name, default, environ)
+    return env_str(name, str(default), environ)
 
 
 def env_list(name: str, default: str = "") -> list[str]:

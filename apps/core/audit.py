@@ -25,6 +25,7 @@ from django.http import HttpRequest
 
 from apps.core.errors import first_line
 from apps.core.models import AuditLogEntry
+from apps.core.time import day_bounds, day_start
 
 
 class AuditMiddleware(AuditlogMiddleware):
@@ -114,10 +115,9 @@ def audit_entry_list(*, target_name: str = "", actor_name: str = "", content_typ
     elif action:
         entries = entries.filter(action=AuditLogEntry.Action.ACCESS, additional_data__action=action)
     if since is not None:
-        entries = entries.filter(timestamp__gte=dt.datetime.combine(since, dt.time(), tzinfo=dt.timezone.utc))
+        entries = entries.filter(timestamp__gte=day_start(since))
     if until is not None:
-        end = dt.datetime.combine(until + dt.timedelta(days=1), dt.time(), tzinfo=dt.timezone.utc)
-        entries = entries.filter(timestamp__lt=end)
+        entries = entries.filter(timestamp__lt=day_bounds(until)[1])
     if text:
         entries = entries.filter(object_repr__icontains=text)
     return entries

@@ -1,8 +1,9 @@
-"""App tunables: one dict of defaults, overridable by settings.TIERSCOPE and TIERSCOPE_<NAME> variables."""
+"""App tunables: one dict of defaults, overridden by settings.TIERSCOPE, which the settings fill from the
+TIERSCOPE_<NAME> environment variables (:func:`tunables_from_env`)."""
 
 from __future__ import annotations
 
-import os
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -31,6 +32,10 @@ CONFIG_DEFAULTS: dict[str, Any] = {
     "RUN_QUEUED_DEADLINE_S": 60 * 60,
     # A refresh running longer than its task's hard limit (12 min, apps.tiering.tasks) plus a margin is dead.
     "REFRESH_DEADLINE_S": 15 * 60,
+    # Waiting for an advisory lock (apps.core.locks): past this, the waiter fails with a message naming the
+    # lock and its holder. The longest holder, a roll-up of a long back-fill, takes well under a minute
+    # (docs/performance.md); under the tasks' soft time limit (15 min) so a stuck holder gives an error, not a kill.
+    "LOCK_TIMEOUT_S": 5 * 60,
     # Oracle round-trip limit.
     "ORACLE_CALL_TIMEOUT_MS": 120_000,
     # Oracle connect limit: TCP connect (half of it), the listener's answer and the logon. A listener
@@ -41,8 +46,23 @@ CONFIG_DEFAULTS: dict[str, Any] = {
     "COLLECT_RUN_TIMEOUT_S": 10 * 60,
     # All of one "test connection" (apps.targets.tasks.target_check), connect included.
     "TARGET_CHECK_TIMEOUT_S": 60,
-    # Whole snapshots per ingest transaction, up to this many segment-stat rows (bench/run.py).
+    # Batch sizes. Whole snapshots per ingest transaction, up to this many segment-stat rows: fewer commits and
+    # COPY round trips than one transaction per snapshot, and a killed worker still loses at most one batch,
+    # never part of a snapshot (bench/run.py).
     "COLLECT_BATCH_ROWS": 50_000,
+    # Snapshots (with their RAC instances) a roll-up reads at once: bounds its memory on a long history
+    # (8 x 100k segments x 13 values).
+    "ROLLUP_SNAPSHOTS_PER_READ": 8,
+    # Recommendations from which a refresh writes its run on two connections at once (each COPY keeps one
+    # PostgreSQL backend busy: two halve the time of 100k rows on two cores).
+    "RECOMMENDATION_PARALLEL_ROWS": 20_000,
+    # Rows per statement when the moves of an executed plan are recorded (apps.snapshots.moves).
+    "MOVES_BATCH_ROWS": 1000,
+    # Plan steps fetched per round trip when a plan is read whole (its script, its export).
+    "PLAN_STEPS_FETCH_ROWS": 5000,
+    # Segment-stat rows the fleet generator (manage.py generate_fleet) stores at once: bounds the memory of a
+    # chunk of hours.
+    "FLEET_CHUNK_ROWS": 250_000,
     # Upload bound for AWR reports and extracts.
     "MAX_UPLOAD_BYTES": 50 * 1024 * 1024,
     # Request bodies by role, refused from the headers before any is read (apps.core.middleware): an
@@ -72,13 +92,14 @@ CONFIG_DEFAULTS: dict[str, Any] = {
 
 @lru_cache(maxsize=1)
 def get_config() -> dict[str, Any]:
-    """The defaults, then settings.TIERSCOPE, then ``TIERSCOPE_<NAME>`` environment variables (a bad value
-    fails loudly, naming the variable)."""
-    from config.env import env_int, env_str
+    """The defaults, then settings.TIERSCOPE (the ``TIERSCOPE_<NAME>`` environment variables among them)."""
+    return {**CONFIG_DEFAULTS, **getattr(settings, "TIERSCOPE", {})}
 
-    overrides = {}
-    for name, default in CONFIG_DEFAULTS.items():
-        if f"TIERSCOPE_{name}" in os.environ:
-            read = env_int if isinstance(default, int) else env_str
-            overrides[name] = read(f"TIERSCOPE_{name}", default)
-    return {**CONFIG_DEFAULTS, **getattr(settings, "TIERSCOPE", {}), **overrides}
+
+def tunables_from_env(environ: Mapping[str, str]) -> dict[str, Any]:
+    """The tunables ``environ`` sets as ``TIERSCOPE_<NAME>``, each read as its default's type; a bad value
+    raises ImproperlyConfigured naming the variable (config/settings/base.py calls this at start-up)."""
+    from config.env import env_like
+
+    return {name: env_like(f"TIERSCOPE_{name}", default, environ)
+            for name, default in CONFIG_DEFAULTS.items() if environ.get(f"TIERSCOPE_{name}", "") != ""}

@@ -23,26 +23,6 @@ def roomy_sorts(work_mem: str = "64MB") -> Iterator[None]:
         yield
 
 
-def advisory_xact_lock(namespace: int, key: int) -> None:
-    """Wait for PostgreSQL's transaction advisory lock (namespace, key): held until the current
-    transaction ends (call inside transaction.atomic)."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [namespace, key])
-
-
-@contextmanager
-def advisory_lock(namespace: int, key: int) -> Iterator[None]:
-    """Hold PostgreSQL's session advisory lock (namespace, key) on this connection, inside or outside
-    a transaction; released on exit, or by the server when the session ends (a killed worker)."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_lock(%s, %s)", [namespace, key])
-    try:
-        yield
-    finally:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [namespace, key])
-
-
 def in_parallel(*calls: Callable[[], Any]) -> list[Any]:
     """Run ``calls`` at once, each but the first on a connection of its own; their results in order.
 

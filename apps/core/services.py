@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import secrets
 from pathlib import Path
 
@@ -15,8 +14,7 @@ ADMIN_CREDENTIALS_FILE = "admin-credentials"  # no longer written: see bootstrap
 def _credentials_path() -> Path:
     # Where earlier versions kept the password, in the stack's data directory (TIERSCOPE_DATA_DIR);
     # read only to remove it.
-    data = os.environ.get("TIERSCOPE_DATA_DIR") or Path(settings.BASE_DIR) / ".data"
-    return Path(data) / ADMIN_CREDENTIALS_FILE
+    return Path(settings.TIERSCOPE_DATA_DIR) / ADMIN_CREDENTIALS_FILE
 
 
 def bootstrap_admin() -> list[str]:
@@ -29,10 +27,10 @@ def bootstrap_admin() -> list[str]:
     User = get_user_model()
     if User.objects.filter(username=username).exists():
         return _forget_stored_password()
-    password = os.environ.get("TIERSCOPE_ADMIN_PASSWORD") or secrets.token_urlsafe(12)
+    password = settings.TIERSCOPE_ADMIN_PASSWORD or secrets.token_urlsafe(12)
     User.objects.create_superuser(username=username, email="", password=password)
     lines = [f"created admin user {username!r}"]
-    if not os.environ.get("TIERSCOPE_ADMIN_PASSWORD"):
+    if not settings.TIERSCOPE_ADMIN_PASSWORD:
         lines.append(f"  password: {password}   (printed this once and kept nowhere: note it now; "
                      f"reset with manage.py changepassword {username})")
     return lines
@@ -48,12 +46,12 @@ def _forget_stored_password() -> list[str]:
 
 
 def _admin_username() -> str:
-    return os.environ.get("TIERSCOPE_ADMIN_USER") or "admin"
+    return settings.TIERSCOPE_ADMIN_USER or "admin"
 
 
 def bootstrap_login_line() -> str:
     """The login hint `make run` prints when the stack is up; never the password itself."""
     username = _admin_username()
-    if os.environ.get("TIERSCOPE_ADMIN_PASSWORD"):
+    if settings.TIERSCOPE_ADMIN_PASSWORD:
         return f"login: {username} / (TIERSCOPE_ADMIN_PASSWORD)"
     return f"login: {username} (password printed when it was created; reset with manage.py changepassword {username})"

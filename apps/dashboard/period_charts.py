@@ -17,26 +17,26 @@ from typing import Any
 import numpy as np
 from django.core.cache import cache
 
+from apps.core.time import day_bounds, days_of
 from apps.dashboard import charts, selectors
 from apps.dashboard.period_selectors import PeriodView
 from apps.dashboard.periods import day_range_words
 from apps.dashboard.rows import SegmentPoints
-from apps.snapshots.periods import day_bounds, period_coverage, target_period_figures
+from apps.snapshots.periods import period_coverage, target_period_figures
 
 CACHE_SECONDS = 600
 
 
 def period_days(period: PeriodView) -> tuple[dt.date, dt.date]:
     """The whole UTC days a period touches (a rolling 24 h spans two)."""
-    stop = period.choice.stop_at - dt.timedelta(microseconds=1)
-    return period.choice.start_at.astimezone(dt.timezone.utc).date(), stop.astimezone(dt.timezone.utc).date()
+    return days_of(period.choice.start_at, period.choice.stop_at)
 
 
 def period_points(points: SegmentPoints, *, target_id: int, first_day: dt.date, last_day: dt.date,
                   statistic: str) -> SegmentPoints:
     """``points`` with the period's IO/s (NaN where not measured; 0 where complete snapshots had no row)."""
-    coverage = period_coverage(target_id=target_id, start_at=day_bounds(first_day, last_day)[0],
-                               stop_at=day_bounds(first_day, last_day)[1])
+    start_at, stop_at = day_bounds(first_day, last_day)
+    coverage = period_coverage(target_id=target_id, start_at=start_at, stop_at=stop_at)
     figures = target_period_figures(target_id=target_id, first_day=first_day, last_day=last_day, statistic=statistic)
     iops = np.full(len(points), np.nan if coverage.empty or coverage.gaps else 0.0)
     order = np.argsort(figures.segment_id)

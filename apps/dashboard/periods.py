@@ -18,6 +18,7 @@ from urllib.parse import urlencode
 from django import forms
 from django.http import QueryDict
 
+from apps.core.time import day_bounds
 from apps.snapshots.periods import PERIOD_STATISTICS, PeriodBounds, period_bounds
 
 #: The periods offered: code -> (label, length) (custom: two dates).
@@ -131,8 +132,7 @@ def period_choice(query: QueryDict, *, target_id: int, now: dt.datetime) -> Peri
     params = {"period": period, "stat": statistic}
     if period == "custom":
         first, last = data["from_day"], data["to_day"]
-        start = dt.datetime.combine(first, dt.time(), tzinfo=dt.timezone.utc)
-        stop = dt.datetime.combine(last + dt.timedelta(days=1), dt.time(), tzinfo=dt.timezone.utc)
+        start, stop = day_bounds(first, last)
         label = day_range_words(first, last)
         params.update({"from": first.isoformat(), "to": last.isoformat()})
     else:

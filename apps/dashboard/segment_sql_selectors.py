@@ -7,6 +7,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
+from apps.core.time import day_bounds
 from apps.dashboard.selectors import segment_label
 from apps.snapshots.models import Segment
 from apps.snapshots.sqlstats.selectors import SegmentStatement, segment_statements
@@ -49,9 +50,7 @@ class SqlCard:
 def _window(segment: Segment, current: Any) -> tuple[dt.datetime, dt.datetime]:
     run = getattr(current, "run", None)
     if run is not None and run.window_first_day is not None:
-        since = dt.datetime.combine(run.window_first_day, dt.time(), tzinfo=dt.timezone.utc)
-        until = dt.datetime.combine(run.window_last_day + dt.timedelta(days=1), dt.time(), tzinfo=dt.timezone.utc)
-        return since, until
+        return day_bounds(run.window_first_day, run.window_last_day)
     # The collection that last saw the segment wrote its SQL rows too: their windows end by then.
     return segment.last_seen_at - DEFAULT_WINDOW, segment.last_seen_at
 

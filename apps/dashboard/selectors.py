@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from apps.core.config import get_config
 from apps.core.pgcopy import fetch_arrays
+from apps.core.time import day_start
 from apps.dashboard.rows import FlashSample, ResidencyRow, ResidencySample, SegmentPoints, SegmentSample, TierCost
 from apps.snapshots.models import CollectionRun, Residency, Segment, SegmentStat, SysStat
 from apps.targets.models import Target
@@ -67,7 +68,7 @@ def window_start(*, run: RecommendationRun | None) -> dt.datetime:
     days), else today's window."""
     if run is None or run.window_first_day is None:
         return window_since()
-    return dt.datetime.combine(run.window_first_day, dt.time(), tzinfo=dt.timezone.utc)
+    return day_start(run.window_first_day)
 
 
 def _run_rows(*, target_id: int, run_id: int | None):

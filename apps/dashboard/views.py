@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -17,6 +16,7 @@ from django.utils.html import json_script
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.core.audit import audit_event_record
+from apps.core.time import day_bounds
 from apps.dashboard import charts, fleet_selectors, run_figures, selectors
 from apps.dashboard.before_after_selectors import segment_before_after, window_choice
 from apps.dashboard.budget_views import budget_card
@@ -208,8 +208,7 @@ def _read_latency(segment: Segment, current) -> dict | None:
         return None
     from apps.tiering.selectors import tablespace_read_latency_ms
 
-    since = dt.datetime.combine(current.run.window_first_day, dt.time(), tzinfo=dt.timezone.utc)
-    until = dt.datetime.combine(current.run.window_last_day + dt.timedelta(days=1), dt.time(), tzinfo=dt.timezone.utc)
+    since, until = day_bounds(current.run.window_first_day, current.run.window_last_day)
     measured = tablespace_read_latency_ms(target_id=segment.target_id, since=since, until=until).get(
         segment.tablespace_name)
     if measured is not None:

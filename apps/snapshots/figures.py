@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from apps.core.db import in_parallel
+from apps.core.time import day_bounds, day_start, utc_day
 from apps.snapshots import windows
 from apps.snapshots.activity import Activity
 from apps.snapshots.models import Snapshot
@@ -47,7 +48,7 @@ class WindowSpan:
 
     @property
     def start_at(self) -> dt.datetime:
-        return dt.datetime.combine(self.first_day, dt.time(), tzinfo=dt.timezone.utc)
+        return day_start(self.first_day)
 
     @property
     def stop_at(self) -> dt.datetime:
@@ -60,7 +61,7 @@ def window_span(*, target_id: int, now: dt.datetime, days: int, statistic: str) 
         raise ValueError(f"statistic must be one of {', '.join(STATISTICS)}, not {statistic!r}")
     latest = Snapshot.objects.filter(target_id=target_id).aggregate(latest=Max("end_at"))["latest"]
     end = min(latest, now) if latest else now
-    last_day = end.astimezone(dt.timezone.utc).date()
+    last_day = utc_day(end)
     first_day, _ = windows.window_days(last_day=last_day, days=days)
     return WindowSpan(target_id, days, statistic, first_day, last_day, end)
 
@@ -86,7 +87,7 @@ def window_read(span: WindowSpan, *, now: dt.datetime, next_collect_at: dt.datet
     calls = [roll_up, figures] + ([alongside] if alongside else [])
     results = in_parallel(*calls)
     if now - span.end_at < dt.timedelta(days=1):
-        next_day = dt.datetime.combine(span.last_day + dt.timedelta(days=1), dt.time(), tzinfo=dt.timezone.utc)
+        next_day = day_bounds(span.last_day)[1]
         day_ends = next_collect_at is not None and next_collect_at >= next_day
         transaction.on_commit(lambda: window_base_prepare_task.delay(
             span.target_id, span.last_day.isoformat(), span.days, span.statistic, day_ends))

@@ -20,8 +20,8 @@ from typing import IO
 
 from apps.core.config import get_config
 from apps.snapshots.models import CollectionRun, Segment, Snapshot
-from apps.snapshots.runs import CollectionBusy, run_finish, run_start, target_lock
-from apps.snapshots.services import collect_state_build, collection_store, run_succeeded_announce
+from apps.snapshots.runs import CollectionBusy, run_finish, run_lifecycle, run_succeed
+from apps.snapshots.services import collect_state_build, collection_store
 from apps.targets.awr_report import AwrReport, AwrReportError, parse_report
 from apps.targets.awr_report.compare import periods_of_database
 from apps.targets.awr_report.names import FullName, resolve_truncated_names
@@ -191,9 +191,10 @@ def _check_same_database(target: Target, database: DatabaseInfo, *, what: str) -
 
 
 def _import_store(*, target: Target, collection: Collection, kind: str, authoritative: bool) -> CollectionRun:
+    """Store the checked collection in a run of the same lifecycle as a collection (apps.snapshots.runs):
+    the target's lock first, then the run; a run that finds the lock taken is skipped, as a collection is."""
     try:
-        with target_lock(target.id):
-            run = run_start(target=target, run_id=None, trigger=TRIGGER)
+        with run_lifecycle(target=target, run_id=None, trigger=TRIGGER) as run:
             try:
                 state = collect_state_build(target=target, now=run.started_at)
                 collection = _without_stored_snapshots(target, collection, kind=kind)
@@ -210,10 +211,9 @@ def _import_store(*, target: Target, collection: Collection, kind: str, authorit
                 run_finish(run, status=CollectionRun.Status.FAILED,
                            error=f"Import stopped: {type(error).__name__}: {error}")
                 raise
-    except CollectionBusy:
-        raise ImportRefused(f"a collection of target {target.name} is running; import again in a minute") from None
-    run_finish(run, status=CollectionRun.Status.SUCCEEDED, notes="\n".join(collection.notes))
-    run_succeeded_announce(run)
+            run_succeed(run, notes="\n".join(collection.notes))
+    except CollectionBusy as busy:
+        raise ImportRefused(f"target {target.name}: {busy.run.error} Import again in a minute.") from None
     return run
 
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from django.db.models import Max, Q
 from django.utils import timezone
 
+from apps.core.config import get_config
 from apps.snapshots.models import Segment, SegmentMove, Snapshot
 from apps.targets.rows import Collection, SegmentKey
 
@@ -209,8 +210,9 @@ def segment_moves_planned(*, target_id: int, planned: Sequence[PlannedMove], exe
                 target_id=target_id, segment_id=step.segment_id, from_tablespace=step.from_tablespace,
                 to_tablespace=step.to_tablespace, moved_at=executed_at, source=SegmentMove.Source.PLAN,
                 plan_step_id=step.plan_step_id, detected_at=executed_at))
-    SegmentMove.objects.bulk_update(linked, ["plan_step_id"], batch_size=1000)
-    SegmentMove.objects.bulk_create(recorded, ignore_conflicts=True, batch_size=1000)
+    batch_rows = get_config()["MOVES_BATCH_ROWS"]
+    SegmentMove.objects.bulk_update(linked, ["plan_step_id"], batch_size=batch_rows)
+    SegmentMove.objects.bulk_create(recorded, ignore_conflicts=True, batch_size=batch_rows)
     return len(linked) + len(recorded)
 
 

@@ -15,14 +15,15 @@ from collections.abc import Iterable
 
 from django.db import connection, transaction
 
+from apps.core.locks import LockSpace, lock_xact
+from apps.core.time import day_bounds, utc_day
+
 PARENT = "snapshots_segmentstat"
 #: Catches a row whose day has no partition yet (a write that bypassed the store); the periodic task moves
 #: such rows into a partition of their day.
 DEFAULT = f"{PARENT}_default"
 #: Days after today whose partition the periodic task creates ahead (it runs every 6 hours).
 PARTITION_DAYS_AHEAD = 3
-#: Serialises partition DDL between workers (pg_advisory_xact_lock key).
-_DDL_LOCK = 7316017
 
 
 def partition_name(day: dt.date) -> str:
@@ -30,11 +31,9 @@ def partition_name(day: dt.date) -> str:
 
 
 def _bounds(day: dt.date) -> tuple[str, str]:
-    return (f"{day.isoformat()} 00:00:00+00", f"{(day + dt.timedelta(days=1)).isoformat()} 00:00:00+00")
-
-
-def utc_day(moment: dt.datetime) -> dt.date:
-    return moment.astimezone(dt.UTC).date()
+    """The partition's bounds as DDL literals ("2026-01-31 00:00:00+00")."""
+    start, stop = day_bounds(day)
+    return f"{start:%Y-%m-%d %H:%M:%S}+00", f"{stop:%Y-%m-%d %H:%M:%S}+00"
 
 
 def partition_days() -> list[dt.date]:
@@ -66,7 +65,7 @@ def partitions_ensure(days: Iterable[dt.date]) -> list[dt.date]:
         return []
     created = []
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_DDL_LOCK])
+        lock_xact(LockSpace.PARTITION_DDL, 0)  # partition DDL, one worker at a time
         existing = set(partition_days())  # again, under the lock
         for day in missing:
             if day in existing:
@@ -110,7 +109,7 @@ def partitions_droppable(*, horizons: dict[int, dt.datetime]) -> list[dt.date]:
         return []
     latest = max(horizons.values())
     candidates = [day for day in partition_days()
-                  if dt.datetime.combine(day + dt.timedelta(days=1), dt.time(), dt.UTC) <= latest]
+                  if day_bounds(day)[1] <= latest]
     if not candidates:
         return []
     ids = list(horizons)
@@ -124,7 +123,7 @@ def partitions_droppable(*, horizons: dict[int, dt.datetime]) -> list[dt.date]:
               LEFT JOIN unnest(%s::int[], %s::timestamptz[]) h(target_id, horizon) ON h.target_id = s.target_id
              WHERE s.end_at < %s AND (h.horizon IS NULL OR s.end_at >= h.horizon)
             """,
-            [ids, moments, dt.datetime.combine(candidates[-1] + dt.timedelta(days=1), dt.time(), dt.UTC)])
+            [ids, moments, day_bounds(candidates[-1])[1]])
         needed = {row[0] for row in cursor.fetchall()}
     return [day for day in candidates if day not in needed]
 
@@ -136,10 +135,10 @@ def partitions_drop(days: Iterable[dt.date]) -> int:
 
     deleted = 0
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_DDL_LOCK])
+        lock_xact(LockSpace.PARTITION_DDL, 0)  # partition DDL, one worker at a time
         for day in sorted(set(days)):
             cursor.execute(f'DROP TABLE IF EXISTS "{partition_name(day)}"')
-            start = dt.datetime.combine(day, dt.time(), dt.UTC)
-            count, _ = Snapshot.objects.filter(end_at__gte=start, end_at__lt=start + dt.timedelta(days=1)).delete()
+            start, stop = day_bounds(day)
+            count, _ = Snapshot.objects.filter(end_at__gte=start, end_at__lt=stop).delete()
             deleted += count
     return deleted

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from apps.core.db import in_parallel
-from apps.snapshots.periods import PeriodCoverage, day_bounds, period_coverage, target_period_figures
+from apps.core.time import day_bounds
+from apps.snapshots.periods import PeriodCoverage, period_coverage, target_period_figures
 from apps.snapshots.rollups import segment_days_roll_up
 
 MEASURED, PARTIAL, ABSENT = 0, 1, 2

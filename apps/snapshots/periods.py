@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from apps.core.time import day_bounds, utc_day
 from apps.snapshots import activity, windows
 from apps.snapshots.models import TOP_IOPS
 from apps.snapshots.rollups import day_rollup, day_versions, segment_days_roll_up
@@ -158,12 +159,6 @@ def target_period_figures(*, target_id: int, first_day: dt.date, last_day: dt.da
     return windows.merged_figures(target_id, first_day, last_day, statistic, merged)
 
 
-def day_bounds(first_day: dt.date, last_day: dt.date) -> tuple[dt.datetime, dt.datetime]:
-    """[start, stop) of the whole UTC days first_day..last_day."""
-    start = dt.datetime.combine(first_day, dt.time(), tzinfo=dt.timezone.utc)
-    return start, dt.datetime.combine(last_day + dt.timedelta(days=1), dt.time(), tzinfo=dt.timezone.utc)
-
-
 def _check_statistic(statistic: str) -> None:
     if statistic not in PERIOD_STATISTICS:
         raise ValueError(f"a period's statistic is one of {', '.join(PERIOD_STATISTICS)}, not {statistic!r}")
@@ -191,4 +186,4 @@ def period_bounds(*, target_id: int, now: dt.datetime) -> PeriodBounds | None:
         return None
     latest = min(latest, now)
     horizon = latest - dt.timedelta(days=get_config()["RETENTION_DAYS"])
-    return PeriodBounds(latest, horizon.astimezone(dt.timezone.utc).date(), latest.astimezone(dt.timezone.utc).date())
+    return PeriodBounds(latest, utc_day(horizon), utc_day(latest))

@@ -27,8 +27,10 @@ import psycopg
 from django.db import connection, transaction
 from django.utils import timezone
 
-from apps.core.db import advisory_xact_lock
+from apps.core.config import get_config
+from apps.core.locks import LockSpace, lock_xact
 from apps.core.pgcopy import execute_binary, fetch_arrays, fetch_bytes
+from apps.core.time import day_bounds, utc_day
 from apps.snapshots import activity
 from apps.snapshots.activity import COUNTERS, RAW_SQL, Activity
 from apps.snapshots.models import TOP_IOPS, RollupDay, RollupHour, Snapshot
@@ -47,14 +49,6 @@ WHERE st.snapshot_id = ANY(%s) AND st.end_at >= %s AND st.end_at < %s AND st.int
 
 _PER_SNAPSHOT_COLUMNS = (("segment_id", "int8"), ("snapshot_id", "int8"),
                          *((name, "int8") for name in COUNTERS), ("interval_s", "float8"))
-
-# pg_advisory_xact_lock(namespace, target id): one roll-up per target at a time (a day's rollup is
-# read, merged and written back). The delete trigger of migration 0009 takes it too.
-_ROLL_UP_LOCK_NAMESPACE = 7_316_003
-
-#: Snapshots (snap_ids, with their RAC instances) read at once: bounds the memory of a roll-up of a
-#: long history (8 x 100k segments x 13 values).
-_SNAPSHOTS_PER_READ = 8
 
 #: Roll-ups of a day that has not ended after which its part (RollupHour) is merged into its RollupDay: the
 #: part holds at most PARTS_PER_DAY - 1 of them, and a day of hourly snapshots is rewritten whole 4 times.
@@ -91,12 +85,14 @@ def segment_days_roll_up(*, target_id: int, on_merged: Callable[[dt.date, Activi
     (see the module docstring); the parts of earlier days are merged into
     their RollupDay.
     """
-    today = (now or timezone.now()).astimezone(dt.timezone.utc).date()
+    today = utc_day(now or timezone.now())
     with transaction.atomic(), connection.cursor() as cursor:
         # Derived from the snapshots it marks: a crash loses both or neither, and a lost roll-up is
         # simply done again, so the commit need not wait for the WAL of a day's 30 MB to reach the disk.
         cursor.execute("SET LOCAL synchronous_commit = off")
-        advisory_xact_lock(_ROLL_UP_LOCK_NAMESPACE, target_id)
+        # One roll-up per target at a time (a day's rollup is read, merged and written back); the delete
+        # trigger of migration 0009 takes the same lock.
+        lock_xact(LockSpace.ROLL_UP, target_id)
         cursor.execute(CURRENT_DBID_SQL, [target_id])
         current = cursor.fetchone()
         if current is None:
@@ -109,7 +105,7 @@ def segment_days_roll_up(*, target_id: int, on_merged: Callable[[dt.date, Activi
         days: dict[dt.date, dict[SnapshotKey, list[int]]] = defaultdict(lambda: defaultdict(list))
         for pk, kind, snap_dbid, snap_id, end_at in pending:
             if snap_dbid == dbid:
-                days[end_at.astimezone(dt.timezone.utc).date()][(kind, snap_dbid, snap_id)].append(pk)
+                days[utc_day(end_at)][(kind, snap_dbid, snap_id)].append(pk)
         again = _days_with_late_instances(cursor, target_id, [pk for day in days.values() for pks in day.values()
                                                               for pk in pks])
         for day in sorted(dropped | set(days)):
@@ -180,16 +176,10 @@ def _days_with_late_instances(cursor, target_id: int, pending: list[int]) -> set
     return {row[0] for row in cursor.fetchall()}
 
 
-def _day_bounds(day: dt.date) -> tuple[dt.datetime, dt.datetime]:
-    """[start, end) of a UTC day."""
-    start = dt.datetime.combine(day, dt.time(), tzinfo=dt.timezone.utc)
-    return start, start + dt.timedelta(days=1)
-
-
 def _day_snapshots(cursor, target_id: int, dbid: int, day: dt.date) -> dict[SnapshotKey, list[int]]:
     """Every snapshot of ``dbid`` in the day, by key."""
     cursor.execute("SELECT id, kind, snap_id FROM snapshots_snapshot WHERE target_id = %s AND dbid = %s "
-                   "AND end_at >= %s AND end_at < %s", [target_id, dbid, *_day_bounds(day)])
+                   "AND end_at >= %s AND end_at < %s", [target_id, dbid, *day_bounds(day)])
     snapshots: dict[SnapshotKey, list[int]] = defaultdict(list)
     for pk, kind, snap_id in cursor.fetchall():
         snapshots[(kind, dbid, snap_id)].append(pk)
@@ -199,9 +189,10 @@ def _day_snapshots(cursor, target_id: int, dbid: int, day: dt.date) -> dict[Snap
 def _day_merged(cursor, merged: Activity, day: dt.date, snapshots: dict[SnapshotKey, list[int]]) -> Activity:
     """``merged`` (a day's rollup) with ``snapshots`` (each key's instances, all ending on ``day``) added."""
     keys = list(snapshots.items())
-    start, end = _day_bounds(day)
-    for first in range(0, len(keys), _SNAPSHOTS_PER_READ):
-        part = keys[first:first + _SNAPSHOTS_PER_READ]
+    start, end = day_bounds(day)
+    per_read = get_config()["ROLLUP_SNAPSHOTS_PER_READ"]  # bounds the memory of a roll-up of a long history
+    for first in range(0, len(keys), per_read):
+        part = keys[first:first + per_read]
         # Snapshot id -> the number of its key in the part, and whether it is a V$ sample.
         ids = np.array([pk for _, pks in part for pk in pks], dtype=np.int64)
         key_of = np.array([n for n, (_, pks) in enumerate(part) for _ in pks], dtype=np.int64)

@@ -1,10 +1,12 @@
 """The lifecycle of a run: one for collections and imports.
 
-A run is queued (a row, then a task sent once the row is committed), started
-(under the target's lock), and finished with a status, an error a DBA can
-read and the notes of its source. A run whose process died is failed by
-:func:`runs_reap` with a message, and its target made due again, so no run
-stays "queued" or "running" for ever.
+A run is queued (a row, then a task sent once the row is committed), then
+:func:`run_lifecycle` takes the target's lock and only then starts it, and
+it is ended, still under the lock, with a status, an error a DBA can read
+and the notes of its source. A run that finds the lock taken is ended as
+skipped, whatever it is (a collection or an import) and whatever holds the
+lock. A run whose process died is failed by :func:`runs_reap` with a message,
+and its target made due again, so no run stays "queued" or "running" for ever.
 """
 
 from __future__ import annotations
@@ -12,31 +14,37 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import logging
-import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from apps.core.config import get_config
 from apps.core.heartbeat import queue_heartbeat_ok
+from apps.core.locks import LockSpace, lock_release, lock_try
 from apps.snapshots.models import CollectionRun
-from apps.snapshots.signals import run_ended
+from apps.snapshots.signals import run_ended, run_succeeded
 from apps.targets.models import Target
 
 logger = logging.getLogger(__name__)
-
-# Advisory-lock namespace so our keys never collide with another application's.
-_LOCK_NAMESPACE = zlib.crc32(b"tierscope.collect") & 0x7FFFFFFF
 
 Status = CollectionRun.Status
 #: A run in one of these states is over: a task that finds it so (redelivered late) does nothing.
 ENDED = (Status.SUCCEEDED, Status.FAILED, Status.SKIPPED)
 
 
+#: The error of a run that found its target's lock taken (a collection's and an import's alike).
+BUSY_ERROR = "Another collection or import of this target was running; this one did nothing."
+
+
 class CollectionBusy(Exception):
-    """Another run of the same target holds the lock."""
+    """Another run of the same target holds its lock. ``run`` was ended as skipped (BUSY_ERROR), unless it is
+    ``redelivered``: then its own dead attempt's session holds the lock a moment more, and the caller retries."""
+
+    def __init__(self, run: CollectionRun, *, redelivered: bool) -> None:
+        super().__init__(run.error or BUSY_ERROR)
+        self.run, self.redelivered = run, redelivered
 
 
 class RunEnded(Exception):
@@ -49,30 +57,59 @@ class BrokerUnavailable(Exception):
 
 
 @contextmanager
-def target_lock(target_id: int) -> Iterator[None]:
-    """One run per target at a time, across workers, `manage.py collect` and imports.
+def run_lifecycle(*, target: Target, run_id: int | None, trigger: str) -> Iterator[CollectionRun]:
+    """One run of ``target``, a collection or an import: take the target's lock, then start the run (created
+    when ``run_id`` is None) and yield it; the caller ends it (:func:`run_finish`, :func:`run_succeed`) inside.
 
-    A session-level PostgreSQL advisory lock: it is released when the session
-    ends, so a killed worker never leaves it behind (and :func:`runs_reap`
-    reads a free lock as "nobody is running this target").
+    One run per target at a time, across workers, `manage.py collect` and imports: a session-level
+    PostgreSQL advisory lock (LockSpace.TARGET_RUN), never waited for. It is released when the session
+    ends, so a killed worker never leaves it behind, and a run is marked running only while its lock is
+    held (:func:`runs_reap` reads a free lock as "nobody is running this target").
+
+    Raises :class:`CollectionBusy` when the lock is taken, :class:`RunEnded` when the run was ended or
+    deleted meanwhile, or was delivered more often than any healthy run needs.
     """
-    if not _lock_try(target_id):
-        raise CollectionBusy
+    queued = _run_queued(target=target, run_id=run_id)
+    if not lock_try(LockSpace.TARGET_RUN, target.id):
+        raise _busy(target=target, run=queued, trigger=trigger)
     try:
-        yield
+        run = run_start(target=target, run_id=run_id, trigger=trigger)
+        runs_fail_orphans(target=target, current=run)
+        yield run
     finally:
-        _lock_release(target_id)
+        lock_release(LockSpace.TARGET_RUN, target.id)
 
 
-def _lock_try(target_id: int) -> bool:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [_LOCK_NAMESPACE, target_id])
-        return bool(cursor.fetchone()[0])
+def _run_queued(*, target: Target, run_id: int | None) -> CollectionRun | None:
+    """The queued run (None for a run not recorded yet); RunEnded when it is gone or over."""
+    if run_id is None:
+        return None
+    run = CollectionRun.objects.filter(pk=run_id).first()
+    if run is None:
+        raise RunEnded(f"run {run_id} of {target.name} no longer exists (deleted)")
+    if run.status in ENDED:
+        raise RunEnded(f"run {run.id} of {target.name} already ended ({run.status})")
+    return run
 
 
-def _lock_release(target_id: int) -> None:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [_LOCK_NAMESPACE, target_id])
+def _busy(*, target: Target, run: CollectionRun | None, trigger: str) -> CollectionBusy:
+    """The lock is taken: the attempt is recorded, and the run ended as skipped unless it is a redelivery
+    whose own dead attempt holds the lock (still "running": a killed worker gives its message back)."""
+    now = timezone.now()
+    if run is None:
+        run = CollectionRun.objects.create(target=target, trigger=trigger, queued_at=now)
+    redelivered = run.status == Status.RUNNING
+    _run_attempted(run, now=now)
+    if not redelivered:
+        run_finish(run, status=Status.SKIPPED, error=BUSY_ERROR)
+    return CollectionBusy(run, redelivered=redelivered)
+
+
+def _run_attempted(run: CollectionRun, *, now: dt.datetime, fields: list[str] | None = None) -> None:
+    run.started_at = now
+    run.attempts += 1
+    run.worker = _worker_hostname()
+    run.save(update_fields=["started_at", "attempts", "worker", *(fields or [])])
 
 
 def run_enqueue(*, target: Target, trigger: str) -> CollectionRun:
@@ -106,28 +143,21 @@ def _run_send(*, run_id: int, target_id: int) -> None:
 
 
 def run_start(*, target: Target, run_id: int | None, trigger: str) -> CollectionRun:
-    """Mark a run running (creating it when the caller had none queued).
+    """Mark a run running (creating it when the caller had none queued); :func:`run_lifecycle` calls it once
+    it holds the target's lock.
 
     Raises :class:`RunEnded` when the run was ended or deleted meanwhile, and fails a run
     whose task was delivered more often than any healthy run needs (a task
     that kills its worker must not loop for ever).
     """
     now = timezone.now()
-    if run_id is None:
+    run = _run_queued(target=target, run_id=run_id)  # read again: it may have ended while the lock was taken
+    if run is None:
         run = CollectionRun.objects.create(target=target, trigger=trigger, queued_at=now)
-    else:
-        run = CollectionRun.objects.filter(pk=run_id).first()
-        if run is None:
-            raise RunEnded(f"run {run_id} of {target.name} no longer exists (deleted)")
-        if run.status in ENDED:
-            raise RunEnded(f"run {run.id} of {target.name} already ended ({run.status})")
     # Still "running": the delivery before this one died mid-run (a killed worker gives its message back).
     run.redelivered = run.status == Status.RUNNING
     run.status = Status.RUNNING
-    run.started_at = now
-    run.attempts += 1
-    run.worker = _worker_hostname()
-    run.save(update_fields=["status", "started_at", "attempts", "worker"])
+    _run_attempted(run, now=now, fields=["status"])
     deliveries = get_config()["COLLECT_MAX_RETRIES"] + get_config()["RUN_MAX_REDELIVERIES"] + 1
     if run.attempts > deliveries:
         run_finish(run, status=Status.FAILED,
@@ -152,6 +182,22 @@ def run_finish(run: CollectionRun, *, status: str, error: str = "", notes: str =
     run.notes = notes
     run.save(update_fields=["status", "finished_at", "error", "notes", "snapshots_added", "rows_added"])
     _announce_end(target_id=run.target_id, run_id=run.id, status=status)
+
+
+def run_succeed(run: CollectionRun, *, notes: str = "") -> None:
+    """End the run as succeeded and tell the apps after this one (the recommendations) once its rows are
+    committed (:data:`apps.snapshots.signals.run_succeeded`); a listener that fails is logged, never fails
+    the run (send_robust)."""
+    run_finish(run, status=Status.SUCCEEDED, notes=notes)
+
+    def send() -> None:
+        for receiver, outcome in run_succeeded.send_robust(sender=CollectionRun, target_id=run.target_id,
+                                                           run_id=run.id):
+            if isinstance(outcome, Exception):
+                logger.error("after run %s of target %s, %s failed: %s", run.id, run.target_id,
+                             getattr(receiver, "__name__", receiver), outcome)
+
+    transaction.on_commit(send)
 
 
 def _announce_end(*, target_id: int, run_id: int, status: str) -> None:
@@ -180,7 +226,8 @@ def runs_reap(*, now: dt.datetime) -> list[int]:
 
     - running, and nobody holds the target's lock (the session that ran it is
       gone: a killed worker), once ``RUN_START_GRACE_S`` has passed since it
-      started (the lock is taken just after the run is marked running);
+      started (a run is marked running only once its lock is taken, and
+      ended before it is released: the grace is a margin only);
     - running for longer than ``RUN_DEADLINE_S`` (beyond the task's hard time
       limit: its worker is stuck or gone);
     - queued for longer than ``RUN_QUEUED_DEADLINE_S`` (its message was lost:
@@ -196,8 +243,8 @@ def runs_reap(*, now: dt.datetime) -> list[int]:
         if run.started_at < now - dt.timedelta(seconds=config["RUN_DEADLINE_S"]):
             reason = (f"Stopped: still running after {config['RUN_DEADLINE_S'] // 60} minutes, past every time "
                       "limit; its worker is stuck or gone.")
-        elif _lock_try(run.target_id):
-            _lock_release(run.target_id)
+        elif lock_try(LockSpace.TARGET_RUN, run.target_id):
+            lock_release(LockSpace.TARGET_RUN, run.target_id)
             reason = "The worker running this collection stopped before it finished; nothing partial was kept."
         else:
             continue

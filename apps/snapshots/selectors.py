@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Max, Min, Subquery
 
+from apps.core.time import day_bounds
 from apps.snapshots.models import Snapshot
 from apps.targets.rows import TablespaceSpace as TablespaceSpaceRow
 
@@ -133,8 +134,7 @@ def window_coverage(*, target_id: int, first_day: dt.date, last_day: dt.date, st
     """What the window of ``first_day`` to ``last_day`` (whole UTC days) holds (see :class:`WindowCoverage`)."""
     from django.db import connection
 
-    start = dt.datetime.combine(first_day, dt.time(), tzinfo=dt.timezone.utc)
-    stop = dt.datetime.combine(last_day + dt.timedelta(days=1), dt.time(), tzinfo=dt.timezone.utc)
+    start, stop = day_bounds(first_day, last_day)
     with connection.cursor() as cursor:
         cursor.execute(_COVERAGE_SQL, {"target": target_id, "start": start, "stop": stop})
         count, begin_at, end_at, median_s = cursor.fetchone()

@@ -27,11 +27,9 @@ from apps.snapshots.runs import (
     RunEnded,
     run_enqueue,
     run_finish,
-    run_start,
-    runs_fail_orphans,
-    target_lock,
+    run_lifecycle,
+    run_succeed,
 )
-from apps.snapshots.signals import run_succeeded
 from apps.snapshots.sqlstats.services import segment_sql_prune, segment_sql_store
 from apps.snapshots.storage_map import datafiles_store
 from apps.targets.base import CollectState, SourceError
@@ -111,25 +109,27 @@ def snapshot_collect(*, target_id: int, run_id: int | None = None, trigger: str 
     target = Target.objects.filter(pk=target_id).first()
     if target is None:  # deleted with its runs while this one's task was queued
         raise RunEnded(f"target {target_id} no longer exists (deleted)")
-    run = run_start(target=target, run_id=run_id, trigger=trigger)
     try:
-        with target_lock(target.id):
-            runs_fail_orphans(target=target, current=run)
-            now = timezone.now()
-            state = collect_state_build(target=target, now=now)
-            collection = source_for(target).collect(state)
-            result = collection_store(target=target, collection=collection, kind=PRIMARY_KIND[target.mode], state=state)
-            run.snapshots_added, run.rows_added = result.snapshots_added, result.rows_added
-            notes = [*_target_after_collect(target, collection, now), *collection.notes]
-    except CollectionBusy:
-        if run.redelivered:
+        with run_lifecycle(target=target, run_id=run_id, trigger=trigger) as run:
+            return _collect(target, run)
+    except CollectionBusy as busy:
+        if busy.redelivered:
             # The dead delivery's session may hold the lock a few seconds more (PostgreSQL ends it when it
             # notices the client is gone): this run is the one to finish, so it waits and retries.
-            return _run_failed(run, target, "The target's lock was still held by the session of the attempt "
+            return _run_failed(busy.run, target, "The target's lock was still held by the session of the attempt "
                                "that died; retrying.", retry=True)
-        run_finish(run, status=CollectionRun.Status.SKIPPED,
-                   error="Another collection of this target was running; this one did nothing.")
-        return run
+        return busy.run
+
+
+def _collect(target: Target, run: CollectionRun) -> CollectionRun:
+    """Read the target's source and store what is new, under its lock; ``run`` ended with the outcome."""
+    try:
+        now = timezone.now()
+        state = collect_state_build(target=target, now=now)
+        collection = source_for(target).collect(state)
+        result = collection_store(target=target, collection=collection, kind=PRIMARY_KIND[target.mode], state=state)
+        run.snapshots_added, run.rows_added = result.snapshots_added, result.rows_added
+        notes = [*_target_after_collect(target, collection, now), *collection.notes]
     except SourceError as exc:
         return _run_failed(run, target, str(exc), retry=not exc.permanent)
     except (OperationalError, InterfaceError) as exc:
@@ -142,24 +142,8 @@ def snapshot_collect(*, target_id: int, run_id: int | None = None, trigger: str 
         run_finish(run, status=CollectionRun.Status.FAILED, error=f"Internal error: {type(exc).__name__}: {exc}")
         _target_push_next(target)
         raise
-    run_finish(run, status=CollectionRun.Status.SUCCEEDED, notes="\n".join(notes))
-    run_succeeded_announce(run)
+    run_succeed(run, notes="\n".join(notes))
     return run
-
-
-def run_succeeded_announce(run: CollectionRun) -> None:
-    """Tell the apps after this one (the recommendations) once the run's rows are committed.
-
-    A listener that fails is logged, never fails the run (send_robust).
-    """
-    def send() -> None:
-        for receiver, outcome in run_succeeded.send_robust(sender=CollectionRun, target_id=run.target_id,
-                                                           run_id=run.id):
-            if isinstance(outcome, Exception):
-                logger.error("after run %s of target %s, %s failed: %s", run.id, run.target_id,
-                             getattr(receiver, "__name__", receiver), outcome)
-
-    transaction.on_commit(send)
 
 
 def _run_failed(run: CollectionRun, target: Target, error: str, *, retry: bool) -> CollectionRun:
@@ -173,7 +157,6 @@ def _run_failed(run: CollectionRun, target: Target, error: str, *, retry: bool) 
     if retry:
         raise CollectRetryable(error, run_id=run.id)
     return run
-
 
 
 def _target_after_collect(target: Target, collection: Collection, now: dt.datetime) -> list[str]:

@@ -48,7 +48,7 @@ def datafiles_store(*, target_id: int, collected_at: dt.datetime, rows: Sequence
     for today's."""
     mounts = _declared_mount_points(target_id)
     with transaction.atomic():
-        # One writer per target at a time: the collection holds the target's advisory lock (runs.target_lock).
+        # One writer per target at a time: the collection holds the target's advisory lock (runs.run_lifecycle).
         if DataFile.objects.filter(target_id=target_id, collected_at__gt=collected_at).exists():
             return 0
         DataFile.objects.filter(target_id=target_id).delete()

@@ -212,17 +212,13 @@ def _segments_write(rows: list[tuple]) -> dict[SegmentKey, int]:
         return ids
 
 
-#: A transaction holds whole snapshots up to about this many segment-stat rows: fewer commits
-#: and COPY round trips than one transaction per snapshot, and a killed worker still loses at
-#: most one batch, never part of a snapshot.
-BATCH_ROWS = 50_000  # default of the COLLECT_BATCH_ROWS tunable
-
 _STAT_VALUES = operator.attrgetter(*SEGMENT_STAT_FIELDS, "space_allocated_bytes", "read_requests_bound",
                                    "write_requests_bound")
 
 
-def snapshot_batches(snapshots: Sequence[SnapshotRow], *, max_rows: int = BATCH_ROWS) -> list[list[SnapshotRow]]:
-    """Consecutive snapshots grouped so that each group holds at most ``max_rows`` stats (or one snapshot).
+def snapshot_batches(snapshots: Sequence[SnapshotRow], *, max_rows: int) -> list[list[SnapshotRow]]:
+    """Consecutive snapshots grouped so that each group holds at most ``max_rows`` stats (or one snapshot):
+    a transaction of the store holds whole snapshots, up to COLLECT_BATCH_ROWS rows.
 
     >>> import datetime as dt
     >>> t = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
@@ -251,7 +247,8 @@ def snapshots_store(
     rerun after a killed worker adds exactly what is missing.
     """
     from apps.core.config import get_config
-    from apps.snapshots.partitions import partitions_ensure, utc_day
+    from apps.core.time import utc_day
+    from apps.snapshots.partitions import partitions_ensure
 
     # Before the batches, in a short transaction of its own: creating a partition locks the whole table.
     partitions_ensure(utc_day(s.end_at) for s in snapshots if s.segment_stats)

@@ -36,18 +36,16 @@ import numpy as np
 from django.db import connection, transaction
 from django.utils import timezone
 
-from apps.core.db import advisory_xact_lock, roomy_sorts
+from apps.core.db import roomy_sorts
+from apps.core.locks import LockSpace, lock_xact
 from apps.core.pgcopy import execute_binary, fetch_arrays
+from apps.core.time import day_bounds, days_of
 from apps.snapshots import activity
 from apps.snapshots.activity import COUNTERS, RAW_SQL, Activity
 from apps.snapshots.models import TOP_IOPS, WindowBase
 from apps.snapshots.rollups import CURRENT_DBID_SQL, day_rollup, day_versions, rollup_read
 
 STATISTICS = ("p95", "avg", "max")
-
-# pg_advisory_xact_lock(namespace, target id): one WindowBase builder per target at a time.
-_BASE_LOCK_NAMESPACE = 7_316_002
-
 
 @dataclass(frozen=True)
 class WindowArrays:
@@ -183,7 +181,7 @@ def _snapshots_in(target_id: int, first_day: dt.date, last_day: dt.date, *, top_
     """The window's snapshots of the target's current database: distinct (kind, snap_id), their RAC instances
     counted once; an upper bound of any segment's per-snapshot values. ``top_n_only``: the top-N ones only (AWR,
     imported reports)."""
-    return snapshots_between(target_id, *_day_bounds(first_day, last_day), top_n_only=top_n_only)
+    return snapshots_between(target_id, *day_bounds(first_day, last_day), top_n_only=top_n_only)
 
 
 def snapshots_between(target_id: int, start: dt.datetime, end: dt.datetime, *, top_n_only: bool = False) -> int:
@@ -195,12 +193,6 @@ def snapshots_between(target_id: int, start: dt.datetime, end: dt.datetime, *, t
             f"AND dbid = ({CURRENT_DBID_SQL})",
             [target_id, top_n_only, start, end, target_id])
         return int(cursor.fetchone()[0])
-
-
-def _day_bounds(first_day: dt.date, last_day: dt.date) -> tuple[dt.datetime, dt.datetime]:
-    start = dt.datetime.combine(first_day, dt.time(), tzinfo=dt.timezone.utc)
-    end = dt.datetime.combine(last_day + dt.timedelta(days=1), dt.time(), tzinfo=dt.timezone.utc)
-    return start, end
 
 
 # --------------------------------------------------------------------------- the cached base
@@ -223,7 +215,7 @@ def window_base_ensure(*, target_id: int, first_day: dt.date, last_day: dt.date,
     if last_day < first_day:
         return Activity.empty()
     with transaction.atomic():
-        advisory_xact_lock(_BASE_LOCK_NAMESPACE, target_id)
+        lock_xact(LockSpace.WINDOW_BASE, target_id)  # one builder per target at a time
         # The versions are read before the days: a change committed in between makes a base look
         # stale (rebuilt next time), never current while missing that change.
         versions = day_versions(target_id=target_id, last_day=last_day)
@@ -369,14 +361,14 @@ FROM chosen WHERE from_samples = only_samples GROUP BY segment_id
 def raw_window_figures(*, target_id: int, last_day: dt.date, days: int, statistic: str = "p95") -> WindowArrays:
     """The same figures as :func:`window_figures`, computed from every raw statistic of the window (slow, exact)."""
     first_day, last_day = window_days(last_day=last_day, days=days)
-    return raw_figures(target_id, *_day_bounds(first_day, last_day), statistic=statistic)
+    return raw_figures(target_id, *day_bounds(first_day, last_day), statistic=statistic)
 
 
 def raw_figures(target_id: int, start: dt.datetime, end: dt.datetime, *, statistic: str = "p95",
                 segment_ids: list[int] | None = None) -> WindowArrays:
     """:func:`raw_window_figures` over the snapshots ending in [start, end), of ``segment_ids`` only when given
     (read through the per-segment index: a page's rows, not every segment)."""
-    first_day, last_day = start.astimezone(dt.timezone.utc).date(), (end - dt.timedelta(microseconds=1)).date()
+    first_day, last_day = days_of(start, end)
     sql = _RAW_SQL.format(
         sums=", ".join(f"sum({RAW_SQL[c]}) AS {c}" for c in COUNTERS),
         totals=", ".join(f"sum({c})::int8" for c in COUNTERS), agg=_AGG[statistic], gaps=_GAPS[statistic],

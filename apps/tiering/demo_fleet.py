@@ -19,6 +19,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 
+from apps.core.config import get_config
 from apps.snapshots.models import Snapshot as StoredSnapshot
 from apps.snapshots.rollups import segment_days_roll_up
 from apps.snapshots.services import collection_store
@@ -43,8 +44,6 @@ FLEET_TABLESPACE_TIERS = {
     "DATA01": "fast disk", "DATA02": "fast disk", "DATA03": "hi-cap disk", "DATA04": "fast disk",
     "INDX01": "fast disk", "INDX02": "fast disk", "HIST01": "hi-cap disk", "FLASH01": "flash",
 }
-#: Segment-stat rows handed to the store at once (bounds the memory of a chunk of hours).
-CHUNK_ROWS = 250_000
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
@@ -138,7 +137,7 @@ def fleet_target_ensure(plan: FleetTargetPlan):
 
 
 def fleet_target_generate(plan: FleetTargetPlan, *, progress: Callable[[str], None] = lambda line: None,
-                          chunk_rows: int = CHUNK_ROWS) -> FleetTargetResult:
+                          chunk_rows: int | None = None) -> FleetTargetResult:
     """Store the plan's missing hours through the collection path, a chunk of hours at a time (each snapshot
     in a transaction of its own, as a collection does), then roll the new days up."""
     target = fleet_target_ensure(plan)
@@ -153,7 +152,7 @@ def fleet_target_generate(plan: FleetTargetPlan, *, progress: Callable[[str], No
         SegmentInfo(key=SegmentKey(o, n, s, t), tablespace_name=ts, bytes=b, blocks=bl, obj_number=obj,
                     dataobj_number=dobj)
         for o, n, s, t, ts, b, bl, obj, dobj in fleet_segments(plan.segments, plan.seed, plan.profile))
-    hours_per_chunk = max(1, chunk_rows // plan.segments)
+    hours_per_chunk = max(1, (chunk_rows or get_config()["FLEET_CHUNK_ROWS"]) // plan.segments)
     for first in range(plan.first_snap_id, plan.last_snap_id + 1, hours_per_chunk):
         hours = min(hours_per_chunk, plan.last_snap_id - first + 1)
         by_snap = defaultdict(list)

@@ -19,8 +19,10 @@ import numpy as np
 from django.db import connection, transaction
 
 from apps.core.config import get_config
-from apps.core.db import advisory_lock, in_parallel, roomy_sorts
+from apps.core.db import in_parallel, roomy_sorts
+from apps.core.locks import LockSpace, lock_session
 from apps.core.pgcopy import copy_from_arrays, fetch_arrays
+from apps.core.time import floor_day
 from apps.snapshots.figures import window_read, window_span, window_unlisted
 from apps.snapshots.models import Residency
 from apps.targets.models import StorageLocation, TablespaceTier, Target
@@ -234,7 +236,7 @@ def advice_history(*, target_id: int, before: dt.datetime, segment_ids: np.ndarr
     the rows' key (run, segment)."""
     if not len(segment_ids) or days <= 0:
         return hysteresis.History.empty()
-    day_start = before.astimezone(dt.timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
+    day_start = floor_day(before)
     params = {"target": target_id, "history": RecommendationRun.State.HISTORY.value,
               "current": RecommendationRun.State.CURRENT.value, "since": day_start - dt.timedelta(days=days),
               "day_start": day_start, "segments": np.asarray(segment_ids, dtype=np.int64).tolist(),
@@ -290,7 +292,8 @@ def recommendation_store(*, target_id: int, columns: dict[str, np.ndarray | obje
     """
     n = int(np.asarray(columns["segment_id"]).size)
     State = RecommendationRun.State
-    with advisory_lock(_STORE_LOCK_NAMESPACE, target_id):
+    # One store per target at a time, so a run still being written is always one a failed refresh left behind.
+    with lock_session(LockSpace.RECOMMENDATION_STORE, target_id):
         run = RecommendationRun.objects.create(target_id=target_id, recommendations=n,
                                                **{name: columns[name] for name in RUN_FIELDS})
         columns = {**columns, "run_id": run.id}
@@ -298,7 +301,7 @@ def recommendation_store(*, target_id: int, columns: dict[str, np.ndarray | obje
         _rows_write(data, n)
         # The pages' totals, charts and choices, computed once by the dashboard (the rows never change).
         announce(run_rows_written, run=run)
-        day_start = now.astimezone(dt.timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
+        day_start = floor_day(now)
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute("SET LOCAL synchronous_commit = off")  # derived data: see _rows_copy
             replaced = list(RecommendationRun.objects.select_for_update().filter(target_id=target_id,
@@ -318,26 +321,20 @@ def recommendation_runs_prune(*, target_id: int) -> int:
     failed refresh; returns how many. Waits for a store of the target in progress, so a run still
     ``writing`` after it is one a failed refresh left."""
     State = RecommendationRun.State
-    with advisory_lock(_STORE_LOCK_NAMESPACE, target_id):
+    with lock_session(LockSpace.RECOMMENDATION_STORE, target_id):
         ids = list(RecommendationRun.objects.filter(target_id=target_id, state__in=(State.WRITING, State.REPLACED))
                    .values_list("pk", flat=True))
         _runs_delete(ids)
     return len(ids)
 
 
-# pg_advisory_lock(namespace, target id): one store per target at a time, so a run still being
-# written is always one a failed refresh left behind.
-_STORE_LOCK_NAMESPACE = 7_316_004
-
-#: Rows from which a run is written on PARALLEL_WRITERS connections at once (each COPY keeps one
-#: PostgreSQL backend busy: two halve the time of 100k rows on two cores).
-PARALLEL_ROWS = 20_000
+#: Connections a run is written on from RECOMMENDATION_PARALLEL_ROWS rows (apps.core.config).
 PARALLEL_WRITERS = 2
 
 
 def _rows_write(data: list, n: int) -> None:
     """COPY the rows, in parallel parts when there are many (see apps.core.db.in_parallel)."""
-    writers = PARALLEL_WRITERS if n >= PARALLEL_ROWS else 1
+    writers = PARALLEL_WRITERS if n >= get_config()["RECOMMENDATION_PARALLEL_ROWS"] else 1
     bounds = np.linspace(0, n, writers + 1).astype(int)
     parts = [[(name, pg_type, *_rows_slice(values, nulls, lo, hi)) for name, pg_type, values, nulls in data]
              for lo, hi in zip(bounds[:-1], bounds[1:])] if writers > 1 else [data]

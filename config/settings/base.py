@@ -9,6 +9,7 @@ from pathlib import Path
 import dj_database_url
 from csp.constants import NONE, SELF
 
+from apps.core.config import tunables_from_env
 from config.env import env_bool, env_int, env_list, env_secret, env_str
 from config.settings.sso import sso_settings, with_form_action
 
@@ -235,10 +236,14 @@ AUDITLOG_USE_FK_STRING_REPRESENTATION = True
 # auditlog_logentry table, whose foreign key to django_content_type breaks `flush` (transactional tests).
 MIGRATION_MODULES = {"auditlog": None}
 
-# App tunables in one dict, read through apps.core.config.get_config().
-TIERSCOPE: dict[str, object] = {
-    "COLLECT_BATCH_ROWS": env_int("TIERSCOPE_COLLECT_BATCH_ROWS", 50_000),
-}
+# App tunables in one dict, read through apps.core.config.get_config(): their defaults are there, what the
+# environment sets (TIERSCOPE_<NAME>) is here.
+TIERSCOPE: dict[str, object] = tunables_from_env(os.environ)
+# The admin user `bootstrap` creates (apps.core.services): a password from the environment is never printed;
+# without one, a generated one is printed once. The stack's data directory (`make run`, scripts/dev/stack.sh).
+TIERSCOPE_ADMIN_USER = env_str("TIERSCOPE_ADMIN_USER", "admin")
+TIERSCOPE_ADMIN_PASSWORD = env_str("TIERSCOPE_ADMIN_PASSWORD", "")
+TIERSCOPE_DATA_DIR = Path(env_str("TIERSCOPE_DATA_DIR", str(BASE_DIR / ".data")))
 
 # Everything to stderr, which the process's supervisor keeps: supervisord in .data/log/ under make run,
 # docker compose's log driver, journald under systemd. django.request (500 tracebacks) and the apps.*

@@ -17,10 +17,11 @@ def bootstrap(*args: str) -> str:
 
 
 @pytest.fixture
-def data_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv("TIERSCOPE_DATA_DIR", str(tmp_path))
-    monkeypatch.delenv("TIERSCOPE_ADMIN_PASSWORD", raising=False)
-    monkeypatch.delenv("TIERSCOPE_ADMIN_USER", raising=False)
+def data_dir(tmp_path, settings):
+    # What config/settings/base.py reads from TIERSCOPE_DATA_DIR, TIERSCOPE_ADMIN_PASSWORD and TIERSCOPE_ADMIN_USER.
+    settings.TIERSCOPE_DATA_DIR = tmp_path
+    settings.TIERSCOPE_ADMIN_PASSWORD = ""
+    settings.TIERSCOPE_ADMIN_USER = "admin"
     return tmp_path
 
 
@@ -63,8 +64,8 @@ class BootstrapAdminTests:
         assert "old-secret-1" not in out
         assert not legacy.exists()
 
-    def test_a_password_from_the_environment_is_never_printed(self, data_dir, monkeypatch):
-        monkeypatch.setenv("TIERSCOPE_ADMIN_PASSWORD", "from-env-secret-1")
+    def test_a_password_from_the_environment_is_never_printed(self, data_dir, settings):
+        settings.TIERSCOPE_ADMIN_PASSWORD = "from-env-secret-1"
 
         out = bootstrap() + bootstrap("--print-login")
 

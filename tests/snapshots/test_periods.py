@@ -9,10 +9,11 @@ import math
 import numpy as np
 import pytest
 
+from apps.core.time import day_bounds
 from apps.snapshots import windows
 from apps.snapshots.models import Segment, SegmentStat, WindowBase
 from apps.snapshots.period_compare import BOTH, GONE, NEW, UNKNOWN, comparison_order, periods_compare
-from apps.snapshots.periods import day_bounds, period_coverage, segment_period_figures, target_period_figures
+from apps.snapshots.periods import period_coverage, segment_period_figures, target_period_figures
 from apps.snapshots.services import collection_store
 from apps.targets.base import CollectState
 from apps.targets.models import Target

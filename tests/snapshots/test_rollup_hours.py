@@ -145,7 +145,8 @@ class RollupHourTests:
 class OpenDayPeriodTests:
     @pytest.mark.parametrize("statistic", ["p95", "avg"])
     def test_a_period_ending_on_the_open_day_counts_the_hours_in_its_part(self, target, statistic):
-        from apps.snapshots.periods import day_bounds, target_period_figures
+        from apps.core.time import day_bounds
+        from apps.snapshots.periods import target_period_figures
 
         snaps = _series(60, 48, seed=63)  # the day before END's, then END's 24 hours
         _store(target, snaps[:24])

@@ -10,6 +10,7 @@ import time_machine
 from django.db import connection
 
 from apps.core.config import get_config
+from apps.core.time import day_bounds
 from apps.snapshots import activity, windows
 from apps.snapshots.models import RollupDay, SegmentStat, Snapshot, WindowBase
 from apps.snapshots.rollups import segment_days_roll_up
@@ -32,11 +33,6 @@ def _figures(target: Target, *, days: int = DAYS, raw: bool = False) -> windows.
 
 def _assert_as_the_raw_statistics(target: Target, *, days: int = DAYS) -> None:
     _assert_same(_figures(target, days=days), _figures(target, days=days, raw=True))
-
-
-def _day_bounds(day: dt.date) -> tuple[dt.datetime, dt.datetime]:
-    start = dt.datetime.combine(day, dt.time(), tzinfo=dt.timezone.utc)
-    return start, start + dt.timedelta(days=1)
 
 
 def _collect(target: Target) -> None:
@@ -72,7 +68,7 @@ class RollupRebuildTests:
 
     def test_a_days_snapshots_deleted_by_raw_sql_leave_the_other_days_figures(self, collected):
         _figures(collected)  # a window base covering the day
-        start, end = _day_bounds(_last_day(collected) - dt.timedelta(days=2))
+        start, end = day_bounds(_last_day(collected) - dt.timedelta(days=2))
         gone = list(Snapshot.objects.filter(target=collected, end_at__gte=start, end_at__lt=end)
                     .values_list("id", flat=True))
 
@@ -107,6 +103,30 @@ class RollupRebuildTests:
         assert rolled.intervals.max() == 13 + 24 + 24
         assert sorted(RollupDay.objects.filter(target=target).values_list("day", flat=True)) == [
             END.date() - dt.timedelta(days=n) for n in (2, 1, 0)]
+
+    def test_a_roll_up_reads_as_many_snapshots_at_once_as_the_tunable_says(self, db, settings, monkeypatch):
+        from apps.snapshots import rollups
+
+        target = Target.objects.create(name="one-by-one", mode=Target.Mode.DEMO)
+        reads = []
+        real_fetch = rollups.fetch_arrays
+
+        def fetch_arrays(cursor, sql, params, columns):
+            if sql == rollups._PER_SNAPSHOT_SQL:
+                reads.append(len(params[0]))
+            return real_fetch(cursor, sql, params, columns)
+
+        monkeypatch.setattr(rollups, "fetch_arrays", fetch_arrays)
+        settings.TIERSCOPE = {**getattr(settings, "TIERSCOPE", {}), "ROLLUP_SNAPSHOTS_PER_READ": 1}
+        get_config.cache_clear()
+        try:
+            _store(target, _series(60, 24 * 2, seed=43))  # stored, then rolled up
+        finally:
+            get_config.cache_clear()
+
+        assert len(reads) == 24 * 2 and set(reads) == {1}
+        rolled = windows.window_figures(target_id=target.id, last_day=END.date(), days=2)
+        _assert_same(rolled, windows.raw_window_figures(target_id=target.id, last_day=END.date(), days=2))
 
     def test_a_late_rac_instance_is_summed_with_its_siblings(self, db):
         target = Target.objects.create(name="rac", mode=Target.Mode.DEMO)

@@ -9,9 +9,10 @@ import pytest
 from django.db import OperationalError, connections, transaction
 from django.utils import timezone
 
+from apps.core.locks import LockSpace
 from apps.snapshots import services
 from apps.snapshots.models import CollectionRun, Snapshot
-from apps.snapshots.runs import _LOCK_NAMESPACE, BrokerUnavailable, RunEnded, run_enqueue, runs_reap
+from apps.snapshots.runs import BrokerUnavailable, RunEnded, run_enqueue, runs_reap
 from apps.snapshots.services import CollectRetryable, snapshot_collect
 from apps.targets.models import Target
 from tests.waiting import wait_for
@@ -67,7 +68,7 @@ class RunsReapTests:
         worker = connections.create_connection("default")  # the live worker's session
         try:
             with worker.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [_LOCK_NAMESPACE, demo_target.id])
+                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [LockSpace.TARGET_RUN, demo_target.id])
 
             assert runs_reap(now=timezone.now()) == []
         finally:
@@ -87,7 +88,7 @@ class RunsReapTests:
         worker = connections.create_connection("default")
         try:
             with worker.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [_LOCK_NAMESPACE, demo_target.id])
+                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [LockSpace.TARGET_RUN, demo_target.id])
 
             assert runs_reap(now=timezone.now()) == [run.id]
         finally:
@@ -231,7 +232,7 @@ class RedeliveredRunTests:
         dead_session = connections.create_connection("default")
         try:
             with dead_session.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [_LOCK_NAMESPACE, demo_target.id])
+                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [LockSpace.TARGET_RUN, demo_target.id])
 
             with pytest.raises(CollectRetryable):
                 snapshot_collect(target_id=demo_target.id, run_id=run.id)
@@ -250,7 +251,7 @@ class RedeliveredRunTests:
         other = connections.create_connection("default")
         try:
             with other.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [_LOCK_NAMESPACE, demo_target.id])
+                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [LockSpace.TARGET_RUN, demo_target.id])
 
             run = snapshot_collect(target_id=demo_target.id)
         finally:
@@ -266,7 +267,7 @@ def _until_lock_released(target_id: int, limit_s: float = 10.0) -> None:
     def released() -> bool:
         with connection.cursor() as cursor:
             cursor.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = %s AND objid = %s "
-                           "AND granted", [_LOCK_NAMESPACE, target_id])
+                           "AND granted", [LockSpace.TARGET_RUN, target_id])
             return cursor.fetchone()[0] == 0
 
     wait_for(released, timeout_s=limit_s, every_s=0.05, what=f"the lock of target {target_id} to be released")

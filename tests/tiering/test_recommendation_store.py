@@ -18,6 +18,19 @@ FIGURES = ("segment_id", "iops", "read_iops", "write_iops", "size_bytes", "inten
            "io_time_saved_s_per_day", "action", "findings", "flash_blocks", "flash_cache")
 
 
+@pytest.fixture
+def parallel_from_one_row(settings):
+    """A call that makes every refresh write its run on parallel connections (RECOMMENDATION_PARALLEL_ROWS 1)."""
+    from apps.core.config import get_config
+
+    def apply() -> None:
+        settings.TIERSCOPE = {**getattr(settings, "TIERSCOPE", {}), "RECOMMENDATION_PARALLEL_ROWS": 1}
+        get_config.cache_clear()
+
+    yield apply
+    get_config.cache_clear()
+
+
 def _current(target_id: int) -> list[tuple]:
     return list(Recommendation.objects.current(target_id=target_id).order_by("segment_id").values_list(*FIGURES))
 
@@ -26,11 +39,12 @@ def _current_run(target_id: int) -> RecommendationRun:
     return RecommendationRun.objects.get(target_id=target_id, state=RecommendationRun.State.CURRENT)
 
 
-def test_rows_written_by_parallel_connections_are_those_written_by_one(transactional_db, demo_target, monkeypatch, collect):
+def test_rows_written_by_parallel_connections_are_those_written_by_one(transactional_db, demo_target, collect,
+                                                                       parallel_from_one_row):
     collect(demo_target)
     first = _current_run(demo_target.id)
     on_one_connection = _current(demo_target.id)
-    monkeypatch.setattr(services, "PARALLEL_ROWS", 1)
+    parallel_from_one_row()
 
     services.recommendation_refresh(target_id=demo_target.id, now=first.computed_at)
 
@@ -62,11 +76,11 @@ def test_pruning_runs_twice_deletes_them_once(demo_target, monkeypatch, collect)
 
 
 def test_a_failed_writer_leaves_the_current_run_shown_and_the_next_refresh_clears_its_rows(
-        transactional_db, demo_target, monkeypatch, collect):
+        transactional_db, demo_target, monkeypatch, collect, parallel_from_one_row):
     collect(demo_target)
     before = _current(demo_target.id)
     now = _current_run(demo_target.id).computed_at
-    monkeypatch.setattr(services, "PARALLEL_ROWS", 1)
+    parallel_from_one_row()
     copy = services.copy_from_arrays
     calls = []
 

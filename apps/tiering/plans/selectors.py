@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from django.db import transaction
 from django.db.models import QuerySet
 
+from apps.core.config import get_config
 from apps.tiering.plans.models import Plan, PlanStep
 from apps.tiering.plans.script import ScriptHeader, StepRow, plan_csv, plan_csv_parts, plan_script
 
@@ -24,7 +25,8 @@ def plan_steps_list(*, plan_id: int) -> QuerySet[PlanStep]:
 
 def plan_step_rows(*, plan_id: int) -> Iterator[StepRow]:
     """The steps in order, read as plain rows (a plan of 10k steps: no model object per step)."""
-    for values in plan_steps_list(plan_id=plan_id).values_list(*_STEP_FIELDS).iterator(chunk_size=5000):
+    for values in plan_steps_list(plan_id=plan_id).values_list(*_STEP_FIELDS).iterator(
+            chunk_size=get_config()["PLAN_STEPS_FETCH_ROWS"]):
         yield StepRow(*values)
 
 
