@@ -30,6 +30,32 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+def _fleet_priced() -> list[str]:
+    """Refreshes the recommendations of every browsed target that has no current run (the fleet is generated
+    without them, and a run may have been deleted since), so that the pages show what a priced fleet shows
+    instead of their cheap "not computed yet" state. The targets refreshed."""
+    from django.utils import timezone
+
+    from apps.tiering.models import RecommendationRun
+    from apps.tiering.services import recommendation_refresh
+
+    priced = set(RecommendationRun.objects.filter(state=RecommendationRun.State.CURRENT).values_list("target_id",
+                                                                                                     flat=True))
+    refreshed = []
+    for target in _browsed_targets():
+        if target.id not in priced:
+            print(f"  {target.name}: no current recommendations, refreshing ...", flush=True)
+            recommendation_refresh(target_id=target.id, now=timezone.now())
+            refreshed.append(target.name)
+    return refreshed
+
+
+def _browsed_targets():
+    from apps.targets.models import Target
+
+    return Target.objects.filter(name__startswith="bench-").exclude(name__startswith="bench-retention").order_by("name")
+
+
 def _plan(path: Path) -> dict:
     """50 users with their sessions, and the targets (with some segment ids each) the users browse."""
     from django.conf import settings
@@ -38,7 +64,6 @@ def _plan(path: Path) -> dict:
     from django.urls import Resolver404, resolve
 
     from apps.snapshots.models import Segment
-    from apps.targets.models import Target
 
     sessions = []
     for n in range(USERS):
@@ -47,7 +72,7 @@ def _plan(path: Path) -> dict:
         client.force_login(user)
         sessions.append(client.cookies[settings.SESSION_COOKIE_NAME].value)
     targets = []
-    for target in Target.objects.filter(name__startswith="bench-").exclude(name__startswith="bench-retention"):
+    for target in _browsed_targets():
         ids = list(Segment.objects.filter(target=target).order_by("?").values_list("id", flat=True)[:50])
         if ids:
             targets.append({"name": target.name, "segments": ids})
@@ -57,6 +82,7 @@ def _plan(path: Path) -> dict:
     except Resolver404:
         search = False
     plan = {"cookie_name": settings.SESSION_COOKIE_NAME, "sessions": sessions, "targets": targets, "search": search,
+            "refreshed": _fleet_priced(),
             "search_terms": ["T00001", "IX0002", "APP01", "DATA03", "LOB"]}
     path.write_text(json.dumps(plan))
     return plan
@@ -105,6 +131,9 @@ def bench_load_compare(large_target: str, seconds: int = SECONDS) -> dict:
 
 def bench_load(*, workers: int = 3, worker_class: str = "gthread", threads: int = 4, slow_export: bool = False,
                seconds: int = SECONDS, large_target: str | None = None) -> dict:
+    from django.core.management import call_command
+
+    call_command("collectstatic", interactive=False, verbosity=0)  # the pages' manifest, as make run serves them
     work = Path(tempfile.mkdtemp(prefix="bench-load-"))
     plan = _plan(work / "plan.json")
     port = _free_port()
@@ -157,5 +186,5 @@ def bench_load(*, workers: int = 3, worker_class: str = "gthread", threads: int 
                      "threads": threads if worker_class == "gthread" else 1},
         "slow_export_running": bool(slow_export and large_target), "slow_exports_done": len(exports),
         "search": "measured" if plan["search"] else "skipped: no /search/ page on this build",
-        "targets": len(plan["targets"]),
+        "targets": len(plan["targets"]), "refreshed_before": plan["refreshed"],
     }
