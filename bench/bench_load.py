@@ -9,6 +9,7 @@ running all along (what must not stall the others). p95 and errors come from loc
 from __future__ import annotations
 
 import csv
+import http.client
 import json
 import os
 import socket
@@ -105,10 +106,15 @@ def _slow_export(base: str, session: str, cookie: str, target: str, stop: thread
         request = urllib.request.Request(f"{base}/targets/{target}/recommendations/?format=csv",
                                          headers={"Cookie": f"{cookie}={session}"})
         started = time.perf_counter()
-        with urllib.request.urlopen(request, timeout=600) as response:
-            while response.read(1 << 16):
-                if stop.is_set():
-                    break
+        try:
+            with urllib.request.urlopen(request, timeout=600) as response:
+                while response.read(1 << 16):
+                    if stop.is_set():
+                        break
+        except (OSError, http.client.HTTPException):
+            if stop.is_set():  # gunicorn stopped under the download at the end of the run
+                return
+            raise
         done.append(time.perf_counter() - started)
 
 
