@@ -3,7 +3,11 @@ logged-in locust users (bench/locustfile.py) for 60 s with 1 s think time over t
 recommendations and search pages of the fleet's targets, optionally with a slow CSV export of the largest target
 running all along (what must not stall the others). p95 and errors come from locust's CSV stats.
 
-    bench/run.py --only load [--workers 3 --worker-class gthread --threads 4 --slow-export]
+    bench/run.py --only load        (BENCH_LOAD_SECONDS=60: seconds per configuration)
+
+runs it once for each gunicorn configuration of CONFIGS, with the slow export running. Before the users start,
+every browsed target without current recommendations gets them (a refresh), so that the pages show what a
+priced fleet shows rather than their cheap "not computed yet" state.
 """
 
 from __future__ import annotations
