@@ -23,3 +23,6 @@ RUN SECRET_KEY=build TIERSCOPE_FERNET_KEY=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
 RUN useradd --system --home /app tierscope
 USER tierscope
 EXPOSE 8000
+# The web server as docker-compose.yml runs it (docs/performance.md, "Web server workers"): gthread workers so a
+# slow export or upload holds one thread, not a whole worker; compose's web service adds migrate and bootstrap.
+CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--worker-class", "gthread", "--threads", "4", "--keep-alive", "0", "--access-logfile", "-", "--error-logfile", "-"]

@@ -3,12 +3,17 @@ logged-in locust users (bench/locustfile.py) for 60 s with 1 s think time over t
 recommendations and search pages of the fleet's targets, optionally with a slow CSV export of the largest target
 running all along (what must not stall the others). p95 and errors come from locust's CSV stats.
 
-    bench/run.py --only load [--workers 3 --worker-class gthread --threads 4 --slow-export]
+    bench/run.py --only load        (BENCH_LOAD_SECONDS=60: seconds per configuration)
+
+runs it once for each gunicorn configuration of CONFIGS, with the slow export running. Before the users start,
+every browsed target without current recommendations gets them (a refresh), so that the pages show what a
+priced fleet shows rather than their cheap "not computed yet" state.
 """
 
 from __future__ import annotations
 
 import csv
+import http.client
 import json
 import os
 import socket
@@ -30,6 +35,32 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+def _fleet_priced() -> list[str]:
+    """Refreshes the recommendations of every browsed target that has no current run (the fleet is generated
+    without them, and a run may have been deleted since), so that the pages show what a priced fleet shows
+    instead of their cheap "not computed yet" state. The targets refreshed."""
+    from django.utils import timezone
+
+    from apps.tiering.models import RecommendationRun
+    from apps.tiering.services import recommendation_refresh
+
+    priced = set(RecommendationRun.objects.filter(state=RecommendationRun.State.CURRENT).values_list("target_id",
+                                                                                                     flat=True))
+    refreshed = []
+    for target in _browsed_targets():
+        if target.id not in priced:
+            print(f"  {target.name}: no current recommendations, refreshing ...", flush=True)
+            recommendation_refresh(target_id=target.id, now=timezone.now())
+            refreshed.append(target.name)
+    return refreshed
+
+
+def _browsed_targets():
+    from apps.targets.models import Target
+
+    return Target.objects.filter(name__startswith="bench-").exclude(name__startswith="bench-retention").order_by("name")
+
+
 def _plan(path: Path) -> dict:
     """50 users with their sessions, and the targets (with some segment ids each) the users browse."""
     from django.conf import settings
@@ -38,7 +69,6 @@ def _plan(path: Path) -> dict:
     from django.urls import Resolver404, resolve
 
     from apps.snapshots.models import Segment
-    from apps.targets.models import Target
 
     sessions = []
     for n in range(USERS):
@@ -47,7 +77,7 @@ def _plan(path: Path) -> dict:
         client.force_login(user)
         sessions.append(client.cookies[settings.SESSION_COOKIE_NAME].value)
     targets = []
-    for target in Target.objects.filter(name__startswith="bench-").exclude(name__startswith="bench-retention"):
+    for target in _browsed_targets():
         ids = list(Segment.objects.filter(target=target).order_by("?").values_list("id", flat=True)[:50])
         if ids:
             targets.append({"name": target.name, "segments": ids})
@@ -57,6 +87,7 @@ def _plan(path: Path) -> dict:
     except Resolver404:
         search = False
     plan = {"cookie_name": settings.SESSION_COOKIE_NAME, "sessions": sessions, "targets": targets, "search": search,
+            "refreshed": _fleet_priced(),
             "search_terms": ["T00001", "IX0002", "APP01", "DATA03", "LOB"]}
     path.write_text(json.dumps(plan))
     return plan
@@ -73,16 +104,25 @@ def _wait_up(url: str, deadline_s: float = 60.0) -> None:
     raise SystemExit(f"bench: gunicorn did not answer {url} within {deadline_s:.0f} s")
 
 
-def _slow_export(base: str, session: str, cookie: str, target: str, stop: threading.Event, done: list) -> None:
-    """The largest target's recommendations CSV, downloaded again and again until ``stop``."""
+def _slow_export(base: str, session: str, cookie: str, target: str, stop: threading.Event, done: list,
+                 failed: list) -> None:
+    """The largest target's recommendations CSV, downloaded again and again until ``stop``: the seconds of each
+    whole download in ``done``, each download cut off in ``failed``."""
     while not stop.is_set():
         request = urllib.request.Request(f"{base}/targets/{target}/recommendations/?format=csv",
                                          headers={"Cookie": f"{cookie}={session}"})
         started = time.perf_counter()
-        with urllib.request.urlopen(request, timeout=600) as response:
-            while response.read(1 << 16):
-                if stop.is_set():
-                    break
+        try:
+            with urllib.request.urlopen(request, timeout=600) as response:
+                while response.read(1 << 16):
+                    if stop.is_set():
+                        break
+        except (OSError, http.client.HTTPException) as exc:
+            if stop.is_set():  # gunicorn stopped under the download at the end of the run
+                return
+            # Cut off mid-way (a sync worker killed by gunicorn's timeout): counted, and the next one started.
+            failed.append(f"after {time.perf_counter() - started:.0f} s: {type(exc).__name__}: {exc}"[:200])
+            continue
         done.append(time.perf_counter() - started)
 
 
@@ -105,6 +145,9 @@ def bench_load_compare(large_target: str, seconds: int = SECONDS) -> dict:
 
 def bench_load(*, workers: int = 3, worker_class: str = "gthread", threads: int = 4, slow_export: bool = False,
                seconds: int = SECONDS, large_target: str | None = None) -> dict:
+    from django.core.management import call_command
+
+    call_command("collectstatic", interactive=False, verbosity=0)  # the pages' manifest, as make run serves them
     work = Path(tempfile.mkdtemp(prefix="bench-load-"))
     plan = _plan(work / "plan.json")
     port = _free_port()
@@ -116,13 +159,13 @@ def bench_load(*, workers: int = 3, worker_class: str = "gthread", threads: int 
         # reusing it at that moment gets a reset (sync workers never keep a connection alive).
         command += ["--threads", str(threads), "--keep-alive", "0"]
     server = subprocess.Popen(command, cwd=ROOT, env=os.environ.copy())
-    stop, exports = threading.Event(), []
+    stop, exports, exports_failed = threading.Event(), [], []
     try:
         _wait_up(f"{base}/accounts/login/")
         exporter = None
         if slow_export and large_target:
             exporter = threading.Thread(target=_slow_export, daemon=True, args=(
-                base, plan["sessions"][0], plan["cookie_name"], large_target, stop, exports))
+                base, plan["sessions"][0], plan["cookie_name"], large_target, stop, exports, exports_failed))
             exporter.start()
         done = subprocess.run(
             [sys.executable, "-m", "locust", "-f", str(ROOT / "bench" / "locustfile.py"), "--headless", "-u", str(USERS),
@@ -156,6 +199,7 @@ def bench_load(*, workers: int = 3, worker_class: str = "gthread", threads: int 
         "gunicorn": {"workers": workers, "worker_class": worker_class,
                      "threads": threads if worker_class == "gthread" else 1},
         "slow_export_running": bool(slow_export and large_target), "slow_exports_done": len(exports),
+        "slow_exports_cut_off": exports_failed,
         "search": "measured" if plan["search"] else "skipped: no /search/ page on this build",
-        "targets": len(plan["targets"]),
+        "targets": len(plan["targets"]), "refreshed_before": plan["refreshed"],
     }

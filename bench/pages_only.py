@@ -1,12 +1,16 @@
 """The pages' p95 alone, on the existing bench database (no load, no rebuild): for working on page speed
-without `make bench`'s hour. `python bench/pages_only.py [requests] [page label ...]`; `--profile LABEL`
-prints a cProfile profile of one view, `--queries LABEL` its queries and their times.
+without `make bench`'s hour. `python bench/pages_only.py [--target NAME] [requests] [page label ...]`; `--profile LABEL`
+prints a cProfile profile of one view, `--queries LABEL` its queries and their times. `--target` picks the
+target the target pages are of (default the 100k-segment one; `bench-fleet-20000-001` is one of the fleet's 20k ones).
+Each page's figures: wall time (p95, median) and the Python process's own CPU time (median: the part the web
+worker spends, without the time it waits on PostgreSQL).
 Reads ``<DATABASE_URL's name>_bench`` as bench/run.py does; the fleet page reads every target there.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -53,7 +57,10 @@ def main(argv: list[str]) -> None:
 
     call_command("collectstatic", interactive=False, verbosity=0)  # the pages as make run serves them
 
-    target = Target.objects.get(name="bench-100k")
+    name = "bench-100k"
+    if argv[:1] == ["--target"]:
+        name, argv = argv[1], argv[2:]
+    target = Target.objects.get(name=name)
     client = _client()
     pages = _pages(target)
     first = client.get(pages["recommendations"])
@@ -70,15 +77,17 @@ def main(argv: list[str]) -> None:
     results = {}
     for label in wanted:
         client.get(pages[label])  # warm
-        times = []
+        times, cpu = [], []
         for _ in range(requests):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             response = client.get(pages[label])
             times.append((time.perf_counter() - start) * 1000)
+            cpu.append((time.process_time() - start_cpu) * 1000)
             assert response.status_code == 200, (label, response.status_code)
         times.sort()
+        cpu.sort()
         results[label] = {"p95_ms": round(times[max(0, int(len(times) * 0.95) - 1)], 1),
-                          "median_ms": round(times[len(times) // 2], 1)}
+                          "median_ms": round(times[len(times) // 2], 1), "cpu_median_ms": round(cpu[len(cpu) // 2], 1)}
         print(label, results[label], flush=True)
     print(json.dumps(results))
 
@@ -99,7 +108,7 @@ def _inspect(client, url: str, how: str) -> None:
     with CaptureQueriesContext(connection) as captured:
         client.get(url)
     for query in sorted(captured.captured_queries, key=lambda q: -float(q["time"])):
-        print(f"{float(query['time']) * 1000:8.1f} ms  {query['sql'][:400]}")
+        print(f"{float(query['time']) * 1000:8.1f} ms  {query['sql'][:int(os.environ.get('BENCH_SQL_CHARS', '400'))]}")
     print(len(captured.captured_queries), "queries")
 
 

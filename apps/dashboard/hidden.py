@@ -28,11 +28,15 @@ class Folded:
     shown: bool  # ?oracle=show: nothing folded
 
 
-def fold_oracle_maintained(qs: QuerySet, *, params: Any, owner: str = "") -> Folded:
+def fold_oracle_maintained(qs: QuerySet, *, params: Any, owner: str = "", hidden: int | None = None) -> Folded:
     """``qs`` without Oracle-maintained and unnamed segments unless ``params`` (request.GET) asks to show them
-    or the owner filter names one of those owners (then the DBA asked for them)."""
+    or the owner filter names one of those owners (then the DBA asked for them). ``hidden``: how many of
+    ``qs``'s rows that leaves out when already known (the run's stored count, for the unfiltered rows);
+    None: counted here."""
     if params.get(SHOW_PARAM) == SHOW_VALUE:
         return Folded(rows=qs, hidden=0, shown=True)
     if owner in HIDDEN_OWNERS:
         return Folded(rows=qs, hidden=0, shown=False)
-    return Folded(rows=qs.exclude(oracle_maintained()), hidden=qs.filter(oracle_maintained()).count(), shown=False)
+    if hidden is None:
+        hidden = qs.filter(oracle_maintained()).count()
+    return Folded(rows=qs.exclude(oracle_maintained()), hidden=hidden, shown=False)

@@ -6,13 +6,17 @@ rows never change once stored, so they are computed once (figures_compute) and k
 RecommendationRunFigures (one row per run) as JSON, the scatter's points as the JSON text the page embeds. What depends on the tier set's figures (pool charges, the scatter's
 tier order and break-even lines) is keyed by a fingerprint of the set's tier rows: a tier edited since
 the figures were computed recomputes them rather than show figures of the old prices.
+
+The count of Oracle-maintained and unnamed rows the tables fold away by default (apps.dashboard.hidden) is one
+of them: counting it joined every row to its segment at each view. Figures stored before it was kept lack it;
+it is counted and added to them at their first view (never shown as 0 for "not counted").
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from decimal import Decimal
 from typing import Any
 
@@ -21,6 +25,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from apps.dashboard import charts, selectors
+from apps.dashboard.hidden import oracle_maintained
 from apps.dashboard.rows import TierCost
 from apps.tiering.models import Recommendation, RecommendationRun, RecommendationRunFigures
 
@@ -37,6 +42,7 @@ class RunFigures:
     totals: dict[str, Decimal | int | None]
     choices: selectors.FilterChoices
     scatter_json: str = "{}"  # the whole scatter payload, as JSON text escaped for a <script> element
+    hidden: int | None = None  # unfiltered rows the tables fold away by default; None: not counted yet
 
     def scatter_script(self) -> str:
         """The scatter payload's <script type="application/json" id="data-scatter"> element, as json_script
@@ -70,14 +76,16 @@ def figures_compute(*, target_id: int, run_id: int | None, tier_models: list[Any
     None: the target's current run, none yet (every figure empty)."""
     points = selectors.segment_points(target_id=target_id, run_id=run_id)
     rows = Recommendation.objects.filter(run_id=run_id) if run_id else Recommendation.objects.current(target_id=target_id)
+    rows = rows.counted()
     scatter = charts.scatter_payload(points, labels=selectors.segment_labels, tier_order=tier_order, break_evens=edges)
     return RunFigures(
         segments_total=len(points), unsized=points.unsized,
         scatter={key: scatter[key] for key in SCATTER_COUNTS}, scatter_json=scatter_text(scatter),
         skew=charts.skew_curve(points),
         costs=selectors.tier_costs(target_id=target_id, tier_models=tier_models, run_id=run_id),
-        totals=selectors.recommendation_totals(rows.counted()),
+        totals=selectors.recommendation_totals(rows),
         choices=selectors.recommendation_filter_choices(target_id=target_id, run_id=run_id),
+        hidden=rows.filter(oracle_maintained()).count(),
     )
 
 
@@ -97,6 +105,7 @@ def figures_to_json(figures: RunFigures, *, fingerprint: str) -> dict[str, Any]:
         "costs": [{k: str(v) if isinstance(v, Decimal) else v for k, v in asdict(c).items()} for c in figures.costs],
         "totals": figures_json_totals(figures.totals),
         "choices": asdict(figures.choices),
+        "hidden": figures.hidden,
     }
 
 
@@ -116,6 +125,7 @@ def figures_from_json(data: dict[str, Any], scatter_json: str = "{}") -> RunFigu
                for c in data["costs"]],
         totals={k: _decimal(v) if k in money else v for k, v in data["totals"].items()},
         choices=selectors.FilterChoices(**data["choices"]),
+        hidden=data.get("hidden"),
     )
 
 
@@ -130,7 +140,10 @@ def run_figures(run: RecommendationRun | None, *, target_id: int, tier_rows: lis
     fingerprint = tiers_fingerprint(tier_rows)
     stored = RecommendationRunFigures.objects.filter(run_id=run.pk).values_list("figures", "scatter_json").first()
     if stored and stored[0].get("version") == VERSION and stored[0].get("tiers") == fingerprint:
-        return figures_from_json(*stored)
+        figures = figures_from_json(*stored)
+        if figures.hidden is None:
+            figures = replace(figures, hidden=hidden_store(run.pk, stored[0]))
+        return figures
     figures = figures_compute(target_id=run.target_id, run_id=run.pk, tier_models=tier_models, tier_order=tier_order,
                               edges=edges)
     RecommendationRunFigures.objects.update_or_create(
@@ -145,6 +158,7 @@ class TableFigures:
 
     totals: dict[str, Decimal | int | None]
     choices: selectors.FilterChoices
+    hidden: int | None = None  # as RunFigures.hidden
 
 
 def table_figures(run: RecommendationRun | None, *, target_id: int, tier_set: str) -> TableFigures:
@@ -153,13 +167,25 @@ def table_figures(run: RecommendationRun | None, *, target_id: int, tier_set: st
     depends on the tier set's figures: a tier edited since leaves them true."""
     if run is not None:
         stored = (RecommendationRunFigures.objects.filter(run_id=run.pk)
-                  .values_list("figures__version", "figures__totals", "figures__choices").first())
+                  .values_list("figures__version", "figures__totals", "figures__choices", "figures__hidden").first())
         if stored and stored[0] == VERSION and stored[1] is not None and stored[2] is not None:
             money = ("now", "after", "savings")
+            hidden = stored[3]
+            if hidden is None:
+                hidden = hidden_store(run.pk, RecommendationRunFigures.objects.values_list("figures", flat=True)
+                                      .get(run_id=run.pk))
             return TableFigures(totals={k: _decimal(v) if k in money else v for k, v in stored[1].items()},
-                                choices=selectors.FilterChoices(**stored[2]))
+                                choices=selectors.FilterChoices(**stored[2]), hidden=hidden)
     figures = run_figures(run, target_id=target_id, **tier_inputs(tier_set=tier_set))
-    return TableFigures(totals=figures.totals, choices=figures.choices)
+    return TableFigures(totals=figures.totals, choices=figures.choices, hidden=figures.hidden)
+
+
+def hidden_store(run_id: int, figures: dict[str, Any]) -> int:
+    """Counts the run's rows the tables fold away by default and adds the count to its stored ``figures``
+    (stored before the count was kept); the count."""
+    hidden = Recommendation.objects.filter(run_id=run_id).counted().filter(oracle_maintained()).count()
+    RecommendationRunFigures.objects.filter(run_id=run_id).update(figures={**figures, "hidden": hidden})
+    return hidden
 
 
 def tier_inputs(*, tier_set: str) -> dict[str, Any]:

@@ -95,7 +95,10 @@ def _table_page(request: HttpRequest, target: Target, *, with_action: bool,
     pages. Unfiltered totals are the run's stored ones; filtered ones are summed over at most
     FILTERED_TOTALS_CAP rows (``capped``: more match, the sums are not shown)."""
     form, filtered = _filtered(request, target, with_action=with_action, choices=figures.choices)
-    folded = fold_oracle_maintained(filtered, params=request.GET, owner=form.filters().owner)
+    filters_set = form.filters() != selectors.RecommendationFilter()
+    # Unfiltered, the rows folded away are the run's stored count (apps.dashboard.run_figures).
+    folded = fold_oracle_maintained(filtered, params=request.GET, owner=form.filters().owner,
+                                    hidden=None if filters_set else figures.hidden)
     sort = form.sort_key()
     note = ""
     try:
@@ -106,7 +109,6 @@ def _table_page(request: HttpRequest, target: Target, *, with_action: bool,
         note = f"Page link ignored ({exc}): showing the first page."
         page = keyset_page(folded.rows, sort=sort, size=form.page_size())
     selectors.lob_indexes_attach(page.rows)
-    filters_set = form.filters() != selectors.RecommendationFilter()
     totals = selectors.recommendation_totals_capped(filtered) if filters_set else {**figures.totals, "capped": False}
     return {"form": form, "page": page, "sort": sort, "filtered": filtered, "totals": totals, "table_totals": totals,
             "filters_set": filters_set, "page_note": note, "folded": folded}

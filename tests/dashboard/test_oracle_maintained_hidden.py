@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from apps.dashboard.hidden import HIDDEN_OWNERS
+from apps.dashboard.hidden import HIDDEN_OWNERS, oracle_maintained
 from apps.tiering.models import Recommendation
 from tests.dashboard.report_target import report_imported
 
@@ -71,3 +71,43 @@ class OracleMaintainedFoldTests:
         rows = list(csv.DictReader(io.StringIO(body)))
         assert len(rows) == Recommendation.objects.current(target_id=ppd.id).counted().count()
         assert {"SYS", "** MISSING **"} <= {row["owner"] for row in rows}
+
+
+def _stored_figures(target):
+    from apps.tiering.models import RecommendationRunFigures
+
+    return RecommendationRunFigures.objects.filter(run__target=target, run__state="current")
+
+
+def _hidden_note(page: str) -> str:
+    return re.search(r'id="oracle-hidden">(.*?)</p>', page, re.S)[1]
+
+
+class StoredHiddenCountTests:
+    """The unfiltered tables read the count of rows they fold away from the run's stored figures (runs never
+    change); a filtered table counts its own."""
+
+    def test_the_unfiltered_tables_show_the_run_s_stored_count(self, viewer_client, ppd):
+        viewer_client.get(PAGES[0])  # stores the run's figures
+        (figures,) = _stored_figures(ppd).values_list("figures", flat=True)
+        assert figures["hidden"] == _hidden_expected(ppd)
+        _stored_figures(ppd).update(figures={**figures, "hidden": 777})  # what only the stored count can say
+
+        for url in PAGES:
+            assert _hidden_note(viewer_client.get(url).content.decode()).startswith("777 Oracle-maintained"), url
+        # Filtered: counted from the filtered rows, not read from the run.
+        filtered = viewer_client.get("/targets/ppd/recommendations/?min_intensity=0").context
+        assert filtered["filters_set"]
+        assert filtered["folded"].hidden == filtered["filtered"].filter(oracle_maintained()).count() != 777
+
+    def test_figures_stored_without_the_count_get_it_at_their_first_view(self, viewer_client, ppd):
+        for url in PAGES:
+            viewer_client.get(PAGES[0])
+            (figures,) = _stored_figures(ppd).values_list("figures", flat=True)
+            _stored_figures(ppd).update(figures={k: v for k, v in figures.items() if k != "hidden"})
+
+            page = viewer_client.get(url).content.decode()
+
+            hidden = _hidden_expected(ppd)
+            assert _hidden_note(page).startswith(f"{hidden} Oracle-maintained"), url
+            assert _stored_figures(ppd).values_list("figures__hidden", flat=True).get() == hidden, url
