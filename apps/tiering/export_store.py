@@ -2,8 +2,10 @@
 
 A run's rows never change once stored, so each row's CSV line and JSON values are worded once, after the refresh
 (the task export_lines_render, queued when a refresh succeeds and by a download that found none), not at every
-download: wording a row's reasons and DDL was most of an export's time. A download reads the stored text of the
-rows it lists, by key, and words on the fly only the rows whose text is missing or stale: the same bytes either way.
+download: wording a row's reasons and DDL was most of an export's time. Each line keeps its place in the export's
+order (``position``): a download of one run's rows in that order, filtered or not, reads the stored text in one
+query by the index (run, position), with no sort (stored_lines); other reads find the lines by key (stored_texts).
+Only the rows whose text is missing or stale are worded on the fly: the same bytes either way.
 
 What an export reads besides the run's rows can change after the run: the target (its name, release, block size,
 tier set), the tier set's settings and its tiers' prices, the storage map (where a move goes, array tiering), the
