@@ -171,8 +171,8 @@ def _refuse_wording(monkeypatch) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_stored_lines_leave_in_order_from_one_open_cursor_in_one_snapshot_without_jit(seed_tiers, monkeypatch):
+    target = _rendered("stored", 200)  # rendered in the export's own parts: small ones make it slow
     _small_parts(monkeypatch)
-    target = _rendered("stored", 200)
     whole = export_csv(export_rows(recommendation_list(target_id=target.id), target))
     _refuse_wording(monkeypatch)
     parts = export_csv_parts(recommendation_list(target_id=target.id), target)
@@ -203,8 +203,8 @@ def _peak_stored_bytes(target: Target) -> int:
 
 @pytest.mark.django_db
 def test_the_memory_a_stored_export_holds_does_not_grow_with_its_rows(seed_tiers, monkeypatch):
-    _small_parts(monkeypatch)
     small, large = _rendered("small", 1000), _rendered("large", 4000)
+    _small_parts(monkeypatch)
     _refuse_wording(monkeypatch)
     _peak_stored_bytes(small), _peak_stored_bytes(large)  # first use: imports, caches, compiled queries
 
