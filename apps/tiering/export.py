@@ -52,16 +52,24 @@ from django.db.models import QuerySet
 
 from apps.snapshots.selectors import WindowCoverage
 from apps.targets.models import Target
-from apps.tiering import export_store
+from apps.tiering import export_read, export_store
 from apps.tiering.costmodel import BillingBasis
 from apps.tiering.explain import Explanation, explain, partition_siblings
 from apps.tiering.export_cells import csv_text
-from apps.tiering.export_read import LeanReader, LeanRecommendation, by_key, key_chunks, lean_all
+from apps.tiering.export_read import (
+    LeanReader,
+    LeanRecommendation,
+    by_key,
+    export_transaction,
+    in_export_order,
+    key_chunks,
+    lean_all,
+)
 from apps.tiering.export_store import JSON_SEPARATOR, json_template
 from apps.tiering.lobfold import LOB_SEGMENT_TYPES
 from apps.tiering.models import Recommendation, RecommendationRun, Tier
 from apps.tiering.rules import PARTITION_TYPES
-from apps.tiering.selectors import lob_indexes_of, recommendation_window
+from apps.tiering.selectors import lob_indexes_of, recommendation_list, recommendation_window
 
 HEADER = (
     "target", "owner", "object_name", "subobject_name", "object_type", "tablespace_name", "size_gb", "iops",
@@ -195,7 +203,51 @@ def _sizes() -> Iterator[int]:
 def _text_parts(recs: QuerySet[Recommendation], target: Target, column: str) -> Iterator[list[str]]:
     """Each part's rows as text (their CSV lines, or their JSON values: apps.tiering.export_store.LineWriter), in
     ``recs``' order: the text stored for a run whose lines still hold (export_store), the rest worded here (and
-    the run's rendering queued once this download's transaction ends)."""
+    the run's rendering queued once this download's transaction ends).
+
+    Rows of one run in the export's order (recommendation_list's, filtered or not) whose lines are stored are
+    read as the lines lie, in that order (_stored_parts); others are read by key (_keyed_parts)."""
+    with export_transaction():
+        source = _stored_source(recs, target)
+        if source is None:
+            yield from _keyed_parts(recs, target, column)
+        else:
+            yield from _stored_parts(*source, target, column)
+
+
+def _stored_source(recs: QuerySet[Recommendation], target: Target) -> tuple[int, QuerySet | None] | None:
+    """(the run, the rows of it to read: None for recommendation_list's whole list) when ``recs`` are rows of one
+    run whose stored lines hold, in the export's order; else None."""
+    if not in_export_order(recs):
+        return None
+    runs = export_read.runs_of(recs)
+    if len(runs) != 1 or not export_store.stored_runs(runs, target):
+        return None
+    whole = recs.query.sql_with_params() == recommendation_list(target_id=target.id).query.sql_with_params()
+    return runs[0], None if whole else recs
+
+
+def _stored_parts(run_id: int, among: QuerySet[Recommendation] | None, target: Target, column: str
+                  ) -> Iterator[list[str]]:
+    """_text_parts of a run's rows whose lines hold (export_store.stored_lines): the stored text as it lies, a
+    row whose segment changed since worded here (and the run rendered again)."""
+    words: _Wording | None = None
+    text_of = export_store.LineWriter().csv if column == "csv" else export_store.LineWriter.json
+    for lines in export_store.stored_lines(run_id, column, _sizes(), among=among):
+        if missing := [segment_id for segment_id, text in lines if text is None]:
+            if words is None:
+                words = _Wording(target)
+                export_store.render_later([run_id])
+            part = words.reader.rows(by_key([(run_id, segment_id) for segment_id in missing]))
+            worded = {rec.segment_id: text_of(row) for rec, row in zip(part, words.rows(part))}
+            yield [worded[segment_id] if text is None else text for segment_id, text in lines]
+        else:
+            yield [text for _segment_id, text in lines]
+
+
+def _keyed_parts(recs: QuerySet[Recommendation], target: Target, column: str) -> Iterator[list[str]]:
+    """_text_parts by key: each part's keys in ``recs``' order, then the stored text of a run's rows whose lines
+    hold, the rest worded."""
     lines, words = export_store.LineWriter(), _Wording(target)
     text_of = lines.csv if column == "csv" else lines.json
     stored: dict[int, bool] = {}  # run -> whether its stored lines hold

@@ -27,12 +27,19 @@ class ExportRender(models.Model):
 
 class ExportLine(models.Model):
     """One recommendation's export text: its CSV line (with its line end) and its JSON values (each value's
-    JSON text, joined by U+001F, which JSON text never holds unescaped)."""
+    JSON text, joined by U+001F, which JSON text never holds unescaped), and its place in the export's order
+    (recommendation_list's, then the segment's id)."""
 
     pk = models.CompositePrimaryKey("run_id", "segment_id")
+    position = models.IntegerField(help_text="the line's place in the export's order (apps.tiering.export_store)")
     run = models.ForeignKey("tiering.RecommendationRun", on_delete=models.CASCADE, related_name="+",
                             db_index=False)
     segment_id = models.BigIntegerField()
-    segment_digest = models.UUIDField(help_text="md5 of the segment's exported columns when the line was worded")
+    segment_digest = models.BigIntegerField(
+        help_text="a 64-bit hash of the segment's exported columns when the line was worded")
     csv = models.TextField()
     json = models.TextField()
+
+    class Meta:
+        # A download reads a run's lines in the export's order by this index: a range scan, no sort.
+        constraints = [models.UniqueConstraint(fields=["run", "position"], name="exportline_run_position_uniq")]

@@ -9,11 +9,15 @@ export's time; a tuple with named attributes costs one allocation. Tiers and run
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from itertools import islice
 from operator import itemgetter
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import QuerySet
+from django.db.models.expressions import Col
+from django.db.models.lookups import Exact
+from django.db.models.sql.where import AND
 
 from apps.tiering.models import Recommendation, RecommendationRun, RunFacts, Tier
 
@@ -84,8 +88,56 @@ def lean_chunks(recs: QuerySet[Recommendation], sizes: Iterator[int], fetch: int
         yield reader, reader.rows(by_key(keys))
 
 
+def export_order() -> tuple[str, ...]:
+    """The export's order: recommendation_list's, then the segment's id, so that rows tied on the rest (a table
+    and an index of one name, two containers' segments of one name) come in one order, whether read from
+    stored lines (apps.tiering.export_store: their place in this order) or worded."""
+    from apps.tiering.selectors import recommendation_list
+
+    return _with_tiebreak(tuple(recommendation_list(target_id=0).query.order_by))
+
+
+def _with_tiebreak(order: tuple) -> tuple:
+    return order if order[-1:] == ("segment_id",) else (*order, "segment_id")
+
+
+def in_export_order(recs: QuerySet[Recommendation]) -> bool:
+    """Whether ``recs`` come in the export's order (their ties broken as key_chunks breaks them), all of them."""
+    query = recs.query
+    return not query.is_sliced and not query.distinct and _with_tiebreak(tuple(query.order_by)) == export_order()
+
+
+def runs_of(recs: QuerySet[Recommendation]) -> list[int]:
+    """The runs of ``recs``' rows, up to two (more than one is all a caller needs to know). Rows filtered on one
+    run (``run_id = ...``, as every current-recommendation list is) are of one run: the first row's, read
+    alone, where the distinct runs of 100k rows took 50 ms to read."""
+    recs = recs.select_related(None).order_by()
+    where, table = recs.query.where, recs.query.base_table
+    one_run = where.connector == AND and not where.negated and any(
+        isinstance(child, Exact) and isinstance(child.lhs, Col) and child.lhs.alias == table
+        and child.lhs.target.attname == "run_id" for child in where.children)
+    runs = recs.values_list("run_id", flat=True)
+    return list(runs[:1] if one_run else runs.distinct()[:2])
+
+
+@contextmanager
+def export_transaction() -> Iterator[None]:
+    """The transaction an export reads in: one snapshot of the database (REPEATABLE READ, when it is the outermost
+    one: the run a download picks and the rows it streams are of one moment, whatever a refresh commits
+    meanwhile), and no JIT compilation (PostgreSQL compiled the export's large plans for 150 ms before their
+    first row, to save less than that over 100k rows). The export itself writes nothing."""
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            if outermost:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            cursor.execute("SET LOCAL jit = off")
+        yield
+
+
 def key_chunks(recs: QuerySet[Recommendation], sizes: Iterator[int], fetch: int) -> Iterator[list[tuple[int, int]]]:
-    """The keys (run, segment) of ``recs`` in their order, in chunks of the next of ``sizes`` keys each.
+    """The keys (run, segment) of ``recs`` in their order (then the segment's id, where rows tie on it), in chunks
+    of the next of ``sizes`` keys each.
 
     The order is read narrow: only the keys, sorted by PostgreSQL and streamed ``fetch`` at a time through a
     server-side cursor inside a transaction (outside one the cursor is declared WITH HOLD and the whole result
@@ -93,13 +145,17 @@ def key_chunks(recs: QuerySet[Recommendation], sizes: Iterator[int], fetch: int)
     leave; their keys, a third of that. Memory holds one chunk. The transaction ends (rolled back: nothing is
     written) when the chunks end or are abandoned.
     """
-    with transaction.atomic():
-        keys = recs.select_related(None).values_list("run_id", "segment_id").iterator(chunk_size=fetch)
-        for size in sizes:
-            part = list(islice(keys, size))
-            if not part:
-                return
-            yield part
+    with export_transaction():
+        ordered = recs.select_related(None).order_by(*_with_tiebreak(tuple(recs.query.order_by)))
+        keys = ordered.values_list("run_id", "segment_id").iterator(chunk_size=fetch)
+        try:
+            for size in sizes:
+                part = list(islice(keys, size))
+                if not part:
+                    return
+                yield part
+        finally:  # its cursor closed before the transaction (or savepoint) that holds it ends
+            keys.close()
 
 
 def by_key(keys: list[tuple[int, int]]) -> list[tuple]:
@@ -127,5 +183,6 @@ def lean_all(recs: QuerySet[Recommendation]) -> list[LeanRecommendation]:
     return LeanReader().rows(list(lean_query(recs)))
 
 
-__all__ = ["LeanReader", "LeanRecommendation", "LeanSegment", "SEGMENT_FIELDS", "by_key", "key_chunks", "lean_all",
+__all__ = ["LeanReader", "LeanRecommendation", "LeanSegment", "SEGMENT_FIELDS", "by_key", "export_order", "export_transaction",
+           "in_export_order", "key_chunks", "runs_of", "lean_all",
            "lean_chunks", "lean_query"]

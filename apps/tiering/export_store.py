@@ -2,8 +2,10 @@
 
 A run's rows never change once stored, so each row's CSV line and JSON values are worded once, after the refresh
 (the task export_lines_render, queued when a refresh succeeds and by a download that found none), not at every
-download: wording a row's reasons and DDL was most of an export's time. A download reads the stored text of the
-rows it lists, by key, and words on the fly only the rows whose text is missing or stale: the same bytes either way.
+download: wording a row's reasons and DDL was most of an export's time. Each line keeps its place in the export's
+order (``position``): a download of one run's rows in that order, filtered or not, reads the stored text in one
+query by the index (run, position), with no sort (stored_lines); other reads find the lines by key (stored_texts).
+Only the rows whose text is missing or stale are worded on the fly: the same bytes either way.
 
 What an export reads besides the run's rows can change after the run: the target (its name, release, block size,
 tier set), the tier set's settings and its tiers' prices, the storage map (where a move goes, array tiering), the
@@ -21,14 +23,14 @@ import hashlib
 import io
 import json
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.forms.models import model_to_dict
 from django.utils import timezone
 
@@ -37,7 +39,7 @@ from apps.targets.models import Target
 from apps.tiering import hysteresis
 from apps.tiering.export_cells import cells
 from apps.tiering.export_models import ExportLine, ExportRender
-from apps.tiering.export_read import SEGMENT_FIELDS
+from apps.tiering.export_read import SEGMENT_FIELDS, export_order
 from apps.tiering.models import Recommendation, RecommendationRun, Tier
 from apps.tiering.selectors import recommendation_window
 
@@ -49,7 +51,10 @@ JSON_SEPARATOR = "\x1f"
 _LOCK_CLASS = 7343
 
 _APPS = Path(__file__).resolve().parent.parent
-_DIGEST_SQL = "md5(ROW({})::text)::uuid".format(", ".join(f"s.{name}" for name in SEGMENT_FIELDS))
+#: A segment's exported columns hashed (64 bits), compared with its line's at every download: md5 and its cast
+#: to uuid cost PostgreSQL a second at 100k rows, this a fifth of that. A hash that changes with a PostgreSQL
+#: release makes every line stale: its rows are worded again, the same bytes.
+_DIGEST_SQL = "hashtextextended(ROW({})::text, 0)".format(", ".join(f"s.{name}" for name in SEGMENT_FIELDS))
 
 
 @lru_cache(maxsize=1)
@@ -160,13 +165,14 @@ def export_render(*, run_id: int) -> ExportRender | None:
                            "ON s.id = r.segment_id WHERE r.run_id = %s", [run_id])
             digests = dict(cursor.fetchall())
         count, lines = 0, LineWriter()
-        recs = Recommendation.objects.filter(run_id=run_id).order_by("segment_id")
-        copy_sql = "COPY tiering_exportline (run_id, segment_id, segment_digest, csv, json) FROM STDIN"
+        recs = Recommendation.objects.filter(run_id=run_id).order_by(*export_order())
+        copy_sql = "COPY tiering_exportline (run_id, segment_id, segment_digest, position, csv, json) FROM STDIN"
         for part, rows in keyed_row_parts(recs, target):
             # A COPY a part: the connection also reads the next part's rows, which it cannot in a COPY.
             with connection.cursor() as cursor, cursor.cursor.copy(copy_sql) as copy:
-                for rec, row in zip(part, rows):
-                    copy.write_row((run_id, rec.segment_id, digests[rec.segment_id], lines.csv(row), lines.json(row)))
+                for position, (rec, row) in enumerate(zip(part, rows), start=count):
+                    copy.write_row((run_id, rec.segment_id, digests[rec.segment_id], position, lines.csv(row),
+                                    lines.json(row)))
             count += len(rows)
         with connection.cursor() as cursor:
             # The planner's figures of the table now: with those of before the run's lines were written, it takes
@@ -204,6 +210,39 @@ def stored_texts(run_id: int, segment_ids: list[int], column: str) -> dict[int, 
         return {segment_id: text for segment_id, text in cursor.fetchall() if text is not None}
 
 
+def stored_lines(run_id: int, column: str, sizes: Iterator[int], *, among: QuerySet[Recommendation] | None
+                 ) -> Iterator[list[tuple[int, str | None]]]:
+    """(segment, its stored ``column``: "csv" or "json") of the run's rows that ``among`` selects (None: every row
+    that sums count, as recommendation_list lists them: not a LOB index folded into its LOB's row), in the export's
+    order, in chunks of the next of ``sizes`` rows; the text is None where the segment's columns changed since the
+    line was worded.
+
+    One query, read in the lines' order by their index (run, position): no sort, so the first rows leave at once.
+    ``among``'s filters select the lines by a semi-join on the key (a lookup a line); the whole list leaves out
+    the run's few folded rows instead (one hashed set, read by their own index). Streamed through a server-side
+    cursor: call it inside a transaction (outside one the cursor is declared WITH HOLD and the whole result is
+    written out before its first row)."""
+    if column not in ("csv", "json"):
+        raise ValueError(f"stored_lines: no stored column {column!r} (csv or json)")
+    if among is None:
+        rows_sql, params = ("l.segment_id NOT IN (SELECT f.segment_id FROM tiering_recommendation f "
+                            "WHERE f.run_id = %s AND f.folded_into_id IS NOT NULL)"), [run_id]
+    else:
+        keys = among.select_related(None).order_by().values_list("run_id", "segment_id")
+        keys_sql, params = keys.query.sql_with_params()
+        rows_sql = f"(l.run_id, l.segment_id) IN ({keys_sql})"
+    sql = (f"SELECT l.segment_id, CASE WHEN l.segment_digest = {_DIGEST_SQL} THEN l.{column} END "
+           "FROM tiering_exportline l JOIN snapshots_segment s ON s.id = l.segment_id "
+           f"WHERE l.run_id = %s AND {rows_sql} ORDER BY l.position")
+    with connection.chunked_cursor() as cursor:
+        cursor.execute(sql, [run_id, *params])
+        for size in sizes:
+            rows = cursor.fetchmany(size)
+            if not rows:
+                return
+            yield rows
+
+
 def render_later(run_ids: Iterable[int]) -> None:
     """Queue the rendering of ``run_ids`` once the current transaction commits (a download that found none)."""
     from apps.tiering.tasks import export_lines_render
@@ -230,4 +269,5 @@ def on_refresh_succeeded(sender: Any, *, target_id: int, **kwargs: Any) -> None:
 
 
 __all__ = ["ExportLine", "ExportRender", "JSON_SEPARATOR", "LineWriter", "context_digest", "export_render",
-           "json_template", "on_refresh_succeeded", "render_later", "stored_runs", "stored_texts"]
+           "json_template", "on_refresh_succeeded", "render_later", "stored_lines", "stored_runs",
+           "stored_texts"]

@@ -5,6 +5,9 @@ tablespace changed since) are not used."""
 
 from __future__ import annotations
 
+import csv
+import io
+
 import pytest
 from django.db.models import F
 
@@ -135,3 +138,54 @@ def test_the_stored_json_separator_never_appears_in_json_text():
     import json
 
     assert export_store.JSON_SEPARATOR not in json.dumps("a\x1fb") + json.dumps("\x1f")
+
+
+def _tied(target) -> Target:
+    """``target``'s rows made to tie on the export's order but for the segment: one owner, one saving, each index
+    named as a table (Oracle keeps tables and indexes apart), then rendered."""
+    run = _current_run(target)
+    Recommendation.objects.filter(run=run).update(savings_usd=1)
+    segments = Segment.objects.filter(target=target)
+    segments.update(owner="APP")
+    tables = list(segments.filter(object_type="TABLE").order_by("id").values_list("object_name", flat=True))
+    for index_id, name in zip(segments.filter(object_type="INDEX").order_by("-id").values_list("id", flat=True),
+                              tables):
+        Segment.objects.filter(pk=index_id).update(object_name=name)
+    export_render(run_id=run.id)
+    return Target.objects.select_related("tier_set").get(pk=target.pk)
+
+
+@pytest.mark.django_db
+def test_rows_tied_on_the_export_s_order_come_by_segment_stored_or_worded(seed_tiers, monkeypatch):
+    from tests.tiering.test_export_streaming import _target
+
+    target = _tied(_target("tied", 60))
+    stored = _stored(monkeypatch, target)
+
+    assert stored == _worded(monkeypatch, target)
+    ids = dict(((name, kind), pk) for pk, name, kind in Segment.objects.filter(target=target).values_list(
+        "id", "object_name", "object_type"))
+    order: dict[str, list[int]] = {}
+    for row in list(csv.reader(io.StringIO(stored)))[1:]:
+        order.setdefault(row[2], []).append(ids[row[2], row[4]])
+    pairs = [found for found in order.values() if len(found) == 2]
+    assert len(pairs) >= 10 and all(first < second for first, second in pairs)
+    assert any(ids[name, "TABLE"] > ids[name, "INDEX"] for name, found in order.items() if len(found) == 2)
+
+
+@pytest.mark.django_db
+def test_an_export_of_two_runs_rows_is_read_by_key_and_worded_where_one_has_no_stored_lines(rendered_demo):
+    from apps.tiering.export_read import export_order, runs_of
+
+    run = _current_run(rendered_demo)
+    earlier = RecommendationRun.objects.create(target=rendered_demo, computed_at=run.computed_at, window_days=7,
+                                               statistic="p95", state=RecommendationRun.State.HISTORY)
+    copies = list(Recommendation.objects.filter(run=run)[:5])
+    for rec in copies:
+        rec.run = earlier
+    Recommendation.objects.bulk_create(copies)
+    recs = Recommendation.objects.filter(run__target=rendered_demo, folded_into__isnull=True).order_by(*export_order())
+
+    assert sorted(runs_of(recs)) == sorted([run.id, earlier.id])
+    assert runs_of(_recs(rendered_demo)) == [run.id]
+    assert "".join(export_csv_parts(recs, rendered_demo)) == export_csv(export_rows(recs, rendered_demo))

@@ -152,3 +152,63 @@ def test_the_json_parts_make_the_json_document_and_the_command_prints_it(seed_ti
     assert len(parts) > 3 and "".join(parts) == whole
     assert out.getvalue() == whole + "\n"
     assert "".join(export_json_parts(recommendation_list(target_id=target.id).none(), target)) == export_json([])
+
+
+def _rendered(name: str, rows: int) -> Target:
+    from apps.tiering.export_store import export_render
+
+    target = _target(name, rows)
+    export_render(run_id=RecommendationRun.objects.get(target=target).id)
+    return Target.objects.select_related("tier_set").get(pk=target.pk)
+
+
+def _refuse_wording(monkeypatch) -> None:
+    def refuse(*args, **kwargs):
+        raise AssertionError("a row was worded at the download although its stored line holds")
+
+    monkeypatch.setattr(export, "explain", refuse)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_stored_lines_leave_in_order_from_one_open_cursor_in_one_snapshot_without_jit(seed_tiers, monkeypatch):
+    target = _rendered("stored", 200)  # rendered in the export's own parts: small ones make it slow
+    _small_parts(monkeypatch)
+    whole = export_csv(export_rows(recommendation_list(target_id=target.id), target))
+    _refuse_wording(monkeypatch)
+    parts = export_csv_parts(recommendation_list(target_id=target.id), target)
+
+    header, first = next(parts), next(parts)
+
+    assert first.count("\r\n") == 10 and whole.startswith(header + first)
+    with connection.cursor() as cursor:  # on the export's connection, inside its transaction
+        cursor.execute("SELECT is_holdable, statement LIKE '%%tiering_exportline%%' FROM pg_cursors")
+        cursors = cursor.fetchall()
+        cursor.execute("SELECT current_setting('transaction_isolation'), current_setting('jit')")
+        settings = cursor.fetchone()
+    assert cursors == [(False, True)]  # the stored lines' query, open and not written out whole
+    assert settings == ("repeatable read", "off")
+    assert header + first + "".join(parts) == whole
+
+
+def _peak_stored_bytes(target: Target) -> int:
+    gc.collect()
+    tracemalloc.start()
+    try:
+        for part in export_csv_parts(recommendation_list(target_id=target.id), target):
+            del part
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.django_db
+def test_the_memory_a_stored_export_holds_does_not_grow_with_its_rows(seed_tiers, monkeypatch):
+    small, large = _rendered("small", 1000), _rendered("large", 4000)
+    _small_parts(monkeypatch)
+    _refuse_wording(monkeypatch)
+    _peak_stored_bytes(small), _peak_stored_bytes(large)  # first use: imports, caches, compiled queries
+
+    peak_small, peak_large = _peak_stored_bytes(small), _peak_stored_bytes(large)
+
+    # Four times the rows within half as much memory again: 3000 more lines held would be 2 MB.
+    assert peak_large < peak_small * 1.5, (peak_small, peak_large)
