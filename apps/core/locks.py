@@ -42,6 +42,8 @@ class LockSpace(enum.IntEnum):
     RECOMMENDATION_STORE = 7_316_004
     #: Partition DDL of snapshots_segmentstat, between workers; key 0 (apps.snapshots.partitions).
     PARTITION_DDL = 7_316_017
+    #: One rendering of a run's stored export lines at a time; key: the run (apps.tiering.export_store).
+    EXPORT_RENDER = 7_343
 
     @property
     def label(self) -> str:

@@ -34,6 +34,8 @@ from django.db.models import Q, QuerySet
 from django.forms.models import model_to_dict
 from django.utils import timezone
 
+from apps.core.locks import LockSpace, lock_xact
+from apps.core.time import floor_day
 from apps.snapshots.storage_map import storage_map_read
 from apps.targets.models import Target
 from apps.tiering import hysteresis
@@ -47,8 +49,6 @@ logger = logging.getLogger(__name__)
 
 #: Separates a row's JSON values in ExportLine.json: JSON text writes U+001F only escaped.
 JSON_SEPARATOR = "\x1f"
-#: pg_advisory_xact_lock's first key: one rendering of a run at a time.
-_LOCK_CLASS = 7343
 
 _APPS = Path(__file__).resolve().parent.parent
 #: A segment's exported columns hashed (64 bits), compared with its line's at every download: md5 and its cast
@@ -71,7 +71,7 @@ def code_digest() -> str:
 def _history_runs(run: RecommendationRun, target: Target) -> list[int]:
     """The runs apps.tiering.services.advice_history reads for ``run``'s held-back rows (pruned ones change it)."""
     settings = hysteresis.Settings(band=target.tier_set.hysteresis_band, days=target.tier_set.hysteresis_days)
-    day_start = run.computed_at.astimezone(dt.timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
+    day_start = floor_day(run.computed_at)
     states = (RecommendationRun.State.HISTORY, RecommendationRun.State.CURRENT)
     return list(RecommendationRun.objects.filter(
         target_id=target.id, state__in=states, computed_at__lt=day_start,
@@ -150,7 +150,7 @@ def export_render(*, run_id: int) -> ExportRender | None:
         with connection.cursor() as cursor:
             if outermost:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_LOCK_CLASS, run_id])
+        lock_xact(LockSpace.EXPORT_RENDER, run_id)
         run = RecommendationRun.objects.filter(pk=run_id).select_related("target__tier_set").first()
         if run is None:
             return None
