@@ -27,7 +27,8 @@ _SQL_DIR = Path(__file__).resolve().parent / "sql"
 
 
 @cache
-def _read_sql(name: str) -> str:
+def read_sql(name: str) -> str:
+    """The text of ``sql/<name>.sql`` beside this module (what the script runs on the target, as written)."""
     return (_SQL_DIR / f"{name}.sql").read_text(encoding="utf-8")
 
 
@@ -101,7 +102,7 @@ def plan_script(header: ScriptHeader, steps: Iterable[StepRow]) -> str:
         f"SPOOL {spool_name(header.plan_id, header.target)}",
         f"DEFINE plan_id = {int(header.plan_id)}",
         f"DEFINE plan_dbid = {int(header.dbid)}",
-        _read_sql("dbid_check").rstrip("\n"),
+        read_sql("dbid_check").rstrip("\n"),
         "SET DEFINE OFF",
     ]
     total = len(steps)
