@@ -27,8 +27,9 @@ from apps.targets.models import Target
 
 logger = logging.getLogger(__name__)
 
-# Advisory-lock namespace so our keys never collide with another application's.
-_LOCK_NAMESPACE = zlib.crc32(b"tierscope.collect") & 0x7FFFFFFF
+# Advisory-lock namespace so our keys never collide with another application's (public: a test holds a
+# target's lock from a session of its own, as another worker would).
+COLLECT_LOCK_NAMESPACE = zlib.crc32(b"tierscope.collect") & 0x7FFFFFFF
 
 Status = CollectionRun.Status
 #: A run in one of these states is over: a task that finds it so (redelivered late) does nothing.
@@ -66,13 +67,13 @@ def target_lock(target_id: int) -> Iterator[None]:
 
 def _lock_try(target_id: int) -> bool:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [_LOCK_NAMESPACE, target_id])
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [COLLECT_LOCK_NAMESPACE, target_id])
         return bool(cursor.fetchone()[0])
 
 
 def _lock_release(target_id: int) -> None:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [_LOCK_NAMESPACE, target_id])
+        cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [COLLECT_LOCK_NAMESPACE, target_id])
 
 
 def run_enqueue(*, target: Target, trigger: str) -> CollectionRun:

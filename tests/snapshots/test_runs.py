@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from apps.snapshots import services
 from apps.snapshots.models import CollectionRun, Snapshot
-from apps.snapshots.runs import _LOCK_NAMESPACE, BrokerUnavailable, RunEnded, run_enqueue, runs_reap
+from apps.snapshots.runs import COLLECT_LOCK_NAMESPACE, BrokerUnavailable, RunEnded, run_enqueue, runs_reap
 from apps.snapshots.services import CollectRetryable, snapshot_collect
 from apps.targets.models import Target
 from tests.waiting import wait_for
@@ -46,7 +46,7 @@ class RunsReapTests:
         worker = connections.create_connection("default")  # the live worker's session
         try:
             with worker.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [_LOCK_NAMESPACE, demo_target.id])
+                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [COLLECT_LOCK_NAMESPACE, demo_target.id])
 
             assert runs_reap(now=timezone.now()) == []
         finally:
@@ -66,7 +66,7 @@ class RunsReapTests:
         worker = connections.create_connection("default")
         try:
             with worker.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [_LOCK_NAMESPACE, demo_target.id])
+                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [COLLECT_LOCK_NAMESPACE, demo_target.id])
 
             assert runs_reap(now=timezone.now()) == [run.id]
         finally:
@@ -210,7 +210,7 @@ class RedeliveredRunTests:
         dead_session = connections.create_connection("default")
         try:
             with dead_session.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [_LOCK_NAMESPACE, demo_target.id])
+                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [COLLECT_LOCK_NAMESPACE, demo_target.id])
 
             with pytest.raises(CollectRetryable):
                 snapshot_collect(target_id=demo_target.id, run_id=run.id)
@@ -229,7 +229,7 @@ class RedeliveredRunTests:
         other = connections.create_connection("default")
         try:
             with other.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [_LOCK_NAMESPACE, demo_target.id])
+                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [COLLECT_LOCK_NAMESPACE, demo_target.id])
 
             run = snapshot_collect(target_id=demo_target.id)
         finally:
@@ -245,7 +245,7 @@ def _until_lock_released(target_id: int, limit_s: float = 10.0) -> None:
     def released() -> bool:
         with connection.cursor() as cursor:
             cursor.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = %s AND objid = %s "
-                           "AND granted", [_LOCK_NAMESPACE, target_id])
+                           "AND granted", [COLLECT_LOCK_NAMESPACE, target_id])
             return cursor.fetchone()[0] == 0
 
     wait_for(released, timeout_s=limit_s, every_s=0.05, what=f"the lock of target {target_id} to be released")

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection, connections
 
 from apps.snapshots.models import CollectionRun, Residency, Segment, SegmentStat, Snapshot, SysStat
-from apps.snapshots.runs import _LOCK_NAMESPACE
+from apps.snapshots.runs import COLLECT_LOCK_NAMESPACE
 from apps.snapshots.services import snapshot_collect
 from apps.targets.models import Target
 from apps.tiering.models import Recommendation
@@ -65,7 +65,7 @@ class SnapshotCollectTests:
         other = connections.create_connection("default")
         try:
             with other.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [_LOCK_NAMESPACE, demo_target.id])
+                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [COLLECT_LOCK_NAMESPACE, demo_target.id])
 
             run = collect(demo_target)
         finally:

@@ -148,11 +148,12 @@ def plan_csv_parts(header: ScriptHeader, steps: Iterable[StepRow]) -> Iterator[s
     one part); the header first."""
     yield csv_text(CSV_HEADER, [], with_header=True)
     steps = iter(steps)
-    while part := [_csv_row(header, step) for step in islice(steps, CSV_PART_STEPS)]:
+    while part := [plan_csv_row(header, step) for step in islice(steps, CSV_PART_STEPS)]:
         yield csv_text(CSV_HEADER, part, with_header=False)
 
 
-def _csv_row(header: ScriptHeader, step: StepRow) -> tuple[Any, ...]:
+def plan_csv_row(header: ScriptHeader, step: StepRow) -> tuple[Any, ...]:
+    """One step's CSV_HEADER cells (before csvsafe quoting), sizes in GB."""
     size_gb = None if step.size_bytes is None else round(step.size_bytes / 1024**3, 3)
     return (
         header.plan_id, header.target, header.dbid, header.state, step.position, step.phase, step.kind, step.owner,
