@@ -193,8 +193,9 @@ def _check_same_database(target: Target, database: DatabaseInfo, *, what: str) -
 def collection_import(*, target: Target, collection: Collection, kind: str, authoritative: bool) -> CollectionRun:
     """Store an imported ``collection`` of ``kind`` (report or extract) into ``target`` as one run, under the
     target's collection lock: snapshots already stored or overlapping stored ones are left out (with a warning),
-    a global RAC report replaces its instances' reports. ``authoritative`` sources (an extract) may replace the
-    target's database details; a report only adds to them."""
+    a global RAC report replaces its instances' reports. What an ``authoritative`` source (an extract) says of
+    the database overwrites the target's capabilities; a report only fills in what is missing. Raises
+    :class:`ImportRefused` while a collection of the target runs."""
     try:
         with target_lock(target.id):
             run = run_start(target=target, run_id=None, trigger=TRIGGER)
