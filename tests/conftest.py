@@ -59,6 +59,24 @@ def demo_target(db, seed_tiers):
 
 
 @pytest.fixture
+def refresh_target(db, seed_tiers):
+    """Target t1 with 100 hours stored (tests/tiering/stored_targets.py): HOT, 2 GB on hi-cap disk with 10 busy
+    hours, and COLD, 100 GB on flash; not refreshed yet."""
+    from tests.tiering.stored_targets import refresh_target_store
+
+    return refresh_target_store()
+
+
+@pytest.fixture
+def grouped_target(db, seed_tiers):
+    """Target "grouped" (tests/tiering/stored_targets.py): fifteen small partitions of APP.ORDERS on hi-cap disk,
+    worth moving to flash only together; not refreshed yet."""
+    from tests.tiering.stored_targets import grouped_target_store
+
+    return grouped_target_store()
+
+
+@pytest.fixture
 def collect(django_capture_on_commit_callbacks):
     """Collect a target as the worker does: the collection, then what it queues once committed (the
     refresh of its recommendations, a task of its own: eager in tests)."""

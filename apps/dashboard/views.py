@@ -189,7 +189,7 @@ def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResp
         "size_payload": charts.segment_size_payload(series, current_size_bytes=segment.size_bytes),
         "residency_payload": charts.residency_series_payload(residency, block_size_bytes=_block_size(target)),
         "block_size_bytes": _block_size(target), "basis": target.tier_set.basis,
-        "latency": _read_latency(segment, current),
+        "latency": read_latency(segment, current),
     }
     # A partition: its table's partitions by age, the heat the lifecycle reads (apps.tiering.lifecycle).
     partitions = partition_heat(segment=segment, run_id=current.run_id) if current else []
@@ -203,7 +203,7 @@ def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResp
     return render(request, "dashboard/segment.html", context)
 
 
-def _read_latency(segment: Segment, current) -> dict | None:
+def read_latency(segment: Segment, current) -> dict | None:
     """The read latency the IO time saved is computed from: measured on the segment's tablespace over the
     recommendation's window, else its current tier's nominal one (said so)."""
     if current is None or current.run.window_first_day is None:

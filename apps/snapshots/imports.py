@@ -91,7 +91,7 @@ def report_import(*, target: Target, data: bytes | str, filename: str, sizes: by
     if infos is not None:
         collection = dataclasses.replace(collection, segments=report_segment_sizes(collection, infos))
     _check_same_database(target, collection.database, what=f"AWR report {filename}")
-    return _import_store(target=target, collection=collection, kind="report", authoritative=False)
+    return collection_import(target=target, collection=collection, kind="report", authoritative=False)
 
 
 def extract_import(*, target: Target, path_or_zip: str | Path | IO[bytes],
@@ -111,7 +111,7 @@ def extract_import(*, target: Target, path_or_zip: str | Path | IO[bytes],
             hint = " (the import page's bound: import a larger extract with manage.py import_extract)"
         raise ImportRefused(f"{error}{hint}") from None
     _check_same_database(target, collection.database, what="offline extract")
-    return _import_store(target=target, collection=collection, kind="extract", authoritative=True)
+    return collection_import(target=target, collection=collection, kind="extract", authoritative=True)
 
 
 def report_segment_sizes(collection: Collection, infos: Iterable[SegmentInfo]) -> tuple[SegmentInfo, ...]:
@@ -190,9 +190,13 @@ def _check_same_database(target: Target, database: DatabaseInfo, *, what: str) -
         )
 
 
-def _import_store(*, target: Target, collection: Collection, kind: str, authoritative: bool) -> CollectionRun:
-    """Store the checked collection in a run of the same lifecycle as a collection (apps.snapshots.runs):
-    the target's lock first, then the run; a run that finds the lock taken is skipped, as a collection is."""
+def collection_import(*, target: Target, collection: Collection, kind: str, authoritative: bool) -> CollectionRun:
+    """Store an imported ``collection`` of ``kind`` (report or extract) into ``target`` as one run of the same
+    lifecycle as a collection (apps.snapshots.runs: the target's lock first, then the run): snapshots already
+    stored or overlapping stored ones are left out (with a warning), a global RAC report replaces its instances'
+    reports. What an ``authoritative`` source (an extract) says of the database overwrites the target's
+    capabilities; a report only fills in what is missing. Raises :class:`ImportRefused` while a collection or
+    import of the target runs (the run is then ended as skipped, as a collection's is)."""
     try:
         with run_lifecycle(target=target, run_id=None, trigger=TRIGGER) as run:
             try:

@@ -15,14 +15,14 @@ class SegmentSqlBrowserTests:
         self, page, live_server, admin_user, collected  # noqa: F811
     ):
         from apps.dashboard.segment_sql_selectors import segment_sql_card
-        from apps.dashboard.views import _read_latency
+        from apps.dashboard.views import read_latency
         from apps.tiering.models import Recommendation
 
         current = list(Recommendation.objects.current(target_id=collected.id).select_related("segment", "run").filter(
             segment__object_name="ORDERS", segment__object_type="TABLE PARTITION"))
         hottest = max(current, key=lambda rec: rec.read_requests_per_day or 0)
         cards = {rec.segment_id: segment_sql_card(segment=rec.segment, target=collected, current=rec,
-                                                  latency=_read_latency(rec.segment, rec)) for rec in current}
+                                                  latency=read_latency(rec.segment, rec)) for rec in current}
         noted = max((rec for rec in current if cards[rec.segment_id].note),
                     key=lambda rec: cards[rec.segment_id].note.io_s_per_day)
 

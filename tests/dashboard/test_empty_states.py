@@ -40,13 +40,13 @@ class ReportWithoutSizesTests:
         from apps.snapshots.imports import report_import
         from apps.snapshots.models import Segment
         from tests.dashboard.report_target import REPORT_22H, SAMPLES
-        from tests.snapshots.test_imports import _sizes_csv
+        from tests.snapshots.import_files import sizes_csv
 
         rows = [(s.owner, s.object_name, s.subobject_name, s.object_type, s.tablespace_name or "USERS", 64 * 1024**2)
                 for s in Segment.objects.filter(target=ppd)]
         with django_capture_on_commit_callbacks(execute=True):  # the same report again, with the sizes
             report_import(target=ppd, data=(SAMPLES / REPORT_22H).read_bytes(), filename=REPORT_22H,
-                          sizes=_sizes_csv(*rows))
+                          sizes=sizes_csv(*rows))
 
         page = viewer_client.get("/targets/ppd/").content.decode()
         assert not Segment.objects.filter(target=ppd, size_bytes__isnull=True).exists()

@@ -15,8 +15,8 @@ from apps.targets.models import TablespaceTier, Target
 from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey, SegmentStat, Snapshot
 from apps.tiering.models import Recommendation, Tier
 from apps.tiering.services import recommendation_refresh
-from tests.tiering.test_recommendation_groups import LABEL, NOW
-from tests.tiering.test_recommendation_groups import target as grouped_target  # noqa: F401 (fixture)
+from tests.base import NOW
+from tests.tiering.stored_targets import LABEL
 
 GB = 1024**3
 LOB = SegmentKey("APP", "SYS_LOB0000012345C00002$$", "", "LOBSEGMENT")
@@ -59,7 +59,7 @@ def lob_target(db, seed_tiers) -> Target:
 
 @pytest.mark.django_db
 class GroupPageTests:
-    def test_the_recommendations_table_names_each_move_s_group(self, grouped_target, viewer_client):  # noqa: F811
+    def test_the_recommendations_table_names_each_move_s_group(self, grouped_target, viewer_client):
         recommendation_refresh(target_id=grouped_target.id, now=NOW)
 
         body = html.unescape(viewer_client.get(f"/targets/{grouped_target.name}/recommendations/").content.decode())
@@ -67,7 +67,7 @@ class GroupPageTests:
         assert "Group</th>" in body
         assert body.count(f'data-col="group">{LABEL}</td>') == 15
 
-    def test_the_segment_page_names_its_group_and_why_it_moves(self, grouped_target, viewer_client):  # noqa: F811
+    def test_the_segment_page_names_its_group_and_why_it_moves(self, grouped_target, viewer_client):
         recommendation_refresh(target_id=grouped_target.id, now=NOW)
         segment = Segment.objects.filter(target=grouped_target).first()
 

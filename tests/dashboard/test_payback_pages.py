@@ -11,8 +11,8 @@ import pytest
 from apps.snapshots.models import Segment
 from apps.tiering.models import TierSet
 from apps.tiering.services import recommendation_refresh
-from tests.tiering.test_recommendation_refresh import COLD, HOT, NOW
-from tests.tiering.test_recommendation_refresh import target as refresh_target  # noqa: F401 (fixture)
+from tests.base import NOW
+from tests.tiering.stored_targets import COLD, HOT
 
 
 def _row(body: str, name: str) -> str:
@@ -23,7 +23,7 @@ def _row(body: str, name: str) -> str:
 
 @pytest.mark.django_db
 class PaybackPageTests:
-    def test_the_recommendations_table_gives_each_move_its_payback_days(self, refresh_target, viewer_client):  # noqa: F811 (the fixture)
+    def test_the_recommendations_table_gives_each_move_its_payback_days(self, refresh_target, viewer_client):
         TierSet.objects.filter(name="seed-2009").update(move_cost_usd=Decimal("10"))
         recommendation_refresh(target_id=refresh_target.id, now=NOW)
 
@@ -34,7 +34,7 @@ class PaybackPageTests:
         hot = _row(body, "Hot Orders")
         assert "not worth moving" in hot and 'data-col="payback">96 days</td>' in hot
 
-    def test_the_segment_page_gives_the_one_off_cost_duration_and_terms(self, refresh_target, viewer_client):  # noqa: F811 (the fixture)
+    def test_the_segment_page_gives_the_one_off_cost_duration_and_terms(self, refresh_target, viewer_client):
         recommendation_refresh(target_id=refresh_target.id, now=NOW)
         segment = Segment.objects.get(target=refresh_target, object_name=HOT.object_name)
 

@@ -9,7 +9,8 @@ from django.utils.html import escape
 
 from apps.snapshots.models import Segment
 from apps.targets.models import Target
-from tests.tiering.test_unmeasured import _report_target
+from tests.base import NOW
+from tests.tiering.stored_targets import HOT, hourly_snapshots, rac_interval_store, report_target_store
 
 
 def _unsized_target() -> Target:
@@ -17,11 +18,10 @@ def _unsized_target() -> Target:
     from apps.targets.models import TablespaceTier
     from apps.tiering.models import Tier
 
-    target = _report_target(unlisted_bound=1800)
+    target = report_target_store(unlisted_bound=1800)
     Segment.objects.filter(target=target).update(size_bytes=None)
     TablespaceTier.objects.filter(target=target).update(tier=Tier.objects.get(tier_set="seed-2009", name="flash"))
     from apps.tiering.services import recommendation_refresh
-    from tests.tiering.test_unmeasured import NOW
 
     recommendation_refresh(target_id=target.id, now=NOW)
     return target
@@ -30,7 +30,7 @@ def _unsized_target() -> Target:
 @pytest.mark.django_db
 class UnmeasuredPageTests:
     def test_the_recommendations_table_says_not_measured_with_the_bound(self, admin_client, seed_tiers):
-        target = _report_target(unlisted_bound=1800)
+        target = report_target_store(unlisted_bound=1800)
 
         body = admin_client.get(f"/targets/{target.name}/recommendations/?sort=name").content.decode()
         assert "not measured (≤ 0.5" in body  # UNLISTED: the report's bound for unlisted segments
@@ -38,7 +38,7 @@ class UnmeasuredPageTests:
         assert escape("≥ $") in body or "≥ $" in body  # its cost counts the GB only: a lower bound
 
     def test_the_segment_page_says_not_measured(self, admin_client, seed_tiers):
-        target = _report_target(unlisted_bound=None)
+        target = report_target_store(unlisted_bound=None)
         segment = Segment.objects.get(target=target, object_name="UNBOUNDED")
 
         body = admin_client.get(f"/targets/{target.name}/segments/{segment.id}/").content.decode()
@@ -47,7 +47,7 @@ class UnmeasuredPageTests:
 
     def test_the_target_page_says_its_cost_is_a_lower_bound_and_leaves_unmeasured_out_of_the_skew(
             self, admin_client, seed_tiers):
-        target = _report_target(unlisted_bound=1800)
+        target = report_target_store(unlisted_bound=1800)
 
         body = admin_client.get(f"/targets/{target.name}/").content.decode()
         assert "with IO not measured, priced by GB" in body
@@ -66,24 +66,23 @@ class UnmeasuredPageTests:
 def test_the_target_page_names_a_rac_interval_missing_instances(admin_client, seed_tiers):
     from apps.targets.models import TablespaceTier
     from apps.tiering.models import Tier
-    from tests.tiering.test_unmeasured import IncompleteRacIntervalTests
 
     target = Target.objects.create(name="rac", mode=Target.Mode.REPORT, tier_set_id="seed-2009")
     TablespaceTier.objects.create(target=target, tablespace_name="FLASHY",
                                   tier=Tier.objects.get(tier_set="seed-2009", name="flash"))
-    IncompleteRacIntervalTests()._store(target, 1)
+    rac_interval_store(target, 1)
 
     body = admin_client.get(f"/targets/{target.name}/").content.decode()
     assert "RAC database of 2 instances: snapshot 100" in body
     assert "holds instance 1 only" in body
 
-    IncompleteRacIntervalTests()._store(target, 2)
+    rac_interval_store(target, 2)
     assert "RAC database of 2" not in admin_client.get(f"/targets/{target.name}/").content.decode()
 
 
 @pytest.mark.django_db
 def test_the_segment_page_says_whether_its_read_latency_was_measured_or_nominal(admin_client, seed_tiers):
-    target = _report_target(unlisted_bound=1800)  # the report has no Tablespace IO section
+    target = report_target_store(unlisted_bound=1800)  # the report has no Tablespace IO section
     segment = Segment.objects.get(target=target, object_name="LISTED")
 
     body = admin_client.get(f"/targets/{target.name}/segments/{segment.id}/").content.decode()
@@ -98,14 +97,13 @@ def test_the_segment_page_names_the_measured_latency(admin_client, seed_tiers):
     from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo
     from apps.tiering.models import Tier
     from apps.tiering.services import recommendation_refresh
-    from tests.tiering.test_recommendation_refresh import HOT, NOW, _hourly
 
     target = Target.objects.create(name="t1", mode=Target.Mode.DEMO, tier_set_id="seed-2009")
     TablespaceTier.objects.create(target=target, tablespace_name="SLOW",
                                   tier=Tier.objects.get(tier_set="seed-2009", name="hi-cap disk"))
     collection = Collection(
         database=DatabaseInfo(dbid=7, db_name="T1", release="19.0.0.0.0", is_rac=False, instances=(1,)),
-        snapshots=tuple(_hourly(24, lambda h: 3600, lambda h: 0, HOT, "SLOW", 12.5)),
+        snapshots=tuple(hourly_snapshots(24, lambda h: 3600, lambda h: 0, HOT, "SLOW", 12.5)),
         segments=(SegmentInfo(key=HOT, tablespace_name="SLOW", bytes=2 * 1024**3, blocks=2 * 1024**3 // 8192),))
     collection_store(target=target, collection=collection, kind="demo",
                      state=CollectState(now=NOW, history_start_at=NOW - dt.timedelta(days=8)))
@@ -119,7 +117,7 @@ def test_the_segment_page_names_the_measured_latency(admin_client, seed_tiers):
 @pytest.mark.django_db
 def test_the_fleet_page_marks_a_target_costed_on_unmeasured_figures_and_its_total_as_lower_bounds(
         admin_client, seed_tiers):
-    _report_target(unlisted_bound=1800)
+    report_target_store(unlisted_bound=1800)
 
     body = admin_client.get("/").content.decode()
     row = body.split('data-col="cost_now"', 1)[1].split("</td>", 1)[0]

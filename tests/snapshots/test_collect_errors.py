@@ -14,7 +14,7 @@ from apps.snapshots.tasks import snapshot_collect as snapshot_collect_task
 from apps.targets.models import Target
 from apps.targets.oracle.source import OracleSource
 from tests.targets.oracle.fakes import FakeConnect, load_recording
-from tests.targets.oracle.test_errors import ora
+from tests.targets.oracle.oracle_errors import ora
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 
 import pytest
@@ -13,13 +12,9 @@ from apps.snapshots.models import Snapshot as SnapshotModel
 from apps.snapshots.rollups import segment_days_roll_up
 from apps.snapshots.selectors import Incarnation, database_incarnations
 from apps.targets.models import Target
-from tests.snapshots.test_windows import END, _series, _store
+from tests.snapshots.stored_series import END, of_database, series, store
 
 DAYS = 4
-
-
-def _of_database(snapshots, dbid: int):
-    return [dataclasses.replace(snap, dbid=dbid) for snap in snapshots]
 
 
 def _by_segment(target: Target, figures: windows.WindowArrays) -> dict[tuple, tuple]:
@@ -44,9 +39,9 @@ def recreated(db) -> Target:
     two days again (as the demo does: its snap_ids follow the clock), each rolled up and refreshed as
     collections would."""
     target = Target.objects.create(name="recreated", mode=Target.Mode.DEMO)
-    _store(target, _of_database(_series(60, 24 * DAYS, seed=31), 1))
+    store(target, of_database(series(60, 24 * DAYS, seed=31), 1))
     _window(target)  # rollups and a window base of DBID 1
-    _store(target, _of_database(_series(60, 48, seed=32), 2))
+    store(target, of_database(series(60, 48, seed=32), 2))
     return target
 
 
@@ -54,7 +49,7 @@ def recreated(db) -> Target:
 def only_new(db) -> Target:
     """The same DBID 2 snapshots on a target that never saw DBID 1."""
     target = Target.objects.create(name="only-new", mode=Target.Mode.DEMO)
-    _store(target, _of_database(_series(60, 48, seed=32), 2))
+    store(target, of_database(series(60, 48, seed=32), 2))
     return target
 
 
@@ -81,9 +76,9 @@ class DatabaseIdentityTests:
 
     def test_a_late_snapshot_of_the_old_database_stays_out_of_the_windows(self, recreated, only_new):
         # Of a day both databases have (an import of an old AWR report, say), numbered apart from the rest.
-        old = _of_database(_series(60, 24 * DAYS, seed=33, first_snap=1000), 1)[-30:-29]
+        old = of_database(series(60, 24 * DAYS, seed=33, first_snap=1000), 1)[-30:-29]
 
-        _store(recreated, old)
+        store(recreated, old)
 
         assert _by_segment(recreated, _window(recreated)) == _by_segment(only_new, _window(only_new))
         # Not left pending for every roll-up to look at again.
@@ -91,8 +86,8 @@ class DatabaseIdentityTests:
 
     def test_a_window_moving_back_to_an_earlier_database_is_rebuilt_from_it(self, db):
         target = Target.objects.create(name="restored", mode=Target.Mode.DEMO)
-        _store(target, _of_database(_series(60, 24 * DAYS, seed=34), 1))
-        _store(target, _of_database(_series(60, 24, seed=35), 2))
+        store(target, of_database(series(60, 24 * DAYS, seed=34), 1))
+        store(target, of_database(series(60, 24, seed=35), 2))
         _window(target)
         # DBID 2's snapshots deleted: DBID 1's latest snapshot is the latest again.
         SnapshotModel.objects.filter(target=target, dbid=2).delete()
@@ -105,8 +100,8 @@ class DatabaseIdentityTests:
     def test_snapshots_of_two_kinds_under_one_snap_id_are_two_figures(self, db):
         # An AWR report imported beside the demo's own snapshots, numbered alike: not two RAC instances.
         target = Target.objects.create(name="kinds", mode=Target.Mode.DEMO)
-        _store(target, _series(60, 48, seed=36))
-        _store(target, _series(60, 48, seed=37), kind="report")
+        store(target, series(60, 48, seed=36))
+        store(target, series(60, 48, seed=37), kind="report")
 
         rolled, raw = _window(target, days=2), _window(target, raw=True, days=2)
 

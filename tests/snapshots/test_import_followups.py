@@ -8,9 +8,7 @@ import pytest
 from django.core.management import call_command
 
 from apps.targets.models import Target
-
-from .test_imports import EXTRACTS, HTML_11G, SAMPLES
-from .test_runs import closed_broker  # noqa: F401  (a fixture)
+from tests.snapshots.import_files import EXTRACTS, HTML_11G, SAMPLES
 
 
 @pytest.fixture

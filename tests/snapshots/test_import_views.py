@@ -141,10 +141,10 @@ class ImportPageTests:
 
     def test_it_says_why_an_instance_report_of_an_imported_global_interval_adds_nothing(self, admin_client,
                                                                                           report_target):
-        from tests.snapshots.test_rac_reports import GLOBAL, INSTANCE_1, _as_instance_of_the_global_interval
+        from tests.snapshots.import_files import GLOBAL, INSTANCE_1, as_instance_of_the_global_interval
 
         admin_client.post(URL, {"kind": "report", "report-report": _report_upload(GLOBAL)})
-        upload = SimpleUploadedFile("i1.txt", _as_instance_of_the_global_interval(INSTANCE_1), "text/plain")
+        upload = SimpleUploadedFile("i1.txt", as_instance_of_the_global_interval(INSTANCE_1), "text/plain")
 
         response = admin_client.post(URL, {"kind": "report", "report-report": upload}, follow=True)
 

@@ -25,10 +25,8 @@ from apps.snapshots.models import (
 from apps.targets.awr_report import MAX_REPORT_BYTES
 from apps.targets.models import Target
 from apps.tiering.models import Recommendation
+from tests.snapshots.import_files import EXTRACTS, HTML_11G, SAMPLES, sizes_csv
 
-SAMPLES = Path(__file__).resolve().parents[2] / ".." / "shared" / "awr-samples"
-EXTRACTS = Path(__file__).resolve().parents[1] / "targets" / "extract" / "fixtures"
-HTML_11G = "pcambell__awrrptanalyzor__awrrpt__11g__awrrpt_1_36006_36007.html"
 TEXT_12C = "ora600pl__jas-min__awrrpt_1_2668_2669.txt"
 RAC_GLOBAL = "edwinjiang__dataextraction_found__beautifulsoap__awr_rac.html"
 SAME_HTML = "1newstar__awr2csv__sample__awr_11204_1.html"
@@ -59,15 +57,6 @@ NOTHING = {"snapshots": 0, "segment_stats": 0, "sysstats": 0, "tablespace_io": 0
 @pytest.fixture
 def report_target(db) -> Target:
     return Target.objects.create(name="xydb", mode=Target.Mode.REPORT)
-
-
-def _sizes_csv(*rows: tuple[str, str, str, str, str, int]) -> bytes:
-    lines = ["OWNER,SEGMENT_NAME,PARTITION_NAME,SEGMENT_TYPE,TABLESPACE_NAME,BYTES,BLOCKS,BUFFER_POOL,FLASH_CACHE,"
-             "CELL_FLASH_CACHE,OBJ_NUMBER,DATAOBJ_NUMBER,LOB_TABLE_NAME,LOB_COLUMN_NAME,LOB_TABLE_PARTITION_NAME"]
-    for owner, name, partition, segment_type, tablespace, size_bytes in rows:
-        lines.append(f'"{owner}","{name}","{partition}","{segment_type}","{tablespace}","{size_bytes}",'
-                     f'"{size_bytes // 8192}","DEFAULT","DEFAULT","DEFAULT","","","","",""')
-    return ("\n".join(lines) + "\n").encode()
 
 
 @pytest.mark.django_db
@@ -157,7 +146,7 @@ class ReportImportTests:
         assert Snapshot.objects.filter(target=demo_target).count() == 0
 
     def test_it_takes_sizes_from_a_companion_segments_listing(self, report_target):
-        sizes = _sizes_csv(
+        sizes = sizes_csv(
             ("IDC_U_UNIAUTH", "T_ONLINE_USER", "", "TABLE", "TS_UNIAUTH", 5 * 1024**3),
             ("IDC_U_UNIAUTH", "NOT_IN_THE_REPORT", "", "TABLE", "TS_UNIAUTH", 1024**3),
         )
@@ -172,7 +161,7 @@ class ReportImportTests:
         assert segments.filter(size_bytes__isnull=True).count() == 21
 
     def test_it_refuses_a_bad_sizes_file_naming_its_line(self, report_target):
-        sizes = _sizes_csv(("A", "B", "", "TABLE", "T", 1)) + b'"A","C","","TABLE","T","lots","1","","","","","","","",""\n'
+        sizes = sizes_csv(("A", "B", "", "TABLE", "T", 1)) + b'"A","C","","TABLE","T","lots","1","","","","","","","",""\n'
 
         with pytest.raises(ImportRefused) as caught:
             report_import(target=report_target, data=_sample(HTML_11G), filename=HTML_11G, sizes=sizes,
@@ -218,7 +207,7 @@ class ReportImportTests:
 
     def test_it_refreshes_recommendations_for_a_recent_report(self, report_target, seed_tiers,
                                                               django_capture_on_commit_callbacks):
-        sizes = _sizes_csv(("IDC_U_UNIAUTH", "T_ONLINE_USER", "", "TABLE", "TS_UNIAUTH", 5 * 1024**3))
+        sizes = sizes_csv(("IDC_U_UNIAUTH", "T_ONLINE_USER", "", "TABLE", "TS_UNIAUTH", 5 * 1024**3))
 
         with time_machine.travel(dt.datetime(2023, 12, 12, 19, 0, tzinfo=UTC), tick=False), \
                 django_capture_on_commit_callbacks(execute=True):
@@ -308,7 +297,7 @@ class ExtractImportTests:
 class ImportCommandTests:
     def test_it_imports_a_report_from_the_command_line(self, report_target, tmp_path):
         sizes = tmp_path / "segments.csv"
-        sizes.write_bytes(_sizes_csv(("IDC_U_UNIAUTH", "T_ONLINE_USER", "", "TABLE", "TS_UNIAUTH", 1024**3)))
+        sizes.write_bytes(sizes_csv(("IDC_U_UNIAUTH", "T_ONLINE_USER", "", "TABLE", "TS_UNIAUTH", 1024**3)))
         out = io.StringIO()
 
         call_command("import_awr_report", str(SAMPLES / HTML_11G), "--target", "xydb", "--sizes", str(sizes),
@@ -404,7 +393,7 @@ class TruncatedNameImportTests:
         from apps.targets.awr_report import parse_report
 
         twin = parse_report(_sample(SAME_HTML), filename=SAME_HTML)
-        sizes = _sizes_csv(*((s.owner, s.object_name, s.subobject_name, "TABLE", s.tablespace_name, 8192)
+        sizes = sizes_csv(*((s.owner, s.object_name, s.subobject_name, "TABLE", s.tablespace_name, 8192)
                              for s in twin.segments))
 
         run = report_import(target=report_target, data=_sample(SAME_TEXT), filename=SAME_TEXT, sizes=sizes)

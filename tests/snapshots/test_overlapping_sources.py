@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 
-from apps.snapshots.imports import _import_store
+from apps.snapshots.imports import collection_import
 from apps.snapshots.models import Snapshot
 from apps.targets.models import Target
 from apps.targets.rows import Collection, DatabaseInfo, SegmentKey, SegmentStat
@@ -39,10 +39,10 @@ def target(db, seed_tiers) -> Target:
 @pytest.mark.django_db
 class OverlappingSourceTests:
     def test_a_report_of_snapshots_an_extract_holds_adds_nothing_and_says_so(self, target):
-        _import_store(target=target, collection=_collection((1, 101, 0, 1), (1, 102, 1, 2)), kind="extract",
+        collection_import(target=target, collection=_collection((1, 101, 0, 1), (1, 102, 1, 2)), kind="extract",
                       authoritative=True)
 
-        run = _import_store(target=target, collection=_collection((1, 102, 0, 2)), kind="report", authoritative=False)
+        run = collection_import(target=target, collection=_collection((1, 102, 0, 2)), kind="report", authoritative=False)
 
         assert Snapshot.objects.filter(target=target, kind="report").count() == 0
         assert run.snapshots_added == 0
@@ -51,26 +51,26 @@ class OverlappingSourceTests:
         assert "count that time twice" in warning
 
     def test_two_reports_of_overlapping_ranges_keep_the_first(self, target):
-        _import_store(target=target, collection=_collection((1, 110, 0, 10)), kind="report", authoritative=False)
+        collection_import(target=target, collection=_collection((1, 110, 0, 10)), kind="report", authoritative=False)
 
-        run = _import_store(target=target, collection=_collection((1, 106, 5, 6)), kind="report",
+        run = collection_import(target=target, collection=_collection((1, 106, 5, 6)), kind="report",
                             authoritative=False)
 
         assert list(Snapshot.objects.filter(target=target).values_list("snap_id", flat=True)) == [110]
         assert "overlaps snapshot 110" in run.warnings[0]
 
     def test_adjacent_intervals_and_other_instances_are_kept(self, target):
-        _import_store(target=target, collection=_collection((1, 101, 0, 1)), kind="extract", authoritative=True)
+        collection_import(target=target, collection=_collection((1, 101, 0, 1)), kind="extract", authoritative=True)
 
-        run = _import_store(target=target, collection=_collection((1, 102, 1, 2), (2, 101, 0, 1)), kind="report",
+        run = collection_import(target=target, collection=_collection((1, 102, 1, 2), (2, 101, 0, 1)), kind="report",
                             authoritative=False)
 
         assert run.snapshots_added == 2 and not run.warnings
 
     def test_a_global_report_overlaps_every_instance(self, target):
-        _import_store(target=target, collection=_collection((1, 101, 0, 1)), kind="extract", authoritative=True)
+        collection_import(target=target, collection=_collection((1, 101, 0, 1)), kind="extract", authoritative=True)
 
-        run = _import_store(target=target, collection=_collection((0, 101, 0, 1)), kind="report",
+        run = collection_import(target=target, collection=_collection((0, 101, 0, 1)), kind="report",
                             authoritative=False)
 
         assert run.snapshots_added == 0 and "overlaps snapshot 101 of instance 1" in run.warnings[0]

@@ -13,7 +13,7 @@ from apps.snapshots import partitions
 from apps.snapshots.models import RollupDay, SegmentStat, Snapshot
 from apps.snapshots.services import snapshot_prune
 from apps.targets.models import Target
-from tests.snapshots.test_windows import END, _series, _store
+from tests.snapshots.stored_series import END, series, store
 
 
 def _children() -> dict[str, int]:
@@ -54,7 +54,7 @@ def retention_days(settings):
 class PartitionStoreTests:
     def test_rows_land_in_the_partition_of_their_utc_day(self):
         target = Target.objects.create(name="daily", mode=Target.Mode.DEMO)
-        _store(target, _series(60, 30, seed=1))  # 30 hourly snapshots ending 23:30: two days
+        store(target, series(60, 30, seed=1))  # 30 hourly snapshots ending 23:30: two days
 
         children = _children()
 
@@ -65,9 +65,9 @@ class PartitionStoreTests:
 
     def test_a_report_years_old_loads_into_a_partition_made_for_its_day(self):
         target = Target.objects.create(name="2019", mode=Target.Mode.REPORT)
-        old = _shifted(_series(60, 3, seed=2), END - dt.datetime(2019, 5, 14, 5, 30, tzinfo=dt.UTC))
+        old = _shifted(series(60, 3, seed=2), END - dt.datetime(2019, 5, 14, 5, 30, tzinfo=dt.UTC))
 
-        _store(target, old, kind="report")
+        store(target, old, kind="report")
 
         assert _children()["snapshots_segmentstat_p20190514"] == SegmentStat.objects.count() > 0
 
@@ -92,7 +92,7 @@ class PartitionStoreTests:
 
     def test_a_row_written_around_the_store_is_caught_by_the_default_partition_then_moved_to_its_day(self):
         target = Target.objects.create(name="by hand", mode=Target.Mode.DEMO)
-        _store(target, _series(60, 2, seed=8))
+        store(target, series(60, 2, seed=8))
         stat = SegmentStat.objects.first()
         day = dt.datetime(2012, 2, 29, 10, tzinfo=dt.UTC)
         moved = Snapshot.objects.create(target=target, kind="demo", dbid=7, instance_number=1, snap_id=99,
@@ -113,8 +113,8 @@ class PartitionRetentionTests:
     def test_days_no_target_needs_lose_their_partition_and_their_rollups(self, retention_days):
         live = Target.objects.create(name="live", mode=Target.Mode.DEMO)
         report = Target.objects.create(name="2019", mode=Target.Mode.REPORT)
-        _store(live, _series(60, 24 * 5, seed=3))  # five whole days ending END's day
-        _store(report, _shifted(_series(60, 3, seed=4), END - dt.datetime(2019, 5, 14, 5, 30, tzinfo=dt.UTC)),
+        store(live, series(60, 24 * 5, seed=3))  # five whole days ending END's day
+        store(report, _shifted(series(60, 3, seed=4), END - dt.datetime(2019, 5, 14, 5, 30, tzinfo=dt.UTC)),
                kind="report")
         report_rows = SegmentStat.objects.filter(snapshot__target=report).count()
         retention_days(2)
@@ -138,8 +138,8 @@ class PartitionRetentionTests:
     def test_a_day_another_target_still_needs_keeps_its_partition_and_loses_only_the_old_rows(self, retention_days):
         ahead = Target.objects.create(name="ahead", mode=Target.Mode.DEMO)
         behind = Target.objects.create(name="behind", mode=Target.Mode.DEMO)
-        _store(ahead, _series(60, 24 * 5, seed=5))
-        _store(behind, _shifted(_series(60, 24 * 3, seed=6), dt.timedelta(days=2)))  # its latest: 2 days earlier
+        store(ahead, series(60, 24 * 5, seed=5))
+        store(behind, _shifted(series(60, 24 * 3, seed=6), dt.timedelta(days=2)))  # its latest: 2 days earlier
         retention_days(1)
 
         snapshot_prune(now=END)
@@ -152,7 +152,7 @@ class PartitionRetentionTests:
 
     def test_a_failed_drop_leaves_the_partitions_and_snapshots_as_they_were(self, monkeypatch):
         target = Target.objects.create(name="kept", mode=Target.Mode.DEMO)
-        _store(target, _series(60, 30, seed=7))
+        store(target, series(60, 30, seed=7))
         day = END.date() - dt.timedelta(days=1)
         before = Snapshot.objects.count()
 

@@ -19,7 +19,7 @@ from apps.targets.base import CollectState
 from apps.targets.models import Target
 from apps.targets.rows import Collection, DatabaseInfo, SegmentKey, Snapshot
 from apps.targets.rows import SegmentStat as StatRow
-from tests.snapshots.test_windows import END, A, B, _series, _store
+from tests.snapshots.stored_series import END, A, B, series, store
 
 C = SegmentKey("APP", "NEWCOMER", "", "TABLE")
 
@@ -64,7 +64,7 @@ def _top_n(target: Target, snaps: list[tuple[int, dt.datetime, dict]]) -> None:
 class SegmentPeriodFiguresTests:
     @pytest.mark.parametrize("statistic", ["p95", "avg"])
     def test_a_pages_rows_get_the_figures_computed_directly_from_the_stored_statistics(self, target, statistic):
-        _store(target, _series(60, 24 * 6, seed=3))
+        store(target, series(60, 24 * 6, seed=3))
         ids = _ids(target)
         start, stop = day_bounds(END.date() - dt.timedelta(days=2), END.date() - dt.timedelta(days=1))
 
@@ -77,7 +77,7 @@ class SegmentPeriodFiguresTests:
         assert got[ids["ORDERS"]].intensity == pytest.approx(got[ids["ORDERS"]].iops / 2.0)
 
     def test_the_average_and_the_p95_differ_on_a_bursty_segment(self, target):
-        _store(target, _series(60, 24 * 3, seed=5))
+        store(target, series(60, 24 * 3, seed=5))
         pk = _ids(target)["ORDERS"]
         start, stop = day_bounds(END.date() - dt.timedelta(days=2), END.date())
 
@@ -87,7 +87,7 @@ class SegmentPeriodFiguresTests:
         assert p95 > avg > 0
 
     def test_a_period_reads_only_the_rows_asked_for(self, target):
-        _store(target, _series(60, 24, seed=1))
+        store(target, series(60, 24, seed=1))
         ids = _ids(target)
         start, stop = day_bounds(END.date(), END.date())
 
@@ -97,7 +97,7 @@ class SegmentPeriodFiguresTests:
         assert list(got) == [ids["ORDERS"]]
 
     def test_a_period_without_snapshots_leaves_every_figure_unknown(self, target):
-        _store(target, _series(60, 24, seed=1))
+        store(target, series(60, 24, seed=1))
         ids = _ids(target)
         start, stop = day_bounds(END.date() - dt.timedelta(days=10), END.date() - dt.timedelta(days=9))
 
@@ -126,7 +126,7 @@ class SegmentPeriodFiguresTests:
 class TargetPeriodFiguresTests:
     @pytest.mark.parametrize("statistic", ["p95", "avg"])
     def test_the_rollups_give_the_raw_figures_of_any_days(self, target, statistic):
-        _store(target, _series(60, 24 * 8, seed=7))
+        store(target, series(60, 24 * 8, seed=7))
         first, last = END.date() - dt.timedelta(days=5), END.date() - dt.timedelta(days=3)
 
         rolled = target_period_figures(target_id=target.id, first_day=first, last_day=last, statistic=statistic)
@@ -139,7 +139,7 @@ class TargetPeriodFiguresTests:
     def test_the_recommendations_window_base_is_read_instead_of_its_days(self, target, monkeypatch):
         from apps.snapshots import periods
 
-        _store(target, _series(60, 24 * 8, seed=9))
+        store(target, series(60, 24 * 8, seed=9))
         windows.window_figures(target_id=target.id, last_day=END.date(), days=5)  # as a refresh does
         first = END.date() - dt.timedelta(days=4)
         read, day_rollup = [], periods.day_rollup
@@ -153,7 +153,7 @@ class TargetPeriodFiguresTests:
         assert np.allclose(rolled.iops[order_a], raw.iops[order_b], rtol=1e-12)
 
     def test_a_period_stores_no_window_base(self, target):
-        _store(target, _series(60, 24 * 8, seed=7))
+        store(target, series(60, 24 * 8, seed=7))
         target_period_figures(target_id=target.id, first_day=END.date() - dt.timedelta(days=4),
                               last_day=END.date() - dt.timedelta(days=2), statistic="p95")
 
@@ -176,7 +176,7 @@ class PeriodsCompareTests:
         day_a = dt.datetime(2026, 11, 18, 1, tzinfo=dt.timezone.utc)
         day_b = dt.datetime(2026, 11, 20, 1, tzinfo=dt.timezone.utc)
         gone = SegmentKey("APP", "GONE", "", "TABLE")
-        _store(target, _hourly(1, day_a, 3, {A: (3600, 0), B: (36_000, 0), gone: (720, 0)})
+        store(target, _hourly(1, day_a, 3, {A: (3600, 0), B: (36_000, 0), gone: (720, 0)})
                + _hourly(100, day_b, 3, {A: (7200, 0), B: (36_000 * 3, 3600), C: (1800, 0)}))
         ids = _ids(target)
 

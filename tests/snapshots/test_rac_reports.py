@@ -14,10 +14,14 @@ from apps.targets.awr_report import parse_report
 from apps.targets.awr_report.source import report_to_collection
 from apps.targets.models import Target
 from apps.tiering.models import Recommendation
+from tests.snapshots.import_files import (
+    GLOBAL,
+    INSTANCE_1,
+    INSTANCE_2,
+    SAMPLES,
+    as_instance_of_the_global_interval,
+)
 
-SAMPLES = Path(__file__).resolve().parents[2] / ".." / "shared" / "awr-samples"
-INSTANCE_1 = "1newstar__awr2csv__sample__awr_11204_1.txt"
-INSTANCE_2 = "1newstar__awr2csv__sample__awr_11204_2.txt"
 UTC = dt.timezone.utc
 
 
@@ -53,19 +57,6 @@ def test_two_instance_reports_of_one_snapshot_pair_are_summed(order, seed_tiers,
     assert row.iops_bound == pytest.approx((first[0] + second[0] + 8 + 6) / first[1], rel=1e-9)
 
 
-GLOBAL = "edwinjiang__dataextraction_found__beautifulsoap__awr_rac.html"
-
-
-def _as_instance_of_the_global_interval(name: str) -> bytes:
-    """An instance report of the global report's database and snapshot pair (SLOB, DBID 3648831675, 176-177):
-    the 11.2.0.4 instance report with its header's DBID, snapshot ids and times edited, in place."""
-    text = (SAMPLES / name).read_text()
-    text = text.replace("1380142923", "3648831675")
-    text = text.replace("Begin Snap:         2 10-Jul-14 04:00:45", "Begin Snap:       176 18-Sep-16 14:51:10")
-    text = text.replace("  End Snap:         3 10-Jul-14 05:00:58", "  End Snap:       177 18-Sep-16 14:54:05")
-    return text.encode()
-
-
 @pytest.mark.django_db
 class GlobalAndInstanceReportTests:
     """Issue 15: a global RAC report and the instance reports of its interval never count twice."""
@@ -74,7 +65,7 @@ class GlobalAndInstanceReportTests:
         target = Target.objects.create(name="slob", mode=Target.Mode.REPORT)
         report_import(target=target, data=(SAMPLES / GLOBAL).read_bytes(), filename=GLOBAL)
 
-        run = report_import(target=target, data=_as_instance_of_the_global_interval(INSTANCE_1), filename="i1.txt")
+        run = report_import(target=target, data=as_instance_of_the_global_interval(INSTANCE_1), filename="i1.txt")
 
         assert run.snapshots_added == 0
         assert list(Snapshot.objects.filter(target=target).values_list("instance_number", "snap_id")) == [(0, 177)]
@@ -87,7 +78,7 @@ class GlobalAndInstanceReportTests:
         from apps.snapshots.windows import window_figures
 
         for name in (INSTANCE_1, INSTANCE_2):
-            report_import(target=target, data=_as_instance_of_the_global_interval(name), filename=name)
+            report_import(target=target, data=as_instance_of_the_global_interval(name), filename=name)
         assert Snapshot.objects.filter(target=target).count() == 2
         segment_days_roll_up(target_id=target.id)  # the instance reports' day is rolled up already
 
@@ -133,7 +124,7 @@ def test_the_instances_of_one_awr_snapshot_collected_live_are_summed_in_the_wind
     from apps.snapshots.windows import window_figures
     from apps.targets.oracle.source import OracleSource
     from tests.targets.oracle.fakes import FakeConnect, load_recording
-    from tests.targets.oracle.test_source import rac_state
+    from tests.targets.oracle.recorded_sources import rac_state
 
     recording = load_recording("rac_awr")
     (seg_stat,) = recording["statements"]["seg_stat"]

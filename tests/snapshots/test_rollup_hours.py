@@ -13,8 +13,7 @@ from apps.snapshots.services import collection_store
 from apps.targets.base import CollectState
 from apps.targets.models import Target
 from apps.targets.rows import Collection, DatabaseInfo
-from tests.snapshots.test_database_identity import _of_database
-from tests.snapshots.test_windows import END, _assert_same, _series, _store
+from tests.snapshots.stored_series import END, assert_same, of_database, series, store
 
 DAY = END.date()
 
@@ -30,7 +29,7 @@ def _collected(target: Target, *snapshots) -> None:
 
 
 def _as_the_raw_statistics(target: Target, days: int) -> None:
-    _assert_same(windows.window_figures(target_id=target.id, last_day=DAY, days=days),
+    assert_same(windows.window_figures(target_id=target.id, last_day=DAY, days=days),
                  windows.raw_window_figures(target_id=target.id, last_day=DAY, days=days))
 
 
@@ -49,8 +48,8 @@ def target(db) -> Target:
 @pytest.mark.django_db
 class RollupHourTests:
     def test_an_open_days_hourly_roll_ups_append_parts_and_rewrite_its_rollup_every_few_hours(self, target):
-        snaps = _series(60, 48, seed=61)  # the day before END's, then END's 24 hours
-        _store(target, snaps[:24])
+        snaps = series(60, 48, seed=61)  # the day before END's, then END's 24 hours
+        store(target, snaps[:24])
         versions = set()
 
         for hour, snap in enumerate(snaps[24:], start=1):
@@ -66,7 +65,7 @@ class RollupHourTests:
         assert len(versions - {None}) == 24 // PARTS_PER_DAY
 
     def test_the_parts_are_merged_into_the_days_rollup_once_the_day_has_ended(self, target):
-        for snap in _series(60, 3, seed=62):
+        for snap in series(60, 3, seed=62):
             _collected(target, snap)
         before = windows.window_figures(target_id=target.id, last_day=DAY, days=1)
         versions = day_versions(target_id=target.id, last_day=DAY)
@@ -78,12 +77,12 @@ class RollupHourTests:
         # The same rollup, so the same version: nothing built from the day looks stale.
         assert day_versions(target_id=target.id, last_day=DAY) == versions
         assert RollupDay.objects.get(target=target, day=DAY).dbid == 7
-        _assert_same(windows.window_figures(target_id=target.id, last_day=DAY, days=1), before)
+        assert_same(windows.window_figures(target_id=target.id, last_day=DAY, days=1), before)
         _as_the_raw_statistics(target, days=1)
 
     def test_a_base_prepared_over_the_open_day_stays_current_when_its_parts_are_merged(self, target):
-        snaps = _series(60, 48, seed=63)
-        _store(target, snaps[:24])
+        snaps = series(60, 48, seed=63)
+        store(target, snaps[:24])
         for snap in snaps[24:27]:
             _collected(target, snap)
         windows.window_base_prepare(target_id=target.id, last_day=DAY, days=2, day_ends=True)
@@ -95,8 +94,8 @@ class RollupHourTests:
         assert WindowBase.objects.get(target=target, first_day=DAY, last_day=DAY).built_at == prepared.built_at
 
     def test_deleting_a_days_snapshots_forgets_its_parts(self, target):
-        snaps = _series(60, 48, seed=64)
-        _store(target, snaps[:24])
+        snaps = series(60, 48, seed=64)
+        store(target, snaps[:24])
         for snap in snaps[24:28]:
             _collected(target, snap)
         assert _parts(target) == 4
@@ -108,7 +107,7 @@ class RollupHourTests:
         _as_the_raw_statistics(target, days=2)
 
     def test_a_late_instance_rebuilds_the_open_day_without_its_parts(self, target):
-        snaps = _series(60, 4, seed=65, instances=2)
+        snaps = series(60, 4, seed=65, instances=2)
         for first in range(0, 8, 2):
             _collected(target, *snaps[first:first + (1 if first == 4 else 2)])
         assert _parts(target) == 4
@@ -119,16 +118,16 @@ class RollupHourTests:
         _as_the_raw_statistics(target, days=1)
 
     def test_a_new_database_drops_the_parts_of_the_old_one(self, target):
-        for snap in _of_database(_series(60, 3, seed=66), 1):
+        for snap in of_database(series(60, 3, seed=66), 1):
             _collected(target, snap)
 
-        _collected(target, _of_database(_series(60, 1, seed=67, first_snap=50), 2)[0])
+        _collected(target, of_database(series(60, 1, seed=67, first_snap=50), 2)[0])
 
         assert set(RollupHour.objects.filter(target=target).values_list("dbid", flat=True)) == {2}
         _as_the_raw_statistics(target, days=1)
 
     def test_a_day_with_parts_reads_as_its_whole_rollup(self, target):
-        for snap in _series(60, 5, seed=68):
+        for snap in series(60, 5, seed=68):
             _collected(target, snap)
         assert _parts(target) == 5
         parts = rollups.day_rollup(target_id=target.id, day=DAY)
@@ -148,8 +147,8 @@ class OpenDayPeriodTests:
         from apps.core.time import day_bounds
         from apps.snapshots.periods import target_period_figures
 
-        snaps = _series(60, 48, seed=63)  # the day before END's, then END's 24 hours
-        _store(target, snaps[:24])
+        snaps = series(60, 48, seed=63)  # the day before END's, then END's 24 hours
+        store(target, snaps[:24])
         for snap in snaps[24:27]:  # the open day's first roll-ups: a part, no RollupDay yet
             _collected(target, snap)
         assert not RollupDay.objects.filter(target=target, day=DAY).exists()  # only a part so far

@@ -14,8 +14,7 @@ from apps.snapshots.services import collection_store
 from apps.targets.base import CollectState
 from apps.targets.models import Target
 from apps.targets.rows import Collection, DatabaseInfo
-from tests.snapshots.test_rollup_rebuild import _assert_as_the_raw_statistics
-from tests.snapshots.test_windows import END, _series, _store
+from tests.snapshots.stored_series import END, assert_as_the_raw_statistics, series, store
 
 
 def _store_pending(target: Target, snapshots) -> None:
@@ -29,8 +28,8 @@ def _store_pending(target: Target, snapshots) -> None:
 @pytest.mark.django_db(transaction=True)
 def test_a_roll_up_does_not_wait_for_a_lock_on_another_days_partition():
     target = Target.objects.create(name="pruned-read", mode=Target.Mode.DEMO)
-    snaps = _series(60, 48, seed=51)  # two days, ending END
-    _store(target, snaps[:-1])
+    snaps = series(60, 48, seed=51)  # two days, ending END
+    store(target, snaps[:-1])
     _store_pending(target, snaps[-1:])
     settings = connection.settings_dict
     with psycopg.connect(host=settings["HOST"], port=settings["PORT"], dbname=settings["NAME"],
@@ -48,4 +47,4 @@ def test_a_roll_up_does_not_wait_for_a_lock_on_another_days_partition():
             holder.rollback()
 
     assert changed == [END.date()]
-    _assert_as_the_raw_statistics(target, days=2)
+    assert_as_the_raw_statistics(target, days=2)

@@ -16,23 +16,17 @@ from apps.snapshots.models import RollupDay, SegmentStat, Snapshot, WindowBase
 from apps.snapshots.rollups import segment_days_roll_up
 from apps.snapshots.services import snapshot_collect, snapshot_prune
 from apps.targets.models import Target
-from tests.snapshots.test_windows import END, _assert_same, _series, _store
+from tests.snapshots.stored_series import (
+    END,
+    assert_as_the_raw_statistics,
+    assert_same,
+    last_snapshot_day,
+    series,
+    store,
+    window_of,
+)
 
 NOW = dt.datetime(2026, 11, 20, 12, 10, tzinfo=dt.timezone.utc)
-DAYS = 7
-
-
-def _last_day(target: Target) -> dt.date:
-    return Snapshot.objects.filter(target=target).latest("end_at").end_at.date()
-
-
-def _figures(target: Target, *, days: int = DAYS, raw: bool = False) -> windows.WindowArrays:
-    compute = windows.raw_window_figures if raw else windows.window_figures
-    return compute(target_id=target.id, last_day=_last_day(target), days=days)
-
-
-def _assert_as_the_raw_statistics(target: Target, *, days: int = DAYS) -> None:
-    _assert_same(_figures(target, days=days), _figures(target, days=days, raw=True))
 
 
 def _collect(target: Target) -> None:
@@ -54,7 +48,7 @@ def collected(demo_target) -> Target:
 @pytest.mark.django_db
 class RollupRebuildTests:
     def test_deleting_every_snapshot_and_collecting_again_gives_the_same_figures(self, collected):
-        before = _figures(collected)
+        before = window_of(collected)
         assert len(before) >= 60
 
         Snapshot.objects.filter(target=collected).delete()
@@ -63,12 +57,12 @@ class RollupRebuildTests:
         assert not WindowBase.objects.filter(target=collected).exists()
         _collect(collected)
 
-        _assert_same(_figures(collected), before)
-        _assert_as_the_raw_statistics(collected)
+        assert_same(window_of(collected), before)
+        assert_as_the_raw_statistics(collected)
 
     def test_a_days_snapshots_deleted_by_raw_sql_leave_the_other_days_figures(self, collected):
-        _figures(collected)  # a window base covering the day
-        start, end = day_bounds(_last_day(collected) - dt.timedelta(days=2))
+        window_of(collected)  # a window base covering the day
+        start, end = day_bounds(last_snapshot_day(collected) - dt.timedelta(days=2))
         gone = list(Snapshot.objects.filter(target=collected, end_at__gte=start, end_at__lt=end)
                     .values_list("id", flat=True))
 
@@ -79,14 +73,14 @@ class RollupRebuildTests:
             cursor.execute("DELETE FROM snapshots_snapshot WHERE id = ANY(%s)", [gone])
         segment_days_roll_up(target_id=collected.id)
 
-        _assert_as_the_raw_statistics(collected)
+        assert_as_the_raw_statistics(collected)
         assert not RollupDay.objects.filter(target=collected, day=start.date()).exists()
         # SegmentStat has no database foreign key: its rows went with their snapshots all the same.
         assert not SegmentStat.objects.filter(snapshot_id__in=gone).exists()
 
     def test_a_prune_that_cuts_a_day_leaves_what_is_left_of_it_rolled_up(self, db, settings):
         target = Target.objects.create(name="pruned", mode=Target.Mode.DEMO)
-        _store(target, _series(60, 24 * 5, seed=41))
+        store(target, series(60, 24 * 5, seed=41))
         windows.window_figures(target_id=target.id, last_day=END.date(), days=4)
         settings.TIERSCOPE = {**getattr(settings, "TIERSCOPE", {}), "RETENTION_DAYS": 2}
         get_config.cache_clear()
@@ -99,7 +93,7 @@ class RollupRebuildTests:
 
         rolled = windows.window_figures(target_id=target.id, last_day=END.date(), days=4)
 
-        _assert_same(rolled, windows.raw_window_figures(target_id=target.id, last_day=END.date(), days=4))
+        assert_same(rolled, windows.raw_window_figures(target_id=target.id, last_day=END.date(), days=4))
         assert rolled.intervals.max() == 13 + 24 + 24
         assert sorted(RollupDay.objects.filter(target=target).values_list("day", flat=True)) == [
             END.date() - dt.timedelta(days=n) for n in (2, 1, 0)]
@@ -120,31 +114,31 @@ class RollupRebuildTests:
         settings.TIERSCOPE = {**getattr(settings, "TIERSCOPE", {}), "ROLLUP_SNAPSHOTS_PER_READ": 1}
         get_config.cache_clear()
         try:
-            _store(target, _series(60, 24 * 2, seed=43))  # stored, then rolled up
+            store(target, series(60, 24 * 2, seed=43))  # stored, then rolled up
         finally:
             get_config.cache_clear()
 
         assert len(reads) == 24 * 2 and set(reads) == {1}
         rolled = windows.window_figures(target_id=target.id, last_day=END.date(), days=2)
-        _assert_same(rolled, windows.raw_window_figures(target_id=target.id, last_day=END.date(), days=2))
+        assert_same(rolled, windows.raw_window_figures(target_id=target.id, last_day=END.date(), days=2))
 
     def test_a_late_rac_instance_is_summed_with_its_siblings(self, db):
         target = Target.objects.create(name="rac", mode=Target.Mode.DEMO)
-        snaps = _series(60, 48, seed=42, instances=2)
+        snaps = series(60, 48, seed=42, instances=2)
         late = snaps.pop(2 * 30 + 1)  # instance 2 of a snapshot whose instance 1 is rolled up without it
-        _store(target, snaps)
+        store(target, snaps)
         windows.window_figures(target_id=target.id, last_day=END.date(), days=2)
 
-        _store(target, [late])
+        store(target, [late])
         rolled = windows.window_figures(target_id=target.id, last_day=END.date(), days=2)
 
-        _assert_same(rolled, windows.raw_window_figures(target_id=target.id, last_day=END.date(), days=2))
+        assert_same(rolled, windows.raw_window_figures(target_id=target.id, last_day=END.date(), days=2))
         assert rolled.intervals.max() == 48
 
     def test_an_hourly_roll_up_reads_only_the_new_snapshot(self, db, monkeypatch):
         target = Target.objects.create(name="hourly", mode=Target.Mode.DEMO)
-        snaps = _series(60, 24, seed=43, instances=2)
-        _store(target, snaps[:-2])
+        snaps = series(60, 24, seed=43, instances=2)
+        store(target, snaps[:-2])
         read = []
         from_snapshots = activity.from_snapshots
 
@@ -153,8 +147,8 @@ class RollupRebuildTests:
             return from_snapshots(**kwargs)
 
         monkeypatch.setattr(activity, "from_snapshots", recorded)
-        _store(target, snaps[-2:])  # the last hour's two instances, together
+        store(target, snaps[-2:])  # the last hour's two instances, together
 
         # Their rows only (at most two segments each), not the day's again.
         assert sum(read) <= 4
-        _assert_as_the_raw_statistics(target, days=1)
+        assert_as_the_raw_statistics(target, days=1)

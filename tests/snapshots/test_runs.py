@@ -26,27 +26,6 @@ def _run(target: Target, *, status: str, minutes_ago: float) -> CollectionRun:
                                         started_at=at if status == Status.RUNNING else None, attempts=1)
 
 
-@pytest.fixture
-def closed_broker(settings):
-    """The real Celery app sending to a Redis port where nothing listens (the broker is down)."""
-    from config.celery import app
-
-    saved = app.conf.broker_url, app.conf.task_always_eager
-    app.conf.broker_url, app.conf.task_always_eager = "redis://127.0.0.1:9/0", False
-    _forget_connections(app)
-    try:
-        yield app
-    finally:
-        app.conf.broker_url, app.conf.task_always_eager = saved
-        _forget_connections(app)
-
-
-def _forget_connections(app) -> None:
-    # The app keeps its broker connections and producers once made: drop them so the URL applies.
-    app._pool = None
-    app.amqp._producer_pool = None
-
-
 @pytest.mark.django_db
 class RunsReapTests:
     def test_it_fails_a_running_run_whose_worker_died_and_makes_its_target_due(self, demo_target):

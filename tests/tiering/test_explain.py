@@ -6,15 +6,17 @@ import pytest
 
 from apps.tiering.explain import explain
 from apps.tiering.services import recommendation_refresh
-from tests.tiering.test_recommendation_refresh import HOT, NOW, _rec, target  # noqa: F401 -- the fixture
+from tests.base import NOW
+from tests.tiering.stored_targets import HOT, recommendation_of
 
 
 @pytest.mark.django_db
 class MoneyInReasonsTests:
-    def test_it_names_the_unit_of_the_costs_it_quotes(self, target):  # noqa: F811
-        recommendation_refresh(target_id=target.id, now=NOW)
+    def test_it_names_the_unit_of_the_costs_it_quotes(self, refresh_target):
+        recommendation_refresh(target_id=refresh_target.id, now=NOW)
 
-        (reason,) = [r for r in explain([_rec(target, HOT)], target=target)[0].reasons if r.code == "cheaper_tier"]
+        (reason,) = [r for r in explain([recommendation_of(refresh_target, HOT)], target=refresh_target)[0].reasons
+                     if r.code == "cheaper_tier"]
 
         # hi-cap disk $250 -> flash $60: device prices, paid once; per month over the seed set's 60 months.
         assert ("It would cost $60.00 there instead of $250.00 on hi-cap disk "

@@ -13,7 +13,8 @@ import pytest
 from apps.tiering.export import HEADER, export_csv, export_json, export_rows, export_table
 from apps.tiering.selectors import recommendation_list
 from apps.tiering.services import recommendation_refresh
-from tests.tiering.test_recommendation_pooled import NOW, _cold_partitions
+from tests.base import NOW
+from tests.tiering.stored_targets import cold_partitions_store
 
 # The header as it was before money got its unit: these columns keep their names and places.
 HEADER_BEFORE = (
@@ -54,7 +55,7 @@ class ExportMoneyTests:
         TierSet.objects.filter(name="aws-ebs").update(min_saving_usd_per_month=0)
         target = Target.objects.create(name="c1", mode=Target.Mode.DEMO, tier_set_id="aws-ebs")
         TablespaceTier.objects.create(target=target, tablespace_name="COLD", tier=Tier.objects.get(name="EBS gp3"))
-        _cold_partitions(target)
+        cold_partitions_store(target)
         recommendation_refresh(target_id=target.id, now=NOW)
 
         rows = _csv_rows(target)

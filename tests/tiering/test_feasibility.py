@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import doctest
-import time
 import unittest
 
 from apps.targets.rows import TablespaceSpace
@@ -100,14 +99,9 @@ class FeasibilityTests(unittest.TestCase):
         moves = [Move(GB, f"TS{i % 7}", f"TS{(i + 1) % 7}") for i in range(10_000)]
         room = space(**{f"TS{i}": (100 * GB, 2000 * GB) for i in range(7)})
 
-        started = time.perf_counter()
-        result = feasibility(moves, room)
-        elapsed = time.perf_counter() - started
+        result = feasibility(moves, room)  # its time: bench/bench_pure.py
 
         self.assertEqual(len(result.checks), 10_000)
-        # About 20 ms alone; up to half a second in a test process whose heap the demo filled (the garbage
-        # collector's passes). Bound: the 2 s for a whole plan of 10k moves, built and exported.
-        self.assertLess(elapsed, 2.0)
 
     def test_its_examples_hold(self) -> None:
         self.assertEqual(doctest.testmod(feasibility_module).failed, 0)

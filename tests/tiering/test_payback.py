@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 import unittest
 from decimal import Decimal
 
@@ -95,12 +94,9 @@ class WorthMovingTests(unittest.TestCase):
                     write_mb_s=np.full(n, 100.0), saving_usd_per_month=rng.uniform(-5, 50, n),
                     policy=MovePolicy(dba_cost_usd=Decimal(20)))
 
-        started = time.perf_counter()
-        costs = move_costs(**args)
-        elapsed = time.perf_counter() - started
+        costs = move_costs(**args)  # its time: bench/bench_pure.py
 
         self.assertEqual(costs.worth.size, n)
-        self.assertLess(elapsed, 0.1)  # numpy over the arrays: a few milliseconds
 
 
 class PurityTests(unittest.TestCase):

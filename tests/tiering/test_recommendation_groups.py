@@ -23,38 +23,15 @@ from apps.tiering.export import HEADER, export_rows
 from apps.tiering.models import Recommendation, Tier, TierSet
 from apps.tiering.selectors import recommendation_list
 from apps.tiering.services import recommendation_refresh
+from tests.base import GB, NOW
 from tests.tiering.reason_checks import contradictions
-
-NOW = dt.datetime(2026, 11, 20, 12, 0, tzinfo=dt.timezone.utc)
-GB = 1024**3
-PARTITIONS = [SegmentKey("APP", "ORDERS", f"P{month:02d}", "TABLE PARTITION") for month in range(1, 16)]
-LABEL = "APP.ORDERS partitions → flash (15 moves, $4.75/month together)"
+from tests.tiering.stored_targets import LABEL
 
 
 @pytest.fixture
-def target(db, seed_tiers) -> Target:
-    target = Target.objects.create(name="grouped", mode=Target.Mode.DEMO, tier_set_id="seed-2009")
-    tiers = {t.name: t for t in Tier.objects.filter(tier_set="seed-2009")}
-    TablespaceTier.objects.create(target=target, tablespace_name="SLOW", tier=tiers["hi-cap disk"])
-    TablespaceTier.objects.create(target=target, tablespace_name="FLASHY", tier=tiers["flash"])
-    snapshots = []
-    for hour in range(48):
-        end = NOW - dt.timedelta(hours=47 - hour)
-        stats = tuple(SegmentStat(key=key, tablespace_name="SLOW", obj_number=100 + i, dataobj_number=100 + i,
-                                  physical_read_requests=36_000, physical_write_requests=0,
-                                  physical_reads_blocks=36_000) for i, key in enumerate(PARTITIONS))
-        snapshots.append(Snapshot(dbid=7, instance_number=1, snap_id=1000 + hour, begin_at=end - dt.timedelta(hours=1),
-                                  end_at=end, startup_at=NOW - dt.timedelta(days=30), segment_stats=stats,
-                                  top_n_only=False))
-    collection = Collection(
-        database=DatabaseInfo(dbid=7, db_name="G", release="19.0.0.0.0", is_rac=False, instances=(1,)),
-        snapshots=tuple(snapshots),
-        segments=tuple(SegmentInfo(key=key, tablespace_name="SLOW", bytes=GB // 5, blocks=GB // 5 // 8192,
-                                   partitioned_parent="ORDERS") for key in PARTITIONS),
-    )
-    collection_store(target=target, collection=collection, kind="demo",
-                     state=CollectState(now=NOW, history_start_at=NOW - dt.timedelta(days=8)))
-    return target
+def target(grouped_target) -> Target:
+    """tests/conftest.py's ``grouped_target``: fifteen small partitions of APP.ORDERS on hi-cap disk."""
+    return grouped_target
 
 
 def _recs(target: Target) -> list[Recommendation]:

@@ -1,9 +1,9 @@
 """Moves worth making (issue 16, item 1) through the refresh: each move's one-off cost and payback, stored; a
 move that does not pay back within its set's horizon, or saves less than its minimum, is "not_worth_moving".
 
-The fixture (tests.tiering.test_recommendation_refresh) has HOT, 2 GB on hi-cap disk that cost sends to flash
-($250 -> $60 of purchase: $3.17/month over 60 months), and COLD, 100 GB on flash that cost sends to hi-cap disk
-($3,000 -> $25: $49.58/month). Seed throughputs: disks 40 MB/s, flash 100 MB/s.
+The fixture (``refresh_target``, tests/tiering/stored_targets.py) has HOT, 2 GB on hi-cap disk that cost sends
+to flash ($250 -> $60 of purchase: $3.17/month over 60 months), and COLD, 100 GB on flash that cost sends to
+hi-cap disk ($3,000 -> $25: $49.58/month). Seed throughputs: disks 40 MB/s, flash 100 MB/s.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from apps.tiering.models import Recommendation, Tier, TierSet
 from apps.tiering.payback import DAYS_PER_MONTH
 from apps.tiering.selectors import recommendation_list
 from apps.tiering.services import recommendation_refresh
+from tests.base import NOW
 from tests.tiering.reason_checks import contradictions
-from tests.tiering.test_recommendation_refresh import COLD, HOT, NOW, _rec
-from tests.tiering.test_recommendation_refresh import target as refresh_target  # noqa: F401 (fixture)
+from tests.tiering.stored_targets import COLD, HOT, recommendation_of
 
 GB = 1024**3
 _LIFECYCLE = 1 << rules.FINDING_CODES.index("partition_lifecycle")
@@ -38,12 +38,12 @@ def _set_terms(**terms) -> None:
 
 def _refreshed(target, key) -> Recommendation:
     recommendation_refresh(target_id=target.id, now=NOW)
-    return _rec(target, key)
+    return recommendation_of(target, key)
 
 
 @pytest.mark.django_db
 class MoveCostTests:
-    def test_it_stores_a_move_s_duration_redo_one_off_cost_and_payback(self, refresh_target):  # noqa: F811 (the fixture)
+    def test_it_stores_a_move_s_duration_redo_one_off_cost_and_payback(self, refresh_target):
         hot = _refreshed(refresh_target, HOT)
 
         assert hot.action == "move"
@@ -53,7 +53,7 @@ class MoveCostTests:
         # No DBA cost set and the copy's IO is not charged: nothing to pay back.
         assert (hot.move_cost_usd, hot.payback_days) == (Decimal("0.00"), 0.0)
 
-    def test_a_tier_without_a_throughput_leaves_the_duration_unknown_not_zero(self, refresh_target):  # noqa: F811 (the fixture)
+    def test_a_tier_without_a_throughput_leaves_the_duration_unknown_not_zero(self, refresh_target):
         Tier.objects.filter(name="flash").update(throughput_mb_s=None)
 
         hot = _refreshed(refresh_target, HOT)
@@ -64,7 +64,7 @@ class MoveCostTests:
         words = " ".join(r.text for r in explain([hot], target=refresh_target)[0].reasons)
         assert "how long that takes is unknown: no throughput is known for flash" in words
 
-    def test_the_dba_cost_is_paid_back_from_the_saving_per_month(self, refresh_target):  # noqa: F811 (the fixture)
+    def test_the_dba_cost_is_paid_back_from_the_saving_per_month(self, refresh_target):
         _set_terms(move_cost_usd=Decimal("10"))
 
         cold = _refreshed(refresh_target, COLD)
@@ -76,7 +76,7 @@ class MoveCostTests:
 
 @pytest.mark.django_db
 class NotWorthMovingTests:
-    def test_a_move_that_pays_back_after_the_horizon_is_not_made(self, refresh_target):  # noqa: F811 (the fixture)
+    def test_a_move_that_pays_back_after_the_horizon_is_not_made(self, refresh_target):
         # HOT saves $3.17/month: a $10 move takes 96 days, past the 3 months (91.3 days).
         _set_terms(move_cost_usd=Decimal("10"))
 
@@ -93,16 +93,16 @@ class NotWorthMovingTests:
             "back, beyond the 3-month horizon; it stays on hi-cap disk.")
         assert contradictions(hot, explanation) == []
 
-    def test_a_move_saving_less_than_the_minimum_is_not_made(self, refresh_target):  # noqa: F811 (the fixture)
+    def test_a_move_saving_less_than_the_minimum_is_not_made(self, refresh_target):
         _set_terms(min_saving_usd_per_month=Decimal("5"))
 
-        hot, cold = _refreshed(refresh_target, HOT), _rec(refresh_target, COLD)
+        hot, cold = _refreshed(refresh_target, HOT), recommendation_of(refresh_target, COLD)
 
         assert (hot.action, cold.action) == ("not_worth_moving", "move")
         assert "would save $3.17/month, under the minimum of $5.00/month" in explain([hot], target=refresh_target)[0].reasons[
             0].text
 
-    def test_a_longer_horizon_lets_the_move_pay_back(self, refresh_target):  # noqa: F811 (the fixture)
+    def test_a_longer_horizon_lets_the_move_pay_back(self, refresh_target):
         _set_terms(move_cost_usd=Decimal("10"), payback_horizon_months=Decimal("4"))
 
         hot = _refreshed(refresh_target, HOT)

@@ -10,61 +10,19 @@ import pytest
 from apps.snapshots.models import Segment
 from apps.snapshots.services import collection_store
 from apps.targets.base import CollectState
-from apps.targets.models import TablespaceTier, Target
-from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey, SegmentStat, Snapshot, TablespaceIO
+from apps.targets.models import Target
+from apps.targets.rows import Collection, DatabaseInfo, SegmentStat, Snapshot
 from apps.tiering.explain import explain
-from apps.tiering.models import Recommendation, Tier
+from apps.tiering.models import Recommendation
 from apps.tiering.services import recommendation_refresh
-
-NOW = dt.datetime(2026, 11, 20, 12, 0, tzinfo=dt.timezone.utc)
-GB = 1024**3
-HOT = SegmentKey("APP", "Hot Orders", "", "TABLE")
-COLD = SegmentKey("APP", "ARCHIVE", "", "TABLE")
-
-
-def _hourly(hours: int, reads_of, writes_of, key: SegmentKey, tablespace: str, latency_ms: float):
-    snaps = []
-    for hour in range(hours):
-        end = NOW - dt.timedelta(hours=hours - 1 - hour)
-        stat = SegmentStat(key=key, tablespace_name=tablespace, obj_number=1, dataobj_number=1,
-                           physical_read_requests=reads_of(hour), physical_write_requests=writes_of(hour),
-                           physical_reads_blocks=reads_of(hour))
-        io = TablespaceIO(tablespace_name=tablespace, read_requests=reads_of(hour), write_requests=writes_of(hour),
-                          read_time_ms=reads_of(hour) * latency_ms)
-        snaps.append(Snapshot(dbid=7, instance_number=1, snap_id=1000 + hour, begin_at=end - dt.timedelta(hours=1),
-                              end_at=end, startup_at=NOW - dt.timedelta(days=30), segment_stats=(stat,),
-                              tablespace_io=(io,), top_n_only=False))
-    return snaps
+from tests.base import NOW
+from tests.tiering.stored_targets import COLD, HOT, hourly_snapshots, recommendation_of
 
 
 @pytest.fixture
-def target(db, seed_tiers) -> Target:
-    target = Target.objects.create(name="t1", mode=Target.Mode.DEMO, tier_set_id="seed-2009")
-    tiers = {t.name: t for t in Tier.objects.filter(tier_set="seed-2009")}
-    TablespaceTier.objects.create(target=target, tablespace_name="SLOW", tier=tiers["hi-cap disk"])
-    TablespaceTier.objects.create(target=target, tablespace_name="FLASHY", tier=tiers["flash"])
-    # HOT: 100 hours of 3600 reads/h (1 IOPS) except 10 busy hours at 360,000 reads/h (100 IOPS).
-    hot = _hourly(100, lambda h: 360_000 if h % 10 == 0 else 3600, lambda h: 0, HOT, "SLOW", 12.5)
-    cold = _hourly(100, lambda h: 36, lambda h: 0, COLD, "FLASHY", 0.25)
-    snapshots = tuple(
-        Snapshot(**{**a.__dict__, "segment_stats": a.segment_stats + b.segment_stats,
-                    "tablespace_io": a.tablespace_io + b.tablespace_io})
-        for a, b in zip(hot, cold)
-    )
-    collection = Collection(
-        database=DatabaseInfo(dbid=7, db_name="T1", release="19.0.0.0.0", is_rac=False, instances=(1,)),
-        snapshots=snapshots,
-        segments=(SegmentInfo(key=HOT, tablespace_name="SLOW", bytes=2 * GB, blocks=2 * GB // 8192),
-                  SegmentInfo(key=COLD, tablespace_name="FLASHY", bytes=100 * GB, blocks=100 * GB // 8192)),
-    )
-    state = CollectState(now=NOW, history_start_at=NOW - dt.timedelta(days=8))
-    collection_store(target=target, collection=collection, kind="demo", state=state)
-    return target
-
-
-def _rec(target: Target, key: SegmentKey) -> Recommendation:
-    segment = Segment.objects.get(target=target, object_name=key.object_name)
-    return Recommendation.objects.current().select_related("run").get(segment=segment)
+def target(refresh_target) -> Target:
+    """tests/conftest.py's ``refresh_target``: HOT on hi-cap disk, COLD on flash."""
+    return refresh_target
 
 
 @pytest.mark.django_db
@@ -72,7 +30,7 @@ class RecommendationRefreshTests:
     def test_it_places_the_busy_hour_by_the_95th_percentile(self, target):
         recommendation_refresh(target_id=target.id, now=NOW)
 
-        hot = _rec(target, HOT)
+        hot = recommendation_of(target, HOT)
         # 10 of 100 hours at 100 IOPS: the p95 hour is a busy one.
         assert hot.iops == pytest.approx(100.0)
         assert hot.intensity == pytest.approx(50.0)
@@ -81,12 +39,12 @@ class RecommendationRefreshTests:
     def test_it_can_use_the_average_instead(self, target):
         recommendation_refresh(target_id=target.id, now=NOW, statistic="avg")
 
-        assert _rec(target, HOT).iops == pytest.approx((10 * 100 + 90 * 1) / 100)
+        assert recommendation_of(target, HOT).iops == pytest.approx((10 * 100 + 90 * 1) / 100)
 
     def test_it_prices_the_move_with_the_seed_model(self, target):
         recommendation_refresh(target_id=target.id, now=NOW)
 
-        hot = _rec(target, HOT)
+        hot = recommendation_of(target, HOT)
         # hi-cap disk: $/IOPS 2.5, $/GB 0.25 -> max(100*2.5, 2*0.25) = 250; flash: $/IOPS 0.08, $/GB 30 -> 60.
         assert hot.current_tier.name == "hi-cap disk"
         assert hot.recommended_tier.name == "flash"
@@ -98,7 +56,7 @@ class RecommendationRefreshTests:
     def test_it_demotes_a_cold_segment_off_flash(self, target):
         recommendation_refresh(target_id=target.id, now=NOW)
 
-        cold = _rec(target, COLD)
+        cold = recommendation_of(target, COLD)
         assert cold.current_tier.name == "flash"
         assert cold.recommended_tier.name == "hi-cap disk"
         assert cold.savings_usd == Decimal("3000.00") - Decimal("25.00")
@@ -106,7 +64,7 @@ class RecommendationRefreshTests:
     def test_it_estimates_io_time_saved_from_measured_tablespace_latency(self, target):
         recommendation_refresh(target_id=target.id, now=NOW)
 
-        hot = _rec(target, HOT)
+        hot = recommendation_of(target, HOT)
         reads_per_day = (10 * 360_000 + 90 * 3600) / (100 / 24)
         # measured 12.5 ms on SLOW, nominal 0.2 ms on flash
         assert hot.io_time_saved_s_per_day == pytest.approx(reads_per_day * (12.5 - 0.2) / 1000)
@@ -114,14 +72,14 @@ class RecommendationRefreshTests:
     def test_it_writes_ddl_with_quoted_identifiers_into_a_mapped_tablespace(self, target):
         recommendation_refresh(target_id=target.id, now=NOW)
 
-        ddl = explain([_rec(target, HOT)], target=target)[0].ddl
+        ddl = explain([recommendation_of(target, HOT)], target=target)[0].ddl
         assert 'ALTER TABLE "APP"."Hot Orders" MOVE' in ddl
         assert '"FLASHY"' in ddl
 
     def test_it_explains_itself(self, target):
         recommendation_refresh(target_id=target.id, now=NOW)
 
-        reasons = explain([_rec(target, HOT)], target=target)[0].reasons
+        reasons = explain([recommendation_of(target, HOT)], target=target)[0].reasons
         assert reasons and reasons[0].code == "cheaper_tier"
         assert "flash" in reasons[0].text
 
@@ -141,14 +99,14 @@ class RefreshWindowTests:
     """What a refresh reads of the rollups, and what it leaves prepared for the next day."""
 
     def test_the_last_day_just_rolled_up_is_not_read_back(self, target, monkeypatch):
-        from tests.snapshots.test_windows import _days_read
+        from tests.snapshots.stored_series import days_read
 
-        read = _days_read(monkeypatch)
+        read = days_read(monkeypatch)
 
         recommendation_refresh(target_id=target.id, now=NOW)
 
         assert read and NOW.date() not in read
-        assert _rec(target, HOT).iops == pytest.approx(100.0)
+        assert recommendation_of(target, HOT).iops == pytest.approx(100.0)
 
     @pytest.mark.parametrize("late", [False, True], ids=["last-day-only", "with-a-late-snapshot"])
     def test_the_refresh_that_rolls_snapshots_up_counts_them_while_their_roll_up_commits(
@@ -159,7 +117,7 @@ class RefreshWindowTests:
 
         recommendation_refresh(target_id=target.id, now=NOW)  # rolls the fixture's 100 hours up
         later = NOW + dt.timedelta(hours=1)
-        snaps = [_hourly(1, lambda h: 3600, lambda h: 0, HOT, "SLOW", 12.5)[0]]
+        snaps = [hourly_snapshots(1, lambda h: 3600, lambda h: 0, HOT, "SLOW", 12.5)[0]]
         snaps[0] = Snapshot(**{**snaps[0].__dict__, "snap_id": 1100, "begin_at": NOW, "end_at": later})
         if late:  # a snapshot of two days ago, collected only now: one roll-up changes both days
             end = NOW - dt.timedelta(days=2, minutes=30)
@@ -181,7 +139,7 @@ class RefreshWindowTests:
         recommendation_refresh(target_id=target.id, now=later)
 
         # 10 busy hours at 360,000 reads, 90 at 3,600; then the next hour's 3,600 and the late 7,000.
-        assert _rec(target, HOT).read_requests == 10 * 360_000 + 90 * 3600 + 3600 + (7000 if late else 0)
+        assert recommendation_of(target, HOT).read_requests == 10 * 360_000 + 90 * 3600 + 3600 + (7000 if late else 0)
 
     def test_a_live_window_leaves_the_next_days_base_prepared(self, target, django_capture_on_commit_callbacks):
         from apps.snapshots.models import WindowBase

@@ -37,7 +37,7 @@ from apps.tiering.rules import (
     partition_skew,
 )
 from apps.tiering.rules.wording import DISPLAY_ORDER
-from tests.tiering.test_rules import GIB, figures
+from tests.tiering.rule_figures import GIB, figures
 
 
 def movability(owner: str, name: str, kind: str, *, name_truncated: bool) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from apps.tiering.rules import RulesError
-from tests.tiering.test_rules import figures
+from tests.tiering.rule_figures import figures
 
 
 @pytest.mark.parametrize(("field", "value"), [

@@ -13,7 +13,7 @@ import unittest
 import numpy as np
 
 from apps.tiering.rules import ACTIONS, Columns, advise, decide
-from tests.tiering.test_rules import figures, reason_text
+from tests.tiering.rule_figures import figures, reason_text
 
 
 def served_by_the_flash_cache_moving_to_hicap(*, intensity: float):

@@ -6,7 +6,7 @@ import unittest
 from decimal import Decimal
 
 from apps.tiering.rules import ACTIONS, FINDING_CODES, MoveFigures, advise
-from tests.tiering.test_rules import figures, reason_text
+from tests.tiering.rule_figures import figures, reason_text
 
 GIB = 1024**3
 

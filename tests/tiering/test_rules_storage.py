@@ -5,8 +5,7 @@ from __future__ import annotations
 import unittest
 
 from apps.tiering.rules import FINDING_CODES, advise, finding_codes
-
-from .test_rules import figures, reason_text
+from tests.tiering.rule_figures import figures, reason_text
 
 ARRAY_TIERING = 1 << FINDING_CODES.index("array_tiering")
 

@@ -17,50 +17,20 @@ from apps.snapshots.models import Segment
 from apps.snapshots.services import collection_store
 from apps.targets.base import CollectState
 from apps.targets.models import TablespaceTier, Target
-from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey, SegmentStat, Snapshot
+from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey, Snapshot
 from apps.tiering.models import Recommendation, Tier
 from apps.tiering.services import recommendation_refresh
-
-NOW = dt.datetime(2026, 11, 20, 12, 0, tzinfo=dt.timezone.utc)
-GB = 1024**3
-LISTED = SegmentKey("APP", "LISTED", "", "TABLE")
-LOGICAL_ONLY = SegmentKey("APP", "LOGICAL_ONLY", "", "TABLE")
-UNBOUNDED = SegmentKey("APP", "UNBOUNDED", "", "TABLE")
-UNLISTED = SegmentKey("APP", "UNLISTED", "", "TABLE")
-
-
-def _stat(key: SegmentKey, **figures) -> SegmentStat:
-    return SegmentStat(key=key, tablespace_name="FLASHY", obj_number=None, dataobj_number=None, **figures)
-
-
-def _report_target(*, unlisted_bound: int | None) -> Target:
-    target = Target.objects.create(name="rpt", mode=Target.Mode.REPORT, tier_set_id="seed-2009")
-    flash = Tier.objects.get(tier_set="seed-2009", name="flash")
-    TablespaceTier.objects.create(target=target, tablespace_name="FLASHY", tier=flash)
-    snapshot = Snapshot(
-        dbid=7, instance_number=1, snap_id=100, begin_at=NOW - dt.timedelta(hours=1), end_at=NOW,
-        startup_at=NOW - dt.timedelta(days=30), top_n_only=True,
-        unlisted_read_requests_bound=unlisted_bound, unlisted_write_requests_bound=0 if unlisted_bound else None,
-        segment_stats=(
-            _stat(LISTED, physical_read_requests=3600, physical_write_requests=0, logical_reads=10),
-            # Listed by logical reads only: the request sections bound it (their smallest listed value), and
-            # the bound is high enough to make flash the cheaper tier (above 1200 IOPS on 100 GB).
-            _stat(LOGICAL_ONLY, physical_read_requests=None, read_requests_bound=5_000_000,
-                  physical_write_requests=None, write_requests_bound=360, logical_reads=10**6),
-            # ##### in a section without a usable bound.
-            _stat(UNBOUNDED, physical_read_requests=None, physical_write_requests=0, logical_reads=10**6),
-        ),
-    )
-    collection = Collection(
-        database=DatabaseInfo(dbid=7, db_name="RPT", release="19.0.0.0.0", is_rac=False, instances=(1,)),
-        snapshots=(snapshot,),
-        segments=tuple(SegmentInfo(key=key, tablespace_name="FLASHY", bytes=100 * GB, blocks=100 * GB // 8192)
-                       for key in (LISTED, LOGICAL_ONLY, UNBOUNDED, UNLISTED)),
-    )
-    collection_store(target=target, collection=collection, kind="report",
-                     state=CollectState(now=NOW, history_start_at=NOW - dt.timedelta(days=8)))
-    recommendation_refresh(target_id=target.id, now=NOW)
-    return target
+from tests.base import GB, NOW
+from tests.tiering.stored_targets import (
+    LISTED,
+    LOGICAL_ONLY,
+    RAC_KEY,
+    UNBOUNDED,
+    UNLISTED,
+    flashy_stat,
+    rac_interval_store,
+    report_target_store,
+)
 
 
 def _rec(target: Target, key: SegmentKey) -> Recommendation:
@@ -72,7 +42,7 @@ def _rec(target: Target, key: SegmentKey) -> Recommendation:
 @pytest.mark.django_db
 class UnmeasuredSegmentTests:
     def test_a_segment_listed_only_by_logical_reads_is_not_measured_and_keeps_its_bound(self, seed_tiers):
-        target = _report_target(unlisted_bound=1800)
+        target = report_target_store(unlisted_bound=1800)
 
         rec = _rec(target, LOGICAL_ONLY)
         assert rec.measured is False
@@ -81,7 +51,7 @@ class UnmeasuredSegmentTests:
         assert rec.iops_bound == pytest.approx((5_000_000 + 360) / 3600)
 
     def test_an_unmeasured_segment_whose_tier_depends_on_the_unknown_is_never_moved(self, seed_tiers):
-        target = _report_target(unlisted_bound=1800)
+        target = report_target_store(unlisted_bound=1800)
 
         # LOGICAL_ONLY: hi-cap disk at 0 IOPS, flash at its bound; UNBOUNDED: no bound at all.
         for key in (LOGICAL_ONLY, UNBOUNDED):
@@ -93,7 +63,7 @@ class UnmeasuredSegmentTests:
             assert rec.savings_usd == Decimal("0.00"), key
 
     def test_a_move_that_holds_over_the_whole_bound_is_made_and_saves_the_lesser_saving(self, seed_tiers):
-        target = _report_target(unlisted_bound=1800)
+        target = report_target_store(unlisted_bound=1800)
 
         # UNLISTED: at most 0.5 IOPS on 100 GB of flash; hi-cap disk is cheaper at 0 and at 0.5 IOPS alike.
         rec = _rec(target, UNLISTED)
@@ -103,21 +73,21 @@ class UnmeasuredSegmentTests:
         assert rec.savings_usd == Decimal("2975.00")
 
     def test_a_segment_listed_nowhere_gets_the_reports_bound_for_unlisted_segments(self, seed_tiers):
-        target = _report_target(unlisted_bound=1800)
+        target = report_target_store(unlisted_bound=1800)
 
         rec = _rec(target, UNLISTED)
         assert rec.measured is False and rec.iops is None
         assert rec.iops_bound == pytest.approx(1800 / 3600)
 
     def test_without_a_bound_the_figure_is_unknown_and_unbounded(self, seed_tiers):
-        target = _report_target(unlisted_bound=None)
+        target = report_target_store(unlisted_bound=None)
 
         assert _rec(target, UNBOUNDED).iops_bound is None
         assert _rec(target, UNLISTED).iops_bound is None
         assert _rec(target, UNLISTED).measured is False
 
     def test_a_measured_segment_keeps_its_figures(self, seed_tiers):
-        target = _report_target(unlisted_bound=1800)
+        target = report_target_store(unlisted_bound=1800)
 
         rec = _rec(target, LISTED)
         assert rec.measured is True and rec.iops_bound is None
@@ -137,7 +107,7 @@ class UnmeasuredExportTests:
         return {row["object_name"]: row for row in csv.DictReader(io.StringIO(text))}
 
     def test_the_csv_leaves_an_unmeasured_figure_empty_and_says_so(self, seed_tiers):
-        rows = self._rows(_report_target(unlisted_bound=1800))
+        rows = self._rows(report_target_store(unlisted_bound=1800))
 
         row = rows["LOGICAL_ONLY"]
         assert row["iops"] == "" and row["read_iops"] == "" and row["intensity"] == ""
@@ -151,7 +121,7 @@ class UnmeasuredExportTests:
 
         from apps.tiering.export import export_json, export_rows
 
-        target = _report_target(unlisted_bound=None)
+        target = report_target_store(unlisted_bound=None)
         recs = Recommendation.objects.current(target_id=target.id).select_related("segment")
         rows = {row["object_name"]: row for row in json.loads(export_json(export_rows(recs, target)))}
         assert rows["UNLISTED"]["iops"] is None and rows["UNLISTED"]["iops_bound"] is None
@@ -168,7 +138,7 @@ def _awr_target(*, with_samples: bool) -> Target:
     begin = NOW - dt.timedelta(hours=1)
     awr = Snapshot(dbid=7, instance_number=1, snap_id=100, begin_at=begin, end_at=NOW,
                    startup_at=NOW - dt.timedelta(days=30), top_n_only=True,
-                   segment_stats=(_stat(hot, physical_read_requests=36_000, physical_write_requests=0),))
+                   segment_stats=(flashy_stat(hot, physical_read_requests=36_000, physical_write_requests=0),))
     database = DatabaseInfo(dbid=7, db_name="AWR", release="19.0.0.0.0", is_rac=False, instances=(1,))
     sizes = tuple(SegmentInfo(key=key, tablespace_name="FLASHY", bytes=100 * GB, blocks=100 * GB // 8192)
                   for key in (hot, cold))
@@ -178,8 +148,8 @@ def _awr_target(*, with_samples: bool) -> Target:
     if with_samples:
         sample = Snapshot(dbid=7, instance_number=1, snap_id=5000, begin_at=begin, end_at=NOW,
                           startup_at=NOW - dt.timedelta(days=30), top_n_only=False,
-                          segment_stats=(_stat(hot, physical_read_requests=36_000, physical_write_requests=0),
-                                         _stat(cold, physical_read_requests=0, physical_write_requests=0)))
+                          segment_stats=(flashy_stat(hot, physical_read_requests=36_000, physical_write_requests=0),
+                                         flashy_stat(cold, physical_read_requests=0, physical_write_requests=0)))
         collection_store(target=target, collection=Collection(database=database, snapshots=(sample,), segments=sizes),
                          kind="sample", state=state)
     recommendation_refresh(target_id=target.id, now=NOW)
@@ -217,9 +187,9 @@ class PartialCaptureTests:
         snapshots = []
         for hour in range(24):
             end = NOW - dt.timedelta(hours=23 - hour)
-            stats = [_stat(hot, physical_read_requests=360_000, physical_write_requests=0)]
+            stats = [flashy_stat(hot, physical_read_requests=360_000, physical_write_requests=0)]
             if hour == 5:
-                stats.append(_stat(busy_once, physical_read_requests=3_600_000, physical_write_requests=0))
+                stats.append(flashy_stat(busy_once, physical_read_requests=3_600_000, physical_write_requests=0))
             snapshots.append(Snapshot(dbid=7, instance_number=1, snap_id=100 + hour, begin_at=end - dt.timedelta(hours=1),
                                       end_at=end, startup_at=NOW - dt.timedelta(days=30), top_n_only=True,
                                       segment_stats=tuple(stats)))
@@ -262,29 +232,13 @@ class IncompleteRacIntervalTests:
     the database's figure for the interval is a lower bound: a segment listed only by logical reads on
     instance 1 read 164,600 blocks on instance 2, and was sent to hi-cap disk (issue 15, case 1)."""
 
-    KEY = SegmentKey("APP", "ORDERS", "", "TABLE")
-
-    def _store(self, target: Target, instance: int) -> None:
-        snapshot = Snapshot(
-            dbid=7, instance_number=instance, snap_id=100, begin_at=NOW - dt.timedelta(hours=1), end_at=NOW,
-            startup_at=NOW - dt.timedelta(days=30), top_n_only=True, database_instances=2,
-            unlisted_read_requests_bound=10, unlisted_write_requests_bound=10,
-            segment_stats=(_stat(self.KEY, physical_read_requests=36, physical_write_requests=0),))
-        collection = Collection(
-            database=DatabaseInfo(dbid=7, db_name="RAC", release="19.0.0.0.0", is_rac=True, instances=(instance,)),
-            snapshots=(snapshot,),
-            segments=(SegmentInfo(key=self.KEY, tablespace_name="FLASHY", bytes=100 * GB, blocks=100 * GB // 8192),))
-        collection_store(target=target, collection=collection, kind="report",
-                         state=CollectState(now=NOW, history_start_at=NOW - dt.timedelta(days=8)))
-        recommendation_refresh(target_id=target.id, now=NOW)
-
     def test_one_instance_of_two_leaves_every_figure_a_lower_bound(self, seed_tiers):
         target = Target.objects.create(name="rac", mode=Target.Mode.REPORT, tier_set_id="seed-2009")
         TablespaceTier.objects.create(target=target, tablespace_name="FLASHY",
                                       tier=Tier.objects.get(tier_set="seed-2009", name="flash"))
-        self._store(target, 1)
+        rac_interval_store(target, 1)
 
-        rec = _rec(target, self.KEY)
+        rec = _rec(target, RAC_KEY)
         assert rec.measured is False and rec.iops is None and rec.iops_bound is None
         assert rec.action not in ("move", "move_partitions")
 
@@ -292,9 +246,9 @@ class IncompleteRacIntervalTests:
         target = Target.objects.create(name="rac", mode=Target.Mode.REPORT, tier_set_id="seed-2009")
         TablespaceTier.objects.create(target=target, tablespace_name="FLASHY",
                                       tier=Tier.objects.get(tier_set="seed-2009", name="flash"))
-        self._store(target, 1)
-        self._store(target, 2)
+        rac_interval_store(target, 1)
+        rac_interval_store(target, 2)
 
-        rec = _rec(target, self.KEY)
+        rec = _rec(target, RAC_KEY)
         assert rec.measured is True and rec.iops == pytest.approx(72 / 3600)
         assert rec.action == "move" and rec.recommended_tier.name == "hi-cap disk"

@@ -27,7 +27,8 @@ _SQL_DIR = Path(__file__).resolve().parent / "sql"
 
 
 @cache
-def _read_sql(name: str) -> str:
+def read_sql(name: str) -> str:
+    """The text of ``sql/<name>.sql`` beside this module (what the script runs on the target, as written)."""
     return (_SQL_DIR / f"{name}.sql").read_text(encoding="utf-8")
 
 
@@ -101,7 +102,7 @@ def plan_script(header: ScriptHeader, steps: Iterable[StepRow]) -> str:
         f"SPOOL {spool_name(header.plan_id, header.target)}",
         f"DEFINE plan_id = {int(header.plan_id)}",
         f"DEFINE plan_dbid = {int(header.dbid)}",
-        _read_sql("dbid_check").rstrip("\n"),
+        read_sql("dbid_check").rstrip("\n"),
         "SET DEFINE OFF",
     ]
     total = len(steps)
@@ -147,11 +148,12 @@ def plan_csv_parts(header: ScriptHeader, steps: Iterable[StepRow]) -> Iterator[s
     one part); the header first."""
     yield csv_text(CSV_HEADER, [], with_header=True)
     steps = iter(steps)
-    while part := [_csv_row(header, step) for step in islice(steps, CSV_PART_STEPS)]:
+    while part := [plan_csv_row(header, step) for step in islice(steps, CSV_PART_STEPS)]:
         yield csv_text(CSV_HEADER, part, with_header=False)
 
 
-def _csv_row(header: ScriptHeader, step: StepRow) -> tuple[Any, ...]:
+def plan_csv_row(header: ScriptHeader, step: StepRow) -> tuple[Any, ...]:
+    """One step's CSV_HEADER cells (before csvsafe quoting), sizes in GB."""
     size_gb = None if step.size_bytes is None else round(step.size_bytes / 1024**3, 3)
     return (
         header.plan_id, header.target, header.dbid, header.state, step.position, step.phase, step.kind, step.owner,

@@ -119,7 +119,7 @@ class Compare11203Tests(unittest.TestCase):
         self.assertEqual([p.to_json_dict() for p in report.periods], [p.to_json_dict() for p in self.html.periods])
 
     def test_it_reads_the_html_report_hard_wrapped_by_sqlplus(self) -> None:
-        from tests.targets.awr_report.test_layouts import sqlplus_wrap
+        from tests.targets.awr_report.spooled import sqlplus_wrap
 
         wrapped = parse_report(sqlplus_wrap(_data(HTML_11203).decode(), 132), filename=HTML_11203)
 

@@ -6,6 +6,7 @@ import unittest
 
 from apps.targets.awr_report import AwrReport, parse_report
 from tests.targets.awr_report.samples import WITHOUT_SEGMENTS, sample_bytes
+from tests.targets.awr_report.spooled import sqlplus_wrap
 
 HTML_11G = "pcambell__awrrptanalyzor__awrrpt__11g__awrrpt_1_36006_36007.html"
 HTML_12C_RAC = "edwinjiang__dataextraction_found__beautifulsoap__awr_db1tp.html"
@@ -13,15 +14,6 @@ HTML_19C = "pcambell__awrrptanalyzor__awrrpt__19c_rac__awrrpt_1_18175_18176.html
 HTML_GLOBAL = "edwinjiang__dataextraction_found__beautifulsoap__awr_rac.html"
 TEXT_11G = "1newstar__awr2csv__sample__awr_11204_1.txt"
 TEXT_12C = "ora600pl__jas-min__awrrpt_1_2668_2669.txt"
-
-
-def sqlplus_wrap(document: str, width: int = 132) -> str:
-    """``document`` as SQL*Plus spools it with SET LINESIZE ``width`` and WRAP ON: each line cut every
-    ``width`` characters, wherever that falls (inside a tag, a number or a word)."""
-    wrapped: list[str] = []
-    for line in document.split("\n"):
-        wrapped.extend([line[at : at + width] for at in range(0, len(line), width)] or [""])
-    return "\n".join(wrapped)
 
 
 def _without_segment_sections(document: str) -> str:

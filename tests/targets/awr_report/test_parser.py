@@ -12,7 +12,6 @@ write IO requests': 348+121+40+0 = 509 in awr_11204_1).
 from __future__ import annotations
 
 import datetime as dt
-import time
 import unittest
 from dataclasses import dataclass, field
 
@@ -445,16 +444,14 @@ class JsonShapeTests(unittest.TestCase):
         self.assertEqual(from_text.to_json_dict(), _parse(name).to_json_dict())
 
 
-class PerformanceTests(unittest.TestCase):
-    def test_it_parses_a_five_megabyte_report_in_well_under_a_few_seconds(self) -> None:
+class LargeReportTests(unittest.TestCase):
+    def test_it_parses_a_five_megabyte_report(self) -> None:
         # The biggest sample padded to > 5 MB with copies of its segment sections.
         data = sample_bytes("eyko139__awr_reports__awr_PRDG_1_237812_237837.htm").decode("utf-8")
         start, end = data.index('<h3 class="awr">Segments by Logical Reads'), data.index("End of Report")
         padded = data[:end] + data[start:end] * 4 + data[end:]
         self.assertGreater(len(padded.encode()), 5_000_000)
-        began = time.perf_counter()
-        report = parse_report(padded, filename="padded.htm")
-        self.assertLess(time.perf_counter() - began, 3.0)
+        report = parse_report(padded, filename="padded.htm")  # its time: bench/bench_pure.py
         # Five copies of each section: every figure is now five times the printed one.
         segment = _find(report, "ALIP", "ALIP_DAT", "BF_PERSON", "", "TABLE")
         self.assertEqual(segment.stats["logical_reads"], 5 * 17558416)

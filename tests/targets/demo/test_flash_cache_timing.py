@@ -10,7 +10,7 @@ from apps.targets.demo import moves, simulator
 from apps.targets.demo.schema import TABLESPACE_BY_NAME
 from apps.targets.demo.simulator import FLASH_CACHE_READ_MS, clear_caches, simulate_hour
 
-from .test_moves import MOVE
+from .moved import MOVE
 
 BEFORE = MOVE.from_snap_id - 10  # an hour before the built-in move: the segment is read through the flash cache
 

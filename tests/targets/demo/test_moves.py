@@ -7,15 +7,12 @@ import unittest
 
 from apps.targets.demo import moves
 from apps.targets.demo.moves import DemoMove, builtin_moves, moves_from_json, moves_to_json, segments_moved
-from apps.targets.demo.schema import last_full_snap_id, segments_at, snap_end_at
+from apps.targets.demo.schema import segments_at, snap_end_at
 from apps.targets.demo.simulator import cache_plan, simulate_hour
 from apps.targets.demo.source import DemoSource, segment_infos, tablespace_space_at_moved
 from apps.targets.rows import SegmentKey
 
-NOW = dt.datetime(2026, 11, 25, 13, 20, tzinfo=dt.timezone.utc)
-LATEST = last_full_snap_id(NOW)
-KEY = moves.BUILTIN_SEGMENT
-MOVE = DemoMove(LATEST - 84, KEY, "FLASH_DATA")
+from .moved import KEY, LATEST, MOVE, NOW
 
 
 def _spec(snap_id: int, applied: tuple[DemoMove, ...]):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import subprocess
 import sys
-import time
 import unittest
 from pathlib import Path
 
@@ -172,14 +171,10 @@ class DemoSourceTests(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "seed must be an int"):
             DemoSource(seed="42")  # type: ignore[arg-type]
 
-    def test_it_backfills_eight_days_from_cold_caches_in_well_under_two_seconds(self) -> None:
+    def test_it_backfills_eight_days_from_cold_caches(self) -> None:
         simulator.clear_caches()
-        # CPU time of this process, so that a busy test machine does not count against it.
-        started = time.process_time()
-        collection = _first_collection(DemoSource(seed=99))
-        elapsed_s = time.process_time() - started
+        collection = _first_collection(DemoSource(seed=99))  # its time: bench/bench_pure.py
         self.assertEqual(len(collection.snapshots), 192)
-        self.assertLess(elapsed_s, 2.0)
 
 
 class PurityTests(unittest.TestCase):

@@ -8,7 +8,7 @@ import pytest
 
 from apps.targets.extract import ExtractError, read_extract
 
-from .test_reader import FIXTURES, _copy, _replace_line, _zip
+from .fixture_copies import FIXTURES, copy_fixture, replace_line, zipped
 
 GIB = 1024**3
 
@@ -24,7 +24,7 @@ class DatafilesFileTests:
             "+DATA/PROD/DATAFILE/users.259.1150000001", 2 * GIB, True)
 
     def test_it_imports_an_older_extract_without_the_file(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
+        directory = copy_fixture(tmp_path)
         (directory / "datafiles.csv").unlink()
 
         collection = read_extract(directory)
@@ -35,13 +35,13 @@ class DatafilesFileTests:
 
     def test_it_reads_the_file_from_a_zip(self, tmp_path: Path) -> None:
         archive = tmp_path / "extract.zip"
-        archive.write_bytes(_zip(_copy(tmp_path), folder="tierscope_PROD/"))
+        archive.write_bytes(zipped(copy_fixture(tmp_path), folder="tierscope_PROD/"))
 
         assert len(read_extract(archive).datafiles) == 4
 
     def test_it_names_file_line_and_column_of_a_bad_file_id(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
-        _replace_line(directory / "datafiles.csv", 4, '"LOBS","five","/u02/oradata/PROD/lobs01.dbf","1","NO","0","DATA"')
+        directory = copy_fixture(tmp_path)
+        replace_line(directory / "datafiles.csv", 4, '"LOBS","five","/u02/oradata/PROD/lobs01.dbf","1","NO","0","DATA"')
 
         with pytest.raises(ExtractError) as caught:
             read_extract(directory)
@@ -52,29 +52,29 @@ class DatafilesFileTests:
         assert "\n" not in message
 
     def test_it_refuses_a_file_listed_twice(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
-        _replace_line(directory / "datafiles.csv", 4, '"LOBS","4","/u02/oradata/PROD/lobs01.dbf","1","NO","0","DATA"')
+        directory = copy_fixture(tmp_path)
+        replace_line(directory / "datafiles.csv", 4, '"LOBS","4","/u02/oradata/PROD/lobs01.dbf","1","NO","0","DATA"')
 
         with pytest.raises(ExtractError, match=r"^datafiles.csv, line 4.*FILE_ID.*data file 4 is listed twice"):
             read_extract(directory)
 
     def test_it_refuses_an_unknown_file_type(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
-        _replace_line(directory / "datafiles.csv", 5, '"TEMP","1","+DATA/PROD/TEMPFILE/t","1","NO","0","REDO"')
+        directory = copy_fixture(tmp_path)
+        replace_line(directory / "datafiles.csv", 5, '"TEMP","1","+DATA/PROD/TEMPFILE/t","1","NO","0","REDO"')
 
         with pytest.raises(ExtractError, match=r"^datafiles.csv, line 5.*FILE_TYPE"):
             read_extract(directory)
 
     def test_it_refuses_a_file_without_a_name(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
-        _replace_line(directory / "datafiles.csv", 2, '"SYSTEM","1","","1","NO","0","DATA"')
+        directory = copy_fixture(tmp_path)
+        replace_line(directory / "datafiles.csv", 2, '"SYSTEM","1","","1","NO","0","DATA"')
 
         with pytest.raises(ExtractError, match=r"^datafiles.csv, line 2.*FILE_NAME"):
             read_extract(directory)
 
     def test_it_refuses_a_header_of_another_file(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
-        _replace_line(directory / "datafiles.csv", 1, "TABLESPACE_NAME,FILE_ID")
+        directory = copy_fixture(tmp_path)
+        replace_line(directory / "datafiles.csv", 1, "TABLESPACE_NAME,FILE_ID")
 
         with pytest.raises(ExtractError, match=r"^datafiles.csv, line 1.*FILE_NAME"):
             read_extract(directory)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from apps.targets.extract import read_extract
 
-from .test_reader import _copy
+from .fixture_copies import copy_fixture
 
 _SUBPARTITION_ROW = ('"APP","ORDERS","P2024_05_H1","TABLE SUBPARTITION","USERS","1048576","128","DEFAULT","DEFAULT",'
                      '"DEFAULT","76601","76601","","",""')
@@ -45,7 +45,7 @@ def _subpartition(directory: Path):
 
 class PartitionFilesTests:
     def test_it_names_a_subpartitions_partition_and_orders_it_by_bound(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
+        directory = copy_fixture(tmp_path)
         _with_partition_files(directory)
 
         sub = _subpartition(directory)
@@ -56,7 +56,7 @@ class PartitionFilesTests:
         assert sub.partition_order == 1  # before MAXVALUE, though its PARTITION_POSITION is 2
 
     def test_an_older_extract_without_the_files_imports_with_them_unknown(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
+        directory = copy_fixture(tmp_path)
         with (directory / "segments.csv").open("a", encoding="utf-8") as segments:
             segments.write(_SUBPARTITION_ROW + "\n")
 

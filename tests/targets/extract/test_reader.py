@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import shutil
 import zipfile
 from pathlib import Path
 
@@ -14,29 +13,10 @@ from apps.targets.extract import FILES, ExtractError, ExtractLimits, read_extrac
 from apps.targets.extract.reader import RETIRED_COLUMNS
 from apps.targets.rows import SegmentKey
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+from .fixture_copies import FIXTURES, copy_fixture, replace_line, zipped
+
 UTC = dt.timezone.utc
 ORDERS_P = SegmentKey("APP", "ORDERS", "P2024_05", "TABLE PARTITION")
-
-
-def _copy(tmp_path: Path, name: str = "single") -> Path:
-    target = tmp_path / name
-    shutil.copytree(FIXTURES / name, target)
-    return target
-
-
-def _replace_line(path: Path, number: int, text: str) -> None:
-    lines = path.read_text(encoding="utf-8").splitlines()
-    lines[number - 1] = text
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
-def _zip(directory: Path, *, folder: str = "") -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted(directory.iterdir()):
-            archive.write(path, f"{folder}{path.name}")
-    return buffer.getvalue()
 
 
 def _refused(source: object) -> ExtractError:
@@ -129,7 +109,7 @@ class SingleInstanceExtractTests:
         assert sample.tablespace_totals["LOBS"] == (1000, 0, None)
 
     def test_it_reads_a_nopack_extract_without_pack_files(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
+        directory = copy_fixture(tmp_path)
         (directory / "pack_sysstat.csv").unlink()
         (directory / "pack_filestat.csv").unlink()
 
@@ -164,7 +144,7 @@ class RacExtractTests:
 class ZipExtractTests:
     def test_it_reads_a_zip_with_the_files_in_a_folder(self, tmp_path: Path) -> None:
         archive = tmp_path / "prod.zip"
-        archive.write_bytes(_zip(FIXTURES / "single", folder="tierscope_PROD/"))
+        archive.write_bytes(zipped(FIXTURES / "single", folder="tierscope_PROD/"))
 
         from_path = read_extract(archive)
         from_stream = read_extract(io.BytesIO(archive.read_bytes()))
@@ -192,7 +172,7 @@ class ZipExtractTests:
         assert "more than once" in str(error) and "(a/" in str(error) and ", b/" in str(error)
 
     def test_it_refuses_a_zip_that_unpacks_past_the_bound(self) -> None:
-        data = _zip(FIXTURES / "single")
+        data = zipped(FIXTURES / "single")
 
         with pytest.raises(ExtractError, match="unpacks? to"):
             read_extract(io.BytesIO(data), limits=ExtractLimits(unpacked_bytes=1000))
@@ -200,7 +180,7 @@ class ZipExtractTests:
 
 class BadExtractTests:
     def test_it_names_every_missing_file(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
+        directory = copy_fixture(tmp_path)
         (directory / "segments.csv").unlink()
         (directory / "residency.csv").unlink()
 
@@ -209,14 +189,14 @@ class BadExtractTests:
         assert "missing residency.csv, segments.csv" in str(error)
 
     def test_it_refuses_half_of_the_pack_files(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
+        directory = copy_fixture(tmp_path)
         (directory / "pack_filestat.csv").unlink()
 
         assert "not pack_filestat.csv" in str(_refused(directory))
 
     def test_it_refuses_a_wrong_header_naming_the_missing_columns(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
-        _replace_line(directory / "snapshots.csv", 1, "DBID,INSTANCE_NUMBER,SNAP,STARTUP_TIME")
+        directory = copy_fixture(tmp_path)
+        replace_line(directory / "snapshots.csv", 1, "DBID,INSTANCE_NUMBER,SNAP,STARTUP_TIME")
 
         error = _refused(directory)
 
@@ -224,16 +204,16 @@ class BadExtractTests:
         assert "SNAP_ID" in error.problem and "END_INTERVAL_TIME" in error.problem
 
     def test_it_names_file_line_and_column_of_a_bad_number(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
-        _replace_line(directory / "seg_stat.csv", 3, _seg_stat_line(read_requests="12x"))
+        directory = copy_fixture(tmp_path)
+        replace_line(directory / "seg_stat.csv", 3, _seg_stat_line(read_requests="12x"))
 
         error = _refused(directory)
 
         assert str(error) == ("seg_stat.csv, line 3, column PHYSICAL_READ_REQUESTS: '12x' is not a whole number")
 
     def test_it_names_a_bad_date(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
-        _replace_line(directory / "instances.csv", 2,
+        directory = copy_fixture(tmp_path)
+        replace_line(directory / "instances.csv", 2,
                       '"1","1","PROD","dbhost1","02-MAY-24","OPEN","2024-05-02T11:05:00.123"')
 
         error = _refused(directory)
@@ -241,8 +221,8 @@ class BadExtractTests:
         assert (error.filename, error.line, error.column) == ("instances.csv", 2, "STARTUP_TIME")
 
     def test_it_refuses_null_in_a_required_column(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
-        _replace_line(directory / "segments.csv", 3,
+        directory = copy_fixture(tmp_path)
+        replace_line(directory / "segments.csv", 3,
                       '"APP","ORDERS_PK","","INDEX","USERS","","32768","DEFAULT","DEFAULT","DEFAULT","76550","76550",'
                       '"","",""')
 
@@ -252,8 +232,8 @@ class BadExtractTests:
         assert "NULL" in error.problem
 
     def test_it_refuses_a_line_with_the_wrong_number_of_values(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
-        _replace_line(directory / "parameters.csv", 3, '"control_management_pack_access","A","B"')
+        directory = copy_fixture(tmp_path)
+        replace_line(directory / "parameters.csv", 3, '"control_management_pack_access","A","B"')
 
         error = _refused(directory)
 
@@ -261,7 +241,7 @@ class BadExtractTests:
         assert "3 values, the header has 2" in error.problem
 
     def test_it_reports_a_statement_that_failed_on_the_database(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
+        directory = copy_fixture(tmp_path)
         with (directory / "residency.csv").open("a", encoding="utf-8") as handle:
             handle.write("ORA-00942: table or view does not exist\n")
 
@@ -271,13 +251,13 @@ class BadExtractTests:
         assert "ORA-00942" in error.problem
 
     def test_it_refuses_an_empty_file(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
+        directory = copy_fixture(tmp_path)
         (directory / "instances.csv").write_bytes(b"")
 
         assert "instances.csv: is empty" in str(_refused(directory))
 
     def test_it_refuses_text_that_is_not_utf8(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
+        directory = copy_fixture(tmp_path)
         with (directory / "segments.csv").open("ab") as handle:
             handle.write('"APP","CAFÉ","","TABLE","USERS","1","1","","","","1","1","","",""\n'.encode("latin-1"))
 
@@ -287,16 +267,16 @@ class BadExtractTests:
         assert "UTF-8" in error.problem
 
     def test_it_refuses_history_rows_without_their_snapshot(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
-        _replace_line(directory / "seg_stat.csv", 2, _seg_stat_line(snap_id="99"))
+        directory = copy_fixture(tmp_path)
+        replace_line(directory / "seg_stat.csv", 2, _seg_stat_line(snap_id="99"))
 
         error = _refused(directory)
 
         assert (error.filename, error.line, error.column) == ("seg_stat.csv", 2, "SNAP_ID")
 
     def test_it_refuses_a_snapshot_of_another_database(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
-        _replace_line(directory / "snapshots.csv", 4, '"42","1","103","2024-05-01T08:00:00","2024-05-02T12:00:00.000",'
+        directory = copy_fixture(tmp_path)
+        replace_line(directory / "snapshots.csv", 4, '"42","1","103","2024-05-01T08:00:00","2024-05-02T12:00:00.000",'
                                                       '"2024-05-02T13:00:00.000","","",""')
 
         error = _refused(directory)
@@ -304,8 +284,8 @@ class BadExtractTests:
         assert (error.filename, error.line, error.column) == ("snapshots.csv", 4, "DBID")
 
     def test_it_refuses_a_release_before_11_2(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
-        _replace_line(directory / "instance.csv", 2,
+        directory = copy_fixture(tmp_path)
+        replace_line(directory / "instance.csv", 2,
                       '"1","PROD","dbhost1","10.2.0.5.0","2024-05-01T08:00:00","1234567890","PROD","120"')
 
         error = _refused(directory)

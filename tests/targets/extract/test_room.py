@@ -9,7 +9,7 @@ import pytest
 
 from apps.targets.extract import ExtractError, read_extract
 
-from .test_reader import _copy
+from .fixture_copies import copy_fixture
 
 GIB = 1024**3
 MIB = 1024**2
@@ -30,7 +30,7 @@ REFUSED = ('{header}\nFROM dba_tablespace_usage_metrics m\n     *\nERROR at line
 
 
 def _extract(tmp_path: Path, **files: str) -> Path:
-    directory = _copy(tmp_path)
+    directory = copy_fixture(tmp_path)
     (directory / "tablespaces.csv").write_text(TABLESPACES, encoding="utf-8")
     for name, text in files.items():
         (directory / f"{name}.csv").write_text(text, encoding="utf-8")

@@ -8,7 +8,7 @@ import pytest
 
 from apps.targets.extract import ExtractError, read_extract
 
-from .test_reader import FIXTURES, _copy, _replace_line, _zip
+from .fixture_copies import FIXTURES, copy_fixture, replace_line, zipped
 
 GIB = 1024**3
 
@@ -25,7 +25,7 @@ class TablespaceFileTests:
         assert spaces["LOBS"].autoextensible is False
 
     def test_it_imports_an_older_extract_without_the_file(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
+        directory = copy_fixture(tmp_path)
         (directory / "tablespaces.csv").unlink()
 
         collection = read_extract(directory)
@@ -34,15 +34,15 @@ class TablespaceFileTests:
         assert len(collection.snapshots) == 3
 
     def test_it_reads_the_file_from_a_zip(self, tmp_path: Path) -> None:
-        data = _zip(_copy(tmp_path), folder="tierscope_PROD/")
+        data = zipped(copy_fixture(tmp_path), folder="tierscope_PROD/")
         archive = tmp_path / "extract.zip"
         archive.write_bytes(data)
 
         assert [space.tablespace_name for space in read_extract(archive).tablespaces] == ["LOBS", "USERS"]
 
     def test_it_names_file_line_and_column_of_a_bad_size(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
-        _replace_line(directory / "tablespaces.csv", 3,
+        directory = copy_fixture(tmp_path)
+        replace_line(directory / "tablespaces.csv", 3,
                       '"USERS","8192","PERMANENT","2 GB","34359721984","1","1350565888"')
 
         with pytest.raises(ExtractError) as caught:
@@ -54,8 +54,8 @@ class TablespaceFileTests:
         assert "\n" not in message
 
     def test_it_keeps_a_missing_figure_unknown(self, tmp_path: Path) -> None:
-        directory = _copy(tmp_path)
-        _replace_line(directory / "tablespaces.csv", 2, '"LOBS","8192","PERMANENT","104857600","","0",""')
+        directory = copy_fixture(tmp_path)
+        replace_line(directory / "tablespaces.csv", 2, '"LOBS","8192","PERMANENT","104857600","","0",""')
 
         lobs = next(space for space in read_extract(directory).tablespaces if space.tablespace_name == "LOBS")
 

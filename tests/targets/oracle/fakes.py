@@ -1,4 +1,4 @@
-"""A fake python-oracledb connection that replays recorded rows.
+"""A fake python-oracledb connection that replays recorded rows (and a cursor that returns given rows).
 
 A recording (tests/targets/oracle/recorded/*.json) looks like what Oracle returns:
 
@@ -124,3 +124,17 @@ class FakeConnect:
         connection = FakeConnection(self.cursor)
         self.connections.append(connection)
         return connection
+
+
+class RowsCursor:
+    """A cursor returning the given rows (queries.Cursor)."""
+
+    def __init__(self, columns: list[str], rows: list[list[Any]]) -> None:
+        self.description = [(name,) for name in columns]
+        self._rows = [tuple(row) for row in rows]
+
+    def execute(self, statement: str, parameters: dict[str, Any] | None = None) -> None:
+        return None
+
+    def fetchall(self) -> list[tuple[Any, ...]]:
+        return list(self._rows)

@@ -9,7 +9,7 @@ from apps.targets.oracle.containers import Containers
 from apps.targets.oracle.source import OracleSource
 
 from .fakes import FakeConnect, load_recording
-from .test_source import rac_state
+from .recorded_sources import rac_state
 
 
 def _cdb_recording(*, session_con_id: int) -> dict:

@@ -7,9 +7,9 @@ import unittest
 from apps.targets.oracle import queries
 from apps.targets.storage import location_of
 
-from .test_source import rac_state, single_state, source
-from .test_sql_catalog import catalog, views_and_columns
-from .test_tablespaces import _Rows
+from .fakes import RowsCursor
+from .recorded_sources import rac_state, single_state, source
+from .sql_catalog import catalog, views_and_columns
 
 GIB = 1024**3
 COLUMNS = ["TABLESPACE_NAME", "FILE_ID", "FILE_NAME", "SIZE_BYTES", "AUTOEXTENSIBLE", "MAX_SIZE_BYTES", "FILE_TYPE"]
@@ -32,7 +32,7 @@ class DatafilesStatementTests(unittest.TestCase):
         self.assertNotIn("ASM", " ".join(queries.views_read(queries._read_sql("datafiles"))))
 
     def test_it_maps_a_row_keeping_unknowns_unknown(self) -> None:
-        cursor = _Rows(COLUMNS, [["USERS", 4, "+DATA/X/users.1.1", None, None, None, "DATA"],
+        cursor = RowsCursor(COLUMNS, [["USERS", 4, "+DATA/X/users.1.1", None, None, None, "DATA"],
                                  ["TEMP", 1, "/u01/temp01.dbf", GIB, "NO", 0, "TEMP"]])
 
         users, temp = queries.fetch_datafiles(cursor, mode="nopack")

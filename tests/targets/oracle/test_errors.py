@@ -9,16 +9,9 @@ from oracledb import errors as oracledb_errors
 from apps.targets.base import SourceError
 from apps.targets.oracle.errors import error_info, grant_object, source_error_from
 
+from .oracle_errors import dpy, ora
+
 DSN = "db7.example.com:1521/SALES"
-
-
-def ora(code: int, text: str) -> Exception:
-    error = oracledb_errors._Error(f"ORA-{code:05d}: {text}", code=code)
-    return error.exc_type(error)
-
-
-def dpy(number: int, **args: object) -> Exception:
-    return oracledb_errors._create_exception(number, **args)
 
 
 def mapped(exc: Exception, **where: object) -> SourceError:

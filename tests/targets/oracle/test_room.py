@@ -15,10 +15,9 @@ from apps.targets.oracle.room import Refused, room_from
 from apps.targets.oracle.source import OracleSource
 from apps.targets.rows import DataFile, DiskGroup, TablespaceSpace
 
-from .fakes import FakeConnect, load_recording
-from .test_source import rac_state, single_state, source
-from .test_sql_catalog import catalog, views_and_columns
-from .test_tablespaces import _Rows
+from .fakes import FakeConnect, RowsCursor, load_recording
+from .recorded_sources import rac_state, single_state, source
+from .sql_catalog import catalog, views_and_columns
 
 GIB = 1024**3
 MIB = 1024**2
@@ -58,7 +57,7 @@ class RoomStatementTests(unittest.TestCase):
         columns = load_recording("rac_awr")["statements"]["asm_diskgroups"][0]["columns"]
         row = [3, "reco", "CONNECTED", "EXTERN"] + [None] * (len(columns) - 4)
 
-        [group] = queries.fetch_asm_diskgroups(_Rows(columns, [row]), mode="nopack")
+        [group] = queries.fetch_asm_diskgroups(RowsCursor(columns, [row]), mode="nopack")
 
         self.assertEqual((group.name, group.location_name, group.redundancy), ("RECO", "+RECO", "EXTERN"))
         self.assertEqual((group.free_mb, group.usable_file_mb, group.usable_file_bytes), (None, None, None))
@@ -68,7 +67,7 @@ class RoomStatementTests(unittest.TestCase):
         columns = load_recording("rac_awr")["statements"]["asm_diskgroups"][0]["columns"]
         row = [0, "ARCH", "DISMOUNTED", "NORMAL", 0, 0, 0, 0, 0, 4194304, 512, 4096, "19.0.0.0.0", "19.0.0.0.0"]
 
-        [group] = queries.fetch_asm_diskgroups(_Rows(columns, [row]), mode="nopack")
+        [group] = queries.fetch_asm_diskgroups(RowsCursor(columns, [row]), mode="nopack")
 
         self.assertEqual((group.total_mb, group.free_mb, group.usable_file_mb), (None, None, None))
 

@@ -9,7 +9,7 @@ import unittest
 
 from apps.targets.oracle import queries
 
-from .test_sql_catalog import repo_root
+from .sql_catalog import repo_root
 
 SCRIPTS = repo_root() / "scripts" / "oracle"
 

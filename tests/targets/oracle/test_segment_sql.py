@@ -11,7 +11,7 @@ from apps.targets.oracle.source import OracleSource
 from apps.targets.rows import SQL_TEXT_CHARS
 
 from .fakes import FakeConnect, load_recording
-from .test_source import RAC_DBID, rac_state, single_state, source
+from .recorded_sources import RAC_DBID, rac_state, single_state, source
 
 UTC = dt.timezone.utc
 

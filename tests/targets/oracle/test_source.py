@@ -14,29 +14,9 @@ from apps.targets.oracle import queries
 from apps.targets.oracle.source import OracleSource
 
 from .fakes import FakeConnect, load_recording
+from .recorded_sources import RAC_DBID, SINGLE_DBID, rac_state, single_state, source
 
 UTC = dt.timezone.utc
-RAC_DBID = 1234567890
-SINGLE_DBID = 987654321
-
-
-def rac_state() -> CollectState:
-    return CollectState(
-        now=dt.datetime(2024, 5, 6, 11, 6, tzinfo=UTC),
-        history_start_at=dt.datetime(2024, 4, 28, tzinfo=UTC),
-        last_snap_ids={(RAC_DBID, 1): 100, (RAC_DBID, 2): 100},
-    )
-
-
-def single_state() -> CollectState:
-    return CollectState(now=dt.datetime(2024, 5, 21, 3, 11, tzinfo=UTC),
-                        history_start_at=dt.datetime(2024, 5, 13, 3, 0, tzinfo=UTC))
-
-
-def source(recording: str, mode: str, **fake: object) -> tuple[OracleSource, FakeConnect]:
-    connect = FakeConnect(load_recording(recording), **fake)  # type: ignore[arg-type]
-    return OracleSource(dsn="dbhost1:1521/PROD", user="TIERSCOPE", password="s3cret", mode=mode,
-                        connect=connect), connect
 
 
 class RacAwrCollectionTests(unittest.TestCase):
@@ -185,7 +165,7 @@ class NopackCollectionTests(unittest.TestCase):
         self.addCleanup(patcher.stop)
 
     def licensed_views(self) -> set[str]:
-        from .test_sql_catalog import catalog
+        from .sql_catalog import catalog
 
         return {view for view, entry in catalog().items() if entry.get("license")}
 

@@ -3,29 +3,14 @@
 from __future__ import annotations
 
 import unittest
-from typing import Any
 
 from apps.targets.oracle import queries
 
-from .fakes import load_recording
-from .test_source import rac_state, single_state, source
-from .test_sql_catalog import catalog, views_and_columns
+from .fakes import RowsCursor, load_recording
+from .recorded_sources import rac_state, single_state, source
+from .sql_catalog import catalog, views_and_columns
 
 GIB = 1024**3
-
-
-class _Rows:
-    """A cursor returning the given rows (queries.Cursor)."""
-
-    def __init__(self, columns: list[str], rows: list[list[Any]]) -> None:
-        self.description = [(name,) for name in columns]
-        self._rows = [tuple(row) for row in rows]
-
-    def execute(self, statement: str, parameters: dict[str, Any] | None = None) -> None:
-        return None
-
-    def fetchall(self) -> list[tuple[Any, ...]]:
-        return list(self._rows)
 
 
 class TablespaceStatementTests(unittest.TestCase):
@@ -40,7 +25,7 @@ class TablespaceStatementTests(unittest.TestCase):
 
     def test_it_keeps_a_null_figure_unknown(self) -> None:
         columns = load_recording("rac_awr")["statements"]["tablespaces"][0]["columns"]
-        cursor = _Rows(columns, [["NEW_TS", 8192, "PERMANENT", None, None, None, None]])
+        cursor = RowsCursor(columns, [["NEW_TS", 8192, "PERMANENT", None, None, None, None]])
 
         [space] = queries.fetch_tablespaces(cursor, mode="nopack")
 

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from apps.tiering.plans.models import Plan
-from tests.tiering.plans.test_steps import REBUILD, parsed_steps
+from tests.tiering.plans.script_reading import REBUILD, parsed_steps
 
 pytestmark = pytest.mark.django_db
 

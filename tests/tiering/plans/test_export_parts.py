@@ -10,7 +10,14 @@ import pytest
 
 from apps.tiering.csvsafe import write_rows
 from apps.tiering.plans import script
-from apps.tiering.plans.script import CSV_HEADER, ScriptHeader, StepRow, _csv_row, plan_csv, plan_csv_parts
+from apps.tiering.plans.script import (
+    CSV_HEADER,
+    ScriptHeader,
+    StepRow,
+    plan_csv,
+    plan_csv_parts,
+    plan_csv_row,
+)
 
 HEADER = ScriptHeader(plan_id=7, target="=demo", dbid=5, state="approved")
 
@@ -28,7 +35,7 @@ def test_the_parts_make_the_csv_csvsafe_writes(monkeypatch):
     monkeypatch.setattr(script, "CSV_PART_STEPS", 3)
     steps = [_step(position) for position in range(1, 11)]
     buffer = io.StringIO()
-    write_rows(buffer, CSV_HEADER, [_csv_row(HEADER, step) for step in steps])
+    write_rows(buffer, CSV_HEADER, [plan_csv_row(HEADER, step) for step in steps])
 
     parts = list(plan_csv_parts(HEADER, steps))
 

@@ -9,7 +9,7 @@ import pytest
 
 from apps.dashboard.formatting import fmt_duration
 from tests.browser import login, shot
-from tests.tiering.plans.test_steps import parsed_steps
+from tests.tiering.plans.script_reading import parsed_steps
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

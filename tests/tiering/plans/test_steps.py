@@ -8,6 +8,8 @@ from decimal import Decimal
 
 from apps.tiering.plans.script import ScriptHeader, StepRow, plan_csv, plan_script
 from apps.tiering.plans.steps import PlanError, PlanItem, plan_steps, plan_totals
+from tests.targets.oracle.sql_catalog import views_and_columns
+from tests.tiering.plans.script_reading import HINT, MOVE, REBUILD, parsed_steps
 
 
 def _item(name: str, object_type: str, action: str = "move", **fields) -> PlanItem:
@@ -43,25 +45,6 @@ def script_of(items: list[PlanItem], *, release: str = "11.2.0.4", dbid: int = 1
                     saving_usd_per_month=s.saving_usd_per_month, move_cost_usd=s.move_cost_usd,
                     payback_days=s.payback_days) for s in steps]
     return plan_script(ScriptHeader(plan_id=7, target="demo", dbid=dbid, state="approved"), rows)
-
-
-def parsed_steps(script: str) -> tuple[list[str], list[tuple[str, list[str]]]]:
-    """(the lines before the first step, [(step PROMPT, its statements)]) as SQL*Plus reads the script."""
-    head, steps = [], []
-    for line in script.splitlines():
-        if line.startswith("PROMPT step "):
-            steps.append((line, []))
-        elif steps and not line.startswith(("--", "PROMPT", "SPOOL", "EXIT")):
-            steps[-1][1].append(line)
-        elif not steps:
-            head.append(line)
-    return head, steps
-
-
-MOVE = re.compile(r'^ALTER TABLE "APP"\."(?P<table>[^"]+)" MOVE (?:PARTITION "(?P<part>[^"]+)" )?'
-                  r'(?:ONLINE )?(?:LOB \("(?P<lob>[^"]+)"\) STORE AS )?')
-REBUILD = re.compile(r'^ALTER INDEX "APP"\."(?P<index>[^"]+)" REBUILD')
-HINT = re.compile(r"STORAGE \(FLASH_CACHE (KEEP|NONE)\)")
 
 
 class PlanScriptOrderTests(unittest.TestCase):
@@ -170,10 +153,9 @@ class PlanExportTests(unittest.TestCase):
 
 class DbidCheckSqlTests(unittest.TestCase):
     def test_its_query_reads_only_catalogued_views_and_columns(self) -> None:
-        from apps.tiering.plans.script import _read_sql
-        from tests.targets.oracle.test_sql_catalog import views_and_columns
+        from apps.tiering.plans.script import read_sql
 
-        select = re.search(r"SELECT (.+) INTO \w+ (FROM [^;]+);", _read_sql("dbid_check"))
+        select = re.search(r"SELECT (.+) INTO \w+ (FROM [^;]+);", read_sql("dbid_check"))
         views, columns = views_and_columns(f"SELECT {select[1]} {select[2]}")
         self.assertEqual((views, columns), ({"V$DATABASE"}, {("V$DATABASE", "DBID")}))
 

@@ -1,0 +1,34 @@
+"""The offline extract fixtures (tests/targets/extract/fixtures/) and copies of them to edit: a fixture copied
+into a temporary folder, one of its lines replaced, a folder zipped."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import zipfile
+from pathlib import Path
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def copy_fixture(tmp_path: Path, name: str = "single") -> Path:
+    """A copy of the extract fixture ``name`` in ``tmp_path``, to edit."""
+    target = tmp_path / name
+    shutil.copytree(FIXTURES / name, target)
+    return target
+
+
+def replace_line(path: Path, number: int, text: str) -> None:
+    """Line ``number`` (from 1) of the file at ``path`` replaced by ``text``."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    lines[number - 1] = text
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def zipped(directory: Path, *, folder: str = "") -> bytes:
+    """The files of ``directory`` as a .zip (under ``folder``, a prefix ending in "/", if given)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(directory.iterdir()):
+            archive.write(path, f"{folder}{path.name}")
+    return buffer.getvalue()
