@@ -20,6 +20,7 @@ from apps.tiering.models import ExportLine, ExportRender, Recommendation, Recomm
 from apps.tiering.rules import FINDING_CODES
 from apps.tiering.selectors import recommendation_list
 from apps.tiering.tasks import export_lines_render
+from tests.tiering.export_targets import export_target
 
 
 def _recs(target, **filters):
@@ -157,9 +158,7 @@ def _tied(target) -> Target:
 
 @pytest.mark.django_db
 def test_rows_tied_on_the_export_s_order_come_by_segment_stored_or_worded(seed_tiers, monkeypatch):
-    from tests.tiering.test_export_streaming import _target
-
-    target = _tied(_target("tied", 60))
+    target = _tied(export_target("tied", 60))
     stored = _stored(monkeypatch, target)
 
     assert stored == _worded(monkeypatch, target)

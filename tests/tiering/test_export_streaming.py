@@ -7,57 +7,16 @@ from __future__ import annotations
 import gc
 import io
 import tracemalloc
-from decimal import Decimal
 
 import pytest
 from django.db import connection
-from django.utils import timezone
 
-from apps.snapshots.models import Segment
-from apps.targets.models import TablespaceTier, Target
+from apps.targets.models import Target
 from apps.tiering import export
 from apps.tiering.export import HEADER, export_csv, export_csv_parts, export_rows
-from apps.tiering.models import Recommendation, RecommendationRun, Tier
+from apps.tiering.models import Recommendation, RecommendationRun
 from apps.tiering.selectors import recommendation_list
-
-KINDS = (("TABLE", ""), ("INDEX", ""), ("TABLE PARTITION", "P{:05d}"), ("INDEX PARTITION", "P{:05d}"),
-         ("LOBSEGMENT", ""))
-
-
-def _target(name: str, rows: int) -> Target:
-    """``rows`` recommendations of every kind (tables, indexes, partitions of tables of 8, LOBs), moves and
-    keeps, their tablespaces mapped so moves carry DDL."""
-    now = timezone.now()
-    target = Target.objects.create(name=name, mode=Target.Mode.DEMO, enabled=False, tier_set_id="seed-2009",
-                                   capabilities={"release": "19.0.0.0.0", "block_size_bytes": 8192})
-    tiers = {t.name: t for t in Tier.objects.filter(tier_set="seed-2009")}
-    for tablespace, tier in (("DATA01", "fast disk"), ("HIST01", "hi-cap disk"), ("FLASH01", "flash")):
-        TablespaceTier.objects.create(target=target, tablespace_name=tablespace, tier=tiers[tier])
-    segments = []
-    for i in range(rows):
-        kind, sub = KINDS[i % len(KINDS)]
-        table, partitioned = f"T{i:05d}", f"PT{i // 20:05d}"  # a partitioned table's partitions share its name
-        segments.append(Segment(
-            target=target, owner=f"APP{i % 3}", object_type=kind, subobject_name=sub.format(i),
-            object_name={"INDEX": f"{table}_IX", "TABLE PARTITION": partitioned, "INDEX PARTITION": f"{partitioned}_IX",
-                         "LOBSEGMENT": f"SYS_LOB{i:010d}C00002$$"}.get(kind, table),
-            tablespace_name=("DATA01", "HIST01")[i % 2], partitioned_parent=table if kind == "LOBSEGMENT" else "",
-            lob_column="BODY" if kind == "LOBSEGMENT" else "", size_bytes=(i % 40 + 1) * 2**27,
-            first_seen_at=now, last_seen_at=now))
-    segments = Segment.objects.bulk_create(segments)
-    run = RecommendationRun.objects.create(target=target, computed_at=now, state=RecommendationRun.State.CURRENT,
-                                           window_days=7, statistic="p95", recommendations=rows)
-    Recommendation.objects.bulk_create([
-        Recommendation(
-            run=run, segment=seg, iops=1.5 + i, read_iops=1.0 + i, write_iops=0.5, size_bytes=seg.size_bytes,
-            size_gb=seg.size_bytes / 2**30, intensity=(1.5 + i) / (seg.size_bytes / 2**30), read_requests=100 + i,
-            write_requests=10, current_tier=tiers["fast disk"], cost_tier=tiers["hi-cap disk"],
-            recommended_tier=tiers["hi-cap disk"] if i % 3 else tiers["fast disk"],
-            cost_now_usd=Decimal("9.00"), cost_after_usd=Decimal("4.00"), savings_usd=Decimal(i % 7),
-            move_cost_usd=Decimal("1.00"), payback_days=6.0, action="move" if i % 3 else "keep")
-        for i, seg in enumerate(segments)
-    ])
-    return target
+from tests.tiering.export_targets import export_target
 
 
 def _small_parts(monkeypatch) -> None:
@@ -69,7 +28,7 @@ def _small_parts(monkeypatch) -> None:
 @pytest.mark.django_db(transaction=True)
 def test_the_first_rows_leave_while_the_query_s_cursor_is_still_streaming(seed_tiers, monkeypatch):
     _small_parts(monkeypatch)
-    target = _target("streamed", 200)
+    target = export_target("streamed", 200)
     parts = export_csv_parts(recommendation_list(target_id=target.id), target)
 
     header, first = next(parts), next(parts)
@@ -87,7 +46,7 @@ def test_the_first_rows_leave_while_the_query_s_cursor_is_still_streaming(seed_t
 @pytest.mark.django_db(transaction=True)
 def test_an_abandoned_download_ends_its_transaction(seed_tiers, monkeypatch):
     _small_parts(monkeypatch)
-    target = _target("abandoned", 60)
+    target = export_target("abandoned", 60)
     parts = export_csv_parts(recommendation_list(target_id=target.id), target)
     next(parts), next(parts)
     assert connection.in_atomic_block
@@ -112,7 +71,7 @@ def _peak_bytes(target: Target) -> int:
 @pytest.mark.django_db
 def test_the_memory_the_export_holds_does_not_grow_with_its_rows(seed_tiers, monkeypatch):
     _small_parts(monkeypatch)
-    small, large = _target("small", 1000), _target("large", 4000)
+    small, large = export_target("small", 1000), export_target("large", 4000)
     _peak_bytes(small), _peak_bytes(large)  # first use: imports, caches, compiled queries are not the rows'
 
     peak_small, peak_large = _peak_bytes(small), _peak_bytes(large)
@@ -125,7 +84,7 @@ def test_the_memory_the_export_holds_does_not_grow_with_its_rows(seed_tiers, mon
 @pytest.mark.django_db
 def test_the_streamed_csv_has_the_header_s_columns_and_one_row_a_recommendation(seed_tiers, monkeypatch):
     _small_parts(monkeypatch)
-    target = _target("counted", 137)
+    target = export_target("counted", 137)
     import csv
 
     rows = list(csv.reader(io.StringIO("".join(export_csv_parts(recommendation_list(target_id=target.id), target)))))
@@ -142,7 +101,7 @@ def test_the_json_parts_make_the_json_document_and_the_command_prints_it(seed_ti
     from apps.tiering.export import export_json, export_json_parts
 
     _small_parts(monkeypatch)
-    target = _target("json", 60)
+    target = export_target("json", 60)
     whole = export_json(export_rows(recommendation_list(target_id=target.id), target))
 
     parts = list(export_json_parts(recommendation_list(target_id=target.id), target))
@@ -157,7 +116,7 @@ def test_the_json_parts_make_the_json_document_and_the_command_prints_it(seed_ti
 def _rendered(name: str, rows: int) -> Target:
     from apps.tiering.export_store import export_render
 
-    target = _target(name, rows)
+    target = export_target(name, rows)
     export_render(run_id=RecommendationRun.objects.get(target=target).id)
     return Target.objects.select_related("tier_set").get(pk=target.pk)
 
