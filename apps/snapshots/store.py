@@ -110,38 +110,38 @@ def segments_upsert(*, target_id: int, collection: Collection, seen_at: dt.datet
     rows = []
     for key, place in places.items():
         info = infos.get(key)
-        rows.append(SegmentRow(
+        # Plain tuples in SegmentRow's order (see _unchanged), 100k a collection.
+        rows.append((key, (
             target_id, key.owner, key.object_name, key.subobject_name, key.object_type,
             place.tablespace_name, place.obj_number, place.dataobj_number,
-            partitioned_parent=(info.partitioned_parent or "") if info else "",
-            lob_column=(info.lob_column or "") if info else "",
-            size_bytes=info.bytes if info else None,
-            size_at=seen_at if info else None,
-            buffer_pool=(info.buffer_pool or "") if info else "",
-            flash_cache=(info.flash_cache or "") if info else "",
-            cell_flash_cache=(info.cell_flash_cache or "") if info else "",
-            in_awr=key in in_awr, name_truncated=key in truncated and info is None, first_seen_at=seen_at,
-            last_seen_at=seen_at,
-            partition_position=info.partition_position if info else None,
-            partition_interval=info.partition_interval if info else None,
-            **(_composite(info) if info else _NOT_COMPOSITE),
-            container=key.container,
-        ))
+            (info.partitioned_parent or "") if info else "",  # partitioned_parent
+            (info.lob_column or "") if info else "",  # lob_column
+            info.bytes if info else None,  # size_bytes
+            seen_at if info else None,  # size_at
+            (info.buffer_pool or "") if info else "",
+            (info.flash_cache or "") if info else "",
+            (info.cell_flash_cache or "") if info else "",
+            key in in_awr, key in truncated and info is None,  # in_awr, name_truncated
+            seen_at, seen_at,  # first_seen_at, last_seen_at
+            info.partition_position if info else None, info.partition_interval if info else None,
+            *(_composite(info) if info else _NOT_COMPOSITE),  # parent_partition ... partition_order
+            key.container,
+        )))
     # Most segments of a collection are stored already and unchanged: those keep their row (its
     # timestamps advance once a day, as in _SEGMENT_UPSERT_SQL); only the others go through the upsert.
     ids: dict[SegmentKey, int] = {}
     stored = _stored_segments(target_id, since=seen_at - dt.timedelta(days=1))
     changed = []
-    for row in rows:
-        key = row.key
+    for key, row in rows:
         known = stored.get(key)
-        if known is not None and _unchanged(row, known):
+        if known is not None and _unchanged(SegmentRow._make(row), known := StoredSegment._make(known)):
             ids[key] = known.id
         else:
             changed.append(row)
     # Moves (apps.snapshots.moves) are read against the places stored before this upsert, and stored with it.
-    moved = collection_place_changes(target_id=target_id, collection=collection, seen_at=seen_at,
-                                     stored_places={key: known.tablespace_name for key, known in stored.items()})
+    moved = collection_place_changes(
+        target_id=target_id, collection=collection, seen_at=seen_at,
+        stored_places={key: StoredSegment._make(known).tablespace_name for key, known in stored.items()})
     with transaction.atomic():
         if changed:
             ids.update(_segments_write(changed))
@@ -149,15 +149,13 @@ def segments_upsert(*, target_id: int, collection: Collection, seen_at: dt.datet
     return ids
 
 
-_NOT_COMPOSITE = {"parent_partition": "", "table_partition_name": "", "partitioning": "", "partition_bound": "",
-                  "partition_order": None}
+_NOT_COMPOSITE = ("", "", "", "", None)
 
 
-def _composite(info) -> dict:
-    """A listed segment's composite-partitioning columns ("" / None: not said)."""
-    return {"parent_partition": info.parent_partition or "", "table_partition_name": info.table_partition_name or "",
-            "partitioning": info.partitioning or "", "partition_bound": info.partition_bound or "",
-            "partition_order": info.partition_order}
+def _composite(info) -> tuple:
+    """A listed segment's composite-partitioning columns, in SegmentRow's order ("" / None: not said)."""
+    return (info.parent_partition or "", info.table_partition_name or "", info.partitioning or "",
+            info.partition_bound or "", info.partition_order)
 
 
 #: What a listing (DBA_SEGMENTS) sets and a segment seen in AWR only leaves as it was (_SEGMENT_MERGE).
@@ -176,13 +174,15 @@ def _unchanged(row: SegmentRow, stored: StoredSegment) -> bool:
             and (not listed or _LISTED(row) == _LISTED(stored)))
 
 
-def _stored_segments(target_id: int, *, since: dt.datetime) -> dict[SegmentKey, StoredSegment]:
-    """key -> the stored segment, for the target's segments seen since ``since``."""
+def _stored_segments(target_id: int, *, since: dt.datetime) -> dict[SegmentKey, tuple]:
+    """key -> the stored segment as a plain tuple in StoredSegment's order, for the target's segments seen
+    since ``since``."""
     rows = Segment.objects.filter(target_id=target_id, last_seen_at__gte=since).values_list(*StoredSegment._fields)
-    return {stored.key: stored for stored in map(StoredSegment._make, rows)}
+    return {StoredSegment.key_of(row): row for row in rows}
 
 
-def _segments_write(rows: list[SegmentRow]) -> dict[SegmentKey, int]:
+def _segments_write(rows: list[tuple]) -> dict[SegmentKey, int]:
+    """Upsert ``rows`` (plain tuples in SegmentRow's order) through a staging table; their keys -> ids."""
     with transaction.atomic(), connection.cursor() as cursor:
         # ON COMMIT DROP does not fire inside an outer transaction (a savepoint): drop explicitly too.
         cursor.execute("DROP TABLE IF EXISTS pg_temp.segment_in")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import typing
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -95,6 +96,7 @@ class WindowColumns:
         return cls(**{name: np.zeros(n, dtype=dtype) for name, dtype in own.items()})
 
 
+@functools.cache
 def _dtypes(record: type) -> dict[str, np.dtype]:
     """Each field's dtype, from its ``npt.NDArray[<scalar>]`` annotation."""
     return {name: np.dtype(typing.get_args(typing.get_args(hint)[1])[0])
