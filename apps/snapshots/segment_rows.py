@@ -46,7 +46,6 @@ class SegmentRow(NamedTuple):
     container: str
 
 
-
 class StoredSegment(NamedTuple):
     """A stored segment's id, key and the values segments_upsert compares (:func:`_unchanged`)."""
 

@@ -1,10 +1,10 @@
 """The decision of a refresh: every segment's window figures -> the cost model and the seed rules -> columns.
 
 :func:`build_recommendations` takes a target's segments and window figures as numpy
-arrays (apps.tiering.services reads them: apps.tiering.decision_records.SegmentArrays) and decides for all of them
-at once: the cost model's cheapest tier (costmodel.cost_matrix), the seed rules' action (rules.decide), the
-costs, savings and read time saved, as the columns apps.tiering.services.recommendation_store writes
-(decision_records.Recommendations). Figures a top-N source did
+arrays (apps.tiering.services reads them; records in apps.tiering.decision_records) and
+decides for all of them at once: the cost model's cheapest tier (costmodel.cost_matrix),
+the seed rules' action (rules.decide), the costs, savings and read time saved, as the
+columns apps.tiering.services.recommendation_store writes. Figures a top-N source did
 not measure stay unknown here (see build_recommendations). No database access.
 """
 
