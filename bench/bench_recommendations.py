@@ -102,7 +102,7 @@ def bench_recommendations(target) -> dict:
         mapped = {m.tier_id: m.tier for m in TablespaceTier.objects.filter(target=target).select_related("tier")}
         columns, build_s = timed(lambda: decision.build_recommendations(
             target=target, tiers=tiers, segments=segments, figures=figures, mapped_tiers=mapped,
-            residency=services._latest_residency(target.id, segments["segment_id"]), now=now, window_days=7))
+            residency=services._latest_residency(target.id, segments.segment_id), now=now, window_days=7))
         _, store_s = timed(lambda: services.recommendation_store(target_id=target.id, columns=columns, now=now))
         services.recommendation_runs_prune(target_id=target.id)
     raw, raw_s = timed(lambda: raw_window_figures(target_id=target.id, last_day=last_day, days=7))
@@ -116,7 +116,7 @@ def bench_recommendations(target) -> dict:
                 "roll_up_s": round(statistics.median(h["roll_up_s"] for h in hours), 3)}
 
     return {
-        "segments": len(segments["segment_id"]), "hours": 168, "segment_stat_rows": 168 * len(segments["segment_id"]),
+        "segments": len(segments), "hours": 168, "segment_stat_rows": 168 * len(segments),
         "refresh_steady_s": {"median": round(statistics.median(steady), 3), "best": round(min(steady), 3),
                              "worst": round(max(steady), 3)},
         "last_hour_of_a_day": figures_of(late),

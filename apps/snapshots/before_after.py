@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.db.models import Sum
 
@@ -82,58 +83,65 @@ def segment_window_figures(*, target_id: int, segment_id: int, tablespace_name: 
     one snapshot only (``snapshot_id``: a period of a compare-period report, which may share its interval
     with the other period's, of another instance)."""
     snaps = _window_snapshots(target_id, start_at, stop_at, only=snapshot_id)
-    by_id = {row[0]: row for row in snaps}
+    by_id = {snap.id: snap for snap in snaps}
     rows = {
-        row[0]: row[1:]
-        for row in SegmentStat.objects.filter(segment_id=segment_id, end_at__gt=start_at, end_at__lte=stop_at)
-        .values_list("snapshot_id", "physical_read_requests", "physical_write_requests", "optimized_physical_reads",
-                     "interval_s")
-        if row[0] in by_id
+        row.snapshot_id: row
+        for row in map(_StatRow._make, SegmentStat.objects.filter(
+            segment_id=segment_id, end_at__gt=start_at, end_at__lte=stop_at).values_list(*_StatRow._fields))
+        if row.snapshot_id in by_id
     }
-    intervals: dict[tuple[int, int], list[float]] = {}  # (dbid, snap_id) -> [interval s, requests, measured]
+    intervals: dict[tuple[int, int], _IntervalSum] = {}  # (dbid, snap_id): RAC instances summed
     reads = writes = optimized = 0
     optimized_known = True
-    for snap_pk, dbid, snap_id, begin_at, end_at, top_n in snaps:
-        entry = intervals.setdefault((dbid, snap_id), [0.0, 0.0, 1.0])
-        row = rows.get(snap_pk)
+    for snap in snaps:
+        entry = intervals.setdefault((snap.dbid, snap.snap_id), _IntervalSum())
+        row = rows.get(snap.id)
         # The interval as the source states it where the segment has a row (a report's "Elapsed"), else its times.
-        entry[0] = max(entry[0], row[3] if row is not None else (end_at - begin_at).total_seconds())
-        if row is None and not top_n:
+        entry.seconds = max(entry.seconds,
+                            row.interval_s if row is not None else (snap.end_at - snap.begin_at).total_seconds())
+        if row is None and not snap.top_n_only:
             continue  # a complete snapshot without the segment: it did no IO
-        if row is None or row[0] is None or row[1] is None:
-            entry[2] = 0.0
+        if row is None or row.physical_read_requests is None or row.physical_write_requests is None:
+            entry.measured = False
             continue
-        reads, writes = reads + row[0], writes + row[1]
-        entry[1] += row[0] + row[1]
-        if row[2] is None:
+        reads, writes = reads + row.physical_read_requests, writes + row.physical_write_requests
+        entry.requests += row.physical_read_requests + row.physical_write_requests
+        if row.optimized_physical_reads is None:
             optimized_known = False
         else:
-            optimized += row[2]
-    unmeasured = sum(1 for entry in intervals.values() if not entry[2])
-    covered = sum(entry[0] for entry in intervals.values())
+            optimized += row.optimized_physical_reads
+    unmeasured = sum(1 for entry in intervals.values() if not entry.measured)
+    covered = sum(entry.seconds for entry in intervals.values())
     measured = not unmeasured and bool(intervals)
     return WindowFigures(
         label=label, start_at=start_at, stop_at=stop_at, tablespace_name=tablespace_name,
         snapshots=len(intervals), covered_s=covered, unmeasured=unmeasured,
         read_requests=reads if measured else None, write_requests=writes if measured else None,
         optimized_reads=optimized if measured and optimized_known else None,
-        iops_p95=_p95([entry[1] / entry[0] for entry in intervals.values() if entry[0]]) if measured else None,
+        iops_p95=_p95([entry.requests / entry.seconds for entry in intervals.values() if entry.seconds])
+        if measured else None,
         read_ms=_tablespace_read_ms(list(by_id), tablespace_name),
     )
 
 
 def snapshots_in(*, target_id: int, start_at: dt.datetime, stop_at: dt.datetime) -> int:
     """How many snapshot intervals lie wholly in [start_at, stop_at) (RAC instances counted once)."""
-    return len({(row[1], row[2]) for row in _window_snapshots(target_id, start_at, stop_at)})
+    return len({(snap.dbid, snap.snap_id) for snap in _window_snapshots(target_id, start_at, stop_at)})
 
 
-#: A target's snapshots as intervals_in counts them: (begin_at, end_at, dbid, snap_id, is a V$ sample).
-Interval = tuple[dt.datetime, dt.datetime, int, int, bool]
+class Interval(NamedTuple):
+    """A target's snapshot as intervals_in counts it."""
+
+    begin_at: dt.datetime
+    end_at: dt.datetime
+    dbid: int
+    snap_id: int
+    is_sample: bool  # a V$ sample
 
 
 def snapshot_intervals(*, target_id: int) -> list[Interval]:
     """Every snapshot of a target, oldest first, in one query (a plan's moves are counted from it)."""
-    return [(begin, end, dbid, snap_id, kind == "sample") for begin, end, dbid, snap_id, kind in
+    return [Interval(begin, end, dbid, snap_id, kind == "sample") for begin, end, dbid, snap_id, kind in
             Snapshot.objects.filter(target_id=target_id).order_by("end_at")
             .values_list("begin_at", "end_at", "dbid", "snap_id", "kind")]
 
@@ -143,19 +151,19 @@ def intervals_in(intervals: list[Interval], *, start_at: dt.datetime, stop_at: d
 
     >>> t = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
     >>> h = dt.timedelta(hours=1)
-    >>> rows = [(t + n * h, t + (n + 1) * h, 1, n, False) for n in range(5)]
+    >>> rows = [Interval(t + n * h, t + (n + 1) * h, 1, n, False) for n in range(5)]
     >>> intervals_in(rows, start_at=t + h, stop_at=t + 3 * h)
     2
     """
-    inside = [row for row in intervals if row[1] > start_at and row[1] <= stop_at and row[0] >= start_at]
-    primary = {(row[2], row[3]) for row in inside if not row[4]}
-    return len(primary) if primary else len({(row[2], row[3]) for row in inside})
+    inside = [row for row in intervals if start_at < row.end_at <= stop_at and row.begin_at >= start_at]
+    primary = {(row.dbid, row.snap_id) for row in inside if not row.is_sample}
+    return len(primary) if primary else len({(row.dbid, row.snap_id) for row in inside})
 
 
 def tablespace_read_ms(*, target_id: int, tablespace_name: str, start_at: dt.datetime,
                        stop_at: dt.datetime) -> float | None:
     """A tablespace's measured average read time over the snapshots wholly in [start_at, stop_at)."""
-    return _tablespace_read_ms([row[0] for row in _window_snapshots(target_id, start_at, stop_at)], tablespace_name)
+    return _tablespace_read_ms([snap.id for snap in _window_snapshots(target_id, start_at, stop_at)], tablespace_name)
 
 
 def segment_moves_list(*, segment_id: int) -> list[SegmentMove]:
@@ -179,15 +187,45 @@ def compare_periods(*, target_id: int) -> tuple[Snapshot, Snapshot] | None:
     return (pair[0], pair[1]) if len(pair) == 2 else None
 
 
+class _WindowSnapshot(NamedTuple):
+    id: int
+    dbid: int
+    snap_id: int
+    begin_at: dt.datetime
+    end_at: dt.datetime
+    top_n_only: bool
+    kind: str
+
+
+class _StatRow(NamedTuple):
+    """A segment's row in one snapshot (snapshots_segmentstat): None where the source did not list the figure."""
+
+    snapshot_id: int
+    physical_read_requests: int | None
+    physical_write_requests: int | None
+    optimized_physical_reads: int | None
+    interval_s: float
+
+
+@dataclass
+class _IntervalSum:
+    """One snapshot interval of a window, its RAC instances summed."""
+
+    seconds: float = 0.0
+    requests: float = 0.0
+    measured: bool = True
+
+
 def _window_snapshots(target_id: int, start_at: dt.datetime, stop_at: dt.datetime,
-                      only: int | None = None) -> list[tuple]:
+                      only: int | None = None) -> list[_WindowSnapshot]:
+    """The snapshots wholly in the window: AWR, demo, report and extract ones where it has any, else V$ samples."""
     snapshots = Snapshot.objects.filter(target_id=target_id, end_at__gt=start_at, end_at__lte=stop_at,
                                         begin_at__gte=start_at)
     if only is not None:
         snapshots = snapshots.filter(pk=only)
-    rows = list(snapshots.values_list("id", "dbid", "snap_id", "begin_at", "end_at", "top_n_only", "kind"))
-    primary = [row[:6] for row in rows if row[6] != "sample"]
-    return primary or [row[:6] for row in rows]
+    rows = list(map(_WindowSnapshot._make, snapshots.values_list(*_WindowSnapshot._fields)))
+    primary = [row for row in rows if row.kind != "sample"]
+    return primary or rows
 
 
 def _tablespace_read_ms(snapshot_ids: list[int], tablespace_name: str) -> float | None:

@@ -17,6 +17,7 @@ from django.db import connection, transaction
 
 from apps.snapshots.models import Residency, SampleState, Segment, Snapshot, SysStat, TablespaceIO, TablespaceSpace
 from apps.snapshots.moves import collection_place_changes, segment_moves_record
+from apps.snapshots.segment_rows import SegmentRow, StoredSegment
 from apps.targets.rows import SEGMENT_STAT_FIELDS, Collection, SegmentKey
 from apps.targets.rows import Residency as ResidencyRow
 from apps.targets.rows import Snapshot as SnapshotRow
@@ -90,11 +91,7 @@ _SEGMENT_SEEN = {
 # rewrote every row for its timestamps: 4 of its 5 seconds); its size_at and last_seen_at then
 # advance once a day.
 _SEGMENT_UPSERT_SQL = f"""
-INSERT INTO snapshots_segment AS s (target_id, owner, object_name, subobject_name, object_type,
-  tablespace_name, obj_number, dataobj_number, partitioned_parent, lob_column, size_bytes, size_at,
-  buffer_pool, flash_cache, cell_flash_cache, in_awr, name_truncated, first_seen_at, last_seen_at,
-  partition_position, partition_interval, parent_partition, table_partition_name, partitioning,
-  partition_bound, partition_order, container)
+INSERT INTO snapshots_segment AS s ({", ".join(SegmentRow._fields)})
 SELECT * FROM segment_in
 ON CONFLICT (target_id, container, owner, object_name, subobject_name, object_type) DO UPDATE SET
   {", ".join(f"{column} = {value}" for column, value in {**_SEGMENT_MERGE, **_SEGMENT_SEEN}.items())}
@@ -113,38 +110,38 @@ def segments_upsert(*, target_id: int, collection: Collection, seen_at: dt.datet
     rows = []
     for key, place in places.items():
         info = infos.get(key)
-        rows.append(
-            (
-                target_id, key.owner, key.object_name, key.subobject_name, key.object_type,
-                place.tablespace_name, place.obj_number, place.dataobj_number,
-                (info.partitioned_parent or "") if info else "",
-                (info.lob_column or "") if info else "",
-                info.bytes if info else None,
-                seen_at if info else None,
-                (info.buffer_pool or "") if info else "",
-                (info.flash_cache or "") if info else "",
-                (info.cell_flash_cache or "") if info else "",
-                key in in_awr, key in truncated and info is None, seen_at, seen_at,
-                info.partition_position if info else None, info.partition_interval if info else None,
-                *(_composite(info) if info else ("", "", "", "", None)),
-                key.container,
-            )
-        )
+        # Plain tuples in SegmentRow's order (see _unchanged), 100k a collection.
+        rows.append((key, (
+            target_id, key.owner, key.object_name, key.subobject_name, key.object_type,
+            place.tablespace_name, place.obj_number, place.dataobj_number,
+            (info.partitioned_parent or "") if info else "",  # partitioned_parent
+            (info.lob_column or "") if info else "",  # lob_column
+            info.bytes if info else None,  # size_bytes
+            seen_at if info else None,  # size_at
+            (info.buffer_pool or "") if info else "",
+            (info.flash_cache or "") if info else "",
+            (info.cell_flash_cache or "") if info else "",
+            key in in_awr, key in truncated and info is None,  # in_awr, name_truncated
+            seen_at, seen_at,  # first_seen_at, last_seen_at
+            info.partition_position if info else None, info.partition_interval if info else None,
+            *(_composite(info) if info else _NOT_COMPOSITE),  # parent_partition ... partition_order
+            key.container,
+        )))
     # Most segments of a collection are stored already and unchanged: those keep their row (its
     # timestamps advance once a day, as in _SEGMENT_UPSERT_SQL); only the others go through the upsert.
     ids: dict[SegmentKey, int] = {}
     stored = _stored_segments(target_id, since=seen_at - dt.timedelta(days=1))
     changed = []
-    for row in rows:
-        key = SegmentKey(*row[1:5], row[26])
+    for key, row in rows:
         known = stored.get(key)
-        if known is not None and _unchanged(row, known[1]):
-            ids[key] = known[0]
+        if known is not None and _unchanged(SegmentRow._make(row), known := StoredSegment._make(known)):
+            ids[key] = known.id
         else:
             changed.append(row)
     # Moves (apps.snapshots.moves) are read against the places stored before this upsert, and stored with it.
-    moved = collection_place_changes(target_id=target_id, collection=collection, seen_at=seen_at,
-                                     stored_places={key: known[1][0] for key, known in stored.items()})
+    moved = collection_place_changes(
+        target_id=target_id, collection=collection, seen_at=seen_at,
+        stored_places={key: StoredSegment._make(known).tablespace_name for key, known in stored.items()})
     with transaction.atomic():
         if changed:
             ids.update(_segments_write(changed))
@@ -152,50 +149,46 @@ def segments_upsert(*, target_id: int, collection: Collection, seen_at: dt.datet
     return ids
 
 
+_NOT_COMPOSITE = ("", "", "", "", None)
+
+
 def _composite(info) -> tuple:
-    """A listed segment's composite-partitioning columns, in storage order ("" / None: not said)."""
+    """A listed segment's composite-partitioning columns, in SegmentRow's order ("" / None: not said)."""
     return (info.parent_partition or "", info.table_partition_name or "", info.partitioning or "",
             info.partition_bound or "", info.partition_order)
 
 
-def _unchanged(row: tuple, stored: tuple) -> bool:
-    """Whether the upsert of ``row`` would leave a segment stored with ``stored`` (_stored_segments)
-    as it is, by the rules of _SEGMENT_MERGE."""
-    tablespace, obj, dataobj, parent, lob, size, pool, hint, cell_hint, in_awr, truncated, position, interval = stored[:13]
-    listed = row[11] is not None  # size_at: the source listed the segment (DBA_SEGMENTS)
-    return (row[5] in ("", tablespace) and row[6] in (None, obj) and row[7] in (None, dataobj)
-            and row[10] in (None, size) and (in_awr or not row[15]) and row[16] == truncated
-            and (not listed or (row[8], row[9], row[12], row[13], row[14], row[19], row[20])
-                 == (parent, lob, pool, hint, cell_hint, position, interval) and row[21:26] == stored[13:]))
+#: What a listing (DBA_SEGMENTS) sets and a segment seen in AWR only leaves as it was (_SEGMENT_MERGE).
+_LISTED = operator.attrgetter("partitioned_parent", "lob_column", "buffer_pool", "flash_cache", "cell_flash_cache",
+                              "partition_position", "partition_interval", "parent_partition", "table_partition_name",
+                              "partitioning", "partition_bound", "partition_order")
 
 
-def _stored_segments(target_id: int, *, since: dt.datetime) -> dict[SegmentKey, tuple[int, tuple]]:
-    """key -> (id, the values segments_upsert compares) of the target's segments seen since ``since``."""
-    rows = Segment.objects.filter(target_id=target_id, last_seen_at__gte=since).values_list(
-        "id", "owner", "object_name", "subobject_name", "object_type", "tablespace_name", "obj_number",
-        "dataobj_number", "partitioned_parent", "lob_column", "size_bytes", "buffer_pool", "flash_cache",
-        "cell_flash_cache", "in_awr", "name_truncated", "partition_position", "partition_interval",
-        "parent_partition", "table_partition_name", "partitioning", "partition_bound", "partition_order", "container")
-    return {SegmentKey(*row[1:5], row[-1]): (row[0], row[5:-1]) for row in rows}
+def _unchanged(row: SegmentRow, stored: StoredSegment) -> bool:
+    """Whether the upsert of ``row`` would leave ``stored`` (_stored_segments) as it is, by the rules of
+    _SEGMENT_MERGE."""
+    listed = row.size_at is not None  # the source listed the segment (DBA_SEGMENTS)
+    return (row.tablespace_name in ("", stored.tablespace_name) and row.obj_number in (None, stored.obj_number)
+            and row.dataobj_number in (None, stored.dataobj_number) and row.size_bytes in (None, stored.size_bytes)
+            and (stored.in_awr or not row.in_awr) and row.name_truncated == stored.name_truncated
+            and (not listed or _LISTED(row) == _LISTED(stored)))
+
+
+def _stored_segments(target_id: int, *, since: dt.datetime) -> dict[SegmentKey, tuple]:
+    """key -> the stored segment as a plain tuple in StoredSegment's order, for the target's segments seen
+    since ``since``."""
+    rows = Segment.objects.filter(target_id=target_id, last_seen_at__gte=since).values_list(*StoredSegment._fields)
+    return {StoredSegment.key_of(row): row for row in rows}
 
 
 def _segments_write(rows: list[tuple]) -> dict[SegmentKey, int]:
+    """Upsert ``rows`` (plain tuples in SegmentRow's order) through a staging table; their keys -> ids."""
     with transaction.atomic(), connection.cursor() as cursor:
         # ON COMMIT DROP does not fire inside an outer transaction (a savepoint): drop explicitly too.
         cursor.execute("DROP TABLE IF EXISTS pg_temp.segment_in")
-        cursor.execute(
-            """
-            CREATE TEMP TABLE segment_in (
-              target_id bigint, owner text, object_name text, subobject_name text, object_type text,
-              tablespace_name text, obj_number bigint, dataobj_number bigint, partitioned_parent text,
-              lob_column text, size_bytes bigint, size_at timestamptz, buffer_pool text, flash_cache text,
-              cell_flash_cache text, in_awr boolean, name_truncated boolean, first_seen_at timestamptz,
-              last_seen_at timestamptz, partition_position integer, partition_interval boolean,
-              parent_partition text, table_partition_name text, partitioning text, partition_bound text,
-              partition_order integer, container text
-            ) ON COMMIT DROP
-            """
-        )
+        # The columns of SegmentRow with snapshots_segment's own types.
+        cursor.execute(f"CREATE TEMP TABLE segment_in ON COMMIT DROP AS SELECT {', '.join(SegmentRow._fields)} "
+                       "FROM snapshots_segment WITH NO DATA")
         with cursor.cursor.copy("COPY segment_in FROM STDIN") as copy:
             for row in rows:
                 copy.write_row(row)

@@ -1,15 +1,16 @@
 """The decision of a refresh: every segment's window figures -> the cost model and the seed rules -> columns.
 
 :func:`build_recommendations` takes a target's segments and window figures as numpy
-arrays (apps.tiering.services reads them) and decides for all of them at once: the
-cost model's cheapest tier (costmodel.cost_matrix), the seed rules' action
-(rules.decide), the costs, savings and read time saved, as the columns
-apps.tiering.services.recommendation_store writes. Figures a top-N source did
+arrays (apps.tiering.services reads them; records in apps.tiering.decision_records) and
+decides for all of them at once: the cost model's cheapest tier (costmodel.cost_matrix),
+the seed rules' action (rules.decide), the costs, savings and read time saved, as the
+columns apps.tiering.services.recommendation_store writes. Figures a top-N source did
 not measure stay unknown here (see build_recommendations). No database access.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Callable
 from typing import NamedTuple
@@ -21,18 +22,19 @@ from apps.targets.models import Target
 from apps.tiering import costmodel, hysteresis, lobfold, payback, rules
 from apps.tiering import lifecycle as lifecycle_model
 from apps.tiering.decision_groups import Names, judge_groups
+from apps.tiering.decision_records import Coded, Recommendations, RunFigures, SegmentArrays, WindowColumns
 from apps.tiering.models import Tier, TierSet
 from apps.tiering.tiers import tier_to_model
 
 
 def build_recommendations(
-    *, target: Target, tiers: list[Tier], segments: dict[str, np.ndarray], figures: WindowArrays,
+    *, target: Target, tiers: list[Tier], segments: SegmentArrays, figures: WindowArrays,
     mapped_tiers: dict[int, Tier], residency: tuple[np.ndarray, np.ndarray],
     now: dt.datetime, window_days: int, unlisted: UnlistedBound = UnlistedBound(False, 0.0),
     history: Callable[[np.ndarray, int], hysteresis.History] | None = None,
     lob_pairs: dict[int, int] | None = None, names: Names | None = None,
-) -> dict[str, np.ndarray | object]:
-    """Every segment's recommendation as columns (RECOMMENDATION_COLUMNS), for recommendation_store.
+) -> Recommendations:
+    """Every segment's recommendation as columns, for recommendation_store.
 
     A segment whose requests the window did not all measure (a top-N gap: listed in some sections of a
     report only, or in none; ``unlisted`` says what the window's top-N snapshots tell of the latter)
@@ -48,20 +50,20 @@ def build_recommendations(
     ``lob_pairs`` (LOB index id -> LOB segment id): each LOB is priced and judged with its index's size and IO
     (apps.tiering.lobfold); ``names`` names the groups of moves judged together (apps.tiering.decision_groups).
     """
-    ids = segments["segment_id"]
+    ids = segments.segment_id
     n = ids.size
     lob_of = lobfold.positions(ids, lob_pairs or {})
-    window, folded_size, residency = lobfold.fold(_aligned(figures, ids), segments["size_bytes"], residency, lob_of)
-    segments = {**segments, "size_bytes": folded_size}
-    iops = window["iops"]  # what was measured: a lower bound where not all was
-    unmeasured = window["unmeasured"] | (~window["present"] & unlisted.gaps)
-    iops_bound = np.where(window["present"], window["iops_bound"], unlisted.iops_bound)
+    window, folded_size, residency = lobfold.fold(_aligned(figures, ids), segments.size_bytes, residency, lob_of)
+    segments = dataclasses.replace(segments, size_bytes=folded_size)
+    iops = window.iops  # what was measured: a lower bound where not all was
+    unmeasured = window.unmeasured | (~window.present & unlisted.gaps)
+    iops_bound = np.where(window.present, window.iops_bound, unlisted.iops_bound)
     if unlisted.incomplete:  # a RAC interval without all its instances: every figure is a lower bound
         unmeasured[:] = True
         iops_bound[:] = np.nan
     iops_bound[~unmeasured] = np.nan
-    sized = segments["size_bytes"] >= 0
-    size_bytes = np.where(sized, segments["size_bytes"], 0).astype(np.float64)
+    sized = segments.size_bytes >= 0
+    size_bytes = np.where(sized, segments.size_bytes, 0).astype(np.float64)
     gb = size_bytes / 1024**3
     with np.errstate(divide="ignore", invalid="ignore"):
         intensity = np.where(sized & (gb > 0) & ~unmeasured, iops / gb, np.nan)
@@ -69,7 +71,7 @@ def build_recommendations(
     # Tiers: the compared set, in order; a current tier of another set is priced on its own.
     model_tiers = [tier_to_model(t) for t in tiers]
     set_ids = np.array([t.id for t in tiers], dtype=np.int64)
-    current_id = segments["tier_id"]
+    current_id = segments.tier_id
     current_index = _index_of(set_ids, current_id)  # -1: unmapped or another set
     # Marginal costs: on a cloud tier a segment shares its tablespace's volumes (costmodel.pools).
     costs = costmodel.cost_matrix(model_tiers, iops, gb, pooled=True) if n else np.zeros((0, len(tiers)))
@@ -112,23 +114,23 @@ def build_recommendations(
     _lifecycle_exempt(lifecycle, move.not_worth, held_back)
     columns = rules.Columns(
         held_back=held_back,
-        is_undo=segments["is_undo"], is_temp=segments["is_temp"], is_lob=segments["is_lob"],
-        is_partition=segments["is_partition"], size_bytes=np.where(sized, size_bytes, np.nan),
-        read_requests=window["read_requests"].astype(np.float64),
-        write_requests=window["write_requests"].astype(np.float64),
-        physical_reads_blocks=window["physical_reads_blocks"].astype(np.float64),
-        physical_reads_direct_blocks=window["physical_reads_direct_blocks"].astype(np.float64),
-        optimized_physical_reads=window["optimized_physical_reads"].astype(np.float64),
-        table_scans=window["table_scans"].astype(np.float64), iops=iops, intensity=intensity,
+        is_undo=segments.is_undo, is_temp=segments.is_temp, is_lob=segments.is_lob,
+        is_partition=segments.is_partition, size_bytes=np.where(sized, size_bytes, np.nan),
+        read_requests=window.read_requests.astype(np.float64),
+        write_requests=window.write_requests.astype(np.float64),
+        physical_reads_blocks=window.physical_reads_blocks.astype(np.float64),
+        physical_reads_direct_blocks=window.physical_reads_direct_blocks.astype(np.float64),
+        optimized_physical_reads=window.optimized_physical_reads.astype(np.float64),
+        table_scans=window.table_scans.astype(np.float64), iops=iops, intensity=intensity,
         current_is_flash=current_is_flash, recommended_is_flash=cost_is_flash,
         cost_moves=cost_tier_id != current_id, flash_blocks=flash_blocks,
-        block_size_bytes=np.full(n, block_size), flash_cache=segments["flash_cache"].astype(np.int8),
-        flash_cache_enabled=np.full(n, flash_enabled), below_awr_capture=top_n_source & ~segments["in_awr"],
-        skewed=skewed_partitions(segments["partition_group"], segments["is_partition"], intensity),
-        unmeasured=held, iops_bound=iops_bound, movability=segments["movability"].astype(np.int8),
+        block_size_bytes=np.full(n, block_size), flash_cache=segments.flash_cache.astype(np.int8),
+        flash_cache_enabled=np.full(n, flash_enabled), below_awr_capture=top_n_source & ~segments.in_awr,
+        skewed=skewed_partitions(segments.partition_group, segments.is_partition, intensity),
+        unmeasured=held, iops_bound=iops_bound, movability=segments.movability.astype(np.int8),
         not_worth_moving=move.not_worth,
-        partition_lifecycle=lifecycle_members(lifecycle, segments["partition_interval"]),
-        placed_ahead=lifecycle.ahead, array_tiering=segments.get("array_tiering"),
+        partition_lifecycle=lifecycle_members(lifecycle, segments.partition_interval),
+        placed_ahead=lifecycle.ahead, array_tiering=segments.array_tiering,
     )
     # Grouped payback: the moves made together (a table's partitions, a volume's tablespace) judged together.
     decisions, move_group = judge_groups(
@@ -146,39 +148,40 @@ def build_recommendations(
     cost_now_c, cost_tier_c, cost_after_c = (_cents(c) for c in (cost_now, chosen_cost, cost_after))
     # A move that holds over a bound saves at least the lesser of its savings at either end.
     savings_c = _lesser_saving_c((costs, cost_now), (costs_high, now_high), final_index, bounded & ~held)
-    covered_days = window["covered_s"] / 86400.0
-    reads_per_day = np.divide(window["read_requests"], covered_days, out=np.zeros(n), where=covered_days > 0)
+    covered_days = window.covered_s / 86400.0
+    reads_per_day = np.divide(window.read_requests, covered_days, out=np.zeros(n), where=covered_days > 0)
     nominal = {tid: tier.read_latency_ms for tid, tier in known_tiers.items()}
     # Read latency now: measured per tablespace, else the tier's nominal one; after: the tier's nominal one.
-    latency_now = np.where(np.isnan(segments["latency_ms"]), _lookup(current_id, nominal), segments["latency_ms"])
+    latency_now = np.where(np.isnan(segments.latency_ms), _lookup(current_id, nominal), segments.latency_ms)
     latency_after = _lookup(final_id, nominal)
     saved = np.where(current_id == final_id, 0.0, reads_per_day * (latency_now - latency_after) / 1000.0)
     saved[current_id < 0] = np.nan
-    reads_per_day[window["reads_unmeasured"] | window["gaps"]] = np.nan
-    return {
-        "segment_id": ids, "computed_at": now, "window_days": window_days, "window_first_day": figures.first_day,
-        "window_last_day": figures.last_day,
-        "statistic": figures.statistic, "iops": np.where(unmeasured, np.nan, iops),
-        "read_iops": np.where(window["reads_unmeasured"] | window["gaps"], np.nan, window["read_iops"]),
-        "write_iops": np.where(window["writes_unmeasured"] | window["gaps"], np.nan, window["write_iops"]),
-        "measured": ~unmeasured, "iops_bound": iops_bound, "size_bytes": np.where(sized, segments["size_bytes"], -1),
-        "size_gb": np.where(sized, gb, np.nan), "intensity": intensity, "read_requests_per_day": reads_per_day,
-        "read_requests": window["read_requests"], "write_requests": window["write_requests"],
-        "physical_reads_blocks": window["physical_reads_blocks"],
-        "physical_reads_direct_blocks": window["physical_reads_direct_blocks"],
-        "optimized_physical_reads": window["optimized_physical_reads"], "table_scans": window["table_scans"],
-        "db_block_changes": window["db_block_changes"],
-        "flash_blocks": np.where(np.isnan(flash_blocks), -1, flash_blocks).astype(np.int64),
-        "cache_blocks": np.where(np.isnan(cache_blocks), -1, cache_blocks).astype(np.int64),
-        "flash_cache": (segments["flash_cache"], rules.FLASH_CACHE_CODES),
-        "flash_cache_enabled": flash_enabled, "below_awr_capture": top_n_source & ~segments["in_awr"],
-        "current_tier_id": current_id, "cost_tier_id": cost_tier_id, "recommended_tier_id": final_id,
-        "cost_now_usd": cost_now_c, "cost_tier_usd": cost_tier_c, "cost_after_usd": cost_after_c,
-        "savings_usd": savings_c, "io_time_saved_s_per_day": saved,
-        "action": (decisions.action, rules.ACTIONS), "findings": decisions.findings,
-        **_move_columns(move.costs, decisions), "move_group": move_group,
-        "folded_into_id": np.where(lob_of >= 0, ids[np.maximum(lob_of, 0)] if n else lob_of, -1),
-    }
+    reads_per_day[window.reads_unmeasured | window.gaps] = np.nan
+    return Recommendations(
+        run=RunFigures(computed_at=now, window_days=window_days, window_first_day=figures.first_day,
+                       window_last_day=figures.last_day, statistic=figures.statistic,
+                       flash_cache_enabled=flash_enabled),
+        segment_id=ids, iops=np.where(unmeasured, np.nan, iops),
+        read_iops=np.where(window.reads_unmeasured | window.gaps, np.nan, window.read_iops),
+        write_iops=np.where(window.writes_unmeasured | window.gaps, np.nan, window.write_iops),
+        measured=~unmeasured, iops_bound=iops_bound, size_bytes=np.where(sized, segments.size_bytes, -1),
+        size_gb=np.where(sized, gb, np.nan), intensity=intensity, read_requests_per_day=reads_per_day,
+        read_requests=window.read_requests, write_requests=window.write_requests,
+        physical_reads_blocks=window.physical_reads_blocks,
+        physical_reads_direct_blocks=window.physical_reads_direct_blocks,
+        optimized_physical_reads=window.optimized_physical_reads, table_scans=window.table_scans,
+        db_block_changes=window.db_block_changes,
+        flash_blocks=np.where(np.isnan(flash_blocks), -1, flash_blocks).astype(np.int64),
+        cache_blocks=np.where(np.isnan(cache_blocks), -1, cache_blocks).astype(np.int64),
+        flash_cache=Coded(segments.flash_cache, rules.FLASH_CACHE_CODES),
+        below_awr_capture=top_n_source & ~segments.in_awr,
+        current_tier_id=current_id, cost_tier_id=cost_tier_id, recommended_tier_id=final_id,
+        cost_now_usd=cost_now_c, cost_tier_usd=cost_tier_c, cost_after_usd=cost_after_c,
+        savings_usd=savings_c, io_time_saved_s_per_day=saved,
+        action=Coded(decisions.action, rules.ACTIONS), findings=decisions.findings,
+        **_move_columns(move.costs, decisions)._asdict(), move_group=move_group,
+        folded_into_id=np.where(lob_of >= 0, ids[np.maximum(lob_of, 0)] if n else lob_of, -1),
+    )
 
 
 class _Move(NamedTuple):
@@ -232,19 +235,26 @@ def _move_payback(*, tier_set: TierSet, tiers: dict[int, Tier], size_bytes: np.n
 _NOT_WORTH_BIT = 1 << rules.FINDING_CODES.index("not_worth_moving")
 
 
-def _move_columns(costs: payback.MoveCosts, decisions: rules.Decisions) -> dict[str, np.ndarray]:
+class _MoveColumns(NamedTuple):
+    move_seconds: np.ndarray
+    move_redo_bytes: np.ndarray
+    move_cost_usd: np.ndarray  # cents
+    payback_days: np.ndarray
+
+
+def _move_columns(costs: payback.MoveCosts, decisions: rules.Decisions) -> _MoveColumns:
     """move_seconds, move_redo_bytes, move_cost_usd (cents) and payback_days of the moves made and of those
     not worth making (NaN, stored NULL, for every other row and where unknown)."""
     shown = (decisions.action == rules.ACTIONS.index(rules.ACTION_MOVE)) | (decisions.findings & _NOT_WORTH_BIT > 0)
     # A partition placed ahead is moved like any other (its time, redo and cost are planned) but pays nothing back
     # until its month: no payback days.
     made = shown | (decisions.action == rules.ACTIONS.index(rules.ACTION_PLACE_AHEAD))
-    return {
-        "move_seconds": np.where(made, costs.seconds, np.nan),
-        "move_redo_bytes": np.where(made, costs.redo_bytes, np.nan),
-        "move_cost_usd": np.where(made, _cents(costs.cost_usd), np.nan),
-        "payback_days": np.where(shown, costs.payback_days, np.nan),
-    }
+    return _MoveColumns(
+        move_seconds=np.where(made, costs.seconds, np.nan),
+        move_redo_bytes=np.where(made, costs.redo_bytes, np.nan),
+        move_cost_usd=np.where(made, _cents(costs.cost_usd), np.nan),
+        payback_days=np.where(shown, costs.payback_days, np.nan),
+    )
 
 
 def _held_back(*, history: Callable[[np.ndarray, int], hysteresis.History] | None, tier_set: TierSet,
@@ -268,24 +278,25 @@ def _held_back(*, history: Callable[[np.ndarray, int], hysteresis.History] | Non
                             settings=settings).held
 
 
-def _aligned(figures: WindowArrays, ids: np.ndarray) -> dict[str, np.ndarray]:
+_WINDOW_FIGURES = ("iops", "read_iops", "write_iops", "read_requests", "write_requests", "physical_reads_blocks",
+                   "physical_reads_direct_blocks", "optimized_physical_reads", "table_scans", "db_block_changes",
+                   "covered_s", "unmeasured", "iops_bound")
+
+
+def _aligned(figures: WindowArrays, ids: np.ndarray) -> WindowColumns:
     """The window's arrays re-ordered to ``ids`` (sorted); zeros for segments without activity, and
     ``present`` saying which segments the window holds at all."""
-    names = ("iops", "read_iops", "write_iops", "read_requests", "write_requests", "physical_reads_blocks",
-             "physical_reads_direct_blocks", "optimized_physical_reads", "table_scans", "db_block_changes",
-             "covered_s", "unmeasured", "iops_bound")
-    out = {name: np.zeros(ids.size, dtype=getattr(figures, name).dtype) for name in names}
-    for flag in ("reads_unmeasured", "writes_unmeasured", "gaps", "present"):
-        out[flag] = np.zeros(ids.size, dtype=bool)
+    figure_values = {name: getattr(figures, name) for name in _WINDOW_FIGURES}
+    out = WindowColumns.zeros(ids.size, {name: values.dtype for name, values in figure_values.items()})
     if len(figures) and ids.size:
         position, known = positions_in(ids, figures.segment_id)
         at = position[known]
-        for name in names:
-            out[name][at] = getattr(figures, name)[known]
-        out["reads_unmeasured"][at] = figures.reads_unmeasured[known] > 0
-        out["writes_unmeasured"][at] = figures.writes_unmeasured[known] > 0
-        out["gaps"][at] = figures.gaps[known]
-        out["present"][at] = True
+        for name, values in figure_values.items():
+            getattr(out, name)[at] = values[known]
+        out.reads_unmeasured[at] = figures.reads_unmeasured[known] > 0
+        out.writes_unmeasured[at] = figures.writes_unmeasured[known] > 0
+        out.gaps[at] = figures.gaps[known]
+        out.present[at] = True
     return out
 
 
@@ -344,7 +355,7 @@ def skewed_partitions(groups: np.ndarray, is_partition: np.ndarray, intensity: n
     return skewed
 
 
-def _partition_lifecycle(*, segments: dict[str, np.ndarray], intensity: np.ndarray, window: dict[str, np.ndarray],
+def _partition_lifecycle(*, segments: SegmentArrays, intensity: np.ndarray, window: WindowColumns,
                          unmeasured: np.ndarray, sized: np.ndarray, costs: np.ndarray, choice: np.ndarray,
                          chosen_cost: np.ndarray, cost_tier_id: np.ndarray) -> tuple:
     """(lifecycle, choice, chosen_cost, cost_tier_id) after the partition lifecycle (apps.tiering.lifecycle):
@@ -378,11 +389,11 @@ def lifecycle_members(lifecycle: lifecycle_model.Lifecycle, interval: np.ndarray
     return members
 
 
-def lifecycle_of(*, segments: dict[str, np.ndarray], intensity: np.ndarray, window: dict[str, np.ndarray],
+def lifecycle_of(*, segments: SegmentArrays, intensity: np.ndarray, window: WindowColumns,
                  unmeasured: np.ndarray, sized: np.ndarray) -> lifecycle_model.Lifecycle:
     """apps.tiering.lifecycle.partition_lifecycle of a refresh's segments."""
-    groups = np.where(segments["is_partition"], segments["partition_group"], 0)
+    groups = np.where(segments.is_partition, segments.partition_group, 0)
     return lifecycle_model.partition_lifecycle(
-        groups=groups, positions=segments["partition_position"].astype(np.int64), intensity=intensity,
-        requests=(window["read_requests"] + window["write_requests"]).astype(np.float64), measured=~unmeasured,
-        placeable=sized & (segments["movability"] == 0))
+        groups=groups, positions=segments.partition_position.astype(np.int64), intensity=intensity,
+        requests=(window.read_requests + window.write_requests).astype(np.float64), measured=~unmeasured,
+        placeable=sized & (segments.movability == 0))

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from apps.tiering import costmodel, grouping, payback, rules
+from apps.tiering.decision_records import Coded, SegmentArrays
 from apps.tiering.models import Tier, TierSet
 
 _MOVE = rules.ACTIONS.index(rules.ACTION_MOVE)
@@ -24,16 +25,16 @@ Names = Callable[[list[int]], dict[int, tuple[str, str, str]]]
 
 
 def judge_groups(*, columns: rules.Columns, decisions: rules.Decisions, ids: np.ndarray,
-                 segments: dict[str, np.ndarray], cost_tier_id: np.ndarray, current_index: np.ndarray,
+                 segments: SegmentArrays, cost_tier_id: np.ndarray, current_index: np.ndarray,
                  cost_index: np.ndarray, model_tiers: Sequence[costmodel.Tier], costs: np.ndarray,
                  iops: np.ndarray, gb: np.ndarray,
                  saving_per_month: np.ndarray, tier_set: TierSet, tiers: dict[int, Tier],
-                 names: Names | None) -> tuple[rules.Decisions, tuple[np.ndarray, list[str]]]:
-    """(decisions, move_group column as (codes, labels)) once the groups are judged; ``costs``: the cost model's
+                 names: Names | None) -> tuple[rules.Decisions, Coded]:
+    """(decisions, move_group column) once the groups are judged; ``costs``: the cost model's
     marginal (pooled) cost of each segment on each tier of ``model_tiers``."""
     candidate = (decisions.action == _MOVE) | (decisions.findings & _NOT_WORTH_BIT > 0)
     volume_columns = [i for i, tier in enumerate(model_tiers) if isinstance(tier, costmodel.VolumeTier)]
-    pool = segments.get("tablespace_code", np.zeros(ids.size, dtype=np.int64))
+    pool = segments.tablespace_code
     divisor = float(tier_set.basis.divisor)
     marginal_now, marginal_to = (_at(costs, index) for index in (current_index, cost_index))
     pools = grouping.pools_now(model_tiers, now_index=current_index, pool=pool, iops=iops, gb=gb,
@@ -45,19 +46,19 @@ def judge_groups(*, columns: rules.Columns, decisions: rules.Decisions, ids: np.
             gb=gb, marginal_now=marginal_now, marginal_to=marginal_to, pools=pools) / divisor
 
     groups = grouping.group_moves(
-        candidate=candidate, cost_tier_id=cost_tier_id, partition_group=segments["partition_group"],
-        is_partition=segments["is_partition"], tablespace_code=pool,
+        candidate=candidate, cost_tier_id=cost_tier_id, partition_group=segments.partition_group,
+        is_partition=segments.is_partition, tablespace_code=pool,
         pooled_now=np.isin(current_index, volume_columns), saving_usd_per_month=saving_per_month,
         policy=payback.MovePolicy(dba_cost_usd=tier_set.move_cost_usd, horizon_months=tier_set.payback_horizon_months,
                                   min_saving_usd_per_month=tier_set.min_saving_usd_per_month),
         volume_change=volume_change if volume_columns else None)
     codes = groups.group + 1
     if not len(groups):
-        return decisions, (codes, [""])
+        return decisions, Coded(codes, [""])
     lifted = groups.moves_with_group & (decisions.findings & _NOT_WORTH_BIT > 0)
     if lifted.any():
         decisions = rules.decide(dataclasses.replace(columns, not_worth_moving=columns.not_worth_moving & ~lifted))
-    return decisions, (codes, ["", *_labels(groups, ids, tiers, names)])
+    return decisions, Coded(codes, ["", *_labels(groups, ids, tiers, names)])
 
 
 def _at(costs: np.ndarray, index: np.ndarray) -> np.ndarray:

@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from apps.tiering.costmodel import CostModelError, Tier, break_even_intensity
 
@@ -80,15 +81,15 @@ class History:
     """Earlier runs' rows of some segments, one element per (segment, run).
 
     ``age`` numbers the runs from the latest earlier one (1) back; tier ids are -1
-    where NULL (unmapped).
+    where NULL (unmapped). The dtypes are those apps.tiering.services.advice_history reads.
     """
 
-    segment_id: np.ndarray
-    age: np.ndarray
-    current_tier_id: np.ndarray
-    cost_tier_id: np.ndarray
-    recommended_tier_id: np.ndarray
-    held_back: np.ndarray  # the run held a move back (rules finding "held_back")
+    segment_id: npt.NDArray[np.int64]
+    age: npt.NDArray[np.int64]
+    current_tier_id: npt.NDArray[np.int64]
+    cost_tier_id: npt.NDArray[np.int64]
+    recommended_tier_id: npt.NDArray[np.int64]
+    held_back: npt.NDArray[np.bool_]  # the run held a move back (rules finding "held_back")
 
     @classmethod
     def empty(cls) -> History:

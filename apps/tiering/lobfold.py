@@ -31,11 +31,13 @@ Pure: standard library and numpy.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 import numpy as np
 
+from apps.tiering.decision_records import WindowColumns
 from apps.tiering.movability import LOB_INDEX_TYPES
 
 LOB_SEGMENT_TYPES = frozenset({"LOBSEGMENT"})
@@ -118,30 +120,29 @@ _SUMMED = ("iops", "read_iops", "write_iops", "read_requests", "write_requests",
 _EITHER = ("unmeasured", "reads_unmeasured", "writes_unmeasured", "gaps")
 
 
-def fold(window: Mapping[str, np.ndarray], size_bytes: np.ndarray, residency: tuple[np.ndarray, np.ndarray],
-         lob_of: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, tuple[np.ndarray, np.ndarray]]:
+def fold(window: WindowColumns, size_bytes: np.ndarray, residency: tuple[np.ndarray, np.ndarray],
+         lob_of: np.ndarray) -> tuple[WindowColumns, np.ndarray, tuple[np.ndarray, np.ndarray]]:
     """(window, size_bytes, residency) with each LOB's figures plus its index's (``lob_of``: :func:`positions`);
     the index rows keep their own. A size unknown (-1) on either side leaves the LOB's unknown; IO not all
     measured on either side leaves it a lower bound, bounded where both sides are (measured IOPS or bound).
 
-    >>> window = {name: np.array([4.0, 1.0]) for name in _SUMMED}
-    >>> window.update({name: np.array([False, False]) for name in _EITHER}, covered_s=np.array([9.0, 9.0]),
-    ...               present=np.array([True, True]))
+    >>> window = WindowColumns.zeros(2, {name: np.float64 for name in _SUMMED})
+    >>> window.iops[:] = [4.0, 1.0]
     >>> folded, size, _ = fold(window, np.array([100, 20]), (np.array([1.0, np.nan]), np.array([2.0, 3.0])),
     ...                        np.array([-1, 0]))
-    >>> folded["iops"].tolist(), size.tolist()
+    >>> folded.iops.tolist(), size.tolist()
     ([5.0, 1.0], [120, 20])
     """
     index = np.flatnonzero(lob_of >= 0)
     if not index.size:
-        return dict(window), size_bytes, residency
+        return window, size_bytes, residency
     lob = lob_of[index]
-    out = {name: np.array(values, copy=True) for name, values in window.items()}
+    out = {field.name: np.array(getattr(window, field.name), copy=True) for field in dataclasses.fields(window)}
     for name in _SUMMED:
-        np.add.at(out[name], lob, window[name][index])
+        np.add.at(out[name], lob, getattr(window, name)[index])
     for name in _EITHER:
-        np.logical_or.at(out[name], lob, window[name][index])
-    np.maximum.at(out["covered_s"], lob, window["covered_s"][index])
+        np.logical_or.at(out[name], lob, getattr(window, name)[index])
+    np.maximum.at(out["covered_s"], lob, window.covered_s[index])
     size = np.array(size_bytes, copy=True)
     unknown = (size_bytes[index] < 0) | (size_bytes[lob] < 0)
     np.add.at(size, lob, size_bytes[index])
@@ -151,4 +152,4 @@ def fold(window: Mapping[str, np.ndarray], size_bytes: np.ndarray, residency: tu
         either = ~np.isnan(own[index])  # collected for the index: add it (to 0 where the LOB's was not)
         folded[lob[either]] = np.nan_to_num(folded[lob[either]])
         np.add.at(folded, lob[either], own[index][either])
-    return out, size, (flash, cache)
+    return WindowColumns(**out), size, (flash, cache)

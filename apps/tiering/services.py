@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from django.db import connection, transaction
 
+from apps.core.columns import ModelColumn, array_columns, model_columns
 from apps.core.config import get_config
 from apps.core.db import in_parallel, roomy_sorts
 from apps.core.locks import LockSpace, lock_session
@@ -28,28 +29,14 @@ from apps.snapshots.models import Residency
 from apps.targets.models import StorageLocation, TablespaceTier, Target
 from apps.tiering import hysteresis, movability, rules
 from apps.tiering.decision import build_recommendations, positions_in
-from apps.tiering.models import RecommendationRun, Tier
+from apps.tiering.decision_records import Recommendations, SegmentArrays
+from apps.tiering.models import Recommendation, RecommendationRun, Tier
 from apps.tiering.selectors import lob_index_pairs_read, segment_names, tablespace_read_latency_ms
 from apps.tiering.signals import announce, run_rows_written
 from apps.tiering.tasks import recommendation_runs_prune as recommendation_runs_prune_task
 
-#: The facts of a whole refresh (RecommendationRun), as build_recommendations returns them.
-RUN_FIELDS = ("computed_at", "window_days", "window_first_day", "window_last_day", "statistic", "flash_cache_enabled")
-
-RECOMMENDATION_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("run_id", "int8"), ("segment_id", "int8"), ("iops", "float8"), ("read_iops", "float8"),
-    ("write_iops", "float8"), ("measured", "bool"), ("iops_bound", "float8"), ("size_bytes", "int8"), ("size_gb", "float8"), ("intensity", "float8"), ("read_requests_per_day", "float8"),
-    ("read_requests", "int8"), ("write_requests", "int8"), ("physical_reads_blocks", "int8"),
-    ("physical_reads_direct_blocks", "int8"), ("optimized_physical_reads", "int8"), ("table_scans", "int8"),
-    ("db_block_changes", "int8"), ("flash_blocks", "int8"), ("cache_blocks", "int8"), ("flash_cache", "text"),
-    ("below_awr_capture", "bool"), ("current_tier_id", "int8"),
-    ("cost_tier_id", "int8"), ("recommended_tier_id", "int8"), ("cost_now_usd", "int8"), ("cost_tier_usd", "int8"),
-    ("cost_after_usd", "int8"), ("savings_usd", "int8"), ("io_time_saved_s_per_day", "float8"), ("action", "text"),
-    ("findings", "int4"),
-    # A move's one-off cost and payback (issue 16; apps.tiering.decision._move_columns).
-    ("move_seconds", "float8"), ("move_redo_bytes", "int8"), ("move_cost_usd", "int8"), ("payback_days", "float8"),
-    ("folded_into_id", "int8"), ("move_group", "text"),  # apps.tiering.lobfold, apps.tiering.grouping
-)
+#: tiering_recommendation's columns, as apps.tiering.decision_records.Recommendations holds them (but the run).
+RECOMMENDATION_COLUMNS: tuple[ModelColumn, ...] = model_columns(Recommendation)
 
 _UNDO = sorted(rules.UNDO_TYPES)
 _TEMP = sorted(rules.TEMP_TYPES)
@@ -115,13 +102,13 @@ def recommendation_refresh(*, target_id: int, now: dt.datetime, window_days: int
     columns = build_recommendations(
         target=target, tiers=tiers, segments=segments, figures=figures, unlisted=window_unlisted(span),
         mapped_tiers={m.tier_id: m.tier for m in mappings},
-        residency=_latest_residency(target_id, segments["segment_id"]), now=now, window_days=span.days,
+        residency=_latest_residency(target_id, segments.segment_id), now=now, window_days=span.days,
         history=lambda segment_ids, days: advice_history(target_id=target_id, before=now, segment_ids=segment_ids,
                                                          days=days),
         lob_pairs=lob_index_pairs_read(target_id=target_id), names=segment_names,
     )
     recommendation_store(target_id=target_id, columns=columns, now=now)
-    return RefreshResult(int(segments["segment_id"].size), now)
+    return RefreshResult(len(segments), now)
 
 
 # --------------------------------------------------------------------------- reads
@@ -165,13 +152,8 @@ LEFT JOIN unnest(%(ts_names)s::text[], %(ts_tiers)s::int8[], %(ts_array)s::bool[
 WHERE s.target_id = %(target)s
 """
 
-SEGMENT_ARRAY_COLUMNS = (
-    ("segment_id", "int8"), ("size_bytes", "int8"), ("in_awr", "bool"), ("is_undo", "bool"), ("is_temp", "bool"),
-    ("is_lob", "bool"), ("is_partition", "bool"), ("flash_cache", "int2"), ("tier_id", "int8"),
-    ("latency_ms", "float8"), ("partition_group", "int8"), ("movability", "int2"),
-    ("partition_position", "int4"), ("partition_interval", "bool"), ("array_tiering", "bool"),
-    ("tablespace_code", "int8"),
-)
+#: _SEGMENTS_SQL's columns, in its order: SegmentArrays' fields.
+SEGMENT_ARRAY_COLUMNS = array_columns(SegmentArrays)
 
 
 _MOVABILITY_PARAMS = {
@@ -187,7 +169,7 @@ _MOVABILITY_PARAMS = {
 }
 
 
-def segment_arrays(*, target_id: int, latency_ms: dict[str, float] | None = None) -> dict[str, np.ndarray]:
+def segment_arrays(*, target_id: int, latency_ms: dict[str, float] | None = None) -> SegmentArrays:
     """Every segment of a target as arrays, ordered by id: size (-1 unknown), kind flags, hint code,
     current tier id (-1 unmapped), its tablespace's measured read latency (NaN: none) and a
     partition group (0: not a partition; else a 64-bit hash of owner, name and type, which is
@@ -207,9 +189,8 @@ def segment_arrays(*, target_id: int, latency_ms: dict[str, float] | None = None
               "ts_names": [p.tablespace_name for p in placed], "ts_tiers": [p.tier_id for p in placed],
               "ts_array": [bool(p.array_tiering) for p in placed]}
     with roomy_sorts(), connection.cursor() as cursor:
-        arrays = fetch_arrays(cursor.cursor, _SEGMENTS_SQL, params, SEGMENT_ARRAY_COLUMNS)
-    order = np.argsort(arrays["segment_id"], kind="stable")
-    return {name: values[order] for name, values in arrays.items()}
+        segments = SegmentArrays(**fetch_arrays(cursor.cursor, _SEGMENTS_SQL, params, SEGMENT_ARRAY_COLUMNS))
+    return segments.take(np.argsort(segments.segment_id, kind="stable"))
 
 
 _ADVICE_RUNS_SQL = """
@@ -246,9 +227,7 @@ def advice_history(*, target_id: int, before: dt.datetime, segment_ids: np.ndarr
         params["runs"] = [run_id for (run_id,) in cursor.fetchall()]
         if not params["runs"]:
             return hysteresis.History.empty()
-        arrays = fetch_arrays(cursor.cursor, _ADVICE_HISTORY_SQL, params, (
-            ("segment_id", "int8"), ("age", "int8"), ("current_tier_id", "int8"), ("cost_tier_id", "int8"),
-            ("recommended_tier_id", "int8"), ("held_back", "bool")))
+        arrays = fetch_arrays(cursor.cursor, _ADVICE_HISTORY_SQL, params, array_columns(hysteresis.History))
     return hysteresis.History(**arrays)
 
 
@@ -277,8 +256,7 @@ def _latest_residency(target_id: int, segment_ids: np.ndarray) -> tuple[np.ndarr
 # --------------------------------------------------------------------------- store
 
 
-def recommendation_store(*, target_id: int, columns: dict[str, np.ndarray | object],
-                         now: dt.datetime) -> RecommendationRun:
+def recommendation_store(*, target_id: int, columns: Recommendations, now: dt.datetime) -> RecommendationRun:
     """Store a refresh as a new run and make it the target's current one.
 
     ``columns`` as build_recommendations returns them: -1 in a nullable integer
@@ -290,15 +268,12 @@ def recommendation_store(*, target_id: int, columns: dict[str, np.ndarray | obje
     after the store by a task (:func:`recommendation_runs_prune`), off the
     refresh's path.
     """
-    n = int(np.asarray(columns["segment_id"]).size)
+    n = len(columns)
     State = RecommendationRun.State
     # One store per target at a time, so a run still being written is always one a failed refresh left behind.
     with lock_session(LockSpace.RECOMMENDATION_STORE, target_id):
-        run = RecommendationRun.objects.create(target_id=target_id, recommendations=n,
-                                               **{name: columns[name] for name in RUN_FIELDS})
-        columns = {**columns, "run_id": run.id}
-        data = [(name, pg_type, *_column(name, pg_type, columns[name], n)) for name, pg_type in RECOMMENDATION_COLUMNS]
-        _rows_write(data, n)
+        run = RecommendationRun.objects.create(target_id=target_id, recommendations=n, **vars(columns.run))
+        _rows_write(recommendation_columns_data(columns, run_id=run.id), n)
         # The pages' totals, charts and choices, computed once by the dashboard (the rows never change).
         announce(run_rows_written, run=run)
         day_start = floor_day(now)
@@ -361,25 +336,22 @@ def _runs_delete(ids: list[int]) -> None:
         RecommendationRun.objects.filter(pk__in=ids).delete()
 
 
-_NULLABLE_INTS = frozenset({"size_bytes", "flash_blocks", "cache_blocks", "current_tier_id", "cost_tier_id",
-                            "recommended_tier_id", "folded_into_id"})
+def recommendation_columns_data(columns: Recommendations, *, run_id: int) -> list[tuple]:
+    """The rows of ``columns`` for copy_from_arrays, in run ``run_id``: (column, PostgreSQL type, values,
+    NULL mask or None) for each column of RECOMMENDATION_COLUMNS."""
+    n = len(columns)
+    return [(c.column, c.pg_type, *_column(c, np.full(n, run_id) if c.name == "run_id" else getattr(columns, c.name)))
+            for c in RECOMMENDATION_COLUMNS]
 
 
-def _column(name: str, pg_type: str, values, n: int) -> tuple[np.ndarray, np.ndarray | None]:
-    """(values, NULL mask) of one column; a constant is repeated, text goes as (codes, labels)."""
+def _column(column: ModelColumn, values) -> tuple[np.ndarray | tuple, np.ndarray | None]:
+    """(values, NULL mask) of one column: NaN is NULL in a float array, and -1 in an integer array of a
+    column that takes NULL; text goes as (codes, labels)."""
     if isinstance(values, tuple):  # text as (codes, labels)
         return values, None
-    if isinstance(values, str):
-        return (np.zeros(n, dtype=np.int64), [values]), None
-    if not isinstance(values, np.ndarray):
-        if isinstance(values, dt.datetime):
-            values = np.datetime64(values.astimezone(dt.timezone.utc).replace(tzinfo=None), "us")
-        elif isinstance(values, dt.date):
-            values = np.datetime64(values, "D")
-        return np.full(n, values), None
     if values.dtype.kind == "f":
         nulls = np.isnan(values)
-        return (np.where(nulls, 0, values).astype(np.int64) if pg_type == "int8" else values), nulls
-    if name in _NULLABLE_INTS:
+        return (np.where(nulls, 0, values).astype(np.int64) if column.pg_type == "int8" else values), nulls
+    if column.null:
         return values, values < 0
     return values, None

@@ -141,10 +141,10 @@ class StorageLocationSaveTests:
 @pytest.mark.django_db
 class EffectiveTierTests:
     def test_an_unmapped_location_changes_no_tier(self, collected_demo):
-        before = segment_arrays(target_id=collected_demo.id)["tier_id"]
+        before = segment_arrays(target_id=collected_demo.id).tier_id
         StorageLocation.objects.create(target=collected_demo, name="+DATA", kind="asm")
 
-        assert (segment_arrays(target_id=collected_demo.id)["tier_id"] == before).all()
+        assert (segment_arrays(target_id=collected_demo.id).tier_id == before).all()
 
     def test_the_hand_map_wins_over_the_location(self, collected_demo):
         tiers = _tiers(collected_demo)
@@ -161,10 +161,10 @@ class EffectiveTierTests:
 
         placed = storage_map_read(target_id=collected_demo.id).placements["SOE_DATA"]
         arrays = segment_arrays(target_id=collected_demo.id)
-        soe = arrays["tier_id"] != unmapped["tier_id"]
+        soe = arrays.tier_id != unmapped.tier_id
         assert (placed.tier_name, placed.source) == ("hi-cap disk", SOURCE_LOCATION)
-        assert soe.any() and (unmapped["tier_id"][soe] == -1).all()
-        assert (arrays["tier_id"][soe] == tiers["hi-cap disk"].id).all()
+        assert soe.any() and (unmapped.tier_id[soe] == -1).all()
+        assert (arrays.tier_id[soe] == tiers["hi-cap disk"].id).all()
 
     def test_a_spread_tablespace_gets_no_tier_and_is_flagged(self, collected_demo):
         tiers = _tiers(collected_demo)

@@ -7,6 +7,7 @@ import doctest
 import numpy as np
 
 from apps.tiering import lobfold
+from apps.tiering.decision_records import WindowColumns
 from apps.tiering.lobfold import LobRow, fold, lob_index_pairs, positions
 
 
@@ -49,7 +50,7 @@ def _window(**values):
     window.update({name: np.zeros(n, dtype=bool) for name in lobfold._EITHER})
     window.update(covered_s=np.full(n, 86400.0), present=np.ones(n, dtype=bool))
     window.update(values)
-    return window
+    return WindowColumns(**window)
 
 
 def test_a_lob_counts_its_index_s_size_and_io_and_the_index_keeps_its_own():
@@ -59,10 +60,10 @@ def test_a_lob_counts_its_index_s_size_and_io_and_the_index_keeps_its_own():
 
     folded, folded_size, _ = fold(window, size, (np.full(3, np.nan), np.full(3, np.nan)), np.array([-1, 0, -1]))
 
-    assert folded["iops"].tolist() == [45.0, 5.0, 7.0]
-    assert folded["read_requests"].tolist() == [1200.0, 200.0, 9.0]
+    assert folded.iops.tolist() == [45.0, 5.0, 7.0]
+    assert folded.read_requests.tolist() == [1200.0, 200.0, 9.0]
     assert folded_size.tolist() == [25 * 2**30 + 2**27, 2**27, 2**30]
-    assert window["iops"].tolist() == [40.0, 5.0, 7.0]  # the input is left alone
+    assert window.iops.tolist() == [40.0, 5.0, 7.0]  # the input is left alone
 
 
 def test_an_index_not_all_measured_leaves_its_lob_a_lower_bound():
@@ -71,8 +72,8 @@ def test_an_index_not_all_measured_leaves_its_lob_a_lower_bound():
 
     folded, _, _ = fold(window, np.array([1, 1, 1]), (np.full(3, np.nan), np.full(3, np.nan)), np.array([-1, 0, -1]))
 
-    assert folded["unmeasured"].tolist() == [True, True, False]
-    assert np.isnan(folded["iops_bound"][0])  # the index had no bound: neither has the pair
+    assert folded.unmeasured.tolist() == [True, True, False]
+    assert np.isnan(folded.iops_bound[0])  # the index had no bound: neither has the pair
 
 
 def test_an_index_of_unknown_size_leaves_its_lob_s_size_unknown_not_its_own():

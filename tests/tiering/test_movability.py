@@ -87,5 +87,5 @@ def test_the_refresh_classifies_segments_in_sql_as_movability_does(seed_tiers):
 
     arrays = segment_arrays(target_id=target.id)
 
-    got = {int(i): CODES[int(c)] for i, c in zip(arrays["segment_id"], arrays["movability"])}
+    got = {int(i): CODES[int(c)] for i, c in zip(arrays.segment_id, arrays.movability)}
     assert got == expected

@@ -17,9 +17,13 @@ set's billing basis.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
+import numpy.typing as npt
 from django.db import connection
 
+from apps.core.columns import array_columns
 from apps.core.pgcopy import fetch_arrays, fetch_bytes
 from apps.targets.models import Target
 from apps.tiering import costmodel, payback, rules
@@ -45,9 +49,24 @@ WHERE run.state = %(current)s AND run.target_id = ANY(%(targets)s) AND r.folded_
   AND (r.current_tier_id = %(tier)s OR (r.recommended_tier_id = %(tier)s AND r.action = %(move)s)
        OR r.iops IS NULL OR r.size_bytes IS NULL)
 """
-_ROW_COLUMNS = (("target_id", "int8"), ("segment_id", "int8"), ("size_bytes", "int8"), ("iops", "float8"),
-                ("on_tier", "bool"), ("action", "int2"), ("findings", "int8"), ("savings_c", "int8"),
-                ("recommended_tier_id", "int8"), ("measured", "bool"), ("idle", "bool"), ("move_cost_c", "int8"))
+
+
+@dataclasses.dataclass(frozen=True)
+class _Rows:
+    """_ROWS_SQL's columns, in its order: one element per recommendation row."""
+
+    target_id: npt.NDArray[np.int64]
+    segment_id: npt.NDArray[np.int64]
+    size_bytes: npt.NDArray[np.int64]  # -1: unknown
+    iops: npt.NDArray[np.float64]  # NaN: not all measured
+    on_tier: npt.NDArray[np.bool_]
+    action: npt.NDArray[np.int16]  # an index into rules.ACTIONS
+    findings: npt.NDArray[np.int64]
+    savings_c: npt.NDArray[np.int64]
+    recommended_tier_id: npt.NDArray[np.int64]  # -1: none
+    measured: npt.NDArray[np.bool_]
+    idle: npt.NDArray[np.bool_]  # no read or write request in the window
+    move_cost_c: npt.NDArray[np.int64]  # -1: none
 
 
 def budget_tier_names() -> list[str]:
@@ -63,35 +82,35 @@ def budget_candidates(*, targets: tuple[Target, ...], tier: Tier, set_tiers: lis
     params = {"tier": tier.pk, "actions": list(rules.ACTIONS), "current": RecommendationRun.State.CURRENT.value,
               "targets": [t.pk for t in targets], "move": rules.ACTION_MOVE}
     with connection.cursor() as cursor:
-        raw = fetch_arrays(cursor.cursor, _ROWS_SQL, params, _ROW_COLUMNS)
+        raw = _Rows(**fetch_arrays(cursor.cursor, _ROWS_SQL, params, array_columns(_Rows)))
     pks = np.array([t.pk for t in targets], dtype=np.int64)
     by_pk = np.argsort(pks)
-    target = by_pk[np.searchsorted(pks[by_pk], raw["target_id"])]  # each row's index in ``targets``
-    order = np.lexsort((raw["segment_id"], target))
-    raw = {name: values[order] for name, values in raw.items()}
+    target = by_pk[np.searchsorted(pks[by_pk], raw.target_id)]  # each row's index in ``targets``
+    order = np.lexsort((raw.segment_id, target))
+    raw = _Rows(**{field.name: getattr(raw, field.name)[order] for field in dataclasses.fields(raw)})
     target = target[order]
-    known = (raw["size_bytes"] >= 0) & np.isfinite(raw["iops"]) & raw["measured"]
+    known = (raw.size_bytes >= 0) & np.isfinite(raw.iops) & raw.measured
     on_tier, elsewhere, elsewhere_id = _costs(raw, known, tier, set_tiers, divisor)
-    moves_rec = raw["action"] == _MOVE
-    holds = ((raw["findings"] & _BIT["held_back"]) != 0) | (((raw["findings"] & _BIT["partition_lifecycle"]) != 0)
-                                                           & raw["idle"])
-    may_move = np.where(raw["on_tier"], (raw["action"] != _NOT_MOVABLE) & ~holds,
-                        moves_rec & (raw["recommended_tier_id"] == tier.pk)) & known
-    stored = raw["savings_c"] / 100.0 / divisor
+    moves_rec = raw.action == _MOVE
+    holds = ((raw.findings & _BIT["held_back"]) != 0) | (((raw.findings & _BIT["partition_lifecycle"]) != 0)
+                                                         & raw.idle)
+    may_move = np.where(raw.on_tier, (raw.action != _NOT_MOVABLE) & ~holds,
+                        moves_rec & (raw.recommended_tier_id == tier.pk)) & known
+    stored = raw.savings_c / 100.0 / divisor
     # A move the recommendation makes keeps its own stored saving (the figure its payback was judged on).
     saving = np.where(moves_rec, stored, on_tier - elsewhere)
     # A move out of the tier (to the best other tier) priced as the refresh prices a move; a move the
     # recommendation makes keeps its own one-off cost too.
     throughput = {t.pk: np.nan if t.throughput_mb_s is None else float(t.throughput_mb_s) for t in set_tiers}
     out = payback.move_costs(
-        size_bytes=raw["size_bytes"], read_mb_s=np.full(target.size, throughput.get(tier.pk, np.nan)),
+        size_bytes=raw.size_bytes, read_mb_s=np.full(target.size, throughput.get(tier.pk, np.nan)),
         write_mb_s=_lookup(throughput, elsewhere_id),
         saving_usd_per_month=np.nan_to_num(saving), policy=policy)
-    recommended_cost = moves_rec & (raw["move_cost_c"] >= 0)
-    return {"target": target, "segment_id": raw["segment_id"], "size_bytes": raw["size_bytes"],
-            "on_tier": raw["on_tier"], "may_move": may_move, "cost_on_tier": on_tier, "cost_elsewhere": elsewhere,
+    recommended_cost = moves_rec & (raw.move_cost_c >= 0)
+    return {"target": target, "segment_id": raw.segment_id, "size_bytes": raw.size_bytes,
+            "on_tier": raw.on_tier, "may_move": may_move, "cost_on_tier": on_tier, "cost_elsewhere": elsewhere,
             "elsewhere_tier_id": elsewhere_id, "saving": saving, "value": elsewhere - on_tier,
-            "move_cost": np.where(recommended_cost, raw["move_cost_c"] / 100.0, out.cost_usd),
+            "move_cost": np.where(recommended_cost, raw.move_cost_c / 100.0, out.cost_usd),
             "move_out_seconds": out.seconds}
 
 
@@ -105,11 +124,11 @@ def _lookup(by_id: dict[int, float], ids: np.ndarray) -> np.ndarray:
     return np.where(keys[at] == ids, values[at], np.nan)
 
 
-def _costs(raw: dict[str, np.ndarray], known: np.ndarray, tier: Tier, set_tiers: list[Tier],
+def _costs(raw: _Rows, known: np.ndarray, tier: Tier, set_tiers: list[Tier],
            divisor: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each known item's cost a month on the tier and on its best other tier of the set (NaN: unknown), and
     that tier's id (-1)."""
-    n = raw["segment_id"].size
+    n = raw.segment_id.size
     on_tier, elsewhere = np.full(n, np.nan), np.full(n, np.nan)
     elsewhere_id = np.full(n, -1, dtype=np.int64)
     others = [t for t in set_tiers if t.pk != tier.pk]
@@ -117,7 +136,7 @@ def _costs(raw: dict[str, np.ndarray], known: np.ndarray, tier: Tier, set_tiers:
     if not rows.size or not others:
         return on_tier, elsewhere, elsewhere_id
     models = [tier_to_model(t) for t in (tier, *others)]
-    costs = costmodel.cost_matrix(models, raw["iops"][rows], raw["size_bytes"][rows] / GB, pooled=True) / divisor
+    costs = costmodel.cost_matrix(models, raw.iops[rows], raw.size_bytes[rows] / GB, pooled=True) / divisor
     best = costs[:, 1:].argmin(axis=1)
     on_tier[rows] = costs[:, 0]
     elsewhere[rows] = costs[np.arange(rows.size), best + 1]
