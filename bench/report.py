@@ -47,7 +47,7 @@ def render_table(report: dict) -> str:
     """The markdown block of a latest.json: run facts, then one row per key (a page per row for page_p95_ms)."""
     lines = [
         f"Run: {report.get('run_at', 'unknown date')} on {report.get('machine', 'an unknown machine')}, "
-        f"BENCH_SCALE={report.get('bench_scale', 'unknown')}, command `make bench`.",
+        f"BENCH_SCALE={report.get('bench_scale', 'unknown')}, command `{report.get('command', 'make bench')}`.",
         "",
         "| key | figure | goal | what |",
         "|---|---|---|---|",

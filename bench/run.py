@@ -121,7 +121,9 @@ def main() -> None:
     if only:
         return _run_alone(only, scale)
     report = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
-              "run_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), "bench_scale": scale}
+              "run_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), "bench_scale": scale,
+              # What made the figures: make bench runs bench/run.py with no option.
+              "command": " ".join([".venv/bin/python bench/run.py", *sys.argv[1:]]) if sys.argv[1:] else "make bench"}
     print("ingest ...", flush=True)
     report["ingest"] = _subprocess_json("ingest")
     print(json.dumps(report["ingest"], indent=2), flush=True)
