@@ -223,12 +223,7 @@ def read_latency(segment: Segment, current) -> dict | None:
 def recommendations(request: HttpRequest, name: str) -> HttpResponse:
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     if request.GET.get("format") == "csv":  # the rows alone: no page to count, no totals
-        from apps.tiering.selectors import recommendation_run_current
-
-        # The filters read against the run's stored choices, as the page reads them (the distinct values of
-        # 100k rows took the download's first 100 ms).
-        run = recommendation_run_current(target_id=target.id)
-        choices = run_figures.table_figures(run, target_id=target.id, tier_set=target.tier_set_id).choices
+        choices = run_figures.current_choices(target)  # the run's stored choices, as the page reads them
         return _csv_response(target, _filtered(request, target, with_action=True, choices=choices)[1])
     head = _head(target)
     # The table's totals and choices alone: the charts' figures are the target page's.

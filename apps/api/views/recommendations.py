@@ -15,7 +15,7 @@ from apps.api.errors import BadRequest
 from apps.api.pagination import DEFAULT_LIMIT, MAX_LIMIT, bounded_int
 from apps.api.recommendation_serializers import RECOMMENDATION_FIELDS, RecommendationSerializer, fields_param
 from apps.api.views.base import ApiView, target_or_404
-from apps.dashboard import selectors
+from apps.dashboard import run_figures, selectors
 from apps.dashboard.forms import RecommendationFilterForm
 from apps.dashboard.keyset import BadCursor, keyset_page
 from apps.tiering.selectors import recommendation_run_current
@@ -74,7 +74,7 @@ class RecommendationList(ApiView):
         after, before = params.get("after") or None, params.get("before") or None
         if after and before:
             raise BadRequest("before", "give after or before, not both")
-        form = RecommendationFilterForm(params, choices=selectors.recommendation_filter_choices(target_id=target.id),
+        form = RecommendationFilterForm(params, choices=run_figures.current_choices(target),
                                         with_action=True)
         if not form.is_valid():
             raise ValidationError({field: [str(e) for e in errors] for field, errors in form.errors.items()})
