@@ -7,7 +7,11 @@ tests/conftest.py.
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,6 +66,25 @@ def assert_drawn(page, canvas_id: str) -> None:
     result = page.evaluate(PAINTED_JS, canvas_id)
     assert result["points"] > 0, f"{canvas_id}: chart has no data points"
     assert result["painted"] > result["total"] * 0.01, f"{canvas_id}: canvas looks blank ({result})"
+
+
+@contextmanager
+def signed_in_page(browser, live_server, username: str) -> Iterator[Any]:
+    """A page of a second browser context (another person's session) signed in as ``username``; closed after."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        page = context.new_page()
+        login(page, live_server, username)
+        yield page
+    finally:
+        context.close()
+
+
+def plan_approve(page, live_server, plan_id: int) -> None:
+    """Approve the plan from its page (the plan's next step, as its second admin)."""
+    page.goto(f"{live_server.url}/plans/{plan_id}/")
+    page.click("#plan-next")
+    page.wait_for_url(re.compile(rf"/plans/{plan_id}/$"))
 
 
 def login(page, live_server, username: str) -> None:

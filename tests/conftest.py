@@ -31,6 +31,12 @@ def admin_user(django_user_model):
 
 
 @pytest.fixture
+def other_admin(django_user_model):
+    """A second admin ("bob": a plan's approver), with the admin's password so browser tests log in alike."""
+    return django_user_model.objects.create_superuser(username="bob", email="", password="ada-pass-1")
+
+
+@pytest.fixture
 def viewer_client(client, viewer):
     client.force_login(viewer)
     return client

@@ -17,11 +17,6 @@ from tests.browser import SHOTS, login
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture
-def other_admin(django_user_model):
-    return django_user_model.objects.create_superuser(username="bob", email="", password="ada-pass-1")
-
-
 def shot_of(page, selector: str, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.locator(selector).screenshot(path=str(SHOTS / f"{name}.png"))
@@ -29,7 +24,7 @@ def shot_of(page, selector: str, name: str) -> None:
 
 class BeforeAfterBrowserTests:
     def test_the_demo_s_move_shows_its_windows_and_verdict_on_its_segment_page(
-        self, page, live_server, admin_user, collected  # noqa: F811
+        self, page, live_server, admin_user, collected
     ):
         from apps.snapshots.models import SegmentMove
         from apps.tiering.verdicts import move_comparison
@@ -60,7 +55,7 @@ class BeforeAfterBrowserTests:
         shot_of(page, "#before-after", "segment_before_after")
 
     def test_a_plan_is_verified_once_its_moves_after_window_holds_enough_snapshots(
-        self, page, live_server, admin_user, other_admin, collected  # noqa: F811
+        self, page, live_server, admin_user, other_admin, collected
     ):
         from apps.snapshots.services import snapshot_collect
         from apps.tiering.models import Recommendation

@@ -22,7 +22,7 @@ def collected(demo_target):
 
 class BudgetBrowserTests:
     def test_it_splits_a_flash_budget_and_makes_the_plans_it_implies(
-        self, page, live_server, admin_user, collected, csp_violations  # noqa: F811
+        self, page, live_server, admin_user, collected, csp_violations
     ):
         from apps.tiering.budget.services import fleet_budget
         from apps.tiering.plans.models import Plan

@@ -71,7 +71,7 @@ MARKERS_JS = """(selector) => Array.from(document.querySelectorAll(selector)).ma
   th.textContent.trim(), getComputedStyle(th, '::after').content])"""
 
 
-def fits(page, live_server, path: str, name: str, csp_violations) -> None:  # noqa: F811
+def fits(page, live_server, path: str, name: str, csp_violations) -> None:
     """``path`` at both sizes: laid out to fit, and a screenshot of each."""
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
@@ -84,15 +84,6 @@ def fits(page, live_server, path: str, name: str, csp_violations) -> None:  # no
         shot_height = min(page.evaluate("() => document.documentElement.scrollHeight"), SHOT_MAX_HEIGHT)
         page.screenshot(path=str(SHOTS / f"layout-{name}-{width}.png"), full_page=True,
                         clip={"x": 0, "y": 0, "width": width, "height": shot_height})
-
-
-@pytest.fixture
-def collected(demo_target):
-    from apps.snapshots.services import snapshot_collect
-
-    run = snapshot_collect(target_id=demo_target.id, trigger="command")
-    assert run.status == "succeeded", run.error
-    return demo_target
 
 
 @pytest.fixture
@@ -109,7 +100,7 @@ def _top_segment_id(target) -> int:
 
 class LayoutBrowserTests:
     def test_the_target_page_fits_and_leads_with_its_summary_and_top_moves(
-            self, signed_in, live_server, collected, csp_violations):  # noqa: F811
+            self, signed_in, live_server, collected, csp_violations):
         page = signed_in
         fits(page, live_server, "/targets/demo/", "target", csp_violations)
 
@@ -132,7 +123,7 @@ class LayoutBrowserTests:
         assert first.get_attribute("title") == first.inner_text()
         assert first.evaluate("(el) => getComputedStyle(el).textOverflow") == "ellipsis"
 
-    def test_the_storage_map_card_fits(self, signed_in, live_server, collected, csp_violations):  # noqa: F811
+    def test_the_storage_map_card_fits(self, signed_in, live_server, collected, csp_violations):
         page = signed_in
         for width, height in SIZES:
             page.set_viewport_size({"width": width, "height": height})
@@ -141,18 +132,18 @@ class LayoutBrowserTests:
             assert not problems, f"storage map at {width}×{height}: {problems[:8]}"
             page.locator("#storage-map").screenshot(path=str(SHOTS / f"layout-storage-map-{width}.png"))
 
-    def test_the_recommendations_page_fits(self, signed_in, live_server, collected, csp_violations):  # noqa: F811
+    def test_the_recommendations_page_fits(self, signed_in, live_server, collected, csp_violations):
         page = signed_in
         fits(page, live_server, "/targets/demo/recommendations/?sort=name", "recommendations", csp_violations)
         markers = dict(page.evaluate(MARKERS_JS, "#segments-table th[aria-sort]"))
         assert markers["Segment"] == '" ▲"' and markers["Savings"] == '" ⇅"', markers
 
-    def test_the_segment_page_fits(self, signed_in, live_server, collected, csp_violations):  # noqa: F811
+    def test_the_segment_page_fits(self, signed_in, live_server, collected, csp_violations):
         fits(signed_in, live_server, f"/targets/demo/segments/{_top_segment_id(collected)}/", "segment",
              csp_violations)
 
     def test_the_plan_page_fits_and_shows_each_step_s_ddl_whole(
-            self, signed_in, live_server, admin_user, collected, csp_violations):  # noqa: F811
+            self, signed_in, live_server, admin_user, collected, csp_violations):
         from apps.tiering.plans.services import plan_create
 
         plan = plan_create(target=collected, author=admin_user, author_name="ada", all_worth_moving=True)
@@ -171,7 +162,7 @@ class LayoutBrowserTests:
         }""")
         assert not cut, cut
 
-    def test_the_fleet_page_fits(self, signed_in, live_server, collected, csp_violations):  # noqa: F811
+    def test_the_fleet_page_fits(self, signed_in, live_server, collected, csp_violations):
         page = signed_in
         fits(page, live_server, "/", "fleet", csp_violations)
         assert re.fullmatch(r"just now|\d+ min ago", page.locator("#fleet-table tr[data-target=demo] "
@@ -181,16 +172,16 @@ class LayoutBrowserTests:
         page.locator("#fleet-table th", has_text="Savings").click()
         assert dict(page.evaluate(MARKERS_JS, "#fleet-table th.clickable"))["Savings"] == '" ▼"'
 
-    def test_the_budget_card_fits(self, signed_in, live_server, collected, csp_violations):  # noqa: F811
+    def test_the_budget_card_fits(self, signed_in, live_server, collected, csp_violations):
         fits(signed_in, live_server, "/?budget_tier=flash&budget_amount=5&budget_unit=gb#budget", "budget",
              csp_violations)
 
-    def test_the_search_page_fits(self, signed_in, live_server, collected, csp_violations):  # noqa: F811
+    def test_the_search_page_fits(self, signed_in, live_server, collected, csp_violations):
         page = signed_in
         fits(page, live_server, "/search/?q=ORDER", "search", csp_violations)
         assert page.locator("main table tbody tr").count() > 0
 
-    def test_the_audit_page_fits(self, signed_in, live_server, collected, csp_violations):  # noqa: F811
+    def test_the_audit_page_fits(self, signed_in, live_server, collected, csp_violations):
         from apps.tiering.models import Tier
 
         tier = Tier.objects.filter(kind=Tier.Kind.DEVICE).order_by("pk").first()

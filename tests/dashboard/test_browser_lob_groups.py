@@ -14,7 +14,7 @@ LOB, INDEX = "SYS_LOB0000087654C00003$$", "SYS_IL0000087654C00003$$"
 
 class LobAndGroupBrowserTests:
     def test_the_lob_index_shows_under_its_lob_and_a_group_on_its_moves(
-        self, page, live_server, admin_user, collected, tmp_path  # noqa: F811
+        self, page, live_server, admin_user, collected, tmp_path
     ):
         from apps.tiering.models import Recommendation
 

@@ -11,7 +11,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 class PartitionHeatBrowserTests:
     def test_the_segment_page_of_a_partition_draws_its_tables_heat_by_partition_age(
-        self, page, live_server, admin_user, collected  # noqa: F811
+        self, page, live_server, admin_user, collected
     ):
         from apps.snapshots.models import Segment
         from apps.tiering.models import Recommendation
@@ -36,7 +36,7 @@ class PartitionHeatBrowserTests:
         shot(page, "segment_partitions")
 
     def test_the_segment_page_of_a_subpartition_shows_its_partition_summed_and_the_tables_heat_by_partition(
-        self, page, live_server, admin_user, collected  # noqa: F811
+        self, page, live_server, admin_user, collected
     ):
         from apps.tiering.models import Recommendation
 

@@ -14,7 +14,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 class PeriodBrowserTests:
-    def test_a_dba_chooses_a_period_then_compares_two(self, page, live_server, admin_user, collected):  # noqa: F811
+    def test_a_dba_chooses_a_period_then_compares_two(self, page, live_server, admin_user, collected):
         from apps.snapshots.models import Snapshot
 
         last = Snapshot.objects.filter(target=collected).latest("end_at").end_at.astimezone(dt.timezone.utc).date()

@@ -12,7 +12,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 class SegmentSqlBrowserTests:
     def test_the_segment_page_names_the_sql_driving_it_and_when_to_tune_it(
-        self, page, live_server, admin_user, collected  # noqa: F811
+        self, page, live_server, admin_user, collected
     ):
         from apps.dashboard.segment_sql_selectors import segment_sql_card
         from apps.dashboard.views import read_latency

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import login
+from tests.browser import login, plan_approve, signed_in_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -27,12 +27,6 @@ REPORT = "pcambell__awrrptanalyzor__awrrpt__11g__awrrpt_1_36006_36007.html"
 SIZES = ("OWNER,SEGMENT_NAME,PARTITION_NAME,SEGMENT_TYPE,TABLESPACE_NAME,BYTES,BLOCKS,BUFFER_POOL,FLASH_CACHE,"
          "CELL_FLASH_CACHE,OBJ_NUMBER,DATAOBJ_NUMBER,LOB_TABLE_NAME,LOB_COLUMN_NAME,LOB_TABLE_PARTITION_NAME\n"
          '"IDC_U_UNIAUTH","T_ONLINE_USER","","TABLE","TS_UNIAUTH","1073741824","131072","","","","","","","",""\n')
-
-
-@pytest.fixture
-def other_admin(django_user_model):
-    # The browser tests log in with tests/conftest.py's admin password.
-    return django_user_model.objects.create_superuser(username="bob", email="", password="ada-pass-1")
 
 
 def guide(name: str) -> str:
@@ -102,7 +96,7 @@ class GuideWalkTests:
         assert Segment.objects.filter(target__name="prod", size_bytes__isnull=False).exists()
 
     def test_reading_a_recommendation_follows_the_segment_page_top_to_bottom(self, page, live_server, admin_user,
-                                                                            collected):  # noqa: F811
+                                                                            collected):
         walk = guide("reading-recommendations.md").split("## The segment page, top to bottom", 1)[1].split("##")[0]
         in_order(walk, "figures", "payback", "Why", "DDL", "SQL driving", "requests per snapshot", "history")
 
@@ -119,7 +113,7 @@ class GuideWalkTests:
         assert "Why" in page.locator("main").inner_text()
 
     def test_acting_makes_a_plan_another_admin_approves_it_the_script_downloads_and_it_is_marked_executed(
-        self, browser, page, live_server, admin_user, other_admin, collected  # noqa: F811
+        self, browser, page, live_server, admin_user, other_admin, collected
     ):
         from apps.tiering.plans.models import Plan
 
@@ -133,16 +127,9 @@ class GuideWalkTests:
         page.wait_for_url(re.compile(r"/plans/\d+/$"))
         plan = Plan.objects.get()
 
-        context = browser.new_context(viewport={"width": 1400, "height": 1000})  # step 3: a second admin
-        other = context.new_page()
-        try:
-            login(other, live_server, other_admin.username)
-            other.goto(f"{live_server.url}/plans/{plan.pk}/")
-            other.click("#plan-next")
-            other.wait_for_url(re.compile(rf"/plans/{plan.pk}/$"))
+        with signed_in_page(browser, live_server, other_admin.username) as other:  # step 3: a second admin
+            plan_approve(other, live_server, plan.pk)
             assert other.locator("#plan-state").inner_text() == "approved"
-        finally:
-            context.close()
 
         page.reload()
         with page.expect_download() as download:  # step 4

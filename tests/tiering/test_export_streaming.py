@@ -153,25 +153,14 @@ def test_stored_lines_leave_in_order_from_one_open_cursor_in_one_snapshot_withou
     assert header + first + "".join(parts) == whole
 
 
-def _peak_stored_bytes(target: Target) -> int:
-    gc.collect()
-    tracemalloc.start()
-    try:
-        for part in export_csv_parts(recommendation_list(target_id=target.id), target):
-            del part
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
-
 @pytest.mark.django_db
 def test_the_memory_a_stored_export_holds_does_not_grow_with_its_rows(seed_tiers, monkeypatch):
     small, large = _rendered("small", 1000), _rendered("large", 4000)
     _small_parts(monkeypatch)
     _refuse_wording(monkeypatch)
-    _peak_stored_bytes(small), _peak_stored_bytes(large)  # first use: imports, caches, compiled queries
+    _peak_bytes(small), _peak_bytes(large)  # first use: imports, caches, compiled queries
 
-    peak_small, peak_large = _peak_stored_bytes(small), _peak_stored_bytes(large)
+    peak_small, peak_large = _peak_bytes(small), _peak_bytes(large)
 
     # Four times the rows within half as much memory again: 3000 more lines held would be 2 MB.
     assert peak_large < peak_small * 1.5, (peak_small, peak_large)

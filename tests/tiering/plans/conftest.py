@@ -11,9 +11,3 @@ def demo_collected(demo_target, collect):
     assert run.status == "succeeded", run.error
     demo_target.refresh_from_db()
     return demo_target
-
-
-@pytest.fixture
-def other_admin(django_user_model):
-    # The browser tests log in with tests/conftest.py's admin password.
-    return django_user_model.objects.create_superuser(username="bob", email="", password="ada-pass-1")

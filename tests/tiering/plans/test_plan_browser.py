@@ -8,7 +8,7 @@ import re
 import pytest
 
 from apps.dashboard.formatting import fmt_duration
-from tests.browser import login, shot
+from tests.browser import login, plan_approve, shot, signed_in_page
 from tests.tiering.plans.script_reading import parsed_steps
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 class PlanBrowserTests:
     def test_an_admin_makes_a_plan_another_approves_it_and_its_script_checks_the_dbid(
-        self, browser, page, live_server, admin_user, other_admin, collected  # noqa: F811
+        self, browser, page, live_server, admin_user, other_admin, collected
     ):
         from apps.tiering.plans.models import Plan
 
@@ -48,20 +48,13 @@ class PlanBrowserTests:
         assert len(steps) == plan.steps_count
 
         # Another admin approves it; the page says who.
-        context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        other = context.new_page()
-        try:
-            login(other, live_server, other_admin.username)
-            other.goto(f"{live_server.url}/plans/{plan.pk}/")
-            other.click("#plan-next")
-            other.wait_for_url(re.compile(rf"/plans/{plan.pk}/$"))
+        with signed_in_page(browser, live_server, other_admin.username) as other:
+            plan_approve(other, live_server, plan.pk)
             assert other.locator("#plan-state").inner_text() == "approved"
             assert other.locator("[data-col=approved]").inner_text().endswith("by bob")
             shot(other, "plan_detail")
             other.goto(f"{live_server.url}/plans/")
             assert other.locator(f"#plans-table tr[data-plan='{plan.pk}'] [data-col=state]").inner_text() == "approved"
             shot(other, "plans")
-        finally:
-            context.close()
         plan.refresh_from_db()
         assert (plan.state, plan.approved_by_name) == ("approved", "bob")
