@@ -223,7 +223,10 @@ def read_latency(segment: Segment, current) -> dict | None:
 def recommendations(request: HttpRequest, name: str) -> HttpResponse:
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     if request.GET.get("format") == "csv":  # the rows alone: no page to count, no totals
-        choices = run_figures.current_choices(target)  # the run's stored choices, as the page reads them
+        from apps.tiering.selectors import recommendation_run_current
+
+        # The run's stored choices, as the page reads them.
+        choices = run_figures.run_choices(recommendation_run_current(target_id=target.id), target=target)
         return _csv_response(target, _filtered(request, target, with_action=True, choices=choices)[1])
     head = _head(target)
     # The table's totals and choices alone: the charts' figures are the target page's.

@@ -74,7 +74,8 @@ class RecommendationList(ApiView):
         after, before = params.get("after") or None, params.get("before") or None
         if after and before:
             raise BadRequest("before", "give after or before, not both")
-        form = RecommendationFilterForm(params, choices=run_figures.current_choices(target),
+        run = recommendation_run_current(target_id=target.id)
+        form = RecommendationFilterForm(params, choices=run_figures.run_choices(run, target=target),
                                         with_action=True)
         if not form.is_valid():
             raise ValidationError({field: [str(e) for e in errors] for field, errors in form.errors.items()})
@@ -84,7 +85,6 @@ class RecommendationList(ApiView):
             page = keyset_page(filtered, sort=sort, size=limit, after=after, before=before)
         except BadCursor as exc:
             raise BadRequest("before" if before else "after", f"{exc}: start again without it") from None
-        run = recommendation_run_current(target_id=target.id)
         basis = target.tier_set.basis
         body = {
             "target": target.name, "run": run, "basis": basis.describe(), "sort": sort, "limit": limit,
