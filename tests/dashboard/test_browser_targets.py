@@ -4,6 +4,7 @@ real worker from the list, then finds the create in the audit log by filtering."
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser import login, shot
 
@@ -27,7 +28,9 @@ class TargetsPageBrowserTests:
         page.fill("#id_name", "lab")
         page.select_option("#id_mode", "demo")
         # Only the fields the mode uses: no connection for the simulation, its seed instead.
-        assert not page.locator("#id_dsn").is_visible() and page.locator("#id_demo_seed").is_visible()
+        # (waited for: the form's script may still be loading when the mode is chosen; it then applies it)
+        expect(page.locator("#id_dsn")).to_be_hidden()
+        expect(page.locator("#id_demo_seed")).to_be_visible()
         page.click("#target-form button[type=submit]")
         page.wait_for_url(f"{live_server.url}/manage/targets/")
         assert "Added target lab (demo)" in page.locator(".messages:not([hidden])").inner_text()
