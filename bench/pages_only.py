@@ -100,7 +100,7 @@ def _inspect(client, url: str, how: str) -> None:
 
         profile = cProfile.Profile()
         profile.runcall(client.get, url)
-        pstats.Stats(profile).sort_stats("cumulative").print_stats("apps/|template/loader_tags|defaulttags|library.py", 80)
+        pstats.Stats(profile).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(os.environ.get("BENCH_FILTER", "apps/|template/loader_tags|defaulttags|library.py"), 80)
         return
     from django.db import connection
     from django.test.utils import CaptureQueriesContext

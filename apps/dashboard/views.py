@@ -13,26 +13,26 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, Stream
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.html import json_script
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.core.audit import audit_event_record
-from apps.core.time import day_bounds
 from apps.dashboard import charts, fleet_selectors, run_figures, selectors
-from apps.dashboard.before_after_selectors import segment_before_after, window_choice
 from apps.dashboard.budget_views import budget_card
 from apps.dashboard.forms import RecommendationFilterForm, TierForm
 from apps.dashboard.hidden import fold_oracle_maintained
 from apps.dashboard.keyset import BadCursor, keyset_page
-from apps.dashboard.partition_selectors import partition_heat, partition_rollup
-from apps.dashboard.period_selectors import period_series
+from apps.dashboard.page_cache import page_body
 from apps.dashboard.period_views import page_period_context
-from apps.dashboard.segment_sql_selectors import segment_sql_card
+from apps.dashboard.segment_page import block_size_bytes, segment_body
+from apps.dashboard.storage_selectors import storage_map_card
 from apps.snapshots.collect_now import collect_now
 from apps.snapshots.models import CollectionRun, Segment
 from apps.snapshots.runs import BrokerUnavailable
+from apps.snapshots.selectors import database_incarnations, incarnation_current, incomplete_intervals
 from apps.targets.models import Target
-from apps.tiering.explain import explain
 from apps.tiering.models import Refresh, Tier
+from apps.tiering.selectors import tablespace_room_table
 
 View = Callable[..., HttpResponse]
 
@@ -47,10 +47,6 @@ def staff_required(view: View) -> View:
         return view(request, *args, **kwargs)
 
     return wrapper
-
-
-def _block_size(target: Target) -> int:
-    return int(target.capabilities.get("block_size_bytes") or selectors.DEFAULT_BLOCK_SIZE_BYTES)
 
 
 @require_GET
@@ -117,12 +113,15 @@ def _table_page(request: HttpRequest, target: Target, *, with_action: bool,
 @require_GET
 def target_detail(request: HttpRequest, name: str) -> HttpResponse:
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
-    from apps.dashboard.storage_selectors import storage_map_card
-    from apps.snapshots.selectors import database_incarnations, incarnation_current, incomplete_intervals
-    from apps.tiering.selectors import tablespace_room_table
-
-    incarnations = database_incarnations(target_id=target.id)
     head = _head(target)
+    body = page_body(request, page="target", target_id=target.id, render=lambda: render_to_string(
+        "dashboard/target_body.html", _target_body(request, target, head), request=request))
+    return render(request, "dashboard/target.html", {"target": target, **head, "body": mark_safe(body)})  # noqa: S308 - rendered by our template
+
+
+def _target_body(request: HttpRequest, target: Target, head: dict[str, Any]) -> dict[str, Any]:
+    """What the target page shows below its head."""
+    incarnations = database_incarnations(target_id=target.id)
     figures, tiers = _figures(target, head["reco_run"])
     skew, costs = figures.skew, figures.costs
     residency = selectors.latest_residency(target_id=target.id)
@@ -142,8 +141,8 @@ def target_detail(request: HttpRequest, name: str) -> HttpResponse:
         "cost_payload": charts.tier_cost_payload(costs, basis=target.tier_set.basis),
         "pooled_tiers": any(c.pool_now_usd or c.pool_after_usd for c in costs),
         "residency": residency,
-        "residency_payload": charts.residency_payload(residency, block_size_bytes=_block_size(target)),
-        "block_size_bytes": _block_size(target),
+        "residency_payload": charts.residency_payload(residency, block_size_bytes=block_size_bytes(target)),
+        "block_size_bytes": block_size_bytes(target),
         "flash": flash,
         "flash_payload": charts.flash_series_payload(flash),
         "flash_ratio": charts.flash_hit_ratio(flash),
@@ -161,62 +160,19 @@ def target_detail(request: HttpRequest, name: str) -> HttpResponse:
     if "scatter" in period:  # a chosen period's scatter, in place of the run's stored one
         period["scatter_script"] = json_script(period["scatter"], "data-scatter")
     context.update(period)
-    return render(request, "dashboard/target.html", context)
+    return context
 
 
 @require_GET
 def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResponse:
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     segment = get_object_or_404(Segment, pk=segment_id, target=target)
-    series = selectors.segment_series(segment_id=segment.id)
-    residency = selectors.segment_residency_series(segment_id=segment.id)
-    history = selectors.segment_recommendation_history(segment=segment)
-    current = next((r for r in history if r.is_current), None)
-    explanation = explain([current], target=target)[0] if current else None
-    from apps.tiering.selectors import recommendation_window
-
-    period = page_period_context(request, target, {}, segment_ids=(segment.id,))
-    series = period_series(series, period["period"])
-    context = {
-        **period, "segment_period": period["period"].of(segment.id), "target": target, "segment": segment,
-        "series": series, "residency": residency, "history": history,
-        "current": current, "reasons": explanation.reasons if explanation else (),
-        "ddl": explanation.ddl if explanation else "",
-        "window": recommendation_window(run=current.run) if current else None,
-        "label": selectors.segment_label(segment.owner, segment.object_name, segment.subobject_name,
-                                         segment.parent_partition, segment.container),
-        "io_payload": charts.segment_io_payload(series),
-        "size_payload": charts.segment_size_payload(series, current_size_bytes=segment.size_bytes),
-        "residency_payload": charts.residency_series_payload(residency, block_size_bytes=_block_size(target)),
-        "block_size_bytes": _block_size(target), "basis": target.tier_set.basis,
-        "latency": read_latency(segment, current),
-    }
-    # A partition: its table's partitions by age, the heat the lifecycle reads (apps.tiering.lifecycle).
-    partitions = partition_heat(segment=segment, run_id=current.run_id) if current else []
-    payload = charts.partition_heat_payload(partitions) if len(partitions) > 1 else None
-    context["partition_payload"] = payload
-    context["partitions"] = list(zip(partitions, payload["ages"])) if payload else []
-    # A composite table's subpartition: its partition, the subpartitions listed and their IO summed.
-    context["rollup"] = partition_rollup(segment=segment, run_id=current.run_id) if current else None
-    context["before_after"] = segment_before_after(segment=segment, choice=window_choice(request.GET))
-    context["segment_sql"] = segment_sql_card(segment=segment, target=target, current=current, latency=context["latency"])
-    return render(request, "dashboard/segment.html", context)
-
-
-def read_latency(segment: Segment, current) -> dict | None:
-    """The read latency the IO time saved is computed from: measured on the segment's tablespace over the
-    recommendation's window, else its current tier's nominal one (said so)."""
-    if current is None or current.run.window_first_day is None:
-        return None
-    from apps.tiering.selectors import tablespace_read_latency_ms
-
-    since, until = day_bounds(current.run.window_first_day, current.run.window_last_day)
-    measured = tablespace_read_latency_ms(target_id=segment.target_id, since=since, until=until).get(
-        segment.tablespace_name)
-    if measured is not None:
-        return {"ms": measured, "measured": True}
-    tier = current.current_tier
-    return {"ms": tier.read_latency_ms if tier else None, "measured": False}
+    body = page_body(request, page="segment", target_id=target.id, segment_id=segment.id, render=lambda: render_to_string(
+        "dashboard/segment_body.html", segment_body(request, target, segment), request=request))
+    label = selectors.segment_label(segment.owner, segment.object_name, segment.subobject_name,
+                                    segment.parent_partition, segment.container)
+    return render(request, "dashboard/segment.html", {"target": target, "segment": segment, "label": label,
+                                                      "body": mark_safe(body)})  # noqa: S308 - our template's
 
 
 @require_GET
@@ -229,12 +185,17 @@ def recommendations(request: HttpRequest, name: str) -> HttpResponse:
         choices = run_figures.run_choices(recommendation_run_current(target_id=target.id), target=target)
         return _csv_response(target, _filtered(request, target, with_action=True, choices=choices)[1])
     head = _head(target)
+    body = page_body(request, page="recommendations", target_id=target.id, render=lambda: render_to_string(
+        "dashboard/recommendations_body.html", _recommendations_body(request, target, head), request=request))
+    return render(request, "dashboard/recommendations.html", {"target": target, **head, "body": mark_safe(body)})  # noqa: S308 - rendered by our template
+
+
+def _recommendations_body(request: HttpRequest, target: Target, head: dict[str, Any]) -> dict[str, Any]:
     # The table's totals and choices alone: the charts' figures are the target page's.
     figures = run_figures.table_figures(head["reco_run"], target_id=target.id, tier_set=target.tier_set_id)
-    table = _table_page(request, target, with_action=True, figures=figures)
-    context = {"target": target, **head, **table}
+    context = {"target": target, **head, **_table_page(request, target, with_action=True, figures=figures)}
     context.update(page_period_context(request, target, context))
-    return render(request, "dashboard/recommendations.html", context)
+    return context
 
 
 def _csv_response(target: Target, recs: Any) -> StreamingHttpResponse:

@@ -115,6 +115,18 @@ DATABASE_REPLICA_CHECK_EVERY_S = env_int("DATABASE_REPLICA_CHECK_EVERY_S", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL")
+# Viewers' page bodies, rendered once per state of what they show (apps.dashboard.page_cache, docs/performance.md).
+# A Redis that does not answer within the timeouts costs the saving, never the page.
+PAGE_CACHE_SECONDS = env_int("TIERSCOPE_PAGE_CACHE_SECONDS", 300)
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "pages": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": env_str("TIERSCOPE_PAGE_CACHE_URL", REDIS_URL),
+        "KEY_PREFIX": "tierscope",
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    },
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
