@@ -28,7 +28,7 @@ _LOCK_NOT_AVAILABLE = "55P03"
 
 class LockSpace(enum.IntEnum):
     """What a lock serialises; its value is the lock's first key. The values are fixed: a lock is shared
-    with the workers of a running deployment, and migration 0009's (and 0024's) trigger function takes
+    with the workers of a running deployment, and the snapshots migration's trigger function takes
     ROLL_UP by its number (tests/core/test_locks.py holds them equal)."""
 
     #: One collection or import of a target at a time (apps.snapshots.runs), session lock, never waited

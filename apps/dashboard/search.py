@@ -1,6 +1,6 @@
 """Find segments and targets by name across the fleet, from the segment name trigram index.
 
-The index (snapshots migration segment_name_trigram_index) is a GIN pg_trgm index on
+The index (segment_name_trgm_idx, snapshots migrations/_database_sql.py) is a GIN pg_trgm index on
 UPPER(owner || '.' || object_name); every query here tests that same expression with LIKE, which the
 index answers for any part of a name of three characters or more.
 """

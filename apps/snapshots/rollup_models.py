@@ -34,7 +34,7 @@ class RollupDay(models.Model):
     one (``dbid``, the DBID of its latest snapshot). When another becomes
     current, the roll-up rebuilds them all from that database's snapshots;
     the others' are kept, apart. A delete of snapshots, however done, drops
-    the rollups of their days (a trigger, migration 0009), which the next
+    the rollups of their days (a trigger, migrations/_database_sql.py), which the next
     roll-up builds again from what is left.
     """
 

@@ -2,7 +2,7 @@
 
 :func:`segment_days_roll_up` adds the snapshots stored since its last run to
 their days; it rebuilds a day whose snapshots changed under it (a late RAC
-instance; a delete, which the trigger of migration 0009 marks) and every day
+instance; a delete, which the snapshots' delete trigger marks) and every day
 when the target's database changed (a new DBID: windows show one database).
 Called before every window read (apps.snapshots.figures), so a collection
 itself stays a plain COPY of raw rows (apps.snapshots.store).
@@ -91,7 +91,7 @@ def segment_days_roll_up(*, target_id: int, on_merged: Callable[[dt.date, Activi
         # simply done again, so the commit need not wait for the WAL of a day's 30 MB to reach the disk.
         cursor.execute("SET LOCAL synchronous_commit = off")
         # One roll-up per target at a time (a day's rollup is read, merged and written back); the delete
-        # trigger of migration 0009 takes the same lock.
+        # trigger (snapshots migrations/_database_sql.py) takes the same lock.
         lock_xact(LockSpace.ROLL_UP, target_id)
         cursor.execute(CURRENT_DBID_SQL, [target_id])
         current = cursor.fetchone()

@@ -239,8 +239,8 @@ def snapshot_prune(*, now: dt.datetime) -> int:
     The horizon is per target, not "now": an imported old AWR report is the
     only data of a report-only target and must outlive the retention period.
     Recommendations (with their history) stay. The daily rollups of the days
-    touched go with the snapshots (the delete trigger of snapshots migration
-    0009): a day wholly before the horizon is gone, the day it cuts is rolled
+    touched go with the snapshots (the delete trigger of the snapshots
+    migration): a day wholly before the horizon is gone, the day it cuts is rolled
     up again from what is left. A day no target needs has its segment-stat
     partition dropped (apps.snapshots.partitions) rather than its rows deleted.
     """

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-import importlib
-from decimal import Decimal
 from unittest import mock
 
 import pytest
-from django.db import connection
 
 from apps.tiering import services
 from apps.tiering.models import Recommendation, RecommendationRun
@@ -125,47 +122,6 @@ def test_a_segments_history_is_its_row_in_the_last_run_of_each_day(demo_target, 
     # The collection's own run is the last of its day.
     assert [r.computed_at for r in history] == [midnight + dt.timedelta(hours=h) for h in (49, 25, 2)] + [collected]
     assert [r.is_current for r in history] == [True, False, False, False]
-
-
-@pytest.mark.django_db
-def test_the_upgrade_carries_old_rows_over_as_runs(demo_target):
-    """Migration tiering 0004: rows of the old one-table form become runs, current where they were current."""
-    migration = importlib.import_module("apps.tiering.migrations.0004_recommendation_runs")
-    from apps.snapshots.models import Segment
-
-    old = dt.datetime(2026, 11, 19, tzinfo=dt.timezone.utc)
-    segments = [Segment.objects.create(target=demo_target, owner="APP", object_name=f"T{i}", object_type="TABLE",
-                                       first_seen_at=old, last_seen_at=old).id for i in range(3)]
-    new = old + dt.timedelta(days=1)
-    zeros = ("read_iops", "write_iops", "read_requests_per_day", "read_requests", "write_requests",
-             "physical_reads_blocks", "physical_reads_direct_blocks", "optimized_physical_reads", "table_scans",
-             "db_block_changes", "findings")
-    with connection.cursor() as cursor:
-        cursor.execute("CREATE TEMP TABLE tiering_recommendation_before_runs "
-                       "(LIKE tiering_recommendation INCLUDING DEFAULTS)")
-        cursor.execute("ALTER TABLE tiering_recommendation_before_runs DROP COLUMN run_id, "
-                       "ADD COLUMN target_id bigint, ADD COLUMN computed_at timestamptz, ADD COLUMN is_current bool, "
-                       "ADD COLUMN window_days smallint, ADD COLUMN window_first_day date, "
-                       "ADD COLUMN window_last_day date, ADD COLUMN statistic varchar(4), "
-                       "ADD COLUMN flash_cache_enabled bool")
-        for computed_at, current, iops in ((old, False, 1.5), (new, True, 2.5)):
-            for segment_id in segments:
-                cursor.execute(
-                    "INSERT INTO tiering_recommendation_before_runs (target_id, segment_id, computed_at, is_current, "
-                    "window_days, window_first_day, window_last_day, statistic, flash_cache_enabled, iops, action, "
-                    f"savings_usd, flash_cache, below_awr_capture, {', '.join(zeros)}) "
-                    f"VALUES (%s, %s, %s, %s, 7, %s, %s, 'p95', true, %s, 'move', 1234, '', false{', 0' * len(zeros)})",
-                    [demo_target.id, segment_id, computed_at, current, computed_at.date() - dt.timedelta(days=6),
-                     computed_at.date(), iops])
-        cursor.execute(migration.CARRY_OVER_SQL)
-
-    runs = list(RecommendationRun.objects.filter(target=demo_target).order_by("computed_at"))
-    assert [(r.computed_at, r.state, r.recommendations, r.statistic) for r in runs] == [
-        (old, "history", 3, "p95"), (new, "current", 3, "p95")]
-    current = Recommendation.objects.current(target_id=demo_target.id).select_related("run")
-    assert sorted(r.segment_id for r in current) == segments
-    assert {(r.iops, r.savings_usd, r.window_days, r.flash_cache_enabled) for r in current} == {
-        (2.5, Decimal("12.34"), 7, True)}
 
 
 @pytest.mark.django_db

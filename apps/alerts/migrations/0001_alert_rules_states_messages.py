@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('targets', '0006_target_collect_queue'),
+        ('targets', '0001_targets_checks_storage_maps'),
     ]
 
     operations = [

@@ -1,0 +1,355 @@
+"""The snapshots app's tables as the migrations 0001-0024 it replaces left them (one initial migration; a
+database migrated through those is recognised by ``replaces`` and left as it is). SegmentStat is created by
+hand, partitioned by day; the rest of the PostgreSQL the models cannot say is in _database_sql."""
+
+import django.db.models.deletion
+from django.contrib.postgres.operations import TrigramExtension
+from django.db import migrations, models
+
+from . import _database_sql as sql
+
+
+class Migration(migrations.Migration):
+
+    replaces = [('snapshots', '0001_initial'), ('snapshots', '0002_initial'), ('snapshots', '0003_segment_day_rollups'), ('snapshots', '0004_refresh_writes'), ('snapshots', '0005_window_base_ranks'), ('snapshots', '0006_snapshot_rolled_up'), ('snapshots', '0007_rollup_blobs'), ('snapshots', '0008_window_bases'), ('snapshots', '0009_rollup_database'), ('snapshots', '0010_unmeasured_bounds'), ('snapshots', '0011_snapshot_database_instances'), ('snapshots', '0012_tablespace_space'), ('snapshots', '0013_segment_partition_position'), ('snapshots', '0014_datafiles'), ('snapshots', '0015_segment_moves'), ('snapshots', '0016_segment_container'), ('snapshots', '0017_segment_sql'), ('snapshots', '0018_disk_groups'), ('snapshots', '0019_segment_composite_partitions'), ('snapshots', '0020_collection_run_queue_worker'), ('snapshots', '0021_segment_stat_daily_partitions'), ('snapshots', '0022_rollup_blob_autovacuum'), ('snapshots', '0023_segment_name_trigram_index'), ('snapshots', '0024_rollup_hours')]
+
+    initial = True
+
+    dependencies = [
+        ('targets', '0001_targets_checks_storage_maps'),
+    ]
+
+    operations = [
+        migrations.CreateModel(
+            name='CollectionRun',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('succeeded', 'Succeeded'), ('failed', 'Failed'), ('skipped', 'Skipped')], default='queued', max_length=10)),
+                ('trigger', models.CharField(default='schedule', max_length=20)),
+                ('queued_at', models.DateTimeField()),
+                ('started_at', models.DateTimeField(null=True)),
+                ('finished_at', models.DateTimeField(null=True)),
+                ('snapshots_added', models.IntegerField(default=0)),
+                ('rows_added', models.BigIntegerField(default=0)),
+                ('attempts', models.IntegerField(default=0)),
+                ('error', models.TextField(blank=True)),
+                ('notes', models.TextField(blank=True)),
+                ('task_id', models.CharField(blank=True, max_length=64)),
+                ('target', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='runs', to='targets.target')),
+                ('queue', models.CharField(blank=True, max_length=60)),
+                ('worker', models.CharField(blank=True, max_length=200)),
+            ],
+            options={
+                'ordering': ['-queued_at'],
+                'indexes': [models.Index(fields=['target', '-queued_at'], name='run_target_idx')],
+            },
+        ),
+        migrations.CreateModel(
+            name='SampleState',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('instance_number', models.IntegerField()),
+                ('startup_at', models.DateTimeField()),
+                ('sampled_at', models.DateTimeField()),
+                ('payload', models.JSONField()),
+                ('target', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sample_states', to='targets.target')),
+            ],
+            options={
+                'constraints': [models.UniqueConstraint(fields=('target', 'instance_number'), name='sample_state_unique')],
+            },
+        ),
+        migrations.CreateModel(
+            name='Segment',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('owner', models.CharField(max_length=128)),
+                ('object_name', models.CharField(max_length=128)),
+                ('subobject_name', models.CharField(blank=True, default='', max_length=128)),
+                ('object_type', models.CharField(max_length=30)),
+                ('tablespace_name', models.CharField(blank=True, default='', max_length=128)),
+                ('obj_number', models.BigIntegerField(null=True)),
+                ('dataobj_number', models.BigIntegerField(null=True)),
+                ('partitioned_parent', models.CharField(blank=True, default='', max_length=128)),
+                ('lob_column', models.CharField(blank=True, default='', max_length=300)),
+                ('size_bytes', models.BigIntegerField(help_text='latest DBA_SEGMENTS.BYTES; null when never sized', null=True)),
+                ('size_at', models.DateTimeField(null=True)),
+                ('buffer_pool', models.CharField(blank=True, default='', max_length=10)),
+                ('flash_cache', models.CharField(blank=True, default='', max_length=10)),
+                ('cell_flash_cache', models.CharField(blank=True, default='', max_length=10)),
+                ('in_awr', models.BooleanField(default=False)),
+                ('first_seen_at', models.DateTimeField()),
+                ('last_seen_at', models.DateTimeField()),
+                ('target', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='segments', to='targets.target')),
+                ('name_truncated', models.BooleanField(db_default=False, default=False)),
+                ('partition_position', models.IntegerField(null=True)),
+                ('partition_interval', models.BooleanField(null=True)),
+                ('container', models.CharField(blank=True, db_default='', default='', help_text="the PDB a CDB's segment lives in; empty for a non-CDB", max_length=128)),
+                ('parent_partition', models.CharField(blank=True, default='', max_length=128)),
+                ('table_partition_name', models.CharField(blank=True, default='', max_length=128)),
+                ('partitioning', models.CharField(blank=True, default='', max_length=300)),
+                ('partition_bound', models.TextField(blank=True, default='')),
+                ('partition_order', models.IntegerField(null=True)),
+            ],
+            options={
+                'indexes': [models.Index(fields=['target', 'dataobj_number'], name='segment_dataobj_idx')],
+                'constraints': [models.UniqueConstraint(fields=('target', 'container', 'owner', 'object_name', 'subobject_name', 'object_type'), name='segment_identity')],
+            },
+        ),
+        migrations.CreateModel(
+            name='Residency',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('collected_at', models.DateTimeField()),
+                ('instance_number', models.IntegerField()),
+                ('flash_blocks', models.BigIntegerField()),
+                ('cache_blocks', models.BigIntegerField()),
+                ('target', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='residency', to='targets.target')),
+                ('segment', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='residency', to='snapshots.segment')),
+            ],
+            options={
+                'indexes': [models.Index(fields=['target', '-collected_at'], name='residency_target_idx')],
+                'constraints': [models.UniqueConstraint(fields=('segment', 'collected_at', 'instance_number'), name='residency_unique')],
+            },
+        ),
+        migrations.CreateModel(
+            name='Snapshot',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('kind', models.CharField(max_length=10)),
+                ('dbid', models.BigIntegerField()),
+                ('instance_number', models.IntegerField()),
+                ('snap_id', models.BigIntegerField()),
+                ('begin_at', models.DateTimeField()),
+                ('end_at', models.DateTimeField()),
+                ('startup_at', models.DateTimeField()),
+                ('top_n_only', models.BooleanField()),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('target', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='snapshots', to='targets.target')),
+                ('rolled_up', models.BooleanField(db_default=False, default=False)),
+                ('unlisted_read_requests_bound', models.BigIntegerField(null=True)),
+                ('unlisted_write_requests_bound', models.BigIntegerField(null=True)),
+                ('database_instances', models.SmallIntegerField(null=True)),
+            ],
+            options={
+                'indexes': [models.Index(fields=['target', 'end_at'], name='snapshot_target_end_idx'), models.Index(condition=models.Q(('rolled_up', False)), fields=['target'], name='snapshot_pending_idx')],
+                'constraints': [models.UniqueConstraint(fields=('target', 'dbid', 'instance_number', 'kind', 'snap_id'), name='snapshot_natural_key')],
+            },
+        ),
+        migrations.CreateModel(
+            name='SysStat',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('name', models.CharField(max_length=128)),
+                ('value', models.BigIntegerField()),
+                ('snapshot', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sysstats', to='snapshots.snapshot')),
+            ],
+            options={
+                'constraints': [models.UniqueConstraint(fields=('snapshot', 'name'), name='sysstat_unique')],
+            },
+        ),
+        migrations.CreateModel(
+            name='TablespaceIO',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('tablespace_name', models.CharField(max_length=128)),
+                ('read_requests', models.BigIntegerField()),
+                ('write_requests', models.BigIntegerField()),
+                ('read_time_ms', models.FloatField(null=True)),
+                ('snapshot', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tablespace_io', to='snapshots.snapshot')),
+            ],
+            options={
+                'constraints': [models.UniqueConstraint(fields=('snapshot', 'tablespace_name'), name='tablespace_io_unique')],
+            },
+        ),
+        migrations.SeparateDatabaseAndState(
+            state_operations=[
+                migrations.CreateModel(
+                    name='SegmentStat',
+                    fields=[
+                        ('pk', models.CompositePrimaryKey('snapshot', 'segment', 'end_at', blank=True, editable=False, primary_key=True, serialize=False)),
+                        ('snapshot', models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='segment_stats', to='snapshots.snapshot')),
+                        ('segment', models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='stats', to='snapshots.segment')),
+                        ('end_at', models.DateTimeField()),
+                        ('interval_s', models.FloatField()),
+                        ('physical_read_requests', models.BigIntegerField(null=True)),
+                        ('physical_write_requests', models.BigIntegerField(null=True)),
+                        ('physical_reads_blocks', models.BigIntegerField(null=True)),
+                        ('physical_writes_blocks', models.BigIntegerField(null=True)),
+                        ('physical_reads_direct_blocks', models.BigIntegerField(null=True)),
+                        ('physical_writes_direct_blocks', models.BigIntegerField(null=True)),
+                        ('optimized_physical_reads', models.BigIntegerField(null=True)),
+                        ('logical_reads', models.BigIntegerField(null=True)),
+                        ('db_block_changes', models.BigIntegerField(null=True)),
+                        ('table_scans', models.BigIntegerField(null=True)),
+                        ('space_allocated_bytes', models.BigIntegerField(null=True)),
+                        ('read_requests_bound', models.BigIntegerField(null=True)),
+                        ('write_requests_bound', models.BigIntegerField(null=True)),
+                    ],
+                    options={
+                        'indexes': [models.Index(fields=['segment', 'end_at'], name='segment_stat_series_idx')],
+                    },
+                ),
+            ],
+            database_operations=[migrations.RunSQL(sql.SEGMENT_STAT, sql.SEGMENT_STAT_DROP)],
+        ),
+        migrations.CreateModel(
+            name='RollupDay',
+            fields=[
+                ('pk', models.CompositePrimaryKey('target', 'day', blank=True, editable=False, primary_key=True, serialize=False)),
+                ('day', models.DateField()),
+                ('version', models.BigIntegerField()),
+                ('target', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='targets.target')),
+                ('data', models.BinaryField(default=b'')),
+                ('rows', models.IntegerField(default=0)),
+                ('width', models.PositiveSmallIntegerField(default=0)),
+                ('dbid', models.BigIntegerField(null=True)),
+            ],
+        ),
+        migrations.CreateModel(
+            name='WindowBase',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('first_day', models.DateField()),
+                ('last_day', models.DateField()),
+                ('version', models.BigIntegerField(help_text='the highest RollupDay.version of its days when it was built')),
+                ('built_at', models.DateTimeField()),
+                ('target', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='targets.target')),
+                ('ranks', models.PositiveSmallIntegerField(default=40, help_text='top IOPS values its rows keep')),
+                ('data', models.BinaryField(default=b'')),
+                ('rows', models.IntegerField(default=0)),
+                ('width', models.PositiveSmallIntegerField(default=0)),
+            ],
+            options={
+                'constraints': [models.UniqueConstraint(fields=('target', 'first_day', 'last_day'), name='window_base_days')],
+            },
+        ),
+        migrations.CreateModel(
+            name='TablespaceSpace',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('collected_at', models.DateTimeField()),
+                ('tablespace_name', models.CharField(max_length=128)),
+                ('size_bytes', models.BigIntegerField(help_text='what its data files hold now', null=True)),
+                ('used_bytes', models.BigIntegerField(help_text='allocated to segments', null=True)),
+                ('max_size_bytes', models.BigIntegerField(help_text='what its files may grow to (autoextend)', null=True)),
+                ('block_size_bytes', models.IntegerField(null=True)),
+                ('autoextensible', models.BooleanField(null=True)),
+                ('target', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tablespace_space', to='targets.target')),
+            ],
+            options={
+                'indexes': [models.Index(fields=['target', '-collected_at'], name='tablespace_space_target_idx')],
+                'constraints': [models.UniqueConstraint(fields=('target', 'tablespace_name', 'collected_at'), name='tablespace_space_unique')],
+            },
+        ),
+        migrations.CreateModel(
+            name='DataFile',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('collected_at', models.DateTimeField()),
+                ('file_type', models.CharField(default='DATA', help_text='DATA or TEMP (temp files number apart)', max_length=4)),
+                ('file_id', models.IntegerField()),
+                ('tablespace_name', models.CharField(max_length=128)),
+                ('file_name', models.CharField(max_length=513)),
+                ('size_bytes', models.BigIntegerField(null=True)),
+                ('max_size_bytes', models.BigIntegerField(null=True)),
+                ('autoextensible', models.BooleanField(null=True)),
+                ('location', models.CharField(help_text='disk group (+DATA) or mount point (/u03)', max_length=513)),
+                ('target', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='datafiles', to='targets.target')),
+            ],
+            options={
+                'ordering': ['target', 'file_type', 'file_id'],
+                'constraints': [models.UniqueConstraint(fields=('target', 'file_type', 'file_id'), name='datafile_unique')],
+            },
+        ),
+        migrations.CreateModel(
+            name='SegmentMove',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('from_tablespace', models.CharField(max_length=128)),
+                ('to_tablespace', models.CharField(max_length=128)),
+                ('moved_at', models.DateTimeField()),
+                ('source', models.CharField(choices=[('collected', 'Collected'), ('plan', 'Plan')], max_length=10)),
+                ('plan_step_id', models.BigIntegerField(help_text='the tiering.PlanStep that planned it', null=True)),
+                ('detected_at', models.DateTimeField()),
+                ('segment', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='moves', to='snapshots.segment')),
+                ('target', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='segment_moves', to='targets.target')),
+            ],
+            options={
+                'ordering': ['segment', 'moved_at'],
+                'indexes': [models.Index(fields=['target', '-moved_at'], name='segment_move_target_idx')],
+                'constraints': [models.UniqueConstraint(fields=('segment', 'to_tablespace', 'moved_at'), name='segment_move_unique')],
+            },
+        ),
+        migrations.CreateModel(
+            name='SegmentSql',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('collected_at', models.DateTimeField()),
+                ('source', models.CharField(max_length=8)),
+                ('recent', models.BooleanField(default=False)),
+                ('begin_at', models.DateTimeField()),
+                ('end_at', models.DateTimeField()),
+                ('sql_id', models.CharField(max_length=16)),
+                ('plan_hash_value', models.BigIntegerField(null=True)),
+                ('samples', models.IntegerField(null=True)),
+                ('sample_s', models.FloatField(null=True)),
+                ('read_requests', models.BigIntegerField(help_text='attributed to the segment', null=True)),
+                ('statement_read_requests', models.BigIntegerField(help_text="the statement's own, every object", null=True)),
+                ('executions', models.BigIntegerField(null=True)),
+                ('elapsed_s', models.FloatField(null=True)),
+                ('full_scan', models.BooleanField(null=True)),
+                ('plan_objects', models.IntegerField(null=True)),
+                ('text', models.TextField(blank=True, default='')),
+                ('segment', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sql', to='snapshots.segment')),
+                ('target', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='targets.target')),
+            ],
+            options={
+                'indexes': [models.Index(fields=['target', 'end_at'], name='segment_sql_target_end_idx'), models.Index(fields=['segment', 'source', '-end_at'], name='segment_sql_segment_idx')],
+                'constraints': [models.UniqueConstraint(fields=('segment', 'source', 'begin_at', 'end_at', 'sql_id'), name='segment_sql_window_unique')],
+            },
+        ),
+        migrations.CreateModel(
+            name='DiskGroup',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('collected_at', models.DateTimeField()),
+                ('name', models.CharField(help_text='as V$ASM_DISKGROUP names it: DATA (files: +DATA/...)', max_length=128)),
+                ('redundancy', models.CharField(blank=True, default='', help_text='V$ASM_DISKGROUP.TYPE: EXTERN, NORMAL, HIGH, FLEX, EXTEND', max_length=16)),
+                ('state', models.CharField(blank=True, default='', max_length=16)),
+                ('total_mb', models.BigIntegerField(help_text='raw, before mirroring', null=True)),
+                ('free_mb', models.BigIntegerField(help_text='raw, before mirroring', null=True)),
+                ('required_mirror_free_mb', models.BigIntegerField(null=True)),
+                ('usable_file_mb', models.BigIntegerField(help_text='what files may still take, mirroring counted', null=True)),
+                ('offline_disks', models.IntegerField(null=True)),
+                ('allocation_unit_bytes', models.BigIntegerField(null=True)),
+                ('sector_size_bytes', models.IntegerField(null=True)),
+                ('block_size_bytes', models.IntegerField(null=True)),
+                ('compatibility', models.CharField(blank=True, default='', max_length=60)),
+                ('database_compatibility', models.CharField(blank=True, default='', max_length=60)),
+                ('target', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='disk_groups', to='targets.target')),
+            ],
+            options={
+                'ordering': ['target', 'name'],
+                'constraints': [models.UniqueConstraint(fields=('target', 'name'), name='disk_group_unique')],
+            },
+        ),
+        migrations.CreateModel(
+            name='RollupHour',
+            fields=[
+                ('pk', models.CompositePrimaryKey('target', 'day', 'version', blank=True, editable=False, primary_key=True, serialize=False)),
+                ('day', models.DateField()),
+                ('version', models.BigIntegerField()),
+                ('dbid', models.BigIntegerField()),
+                ('roll_ups', models.PositiveSmallIntegerField(default=1)),
+                ('rows', models.IntegerField(default=0)),
+                ('width', models.PositiveSmallIntegerField(default=0)),
+                ('data', models.BinaryField(default=b'')),
+                ('target', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='targets.target')),
+            ],
+        ),
+        migrations.RunSQL(sql.ROLLUP_VERSION, sql.ROLLUP_VERSION_DROP),
+        migrations.RunSQL(sql.ROLLUP_STORAGE, sql.ROLLUP_STORAGE_RESET),
+        TrigramExtension(),
+        migrations.RunSQL(sql.SEGMENT_NAME_TRIGRAMS, sql.SEGMENT_NAME_TRIGRAMS_DROP),
+        migrations.RunSQL(sql.ROLLUPS_FORGET, sql.ROLLUPS_FORGET_DROP),
+    ]
