@@ -18,6 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.bench_pages import demo_collected  # noqa: E402
 from bench.setup_data import setup_django  # noqa: E402
 
 SKIPPED = ("recommendations csv (100k rows)",)  # its own bench (bench_export.py)
@@ -36,6 +37,7 @@ def _pages(target) -> dict[str, str]:
         "recommendations, next page": None,
         "search": f"/search/?q={segment.object_name[:6]}",
         "api recommendations, 1000 rows": f"/api/v1/targets/{target.name}/recommendations/?limit=1000",
+        "target (demo scale)": f"/targets/{demo_collected().name}/",
     }
 
 
