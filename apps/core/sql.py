@@ -42,6 +42,14 @@ def fragment(query: Query) -> sql.Composable:
     return query if isinstance(query, sql.Composable) else sql.SQL(query)
 
 
+def any_of_array(model: Any, column: str, array_type: str) -> str:
+    """The condition (text, for Django's QuerySet.extra) that ``column`` of ``model``'s table is one of the array
+    parameter ``%s`` (of ``array_type``): one parameter, where an IN of a placeholder per value made psycopg
+    parse a new query text for every number of values."""
+    return statement("{column} = ANY(%s::{array_type}[])", column=sql.Identifier(model._meta.db_table, column),
+                     array_type=sql.SQL(array_type)).as_string()
+
+
 # --------------------------------------------------------------------------- the transaction's settings
 
 #: Derived data whose loss in a crash is redone: the commit need not wait for its WAL to reach the disk.

@@ -111,8 +111,6 @@ class UnlistedBound:
     incomplete: tuple[tuple[int, int, int], ...] = ()
 
 
-
-
 def window_unlisted(span: WindowSpan) -> UnlistedBound:
     """The window's top-N gap for segments no snapshot of it lists, and its RAC intervals missing instances
     (see :class:`UnlistedBound`).

@@ -111,8 +111,6 @@ class WindowCoverage:
                 f"intervals{length}, {when}")
 
 
-
-
 def window_coverage(*, target_id: int, first_day: dt.date, last_day: dt.date, statistic: str) -> WindowCoverage:
     """What the window of ``first_day`` to ``last_day`` (whole UTC days) holds (see :class:`WindowCoverage`)."""
     from django.db import connection
@@ -132,8 +130,6 @@ class IncompleteInterval:
     end_at: dt.datetime
     instances_stored: tuple[int, ...]
     instances_expected: int
-
-
 
 
 def incomplete_intervals(*, target_id: int, start: dt.datetime | None = None, stop: dt.datetime | None = None,

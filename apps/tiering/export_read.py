@@ -176,7 +176,7 @@ def by_key(keys: list[tuple[int, int]]) -> list[tuple]:
 def _of_segments(recs: QuerySet[Recommendation], segment_ids: list[int]) -> QuerySet[Recommendation]:
     """``recs`` of the segments ``segment_ids``, the ids sent as one array parameter (``= ANY(%s)``): an IN of
     5000 placeholders made psycopg parse a new query text for every part (a sixth of the reading's time)."""
-    return recs.extra(where=[pg.recommendation_segments_in()], params=[segment_ids])
+    return recs.extra(where=[pg.RECOMMENDATION_SEGMENT_IN], params=[segment_ids])
 
 
 def lean_all(recs: QuerySet[Recommendation]) -> list[LeanRecommendation]:

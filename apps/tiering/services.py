@@ -116,7 +116,6 @@ def recommendation_refresh(*, target_id: int, now: dt.datetime, window_days: int
 # --------------------------------------------------------------------------- reads
 
 
-
 #: apps.tiering.sql.SEGMENTS' columns, in its order: SegmentArrays' fields.
 SEGMENT_ARRAY_COLUMNS = array_columns(SegmentArrays)
 
@@ -156,8 +155,6 @@ def segment_arrays(*, target_id: int, latency_ms: dict[str, float] | None = None
     with roomy_sorts(), connection.cursor() as cursor:
         segments = SegmentArrays(**fetch_arrays(cursor.cursor, pg.SEGMENTS, params, SEGMENT_ARRAY_COLUMNS))
     return segments.take(np.argsort(segments.segment_id, kind="stable"))
-
-
 
 
 def advice_history(*, target_id: int, before: dt.datetime, segment_ids: np.ndarray, days: int) -> hysteresis.History:

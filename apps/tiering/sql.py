@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from psycopg import sql
 
-from apps.core.sql import copy_in, fragment, names, statement, table
+from apps.core.sql import any_of_array, copy_in, fragment, names, statement, table
 from apps.snapshots.models import Segment
 from apps.tiering.budget.models import BudgetRun
 from apps.tiering.export_models import ExportLine
@@ -86,11 +86,9 @@ WHERE r.run_id = ANY(%(runs)s::int8[]) AND r.segment_id = ANY(%(segments)s::int8
 RECOMMENDATIONS = TABLES["recommendation"]
 
 
-def recommendation_segments_in() -> str:
-    """The WHERE clause (Django's QuerySet.extra) of the rows whose segment is one of the array ``%s``: one array
-    parameter, where an IN of 5000 placeholders made psycopg parse a new query text for every part."""
-    column = sql.Identifier(Recommendation._meta.db_table, "segment_id")
-    return sql.SQL("{} = ANY(%s::bigint[])").format(column).as_string()
+#: The conditions (QuerySet.extra) that a recommendation's segment, a segment's name, is one of an array ``%s``.
+RECOMMENDATION_SEGMENT_IN = any_of_array(Recommendation, "segment_id", "bigint")
+SEGMENT_NAME_IN = any_of_array(Segment, "object_name", "text")
 
 
 # --------------------------------------------------------------------------- the export's lines (export_store)

@@ -38,7 +38,6 @@ _MOVE = rules.ACTIONS.index(rules.ACTION_MOVE)
 _NOT_MOVABLE = rules.ACTIONS.index(rules.ACTION_NOT_MOVABLE)
 
 
-
 @dataclasses.dataclass(frozen=True)
 class _Rows:
     """apps.tiering.sql.BUDGET_ROWS' columns, in its order: one element per recommendation row."""
