@@ -2,7 +2,7 @@
 they are composed). Outside those homes (and migrations; the Oracle statements are apps.targets.oracle's .sql
 files), no statement is written or built where it runs: what ``.execute(`` / ``.copy(`` and the readers of
 apps.core.pgcopy get is a statement from a home (or one Django wrote), never a string literal, an f-string, or
-text %-formatted, concatenated or .format()-ed; and no app table's name is typed in a string (the homes take it
+text %-formatted, concatenated or .format()-ed (nor are QuerySet.extra's conditions); and no app table's name is typed in a string (the homes take it
 from the model's ``_meta.db_table``)."""
 
 from __future__ import annotations
@@ -42,6 +42,16 @@ def _written(node: ast.AST) -> bool:
             and node.func.attr in ("format", "join", "replace") and _written(node.func.value))
 
 
+def _statement_arguments(call: ast.Call) -> list[ast.AST]:
+    """The statements ``call`` passes: a statement argument, or the conditions of QuerySet.extra(where=[...])."""
+    if isinstance(call.func, ast.Attribute) and call.func.attr == "extra":
+        return [element for keyword in call.keywords if keyword.arg == "where"
+                for element in (keyword.value.elts if isinstance(keyword.value, ast.List | ast.Tuple)
+                                else [keyword.value])]
+    argument = _statement_argument(call)
+    return [] if argument is None else [argument]
+
+
 def _statement_argument(call: ast.Call) -> ast.AST | None:
     func = call.func
     name, position = None, None
@@ -64,7 +74,7 @@ def written_statements(source: str) -> list[tuple[int, str]]:
         built = {target.id for node in ast.walk(scope) if isinstance(node, ast.Assign) and _written(node.value)
                  for target in node.targets if isinstance(target, ast.Name)}
         for node in ast.walk(scope):
-            if isinstance(node, ast.Call) and (argument := _statement_argument(node)) is not None:
+            for argument in _statement_arguments(node) if isinstance(node, ast.Call) else ():
                 if _written(argument) or (isinstance(argument, ast.Name) and argument.id in built):
                     found.append((node.lineno, ast.unparse(node.func)))
     return sorted(set(found))
@@ -121,6 +131,8 @@ def test_the_rule_sees_sql_written_in_every_way():
         'fetch_arrays(cursor.cursor, "SELECT 1", None, columns)': True,
         'RawSQL(f"SELECT id FROM {table}", [])': True,
         'def f():\n    sql = f"SELECT {x}"\n    cursor.execute(sql)': True,
+        """rows.extra(where=['"t"."c" = ANY(%s)'], params=[ids])""": True,
+        "rows.extra(where=[pg.SEGMENT_NAME_IN], params=[ids])": False,
         "cursor.execute(pg.ROLLUP_PENDING, [target_id])": False,
         "cursor.execute(pg.day_versions(from_first_day=True), params)": False,
         "fetch_arrays(cursor.cursor, sql, params, columns)": False,
