@@ -9,6 +9,8 @@ from typing import Any
 
 from django.db import connection, transaction
 
+from apps.core import sql as core_sql
+
 
 @contextmanager
 def roomy_sorts(work_mem: str = "64MB") -> Iterator[None]:
@@ -19,7 +21,7 @@ def roomy_sorts(work_mem: str = "64MB") -> Iterator[None]:
     with the transaction.
     """
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SELECT set_config('work_mem', %s, true)", [work_mem])
+        cursor.execute(core_sql.WORK_MEM_SET, [work_mem])
         yield
 
 

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import connection
 from django.db.utils import DatabaseError
 
+from apps.core import sql as core_sql
 from apps.core.errors import first_line
 from apps.core.heartbeat import heartbeat_read
 
@@ -16,7 +17,7 @@ from apps.core.heartbeat import heartbeat_read
 def health_database() -> tuple[bool, str]:
     try:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
+            cursor.execute(core_sql.ALIVE)
             cursor.fetchone()
     except DatabaseError as exc:
         return False, first_line(exc)

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 
 from django.db import OperationalError, connection, transaction
 
+from apps.core import sql as core_sql
 from apps.core.config import get_config
 
 #: SQLSTATE lock_not_available: lock_timeout ran out.
@@ -67,14 +68,14 @@ def lock_xact(space: LockSpace, key: int) -> None:
     transaction ends. Call inside transaction.atomic: outside one it would end at once."""
     if not connection.in_atomic_block:
         raise RuntimeError(f"the {space.label} lock of {key} is a transaction lock: take it inside transaction.atomic")
-    _wait("SELECT pg_advisory_xact_lock(%s, %s)", space, key)
+    _wait(core_sql.ADVISORY_XACT_LOCK, space, key)
 
 
 @contextmanager
 def lock_session(space: LockSpace, key: int) -> Iterator[None]:
     """Wait (at most LOCK_TIMEOUT_S) for the session lock ``(space, key)`` and hold it on this connection,
     inside or outside a transaction; released on exit, or by the server when the session ends."""
-    _wait("SELECT pg_advisory_lock(%s, %s)", space, key)
+    _wait(core_sql.ADVISORY_LOCK, space, key)
     try:
         yield
     finally:
@@ -85,37 +86,34 @@ def lock_try(space: LockSpace, key: int) -> bool:
     """Take the session lock ``(space, key)`` if it is free, without waiting; True when taken (release it
     with :func:`lock_release`)."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [int(space), key])
+        cursor.execute(core_sql.ADVISORY_TRY_LOCK, [int(space), key])
         return bool(cursor.fetchone()[0])
 
 
 def lock_release(space: LockSpace, key: int) -> None:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [int(space), key])
+        cursor.execute(core_sql.ADVISORY_UNLOCK, [int(space), key])
 
 
 def lock_holders(space: LockSpace, key: int) -> list[str]:
     """The backends holding ``(space, key)``, in words ("backend 123 (idle in transaction since 12:00:01 UTC)")."""
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT l.pid, a.state, a.state_change FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid "
-            "WHERE l.locktype = 'advisory' AND l.classid = %s AND l.objid = %s AND l.objsubid = 2 AND l.granted "
-            "ORDER BY l.pid", [int(space), key])
+        cursor.execute(core_sql.ADVISORY_HOLDERS, [int(space), key])
         rows = cursor.fetchall()
     return [f"backend {pid} ({state or 'state unknown'}"
             f"{f' since {changed:%Y-%m-%d %H:%M:%S} UTC' if changed else ''})" for pid, state, changed in rows]
 
 
-def _wait(statement: str, space: LockSpace, key: int) -> None:
+def _wait(statement: core_sql.Query, space: LockSpace, key: int) -> None:
     timeout_s = int(get_config()["LOCK_TIMEOUT_S"])
     try:
         # A savepoint (or a transaction of its own): a timeout undoes only this, and the setting with it.
         with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute("SELECT current_setting('lock_timeout')")
+            cursor.execute(core_sql.LOCK_TIMEOUT_READ)
             previous = cursor.fetchone()[0]
-            cursor.execute("SELECT set_config('lock_timeout', %s, true)", [f"{timeout_s}s"])
+            cursor.execute(core_sql.LOCK_TIMEOUT_SET, [f"{timeout_s}s"])
             cursor.execute(statement, [int(space), key])
-            cursor.execute("SELECT set_config('lock_timeout', %s, true)", [previous])
+            cursor.execute(core_sql.LOCK_TIMEOUT_SET, [previous])
     except OperationalError as error:
         if getattr(error.__cause__, "sqlstate", None) != _LOCK_NOT_AVAILABLE:
             raise

@@ -24,6 +24,9 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import psycopg
+from psycopg.sql import Identifier
+
+from apps.core import sql as core_sql
 
 SIGNATURE = b"PGCOPY\n\xff\r\n\x00"
 
@@ -42,7 +45,7 @@ class CopyFormatError(ValueError):
     """The COPY stream does not have the expected fixed-width, non-null layout."""
 
 
-def fetch_arrays(cursor, sql: str, params: Sequence | Mapping | None, columns: Sequence[tuple[str, str]]
+def fetch_arrays(cursor, sql: core_sql.Query, params: Sequence | Mapping | None, columns: Sequence[tuple[str, str]]
                  ) -> dict[str, np.ndarray]:
     """The rows of a SELECT as one native numpy array per column.
 
@@ -57,10 +60,7 @@ def fetch_arrays(cursor, sql: str, params: Sequence | Mapping | None, columns: S
     for name, pg_type in columns:
         if pg_type not in WIRE_TYPES:
             raise CopyFormatError(f"column {name!r}: type {pg_type!r} is not one of {', '.join(WIRE_TYPES)}")
-    names = [f"c{i}" for i in range(len(columns))]
-    packed = " || ".join(f"{pg_type}send({name})" for name, (_, pg_type) in zip(names, columns))
-    count, data = _fetch_binary(
-        cursor, f"SELECT count(*), string_agg({packed}, ''::bytea) FROM ({sql}) AS q({', '.join(names)})", params)
+    count, data = _fetch_binary(cursor, core_sql.packed_rows(sql, columns), params)
     dtype = np.dtype([(name, WIRE_TYPES[pg_type]) for name, pg_type in columns])
     data = bytes(data or b"")
     if len(data) != count * dtype.itemsize:
@@ -70,21 +70,21 @@ def fetch_arrays(cursor, sql: str, params: Sequence | Mapping | None, columns: S
     return {name: records[name].astype(NATIVE_TYPES[pg_type]) for name, pg_type in columns}
 
 
-def fetch_bytes(cursor, sql: str, params: Sequence | Mapping | None) -> bytes | None:
+def fetch_bytes(cursor, sql: core_sql.Query, params: Sequence | Mapping | None) -> bytes | None:
     """The single bytea value of a query (None: no row), read in binary: the text form would double
     it into hex that psycopg then decodes, 2-3x slower for the tens of MB of a rollup."""
     row = _fetch_binary(cursor, sql, params)
     return None if row is None else row[0]
 
 
-def execute_binary(cursor, sql: str, params: Sequence | Mapping | None) -> None:
+def execute_binary(cursor, sql: core_sql.Query, params: Sequence | Mapping | None) -> None:
     """Execute with the parameters bound on the server, so bytes travel as binary bytea, not as an
     escaped literal twice their size that the server parses back."""
     with psycopg.Cursor(cursor.connection) as binary:
         binary.execute(sql, params)
 
 
-def _fetch_binary(cursor, sql: str, params: Sequence | Mapping | None) -> tuple | None:
+def _fetch_binary(cursor, sql: core_sql.Query, params: Sequence | Mapping | None) -> tuple | None:
     # Django's cursors bind parameters on the client, which rules binary results out; a plain
     # psycopg cursor on the same connection (and transaction) binds them on the server.
     with psycopg.Cursor(cursor.connection) as binary:
@@ -197,10 +197,11 @@ def _wire_values(pg_type: str, values) -> tuple[np.ndarray, np.ndarray]:
     return wire, np.full(n, wire.dtype.itemsize, dtype=np.int64)
 
 
-def copy_from_arrays(cursor, table: str, columns: Sequence[tuple[str, str, np.ndarray, np.ndarray | None]]) -> int:
-    """COPY numpy columns into ``table``: (column name, PostgreSQL type, values, null mask or None)."""
+def copy_from_arrays(cursor, table: Identifier, columns: Sequence[tuple[str, str, np.ndarray, np.ndarray | None]]
+                     ) -> int:
+    """COPY numpy columns into ``table`` (apps.core.sql.table of a model): (column name, PostgreSQL type, values,
+    null mask or None)."""
     stream = encode_binary_copy([(pg_type, values, nulls) for _, pg_type, values, nulls in columns])
-    names = ", ".join(name for name, *_ in columns)
-    with cursor.copy(f"COPY {table} ({names}) FROM STDIN (FORMAT binary)") as copy:
+    with cursor.copy(core_sql.copy_in(table, [name for name, *_ in columns], binary=True)) as copy:
         copy.write(stream)
     return _rows(columns[0][2]) if columns else 0

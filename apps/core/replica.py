@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import DatabaseError, connections
 
+from apps.core import sql as core_sql
 from apps.core.errors import first_line
 
 NOT_CONFIGURED, OK, LAGGING, DOWN = "not configured", "ok", "lagging", "down"
@@ -44,16 +45,14 @@ def replica_state_measure() -> ReplicaState:
     max_lag = settings.DATABASE_REPLICA_MAX_LAG_S
     try:
         with connections[PRIMARY].cursor() as cursor:
-            cursor.execute("SELECT pg_current_wal_lsn()::text")
+            cursor.execute(core_sql.WAL_POSITION)
             primary_lsn = cursor.fetchone()[0]
     except DatabaseError as exc:
         return ReplicaState(DOWN, None, f"primary WAL position unreadable: {first_line(exc)}")
     replica = connections[REPLICA]
     try:
         with replica.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_is_in_recovery(), pg_wal_lsn_diff(%s::pg_lsn, pg_last_wal_replay_lsn()), "
-                "extract(epoch FROM now() - pg_last_xact_replay_timestamp())::float8", [primary_lsn])
+            cursor.execute(core_sql.REPLAY_STATE, [primary_lsn])
             in_recovery, behind_bytes, replay_age_s = cursor.fetchone()
     except DatabaseError as exc:
         replica.close()  # a new connection next time: the standby may be back

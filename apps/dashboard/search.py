@@ -12,11 +12,10 @@ from dataclasses import dataclass
 from django.db import connection
 from django.db.models.expressions import RawSQL
 
-from apps.snapshots.models import Segment
+from apps.dashboard import sql as pg
 from apps.targets.models import Target
 
 SEARCH_LIMIT = 50
-NAME_SQL = "UPPER({t}.owner || '.' || {t}.object_name)"  # the trigram index's expression, verbatim
 
 
 def like_pattern(text: str) -> str:
@@ -31,9 +30,7 @@ def like_pattern(text: str) -> str:
 
 def segment_ids_matching(text: str, *, target_id: int) -> RawSQL:
     """The ids of the target's segments whose OWNER.NAME contains ``text`` (a subquery for a filter)."""
-    table = Segment._meta.db_table
-    return RawSQL(f"SELECT id FROM {table} WHERE target_id = %s AND {NAME_SQL.format(t=table)} LIKE %s",
-                  [target_id, like_pattern(text)])
+    return RawSQL(pg.segment_ids_matching_text(), [target_id, like_pattern(text)])
 
 
 @dataclass(frozen=True)
@@ -50,17 +47,9 @@ def search_segments(text: str, *, limit: int = SEARCH_LIMIT) -> list[SegmentHit]
     most similar (pg_trgm similarity), at most ``limit`` (one query)."""
     from apps.dashboard.selectors import segment_label as label_of
 
-    seg, tgt = Segment._meta.db_table, Target._meta.db_table
-    name = NAME_SQL.format(t="s")
-    sql = (
-        f"SELECT s.id, t.name, s.owner, s.object_name, s.subobject_name, s.parent_partition, s.container,"
-        f" s.object_type, s.tablespace_name FROM {seg} s JOIN {tgt} t ON t.id = s.target_id"
-        f" WHERE {name} LIKE %s"
-        f" ORDER BY ({name} LIKE %s) DESC, similarity({name}, %s) DESC, s.owner, s.object_name, s.id LIMIT %s"
-    )
     upper = text.upper()
     with connection.cursor() as cursor:
-        cursor.execute(sql, [like_pattern(text), like_pattern(text)[1:], upper, limit])
+        cursor.execute(pg.SEARCH_SEGMENTS, [like_pattern(text), like_pattern(text)[1:], upper, limit])
         rows = cursor.fetchall()
     return [SegmentHit(segment_id=r[0], target=r[1], label=label_of(r[2], r[3], r[4], r[5], r[6]),
                        object_type=r[7], tablespace=r[8] or "") for r in rows]

@@ -18,6 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 
+from apps.core import sql as core_sql
 from apps.core.clientip import client_ip
 from apps.metrics.collector import TierscopeCollector
 
@@ -71,7 +72,7 @@ def metrics(request: HttpRequest) -> HttpResponse:
     try:
         with transaction.atomic():
             with connection.cursor() as cursor:
-                cursor.execute("SET LOCAL statement_timeout = %s", [settings.TIERSCOPE_METRICS_STATEMENT_TIMEOUT_MS])
+                cursor.execute(core_sql.STATEMENT_TIMEOUT_SET, [settings.TIERSCOPE_METRICS_STATEMENT_TIMEOUT_MS])
             body = generate_latest(registry)
     except DatabaseError as exc:
         logger.error("metrics scrape failed reading PostgreSQL: %s", exc)

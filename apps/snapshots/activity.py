@@ -30,23 +30,7 @@ COUNTERS = ("read_requests", "write_requests", "physical_reads_blocks", "physica
             "reads_unbounded", "writes_unbounded")
 READS, WRITES = COUNTERS.index("read_requests"), COUNTERS.index("write_requests")
 
-#: Each counter as the SQL expression over one snapshots_segmentstat row ``st`` it sums: a count not
-#: measured adds 0 to its counter and 1 to its "unmeasured" one, so a sum is a lower bound that says so.
-RAW_SQL = {
-    "read_requests": "coalesce(st.physical_read_requests, 0)",
-    "write_requests": "coalesce(st.physical_write_requests, 0)",
-    **{name: f"coalesce(st.{name}, 0)" for name in (
-        "physical_reads_blocks", "physical_reads_direct_blocks", "optimized_physical_reads", "table_scans",
-        "db_block_changes", "logical_reads")},
-    "reads_unmeasured": "(st.physical_read_requests IS NULL)::int",
-    "writes_unmeasured": "(st.physical_write_requests IS NULL)::int",
-    "read_requests_bound": "CASE WHEN st.physical_read_requests IS NULL THEN coalesce(st.read_requests_bound, 0) "
-                           "ELSE 0 END",
-    "write_requests_bound": "CASE WHEN st.physical_write_requests IS NULL THEN coalesce(st.write_requests_bound, 0) "
-                            "ELSE 0 END",
-    "reads_unbounded": "(st.physical_read_requests IS NULL AND st.read_requests_bound IS NULL)::int",
-    "writes_unbounded": "(st.physical_write_requests IS NULL AND st.write_requests_bound IS NULL)::int",
-}
+# Each counter as the SQL expression it sums over a raw statistic: apps.snapshots.sql.COUNTER_SQL.
 
 #: One stored row: little-endian, so a blob reads the same on any machine.
 ROW = np.dtype([("segment_id", "<i8"), ("from_samples", "?"), ("counters", "<i8", (len(COUNTERS),)),

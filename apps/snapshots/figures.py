@@ -21,6 +21,7 @@ from django.db.models import Max
 
 from apps.core.db import in_parallel
 from apps.core.time import day_bounds, day_start, utc_day
+from apps.snapshots import sql as pg
 from apps.snapshots import windows
 from apps.snapshots.activity import Activity
 from apps.snapshots.models import Snapshot
@@ -110,25 +111,6 @@ class UnlistedBound:
     incomplete: tuple[tuple[int, int, int], ...] = ()
 
 
-# Per snapshot (its RAC instances summed, over the longest of their intervals): the bound on the requests
-# of a segment it lists nowhere, NULL when an instance gave none; and whether it lists only the top N.
-_UNLISTED_SQL = """
-WITH per_snapshot AS (
-  SELECT bool_and(top_n_only) AS top_n,
-         sum(unlisted_read_requests_bound + unlisted_write_requests_bound) AS requests,
-         max(extract(epoch FROM end_at - begin_at)) AS interval_s
-  FROM snapshots_snapshot
-  WHERE target_id = %(target)s AND end_at >= %(start)s AND end_at < %(stop)s
-    AND dbid = (SELECT dbid FROM snapshots_snapshot WHERE target_id = %(target)s
-                ORDER BY end_at DESC, id DESC LIMIT 1)
-  GROUP BY kind, dbid, snap_id
-)
-SELECT count(*) FILTER (WHERE top_n), count(*) FILTER (WHERE NOT top_n),
-       bool_or(requests IS NULL) FILTER (WHERE top_n), sum(requests / nullif(interval_s, 0)) FILTER (WHERE top_n)
-FROM per_snapshot
-"""
-
-
 def window_unlisted(span: WindowSpan) -> UnlistedBound:
     """The window's top-N gap for segments no snapshot of it lists, and its RAC intervals missing instances
     (see :class:`UnlistedBound`).
@@ -139,7 +121,7 @@ def window_unlisted(span: WindowSpan) -> UnlistedBound:
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute(_UNLISTED_SQL, {"target": span.target_id, "start": span.start_at, "stop": span.stop_at})
+        cursor.execute(pg.UNLISTED, {"target": span.target_id, "start": span.start_at, "stop": span.stop_at})
         top_n, complete, unbounded, bound = cursor.fetchone()
     incomplete = tuple(
         (i.snap_id, len(i.instances_stored), i.instances_expected)

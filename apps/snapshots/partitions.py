@@ -17,8 +17,10 @@ from django.db import connection, transaction
 
 from apps.core.locks import LockSpace, lock_xact
 from apps.core.time import day_bounds, utc_day
+from apps.snapshots import sql as pg
+from apps.snapshots.models import SegmentStat
 
-PARENT = "snapshots_segmentstat"
+PARENT = SegmentStat._meta.db_table
 #: Catches a row whose day has no partition yet (a write that bypassed the store); the periodic task moves
 #: such rows into a partition of their day.
 DEFAULT = f"{PARENT}_default"
@@ -40,11 +42,7 @@ def partition_days() -> list[dt.date]:
     """The days that have a partition, in order."""
     prefix = f"{PARENT}_p"
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
-            "JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = %s AND p.relnamespace = c.relnamespace "
-            "AND c.relnamespace = to_regnamespace(current_schema())::oid",
-            [PARENT])
+        cursor.execute(pg.PARTITIONS_OF, [PARENT])
         names = [row[0] for row in cursor.fetchall()]
     return sorted(dt.datetime.strptime(name[len(prefix):], "%Y%m%d").date()
                   for name in names if name.startswith(prefix))
@@ -73,11 +71,9 @@ def partitions_ensure(days: Iterable[dt.date]) -> list[dt.date]:
             # Made apart, filled with the day's rows the default partition caught, then attached (attaching
             # checks that the default partition holds none of the day any more).
             name, (low, high) = partition_name(day), _bounds(day)
-            cursor.execute(f'CREATE TABLE "{name}" (LIKE "{PARENT}" INCLUDING DEFAULTS)')
-            cursor.execute(f'WITH moved AS (DELETE FROM "{DEFAULT}" WHERE end_at >= %s AND end_at < %s RETURNING *) '
-                           f'INSERT INTO "{name}" SELECT * FROM moved', [low, high])
-            cursor.execute(f'ALTER TABLE "{PARENT}" ATTACH PARTITION "{name}" FOR VALUES FROM (%s) TO (%s)',
-                           [low, high])
+            cursor.execute(pg.partition_create(name))
+            cursor.execute(pg.partition_fill(name, DEFAULT), [low, high])
+            cursor.execute(pg.partition_attach(name), [low, high])
             created.append(day)
     return created
 
@@ -86,7 +82,7 @@ def default_days() -> list[dt.date]:
     """The days of the rows in the default partition: written by something other than the store (a raw COPY
     by hand), before their day had a partition."""
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT DISTINCT (end_at AT TIME ZONE 'UTC')::date FROM \"{DEFAULT}\" ORDER BY 1")
+        cursor.execute(pg.default_days(DEFAULT))
         return [row[0] for row in cursor.fetchall()]
 
 
@@ -116,14 +112,7 @@ def partitions_droppable(*, horizons: dict[int, dt.datetime]) -> list[dt.date]:
     moments = [horizons[i] for i in ids]
     with connection.cursor() as cursor:
         # The days where some snapshot is still within its target's horizon (or its target has none).
-        cursor.execute(
-            """
-            SELECT DISTINCT (s.end_at AT TIME ZONE 'UTC')::date
-              FROM snapshots_snapshot s
-              LEFT JOIN unnest(%s::int[], %s::timestamptz[]) h(target_id, horizon) ON h.target_id = s.target_id
-             WHERE s.end_at < %s AND (h.horizon IS NULL OR s.end_at >= h.horizon)
-            """,
-            [ids, moments, day_bounds(candidates[-1])[1]])
+        cursor.execute(pg.DAYS_NEEDED, [ids, moments, day_bounds(candidates[-1])[1]])
         needed = {row[0] for row in cursor.fetchall()}
     return [day for day in candidates if day not in needed]
 
@@ -137,7 +126,7 @@ def partitions_drop(days: Iterable[dt.date]) -> int:
     with transaction.atomic(), connection.cursor() as cursor:
         lock_xact(LockSpace.PARTITION_DDL, 0)  # partition DDL, one worker at a time
         for day in sorted(set(days)):
-            cursor.execute(f'DROP TABLE IF EXISTS "{partition_name(day)}"')
+            cursor.execute(pg.partition_drop(partition_name(day)))
             start, stop = day_bounds(day)
             count, _ = Snapshot.objects.filter(end_at__gte=start, end_at__lt=stop).delete()
             deleted += count

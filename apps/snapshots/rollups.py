@@ -27,25 +27,22 @@ import psycopg
 from django.db import connection, transaction
 from django.utils import timezone
 
+from apps.core import sql as core_sql
 from apps.core.config import get_config
 from apps.core.locks import LockSpace, lock_xact
 from apps.core.pgcopy import execute_binary, fetch_arrays, fetch_bytes
 from apps.core.time import day_bounds, utc_day
 from apps.snapshots import activity
-from apps.snapshots.activity import COUNTERS, RAW_SQL, Activity
+from apps.snapshots import sql as pg
+from apps.snapshots.activity import COUNTERS, Activity
 from apps.snapshots.models import TOP_IOPS, RollupDay, RollupHour, Snapshot
 
 # One row per segment and instance snapshot; activity.from_snapshots sums the instances of one snapshot
 # (RAC), 2.5x faster in numpy than a GROUP BY. Which snapshot a row belongs to (its kind, database and
 # snap_id) is known from the snapshot ids read: no join. The bounds of the snapshots' UTC day (a row's
 # end_at is its snapshot's) prune the read to that day's partition when it is planned (apps.snapshots.
-# partitions): without them every day's partition is probed and locked, and a roll-up waits for a
-# retention that drops another day.
-_PER_SNAPSHOT_SQL = """
-SELECT st.segment_id::int8, st.snapshot_id::int8, {counters}, st.interval_s::float8
-FROM snapshots_segmentstat st
-WHERE st.snapshot_id = ANY(%s) AND st.end_at >= %s AND st.end_at < %s AND st.interval_s > 0
-""".format(counters=", ".join(f"({RAW_SQL[name]})::int8" for name in COUNTERS))
+# partitions).
+PER_SNAPSHOT_SQL = pg.per_snapshot(COUNTERS)
 
 _PER_SNAPSHOT_COLUMNS = (("segment_id", "int8"), ("snapshot_id", "int8"),
                          *((name, "int8") for name in COUNTERS), ("interval_s", "float8"))
@@ -58,9 +55,7 @@ PARTS_PER_DAY = 6
 SnapshotKey = tuple[str, int, int]
 
 # The database a target's windows show: the DBID of its latest snapshot (the one stored last on a tie).
-# snapshot_target_end_idx reads it backwards.
-CURRENT_DBID_SQL = ("SELECT dbid FROM snapshots_snapshot WHERE target_id = %s "
-                    "ORDER BY end_at DESC, id DESC LIMIT 1")
+CURRENT_DBID_SQL = pg.CURRENT_DBID
 
 
 def segment_days_roll_up(*, target_id: int, on_merged: Callable[[dt.date, Activity], None] | None = None,
@@ -89,7 +84,7 @@ def segment_days_roll_up(*, target_id: int, on_merged: Callable[[dt.date, Activi
     with transaction.atomic(), connection.cursor() as cursor:
         # Derived from the snapshots it marks: a crash loses both or neither, and a lost roll-up is
         # simply done again, so the commit need not wait for the WAL of a day's 30 MB to reach the disk.
-        cursor.execute("SET LOCAL synchronous_commit = off")
+        cursor.execute(core_sql.SYNCHRONOUS_COMMIT_OFF)
         # One roll-up per target at a time (a day's rollup is read, merged and written back); the delete
         # trigger (snapshots migrations/_database_sql.py) takes the same lock.
         lock_xact(LockSpace.ROLL_UP, target_id)
@@ -99,8 +94,7 @@ def segment_days_roll_up(*, target_id: int, on_merged: Callable[[dt.date, Activi
             return []
         dbid = current[0]
         dropped = _rollups_of_another_database_drop(cursor, target_id, dbid)
-        cursor.execute("SELECT id, kind, dbid, snap_id, end_at FROM snapshots_snapshot "
-                       "WHERE target_id = %s AND NOT rolled_up FOR UPDATE SKIP LOCKED", [target_id])
+        cursor.execute(pg.ROLLUP_PENDING, [target_id])
         pending = cursor.fetchall()
         days: dict[dt.date, dict[SnapshotKey, list[int]]] = defaultdict(lambda: defaultdict(list))
         for pk, kind, snap_dbid, snap_id, end_at in pending:
@@ -127,36 +121,30 @@ def segment_days_roll_up(*, target_id: int, on_merged: Callable[[dt.date, Activi
                 _day_write(cursor, target_id, day, merged)
         _days_ended_merge(cursor, target_id, today)
         if days:  # the database the days hold (a day new to the rollups has none yet)
-            cursor.execute("UPDATE snapshots_rollupday SET dbid = %s WHERE target_id = %s AND day = ANY(%s) "
-                           "AND dbid IS DISTINCT FROM %s", [dbid, target_id, list(days), dbid])
+            cursor.execute(pg.ROLLUP_DAYS_DBID_SET, [dbid, target_id, list(days), dbid])
         if pending:
-            cursor.execute("UPDATE snapshots_snapshot SET rolled_up = true WHERE id = ANY(%s)",
-                           [[row[0] for row in pending]])
+            cursor.execute(pg.SNAPSHOTS_ROLLED_UP, [[row[0] for row in pending]])
     return sorted(dropped | set(days))
 
 
 def _rollups_of_another_database_drop(cursor, target_id: int, dbid: int) -> set[dt.date]:
     """Drop the target's rollups and window bases unless they are ``dbid``'s, and mark every snapshot of
     ``dbid`` to be rolled up again; returns the days whose rollups were dropped."""
-    cursor.execute("(SELECT dbid FROM snapshots_rollupday WHERE target_id = %s LIMIT 1) UNION ALL "
-                   "(SELECT dbid FROM snapshots_rolluphour WHERE target_id = %s LIMIT 1) LIMIT 1",
-                   [target_id, target_id])
+    cursor.execute(pg.ROLLUPS_DBID, [target_id, target_id])
     stored = cursor.fetchone()
     if stored is not None and stored[0] == dbid:
         return set()
     if stored is None:
         # No rollups: rebuild only if some of dbid's snapshots were marked while another database was current.
-        cursor.execute("SELECT EXISTS (SELECT FROM snapshots_snapshot WHERE target_id = %s AND dbid = %s "
-                       "AND rolled_up)", [target_id, dbid])
+        cursor.execute(pg.ROLLED_UP_EXISTS, [target_id, dbid])
         if not cursor.fetchone()[0]:
             return set()
-    cursor.execute("DELETE FROM snapshots_rollupday WHERE target_id = %s RETURNING day", [target_id])
+    cursor.execute(pg.ROLLUP_DAYS_DELETE, [target_id])
     dropped = {row[0] for row in cursor.fetchall()}
-    cursor.execute("DELETE FROM snapshots_rolluphour WHERE target_id = %s RETURNING day", [target_id])
+    cursor.execute(pg.ROLLUP_PARTS_DELETE, [target_id])
     dropped |= {row[0] for row in cursor.fetchall()}
-    cursor.execute("DELETE FROM snapshots_windowbase WHERE target_id = %s", [target_id])
-    cursor.execute("UPDATE snapshots_snapshot SET rolled_up = false WHERE target_id = %s AND dbid = %s "
-                   "AND rolled_up", [target_id, dbid])
+    cursor.execute(pg.WINDOW_BASES_DELETE, [target_id])
+    cursor.execute(pg.SNAPSHOTS_ROLL_UP_AGAIN, [target_id, dbid])
     return dropped
 
 
@@ -164,22 +152,13 @@ def _days_with_late_instances(cursor, target_id: int, pending: list[int]) -> set
     """The days where one of the ``pending`` snapshots is an instance of a snapshot rolled up already."""
     if not pending:
         return set()
-    # Probes the natural key's index (target, dbid, ...) for the few snapshots of a roll-up.
-    cursor.execute(
-        """
-        SELECT DISTINCT (p.end_at AT TIME ZONE 'UTC')::date FROM snapshots_snapshot p
-        WHERE p.id = ANY(%s) AND EXISTS (
-          SELECT FROM snapshots_snapshot r
-          WHERE r.target_id = %s AND r.dbid = p.dbid AND r.kind = p.kind AND r.snap_id = p.snap_id AND r.rolled_up
-            AND (r.end_at AT TIME ZONE 'UTC')::date = (p.end_at AT TIME ZONE 'UTC')::date)
-        """, [pending, target_id])
+    cursor.execute(pg.LATE_INSTANCE_DAYS, [pending, target_id])
     return {row[0] for row in cursor.fetchall()}
 
 
 def _day_snapshots(cursor, target_id: int, dbid: int, day: dt.date) -> dict[SnapshotKey, list[int]]:
     """Every snapshot of ``dbid`` in the day, by key."""
-    cursor.execute("SELECT id, kind, snap_id FROM snapshots_snapshot WHERE target_id = %s AND dbid = %s "
-                   "AND end_at >= %s AND end_at < %s", [target_id, dbid, *day_bounds(day)])
+    cursor.execute(pg.DAY_SNAPSHOTS, [target_id, dbid, *day_bounds(day)])
     snapshots: dict[SnapshotKey, list[int]] = defaultdict(list)
     for pk, kind, snap_id in cursor.fetchall():
         snapshots[(kind, dbid, snap_id)].append(pk)
@@ -199,7 +178,7 @@ def _day_merged(cursor, merged: Activity, day: dt.date, snapshots: dict[Snapshot
         sample_of = np.array([key[0] == "sample" for key, pks in part for _ in pks], dtype=bool)
         order = np.argsort(ids)
         ids, key_of, sample_of = ids[order], key_of[order], sample_of[order]
-        rows = fetch_arrays(cursor.cursor, _PER_SNAPSHOT_SQL, [ids.tolist(), start, end], _PER_SNAPSHOT_COLUMNS)
+        rows = fetch_arrays(cursor.cursor, PER_SNAPSHOT_SQL, [ids.tolist(), start, end], _PER_SNAPSHOT_COLUMNS)
         at = np.searchsorted(ids, rows["snapshot_id"])
         part_activity = activity.from_snapshots(
             segment_id=rows["segment_id"], from_samples=sample_of[at], snapshot=key_of[at],
@@ -212,31 +191,21 @@ def _day_merged(cursor, merged: Activity, day: dt.date, snapshots: dict[Snapshot
 def _day_write(cursor, target_id: int, day: dt.date, merged: Activity, *, version: int | None = None,
                dbid: int | None = None) -> None:
     """Store the day's whole rollup (with a new version unless given) in place of its RollupDay and parts."""
-    execute_binary(
-        cursor.cursor,
-        "INSERT INTO snapshots_rollupday (target_id, day, dbid, version, rows, width, data) "
-        "VALUES (%s, %s, %s, coalesce(%s::int8, nextval('snapshots_rollup_version')), %s, %s, %s) "
-        "ON CONFLICT (target_id, day) DO UPDATE SET dbid = coalesce(excluded.dbid, snapshots_rollupday.dbid), "
-        "version = excluded.version, rows = excluded.rows, width = excluded.width, data = excluded.data",
-        [target_id, day, dbid, version, len(merged), merged.width, merged.to_bytes()])
-    cursor.execute("DELETE FROM snapshots_rolluphour WHERE target_id = %s AND day = %s", [target_id, day])
+    execute_binary(cursor.cursor, pg.DAY_WRITE,
+                   [target_id, day, dbid, version, len(merged), merged.width, merged.to_bytes()])
+    cursor.execute(pg.DAY_PARTS_DELETE, [target_id, day])
 
 
 def _part_write(cursor, target_id: int, day: dt.date, dbid: int, part: Activity, roll_ups: int) -> None:
     """Store the day's part (what ``roll_ups`` roll-ups added since its RollupDay was written) with a new version,
     in place of the one before."""
-    cursor.execute("DELETE FROM snapshots_rolluphour WHERE target_id = %s AND day = %s", [target_id, day])
-    execute_binary(
-        cursor.cursor,
-        "INSERT INTO snapshots_rolluphour (target_id, day, version, dbid, roll_ups, rows, width, data) "
-        "VALUES (%s, %s, nextval('snapshots_rollup_version'), %s, %s, %s, %s, %s)",
-        [target_id, day, dbid, roll_ups, len(part), part.width, part.to_bytes()])
+    cursor.execute(pg.DAY_PARTS_DELETE, [target_id, day])
+    execute_binary(cursor.cursor, pg.PART_WRITE, [target_id, day, dbid, roll_ups, len(part), part.width, part.to_bytes()])
 
 
 def _days_ended_merge(cursor, target_id: int, today: dt.date) -> None:
     """Merge the parts of the days before ``today`` into their RollupDay, each day's version kept."""
-    cursor.execute("SELECT DISTINCT day FROM snapshots_rolluphour WHERE target_id = %s AND day < %s ORDER BY 1",
-                   [target_id, today])
+    cursor.execute(pg.PART_DAYS_BEFORE, [target_id, today])
     for (day,) in cursor.fetchall():
         stored = _day_stored(target_id, day)
         _day_write(cursor, target_id, day, activity.merge_many(stored.blobs, keep=TOP_IOPS),
@@ -256,22 +225,10 @@ class _Stored:
     dbid: int | None
 
 
-# A day's RollupDay and parts in one statement, so a roll-up committing meanwhile (which merges the parts
-# into the RollupDay) is seen whole or not at all.
-_DAY_STORED_SQL = """
-SELECT false AS part, version, dbid, 0 AS roll_ups, rows, width, data FROM snapshots_rollupday
- WHERE target_id = %(target)s AND day = %(day)s
-UNION ALL
-SELECT true, version, dbid, roll_ups, rows, width, data FROM snapshots_rolluphour
- WHERE target_id = %(target)s AND day = %(day)s
-ORDER BY 1, 2
-"""
-
-
 def _day_stored(target_id: int, day: dt.date) -> _Stored:
     with connection.cursor() as cursor, psycopg.Cursor(cursor.cursor.connection) as binary:
         # A cursor binding its parameters on the server, so the blobs come back in binary (see apps.core.pgcopy).
-        binary.execute(_DAY_STORED_SQL, {"target": target_id, "day": day}, binary=True)
+        binary.execute(pg.DAY_STORED, {"target": target_id, "day": day}, binary=True)
         stored = binary.fetchall()
     blobs = [Activity.from_bytes(data, rows=rows, width=width) for *_, rows, width, data in stored]
     return _Stored(blobs=blobs, part_blobs=[blob for blob, row in zip(blobs, stored, strict=True) if row[0]],
@@ -289,19 +246,17 @@ def day_rollup(*, target_id: int, day: dt.date) -> Activity:
 def day_versions(*, target_id: int, first_day: dt.date | None = None, last_day: dt.date) -> dict[dt.date, int]:
     """The version of each of the target's days up to ``last_day`` (from ``first_day``) that has a rollup: the
     highest of its RollupDay's and its parts'."""
-    bounds = "target_id = %s AND day <= %s" + ("" if first_day is None else " AND day >= %s")
     params = [target_id, last_day] + ([] if first_day is None else [first_day])
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT day, max(version) FROM (SELECT day, version FROM snapshots_rollupday WHERE {bounds} "
-                       f"UNION ALL SELECT day, version FROM snapshots_rolluphour WHERE {bounds}) v GROUP BY day",
-                       params + params)
+        cursor.execute(pg.day_versions(from_first_day=first_day is not None), params + params)
         return dict(cursor.fetchall())
 
 
-def rollup_read(table: str, where: str, params: list, *, rows: int, width: int) -> Activity:
-    """The Activity in the ``data`` column of the row of ``table`` that ``where`` selects (read in binary)."""
+def rollup_read(model: type, pk: int, *, rows: int, width: int) -> Activity:
+    """The Activity in the ``data`` column of the row ``pk`` of ``model`` (a rollup's: RollupDay, RollupHour,
+    WindowBase), read in binary."""
     with connection.cursor() as cursor:
-        data = fetch_bytes(cursor.cursor, f"SELECT data FROM {table} WHERE {where}", params)
+        data = fetch_bytes(cursor.cursor, pg.data_of(model), [pk])
     return Activity.from_bytes(data or b"", rows=rows, width=width)
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Max, Min, Subquery
 
 from apps.core.time import day_bounds
+from apps.snapshots import sql as pg
 from apps.snapshots.models import Snapshot
 from apps.targets.rows import TablespaceSpace as TablespaceSpaceRow
 
@@ -110,33 +111,13 @@ class WindowCoverage:
                 f"intervals{length}, {when}")
 
 
-# The intervals of the target's current database (the DBID of its latest snapshot, as the windows read)
-# that end in the window's days, the instances of one (kind, snap_id) one interval. V$ samples measure the
-# same time as the AWR snapshots beside them and fill their gaps: they count only where nothing else does.
-_COVERAGE_SQL = """
-WITH intervals AS (
-  SELECT kind, min(begin_at) AS begin_at, max(end_at) AS end_at
-  FROM snapshots_snapshot
-  WHERE target_id = %(target)s AND end_at >= %(start)s AND end_at < %(stop)s
-    AND dbid = (SELECT dbid FROM snapshots_snapshot WHERE target_id = %(target)s ORDER BY end_at DESC, id DESC LIMIT 1)
-  GROUP BY kind, snap_id
-), counted AS (
-  SELECT * FROM intervals
-  WHERE kind <> 'sample' OR NOT EXISTS (SELECT 1 FROM intervals WHERE kind <> 'sample')
-)
-SELECT count(*), min(begin_at), max(end_at),
-       percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM end_at - begin_at))
-FROM counted
-"""
-
-
 def window_coverage(*, target_id: int, first_day: dt.date, last_day: dt.date, statistic: str) -> WindowCoverage:
     """What the window of ``first_day`` to ``last_day`` (whole UTC days) holds (see :class:`WindowCoverage`)."""
     from django.db import connection
 
     start, stop = day_bounds(first_day, last_day)
     with connection.cursor() as cursor:
-        cursor.execute(_COVERAGE_SQL, {"target": target_id, "start": start, "stop": stop})
+        cursor.execute(pg.COVERAGE, {"target": target_id, "start": start, "stop": stop})
         count, begin_at, end_at, median_s = cursor.fetchone()
     return WindowCoverage(statistic, int(count), begin_at, end_at, None if median_s is None else float(median_s))
 
@@ -151,20 +132,6 @@ class IncompleteInterval:
     instances_expected: int
 
 
-_INCOMPLETE_SQL = """
-SELECT snap_id, max(end_at), array_agg(DISTINCT instance_number ORDER BY instance_number), max(database_instances)
-FROM snapshots_snapshot
-WHERE target_id = %(target)s
-  AND dbid = (SELECT dbid FROM snapshots_snapshot WHERE target_id = %(target)s ORDER BY end_at DESC, id DESC LIMIT 1)
-  AND (%(start)s::timestamptz IS NULL OR end_at >= %(start)s) AND (%(stop)s::timestamptz IS NULL OR end_at < %(stop)s)
-  AND (%(snap_ids)s::bigint[] IS NULL OR snap_id = ANY(%(snap_ids)s::bigint[]))
-GROUP BY kind, snap_id
-HAVING NOT bool_or(instance_number = 0) AND count(DISTINCT instance_number) < max(database_instances)
-ORDER BY max(end_at) DESC
-LIMIT %(limit)s
-"""
-
-
 def incomplete_intervals(*, target_id: int, start: dt.datetime | None = None, stop: dt.datetime | None = None,
                          snap_ids: list[int] | None = None, limit: int | None = 5) -> list[IncompleteInterval]:
     """The latest intervals of the target's current database that have some of their RAC instances only
@@ -173,7 +140,7 @@ def incomplete_intervals(*, target_id: int, start: dt.datetime | None = None, st
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute(_INCOMPLETE_SQL, {"target": target_id, "start": start, "stop": stop, "snap_ids": snap_ids,
+        cursor.execute(pg.INCOMPLETE, {"target": target_id, "start": start, "stop": stop, "snap_ids": snap_ids,
                                          "limit": limit})
         return [IncompleteInterval(int(snap), end_at, tuple(stored), int(expected))
                 for snap, end_at, stored, expected in cursor.fetchall()]

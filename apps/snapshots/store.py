@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from django.db import connection, transaction
 
+from apps.snapshots import sql as pg
 from apps.snapshots.models import Residency, SampleState, Segment, Snapshot, SysStat, TablespaceIO, TablespaceSpace
 from apps.snapshots.moves import collection_place_changes, segment_moves_record
 from apps.snapshots.segment_rows import SegmentRow, StoredSegment
@@ -62,45 +63,6 @@ def collection_segment_places(collection: Collection) -> dict[SegmentKey, Segmen
     return places
 
 
-# A known segment's columns after an upsert. Size and hints only change when the source listed the
-# segment (DBA_SEGMENTS); a segment seen only in AWR keeps its last known size.
-_SEGMENT_MERGE = {
-    "tablespace_name": "CASE WHEN EXCLUDED.tablespace_name <> '' THEN EXCLUDED.tablespace_name ELSE s.tablespace_name END",
-    "obj_number": "COALESCE(EXCLUDED.obj_number, s.obj_number)",
-    "dataobj_number": "COALESCE(EXCLUDED.dataobj_number, s.dataobj_number)",
-    "partitioned_parent": "CASE WHEN EXCLUDED.size_at IS NULL THEN s.partitioned_parent ELSE EXCLUDED.partitioned_parent END",
-    "lob_column": "CASE WHEN EXCLUDED.size_at IS NULL THEN s.lob_column ELSE EXCLUDED.lob_column END",
-    "partition_position": "CASE WHEN EXCLUDED.size_at IS NULL THEN s.partition_position ELSE EXCLUDED.partition_position END",
-    "partition_interval": "CASE WHEN EXCLUDED.size_at IS NULL THEN s.partition_interval ELSE EXCLUDED.partition_interval END",
-    **{column: f"CASE WHEN EXCLUDED.size_at IS NULL THEN s.{column} ELSE EXCLUDED.{column} END"
-       for column in ("parent_partition", "table_partition_name", "partitioning", "partition_bound",
-                      "partition_order")},
-    "size_bytes": "COALESCE(EXCLUDED.size_bytes, s.size_bytes)",
-    "buffer_pool": "CASE WHEN EXCLUDED.size_at IS NULL THEN s.buffer_pool ELSE EXCLUDED.buffer_pool END",
-    "flash_cache": "CASE WHEN EXCLUDED.size_at IS NULL THEN s.flash_cache ELSE EXCLUDED.flash_cache END",
-    "cell_flash_cache": "CASE WHEN EXCLUDED.size_at IS NULL THEN s.cell_flash_cache ELSE EXCLUDED.cell_flash_cache END",
-    "in_awr": "s.in_awr OR EXCLUDED.in_awr",
-    # As the latest source printed the name (a text report cuts it; a listing by its full name does not).
-    "name_truncated": "EXCLUDED.name_truncated",
-}
-_SEGMENT_SEEN = {
-    "size_at": "COALESCE(EXCLUDED.size_at, s.size_at)",
-    "last_seen_at": "GREATEST(s.last_seen_at, EXCLUDED.last_seen_at)",
-}
-# A segment whose figures did not change is not rewritten (at 100k segments an hourly collection
-# rewrote every row for its timestamps: 4 of its 5 seconds); its size_at and last_seen_at then
-# advance once a day.
-_SEGMENT_UPSERT_SQL = f"""
-INSERT INTO snapshots_segment AS s ({", ".join(SegmentRow._fields)})
-SELECT * FROM segment_in
-ON CONFLICT (target_id, container, owner, object_name, subobject_name, object_type) DO UPDATE SET
-  {", ".join(f"{column} = {value}" for column, value in {**_SEGMENT_MERGE, **_SEGMENT_SEEN}.items())}
-WHERE ({", ".join(f"s.{column}" for column in _SEGMENT_MERGE)})
-      IS DISTINCT FROM ({", ".join(_SEGMENT_MERGE.values())})
-   OR s.last_seen_at < EXCLUDED.last_seen_at - interval '1 day'
-"""
-
-
 def segments_upsert(*, target_id: int, collection: Collection, seen_at: dt.datetime) -> dict[SegmentKey, int]:
     """Insert new segments, refresh known ones; returns key -> segment id."""
     places = collection_segment_places(collection)
@@ -128,7 +90,7 @@ def segments_upsert(*, target_id: int, collection: Collection, seen_at: dt.datet
             key.container,
         )))
     # Most segments of a collection are stored already and unchanged: those keep their row (its
-    # timestamps advance once a day, as in _SEGMENT_UPSERT_SQL); only the others go through the upsert.
+    # timestamps advance once a day, as in apps.snapshots.sql.SEGMENT_UPSERT); only the others go through the upsert.
     ids: dict[SegmentKey, int] = {}
     stored = _stored_segments(target_id, since=seen_at - dt.timedelta(days=1))
     changed = []
@@ -158,7 +120,8 @@ def _composite(info) -> tuple:
             info.partition_bound or "", info.partition_order)
 
 
-#: What a listing (DBA_SEGMENTS) sets and a segment seen in AWR only leaves as it was (_SEGMENT_MERGE).
+#: What a listing (DBA_SEGMENTS) sets and a segment seen in AWR only leaves as it was (apps.snapshots.sql.
+#: SEGMENT_MERGE).
 _LISTED = operator.attrgetter("partitioned_parent", "lob_column", "buffer_pool", "flash_cache", "cell_flash_cache",
                               "partition_position", "partition_interval", "parent_partition", "table_partition_name",
                               "partitioning", "partition_bound", "partition_order")
@@ -166,7 +129,7 @@ _LISTED = operator.attrgetter("partitioned_parent", "lob_column", "buffer_pool",
 
 def _unchanged(row: SegmentRow, stored: StoredSegment) -> bool:
     """Whether the upsert of ``row`` would leave ``stored`` (_stored_segments) as it is, by the rules of
-    _SEGMENT_MERGE."""
+    apps.snapshots.sql.SEGMENT_MERGE."""
     listed = row.size_at is not None  # the source listed the segment (DBA_SEGMENTS)
     return (row.tablespace_name in ("", stored.tablespace_name) and row.obj_number in (None, stored.obj_number)
             and row.dataobj_number in (None, stored.dataobj_number) and row.size_bytes in (None, stored.size_bytes)
@@ -185,23 +148,15 @@ def _segments_write(rows: list[tuple]) -> dict[SegmentKey, int]:
     """Upsert ``rows`` (plain tuples in SegmentRow's order) through a staging table; their keys -> ids."""
     with transaction.atomic(), connection.cursor() as cursor:
         # ON COMMIT DROP does not fire inside an outer transaction (a savepoint): drop explicitly too.
-        cursor.execute("DROP TABLE IF EXISTS pg_temp.segment_in")
-        # The columns of SegmentRow with snapshots_segment's own types.
-        cursor.execute(f"CREATE TEMP TABLE segment_in ON COMMIT DROP AS SELECT {', '.join(SegmentRow._fields)} "
-                       "FROM snapshots_segment WITH NO DATA")
-        with cursor.cursor.copy("COPY segment_in FROM STDIN") as copy:
+        cursor.execute(pg.SEGMENT_IN_DROP_IF_EXISTS)
+        cursor.execute(pg.SEGMENT_IN_CREATE)  # the columns of SegmentRow with the segment table's own types
+        with cursor.cursor.copy(pg.SEGMENT_IN_COPY) as copy:
             for row in rows:
                 copy.write_row(row)
-        cursor.execute(_SEGMENT_UPSERT_SQL)
-        cursor.execute(
-            """
-            SELECT s.id, s.owner, s.object_name, s.subobject_name, s.object_type, s.container
-            FROM snapshots_segment s
-            JOIN segment_in i USING (target_id, container, owner, object_name, subobject_name, object_type)
-            """
-        )
+        cursor.execute(pg.SEGMENT_UPSERT)
+        cursor.execute(pg.SEGMENT_IN_IDS)
         ids = {SegmentKey(o, n, sub, t, c): seg_id for seg_id, o, n, sub, t, c in cursor.fetchall()}
-        cursor.execute("DROP TABLE pg_temp.segment_in")
+        cursor.execute(pg.SEGMENT_IN_DROP)
         return ids
 
 
@@ -272,28 +227,15 @@ def _insert_snapshots(*, target_id: int, kind: str, batch: Sequence[SnapshotRow]
                s.top_n_only, s.unlisted_read_requests_bound, s.unlisted_write_requests_bound, s.database_instances)
               for s in batch]
     with connection.cursor() as cursor:
-        cursor.execute(
-            """
-            INSERT INTO snapshots_snapshot (target_id, kind, dbid, instance_number, snap_id, begin_at, end_at,
-                                            startup_at, top_n_only, unlisted_read_requests_bound,
-                                            unlisted_write_requests_bound, database_instances, created_at)
-            SELECT v.*, now() FROM unnest(%s::bigint[], %s::text[], %s::bigint[], %s::int[], %s::bigint[],
-                                         %s::timestamptz[], %s::timestamptz[], %s::timestamptz[], %s::bool[],
-                                         %s::bigint[], %s::bigint[], %s::smallint[]) AS v
-            ON CONFLICT (target_id, dbid, instance_number, kind, snap_id) DO NOTHING
-            RETURNING id, dbid, instance_number, snap_id
-            """,
-            [list(column) for column in zip(*values)],
-        )
+        cursor.execute(pg.SNAPSHOTS_INSERT, [list(column) for column in zip(*values)])
         inserted = {(dbid, inst, snap_id): pk for pk, dbid, inst, snap_id in cursor.fetchall()}
     return [(inserted[(s.dbid, s.instance_number, s.snap_id)], s) for s in batch
             if (s.dbid, s.instance_number, s.snap_id) in inserted]
 
 
 def _copy_segment_stats(new: Sequence[tuple[int, SnapshotRow]], segment_ids: dict[SegmentKey, int]) -> int:
-    columns = ", ".join(SEGMENT_STAT_COLUMNS)
     count = 0
-    with connection.cursor() as cursor, cursor.cursor.copy(f"COPY snapshots_segmentstat ({columns}) FROM STDIN") as copy:
+    with connection.cursor() as cursor, cursor.cursor.copy(pg.segment_stats_copy(SEGMENT_STAT_COLUMNS)) as copy:
         write = copy.write_row
         for snap_pk, snap in new:
             head = (snap_pk,)

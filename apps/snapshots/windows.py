@@ -36,14 +36,16 @@ import numpy as np
 from django.db import connection, transaction
 from django.utils import timezone
 
+from apps.core import sql as core_sql
 from apps.core.db import roomy_sorts
 from apps.core.locks import LockSpace, lock_xact
 from apps.core.pgcopy import execute_binary, fetch_arrays
 from apps.core.time import day_bounds, days_of
 from apps.snapshots import activity
-from apps.snapshots.activity import COUNTERS, RAW_SQL, Activity
+from apps.snapshots import sql as pg
+from apps.snapshots.activity import COUNTERS, Activity
 from apps.snapshots.models import TOP_IOPS, WindowBase
-from apps.snapshots.rollups import CURRENT_DBID_SQL, day_rollup, day_versions, rollup_read
+from apps.snapshots.rollups import day_rollup, day_versions, rollup_read
 
 STATISTICS = ("p95", "avg", "max")
 
@@ -187,11 +189,7 @@ def _snapshots_in(target_id: int, first_day: dt.date, last_day: dt.date, *, top_
 def snapshots_between(target_id: int, start: dt.datetime, end: dt.datetime, *, top_n_only: bool = False) -> int:
     """:func:`_snapshots_in` over the snapshots ending in [start, end)."""
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(DISTINCT (kind, snap_id)) FROM snapshots_snapshot "
-            f"WHERE target_id = %s AND (top_n_only OR NOT %s) AND end_at >= %s AND end_at < %s "
-            f"AND dbid = ({CURRENT_DBID_SQL})",
-            [target_id, top_n_only, start, end, target_id])
+        cursor.execute(pg.SNAPSHOTS_BETWEEN, [target_id, top_n_only, start, end, target_id])
         return int(cursor.fetchone()[0])
 
 
@@ -299,7 +297,7 @@ def _version(versions: dict[dt.date, int], first_day: dt.date, last_day: dt.date
 
 
 def _base_read(base: WindowBase) -> Activity:
-    return rollup_read("snapshots_windowbase", "id = %s", [base.pk], rows=base.rows, width=base.width)
+    return rollup_read(WindowBase, base.pk, rows=base.rows, width=base.width)
 
 
 def _base_store(target_id: int, first_day: dt.date, last_day: dt.date, version: int, ranks: int,
@@ -307,12 +305,7 @@ def _base_store(target_id: int, first_day: dt.date, last_day: dt.date, version: 
     """Store the base of [first_day, last_day] (replacing the one stored for them)."""
     with connection.cursor() as cursor:
         execute_binary(
-            cursor.cursor,
-            "INSERT INTO snapshots_windowbase (target_id, first_day, last_day, version, ranks, built_at, rows, "
-            "width, data) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) "
-            "ON CONFLICT (target_id, first_day, last_day) DO UPDATE SET version = excluded.version, "
-            "ranks = excluded.ranks, "
-            "built_at = excluded.built_at, rows = excluded.rows, width = excluded.width, data = excluded.data",
+            cursor.cursor, pg.WINDOW_BASE_STORE,
             [target_id, first_day, last_day, version, ranks, timezone.now(), len(merged), merged.width,
              merged.to_bytes()])
 
@@ -323,39 +316,6 @@ def window_base_drop(*, target_id: int) -> None:
 
 
 # --------------------------------------------------------------------------- the reference: raw statistics
-
-
-# n_all: the values a statistic is over, the window's top-N snapshots that did not capture the segment
-# included (see window_figures); the p95 is the k-th largest, k = p95_rank(n_all), NULL when beyond
-# the values captured (a gap).
-_N_ALL = "(CASE WHEN bool_and(from_samples) THEN count(*) ELSE greatest(count(*), %(top_n)s) END)"
-_AGG = {
-    "p95": f"(array_agg(iops ORDER BY iops DESC))[{_N_ALL} - ceil(0.95 * {_N_ALL})::int8 + 1]",
-    "avg": f"sum(iops) / {_N_ALL}",
-    "max": "max(iops)",
-}
-_GAPS = {"p95": f"{_N_ALL} - ceil(0.95 * {_N_ALL})::int8 + 1 > count(*)", "avg": f"{_N_ALL} > count(*)",
-         "max": "false"}
-
-_RAW_SQL = """
-WITH per_snap AS (
-  SELECT st.segment_id, (sn.end_at AT TIME ZONE 'UTC')::date AS day, sn.kind = 'sample' AS from_samples,
-         max(st.interval_s) AS interval_s,
-         {sums}
-  FROM snapshots_segmentstat st JOIN snapshots_snapshot sn ON sn.id = st.snapshot_id
-  WHERE sn.target_id = %(target)s AND sn.end_at >= %(start)s AND sn.end_at < %(end)s AND st.interval_s > 0
-    AND st.end_at >= %(start)s AND st.end_at < %(end)s AND sn.dbid = ({current_dbid})
-    AND (%(ids)s::int8[] IS NULL OR st.segment_id = ANY(%(ids)s::int8[]))
-  GROUP BY st.segment_id, 2, sn.kind, sn.dbid, sn.snap_id
-), chosen AS (
-  SELECT *, (read_requests + write_requests) / interval_s AS iops,
-         bool_and(from_samples) OVER (PARTITION BY segment_id, day) AS only_samples
-  FROM per_snap
-)
-SELECT segment_id::int8, bool_and(from_samples), {totals}, sum(interval_s)::float8, count(*)::int8,
-       sum(iops)::float8, coalesce(({agg})::float8, 0), {gaps}
-FROM chosen WHERE from_samples = only_samples GROUP BY segment_id
-"""
 
 
 def raw_window_figures(*, target_id: int, last_day: dt.date, days: int, statistic: str = "p95") -> WindowArrays:
@@ -369,16 +329,13 @@ def raw_figures(target_id: int, start: dt.datetime, end: dt.datetime, *, statist
     """:func:`raw_window_figures` over the snapshots ending in [start, end), of ``segment_ids`` only when given
     (read through the per-segment index: a page's rows, not every segment)."""
     first_day, last_day = days_of(start, end)
-    sql = _RAW_SQL.format(
-        sums=", ".join(f"sum({RAW_SQL[c]}) AS {c}" for c in COUNTERS),
-        totals=", ".join(f"sum({c})::int8" for c in COUNTERS), agg=_AGG[statistic], gaps=_GAPS[statistic],
-        current_dbid=CURRENT_DBID_SQL.replace("%s", "%(target)s"))
+    sql = pg.raw_window(statistic, COUNTERS)
     columns = [("segment_id", "int8"), ("from_samples", "bool"), *((name, "int8") for name in COUNTERS),
                ("covered_s", "float8"), ("intervals", "int8"), ("iops_sum", "float8"), ("iops", "float8"),
                ("gaps", "bool")]
     with roomy_sorts(), connection.cursor() as cursor:
         if segment_ids is not None:  # the period's snapshots (estimated as one) hashed, not probed per snapshot
-            cursor.execute("SET LOCAL enable_nestloop = off")
+            cursor.execute(core_sql.NESTLOOP_OFF)
         data = fetch_arrays(cursor.cursor, sql, {"target": target_id, "start": start, "end": end, "ids": segment_ids,
                                                  "top_n": snapshots_between(target_id, start, end, top_n_only=True)},
                             columns)

@@ -20,6 +20,7 @@ from apps.snapshots.storage_map import storage_map_read
 from apps.targets.models import Target
 from apps.targets.storage import Placement
 from apps.tiering import ddl, hysteresis, rules
+from apps.tiering import sql as pg
 from apps.tiering.costmodel import BillingBasis, CostModelError
 from apps.tiering.ddl.lifecycle import interval_default_ddl
 from apps.tiering.models import Recommendation, Tier, TierSet
@@ -220,7 +221,7 @@ def partition_siblings(*, run_ids: set[int], target_id: int, names: set[str] | N
                                          segment__object_type__in=rules.PARTITION_TYPES)
     if names is not None:
         # One array parameter, not an IN of a placeholder per name (psycopg parses each new query text).
-        rows = rows.extra(where=['"snapshots_segment"."object_name" = ANY(%s::text[])'], params=[sorted(names)])
+        rows = rows.extra(where=[pg.SEGMENT_NAME_IN], params=[sorted(names)])
     groups: dict[tuple, list] = defaultdict(list)
     for run_id, container, owner, name, kind, subobject, intensity in rows.values_list(
         "run_id", "segment__container", "segment__owner", "segment__object_name", "segment__object_type",

@@ -19,6 +19,8 @@ from django.db.models.expressions import Col
 from django.db.models.lookups import Exact
 from django.db.models.sql.where import AND
 
+from apps.core import sql as core_sql
+from apps.tiering import sql as pg
 from apps.tiering.models import Recommendation, RecommendationRun, RunFacts, Tier
 
 #: The segment fields the export and the DDL read (besides its id).
@@ -130,8 +132,8 @@ def export_transaction() -> Iterator[None]:
     with transaction.atomic():
         with connection.cursor() as cursor:
             if outermost:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            cursor.execute("SET LOCAL jit = off")
+                cursor.execute(core_sql.REPEATABLE_READ)
+            cursor.execute(core_sql.JIT_OFF)
         yield
 
 
@@ -174,8 +176,7 @@ def by_key(keys: list[tuple[int, int]]) -> list[tuple]:
 def _of_segments(recs: QuerySet[Recommendation], segment_ids: list[int]) -> QuerySet[Recommendation]:
     """``recs`` of the segments ``segment_ids``, the ids sent as one array parameter (``= ANY(%s)``): an IN of
     5000 placeholders made psycopg parse a new query text for every part (a sixth of the reading's time)."""
-    column = f'"{Recommendation._meta.db_table}"."segment_id"'
-    return recs.extra(where=[f"{column} = ANY(%s::bigint[])"], params=[segment_ids])
+    return recs.extra(where=[pg.RECOMMENDATION_SEGMENT_IN], params=[segment_ids])
 
 
 def lean_all(recs: QuerySet[Recommendation]) -> list[LeanRecommendation]:

@@ -34,11 +34,13 @@ from django.db.models import Q, QuerySet
 from django.forms.models import model_to_dict
 from django.utils import timezone
 
+from apps.core import sql as core_sql
 from apps.core.locks import LockSpace, lock_xact
 from apps.core.time import floor_day
 from apps.snapshots.storage_map import storage_map_read
 from apps.targets.models import Target
 from apps.tiering import hysteresis
+from apps.tiering import sql as pg
 from apps.tiering.export_cells import cells
 from apps.tiering.export_models import ExportLine, ExportRender
 from apps.tiering.export_read import SEGMENT_FIELDS, export_order
@@ -51,10 +53,8 @@ logger = logging.getLogger(__name__)
 JSON_SEPARATOR = "\x1f"
 
 _APPS = Path(__file__).resolve().parent.parent
-#: A segment's exported columns hashed (64 bits), compared with its line's at every download: md5 and its cast
-#: to uuid cost PostgreSQL a second at 100k rows, this a fifth of that. A hash that changes with a PostgreSQL
-#: release makes every line stale: its rows are worded again, the same bytes.
-_DIGEST_SQL = "hashtextextended(ROW({})::text, 0)".format(", ".join(f"s.{name}" for name in SEGMENT_FIELDS))
+#: A segment's exported columns hashed (apps.tiering.sql.segment_digest), compared with its line's at every download.
+_DIGEST_SQL = pg.segment_digest(SEGMENT_FIELDS)
 
 
 @lru_cache(maxsize=1)
@@ -96,19 +96,13 @@ def context_digest(run: RecommendationRun, target: Target, tier_ids: Iterable[in
 def _stale_lines(run_id: int) -> bool:
     """Whether a row of ``run_id`` has no stored line, or one worded from segment columns changed since."""
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT EXISTS (SELECT FROM tiering_recommendation r JOIN snapshots_segment s ON s.id = r.segment_id "
-            "LEFT JOIN tiering_exportline l ON l.run_id = r.run_id AND l.segment_id = r.segment_id "
-            f"WHERE r.run_id = %s AND (l.segment_id IS NULL OR l.segment_digest <> {_DIGEST_SQL}))", [run_id])
+        cursor.execute(pg.stale_lines(_DIGEST_SQL), [run_id])
         return cursor.fetchone()[0]
 
 
 def _tier_ids(run_id: int) -> list[int]:
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT DISTINCT t FROM tiering_recommendation r, "
-            "unnest(ARRAY[r.current_tier_id, r.cost_tier_id, r.recommended_tier_id]) t "
-            "WHERE r.run_id = %s AND t IS NOT NULL ORDER BY t", [run_id])
+        cursor.execute(pg.RUN_TIER_IDS, [run_id])
         return [tier_id for (tier_id,) in cursor.fetchall()]
 
 
@@ -149,7 +143,7 @@ def export_render(*, run_id: int) -> ExportRender | None:
     with transaction.atomic():
         with connection.cursor() as cursor:
             if outermost:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                cursor.execute(core_sql.REPEATABLE_READ)
         lock_xact(LockSpace.EXPORT_RENDER, run_id)
         run = RecommendationRun.objects.filter(pk=run_id).select_related("target__tier_set").first()
         if run is None:
@@ -160,16 +154,14 @@ def export_render(*, run_id: int) -> ExportRender | None:
         if stored is not None and stored.context == context and not _stale_lines(run_id):
             return stored
         with connection.cursor() as cursor:
-            cursor.execute("DELETE FROM tiering_exportline WHERE run_id = %s", [run_id])
-            cursor.execute(f"SELECT s.id, {_DIGEST_SQL} FROM tiering_recommendation r JOIN snapshots_segment s "
-                           "ON s.id = r.segment_id WHERE r.run_id = %s", [run_id])
+            cursor.execute(pg.LINES_DELETE, [run_id])
+            cursor.execute(pg.run_digests(_DIGEST_SQL), [run_id])
             digests = dict(cursor.fetchall())
         count, lines = 0, LineWriter()
         recs = Recommendation.objects.filter(run_id=run_id).order_by(*export_order())
-        copy_sql = "COPY tiering_exportline (run_id, segment_id, segment_digest, position, csv, json) FROM STDIN"
         for part, rows in keyed_row_parts(recs, target):
             # A COPY a part: the connection also reads the next part's rows, which it cannot in a COPY.
-            with connection.cursor() as cursor, cursor.cursor.copy(copy_sql) as copy:
+            with connection.cursor() as cursor, cursor.cursor.copy(pg.LINES_COPY) as copy:
                 for position, (rec, row) in enumerate(zip(part, rows), start=count):
                     copy.write_row((run_id, rec.segment_id, digests[rec.segment_id], position, lines.csv(row),
                                     lines.json(row)))
@@ -177,7 +169,7 @@ def export_render(*, run_id: int) -> ExportRender | None:
         with connection.cursor() as cursor:
             # The planner's figures of the table now: with those of before the run's lines were written, it takes
             # the run for a few rows and reads all of them for each part a download asks for.
-            cursor.execute("ANALYZE tiering_exportline")
+            cursor.execute(pg.LINES_ANALYZE)
         render, _ = ExportRender.objects.update_or_create(run_id=run_id, defaults={
             "context": context, "tier_ids": tier_ids, "rows": count, "rendered_at": timezone.now()})
     logger.info("export of run %s rendered: %s rows", run_id, count)
@@ -202,11 +194,7 @@ def stored_texts(run_id: int, segment_ids: list[int], column: str) -> dict[int, 
     if column not in ("csv", "json"):
         raise ValueError(f"stored_texts: no stored column {column!r} (csv or json)")
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT l.segment_id, CASE WHEN l.segment_digest = {_DIGEST_SQL} THEN l.{column} END "
-            "FROM unnest(%s::bigint[]) AS k(segment_id) "
-            "JOIN tiering_exportline l ON l.run_id = %s AND l.segment_id = k.segment_id "
-            "JOIN snapshots_segment s ON s.id = k.segment_id", [segment_ids, run_id])
+        cursor.execute(pg.stored_texts(column, _DIGEST_SQL), [segment_ids, run_id])
         return {segment_id: text for segment_id, text in cursor.fetchall() if text is not None}
 
 
@@ -225,15 +213,11 @@ def stored_lines(run_id: int, column: str, sizes: Iterator[int], *, among: Query
     if column not in ("csv", "json"):
         raise ValueError(f"stored_lines: no stored column {column!r} (csv or json)")
     if among is None:
-        rows_sql, params = ("l.segment_id NOT IN (SELECT f.segment_id FROM tiering_recommendation f "
-                            "WHERE f.run_id = %s AND f.folded_into_id IS NOT NULL)"), [run_id]
+        keys_sql, params = None, [run_id]
     else:
         keys = among.select_related(None).order_by().values_list("run_id", "segment_id")
         keys_sql, params = keys.query.sql_with_params()
-        rows_sql = f"(l.run_id, l.segment_id) IN ({keys_sql})"
-    sql = (f"SELECT l.segment_id, CASE WHEN l.segment_digest = {_DIGEST_SQL} THEN l.{column} END "
-           "FROM tiering_exportline l JOIN snapshots_segment s ON s.id = l.segment_id "
-           f"WHERE l.run_id = %s AND {rows_sql} ORDER BY l.position")
+    sql = pg.stored_lines(column, _DIGEST_SQL, keys=keys_sql)
     with connection.chunked_cursor() as cursor:
         cursor.execute(sql, [run_id, *params])
         for size in sizes:

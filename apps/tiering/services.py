@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from django.db import connection, transaction
 
+from apps.core import sql as core_sql
 from apps.core.columns import ModelColumn, array_columns, model_columns
 from apps.core.config import get_config
 from apps.core.db import in_parallel, roomy_sorts
@@ -28,6 +29,7 @@ from apps.snapshots.figures import window_read, window_span, window_unlisted
 from apps.snapshots.models import Residency
 from apps.targets.models import StorageLocation, TablespaceTier, Target
 from apps.tiering import hysteresis, movability, rules
+from apps.tiering import sql as pg
 from apps.tiering.decision import build_recommendations, positions_in
 from apps.tiering.decision_records import Recommendations, SegmentArrays
 from apps.tiering.models import Recommendation, RecommendationRun, Tier
@@ -114,45 +116,7 @@ def recommendation_refresh(*, target_id: int, now: dt.datetime, window_days: int
 # --------------------------------------------------------------------------- reads
 
 
-_SEGMENTS_SQL = """
-SELECT s.id::int8, coalesce(s.size_bytes, -1)::int8, s.in_awr,
-       s.object_type = ANY(%(undo)s), s.object_type = ANY(%(temp)s), s.object_type = ANY(%(lob)s),
-       s.object_type = ANY(%(partition)s),
-       coalesce(array_position(%(hints)s::text[], nullif(s.flash_cache, '')), 0)::int2,
-       coalesce(m.tier_id, -1)::int8,
-       coalesce((%(latency)s::float8[])[array_position(%(tablespaces)s::text[], s.tablespace_name::text)],
-                'NaN')::float8,
-       CASE WHEN s.object_type = ANY(%(partition)s)
-            THEN hashtextextended(s.container || ':' || s.owner || '.' || s.object_name || '.' || s.object_type, 0)
-            ELSE 0 END::int8,
-       -- apps.tiering.movability.movability(), rule for rule (held to it by tests/tiering/test_movability.py)
-       CASE WHEN s.name_truncated THEN %(m_name_truncated)s
-            WHEN s.object_type = ANY(%(m_lob_index_types)s)
-                 OR (s.object_type = 'INDEX' AND s.object_name ~ %(m_lob_index_name)s) THEN %(m_moves_with_lob)s
-            WHEN s.object_type = ANY(%(m_own_rule_types)s) THEN 0
-            WHEN s.owner = %(m_missing_owner)s OR s.object_type = ANY(%(m_unknown_types)s) THEN %(m_unknown_object)s
-            WHEN s.owner = ANY(%(m_dictionary_owners)s) THEN %(m_dictionary)s
-            WHEN s.owner = ANY(%(m_oracle_owners)s) THEN %(m_oracle_maintained)s
-            WHEN s.object_type = ANY(%(m_cluster_types)s) THEN %(m_cluster)s
-            WHEN starts_with(s.object_name, %(m_aq_prefix)s) THEN %(m_aq_internal)s
-            WHEN starts_with(s.object_name, %(m_iot_top)s) OR starts_with(s.object_name, %(m_iot_over)s)
-                 THEN %(m_iot_segment)s
-            WHEN s.object_type <> ALL(%(m_movable_types)s) THEN %(m_segment_type)s
-            ELSE 0 END::int2,
-       -- The partition's order by bound (a subpartition: its partition's; hash: none); PARTITION_POSITION only
-       -- where the source did not say how the table is partitioned (an older extract, a sizes listing).
-       coalesce(s.partition_order, CASE WHEN s.partitioning = '' THEN s.partition_position END, 0)::int4,
-       coalesce(s.partition_interval, false),
-       coalesce(m.array_tiering, false), hashtextextended(s.container || ':' || s.tablespace_name, 0)::int8
-FROM snapshots_segment s
--- Each tablespace's effective tier (hand map, else its locations': apps.snapshots.storage_map), a few hundred
--- rows hash-joined, and whether an array that tiers by itself is behind it.
-LEFT JOIN unnest(%(ts_names)s::text[], %(ts_tiers)s::int8[], %(ts_array)s::bool[])
-          AS m(tablespace_name, tier_id, array_tiering) ON m.tablespace_name = s.tablespace_name
-WHERE s.target_id = %(target)s
-"""
-
-#: _SEGMENTS_SQL's columns, in its order: SegmentArrays' fields.
+#: apps.tiering.sql.SEGMENTS' columns, in its order: SegmentArrays' fields.
 SEGMENT_ARRAY_COLUMNS = array_columns(SegmentArrays)
 
 
@@ -189,24 +153,8 @@ def segment_arrays(*, target_id: int, latency_ms: dict[str, float] | None = None
               "ts_names": [p.tablespace_name for p in placed], "ts_tiers": [p.tier_id for p in placed],
               "ts_array": [bool(p.array_tiering) for p in placed]}
     with roomy_sorts(), connection.cursor() as cursor:
-        segments = SegmentArrays(**fetch_arrays(cursor.cursor, _SEGMENTS_SQL, params, SEGMENT_ARRAY_COLUMNS))
+        segments = SegmentArrays(**fetch_arrays(cursor.cursor, pg.SEGMENTS, params, SEGMENT_ARRAY_COLUMNS))
     return segments.take(np.argsort(segments.segment_id, kind="stable"))
-
-
-_ADVICE_RUNS_SQL = """
-SELECT id FROM tiering_recommendationrun
-WHERE target_id = %(target)s AND state IN (%(history)s, %(current)s) AND computed_at >= %(since)s
-  AND computed_at < %(day_start)s
-ORDER BY computed_at DESC
-"""
-# The primary key's probes (run, segment) for the runs and segments wanted, not a scan of the runs' rows.
-_ADVICE_HISTORY_SQL = """
-SELECT r.segment_id::int8, array_position(%(runs)s::int8[], r.run_id)::int8, coalesce(r.current_tier_id, -1)::int8,
-       coalesce(r.cost_tier_id, -1)::int8, coalesce(r.recommended_tier_id, -1)::int8,
-       (r.findings & %(held_back)s) <> 0
-FROM tiering_recommendation r
-WHERE r.run_id = ANY(%(runs)s::int8[]) AND r.segment_id = ANY(%(segments)s::int8[])
-"""
 
 
 def advice_history(*, target_id: int, before: dt.datetime, segment_ids: np.ndarray, days: int) -> hysteresis.History:
@@ -223,11 +171,11 @@ def advice_history(*, target_id: int, before: dt.datetime, segment_ids: np.ndarr
               "day_start": day_start, "segments": np.asarray(segment_ids, dtype=np.int64).tolist(),
               "held_back": 1 << rules.FINDING_CODES.index("held_back")}
     with connection.cursor() as cursor:
-        cursor.execute(_ADVICE_RUNS_SQL, params)
+        cursor.execute(pg.ADVICE_RUNS, params)
         params["runs"] = [run_id for (run_id,) in cursor.fetchall()]
         if not params["runs"]:
             return hysteresis.History.empty()
-        arrays = fetch_arrays(cursor.cursor, _ADVICE_HISTORY_SQL, params, array_columns(hysteresis.History))
+        arrays = fetch_arrays(cursor.cursor, pg.ADVICE_HISTORY, params, array_columns(hysteresis.History))
     return hysteresis.History(**arrays)
 
 
@@ -278,7 +226,7 @@ def recommendation_store(*, target_id: int, columns: Recommendations, now: dt.da
         announce(run_rows_written, run=run)
         day_start = floor_day(now)
         with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit = off")  # derived data: see _rows_copy
+            cursor.execute(core_sql.SYNCHRONOUS_COMMIT_OFF)  # derived data: see _rows_copy
             replaced = list(RecommendationRun.objects.select_for_update().filter(target_id=target_id,
                                                                                  state=State.CURRENT))
             for earlier_day in (True, False):
@@ -320,8 +268,8 @@ def _rows_copy(data: list) -> None:
     with transaction.atomic(), connection.cursor() as cursor:
         # Derived data, recomputed after every collection: a crash may lose the last refresh (never
         # half of one: it is not current yet), so the commit need not wait for its WAL to reach the disk.
-        cursor.execute("SET LOCAL synchronous_commit = off")
-        copy_from_arrays(cursor.cursor, "tiering_recommendation", data)
+        cursor.execute(core_sql.SYNCHRONOUS_COMMIT_OFF)
+        copy_from_arrays(cursor.cursor, pg.RECOMMENDATIONS, data)
 
 
 def _rows_slice(values, nulls, lo: int, hi: int) -> tuple:

@@ -3,6 +3,7 @@ import datetime as dt
 import numpy as np
 import pytest
 from django.db import connection
+from psycopg.sql import Identifier
 
 from apps.core.pgcopy import CopyFormatError, copy_from_arrays, fetch_arrays
 
@@ -54,7 +55,7 @@ def test_written_columns_read_back_as_written_with_nulls_text_dates_and_times():
     ]
     with connection.cursor() as cursor:
         cursor.execute("CREATE TEMP TABLE written (i int8, f float8, s int2, b bool, t text, d date, ts timestamptz)")
-        copy_from_arrays(cursor.cursor, "written", columns)
+        copy_from_arrays(cursor.cursor, Identifier("written"), columns)
         cursor.execute("SELECT i, f, s, b, t, d, ts FROM written ORDER BY s")  # rows go in grouped by layout
         rows = cursor.fetchall()
     assert [r[0] for r in rows] == [1, -2, None, 2**40, 0]
@@ -68,7 +69,7 @@ def test_written_columns_read_back_as_written_with_nulls_text_dates_and_times():
 def test_writing_no_rows_writes_nothing():
     with connection.cursor() as cursor:
         cursor.execute("CREATE TEMP TABLE empty_written (i int8, t text)")
-        copy_from_arrays(cursor.cursor, "empty_written", [("i", "int8", np.zeros(0, dtype=np.int64), None),
+        copy_from_arrays(cursor.cursor, Identifier("empty_written"), [("i", "int8", np.zeros(0, dtype=np.int64), None),
                                                           ("t", "text", np.zeros(0, dtype=object), None)])
         cursor.execute("SELECT count(*) FROM empty_written")
         assert cursor.fetchone()[0] == 0

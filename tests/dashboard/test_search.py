@@ -68,11 +68,13 @@ def test_the_recommendations_filter_narrows_by_name(viewer_client, fleet):
 
 
 def test_the_search_reads_the_trigram_index(fleet):
-    from apps.dashboard.search import NAME_SQL
+    from psycopg import sql
+
+    from apps.dashboard.sql import segment_name
 
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")
-        cursor.execute(f"EXPLAIN SELECT id FROM snapshots_segment s WHERE {NAME_SQL.format(t='s')} LIKE %s",
-                       [like_pattern("obj1")])
+        cursor.execute(sql.SQL("EXPLAIN SELECT id FROM {} s WHERE {} LIKE %s").format(
+            sql.Identifier(Segment._meta.db_table), segment_name("s")), [like_pattern("obj1")])
         plan = "\n".join(row[0] for row in cursor.fetchall())
     assert "segment_name_trgm_idx" in plan, plan

@@ -106,7 +106,7 @@ class RollupRebuildTests:
         real_fetch = rollups.fetch_arrays
 
         def fetch_arrays(cursor, sql, params, columns):
-            if sql == rollups._PER_SNAPSHOT_SQL:
+            if sql == rollups.PER_SNAPSHOT_SQL:
                 reads.append(len(params[0]))
             return real_fetch(cursor, sql, params, columns)
 

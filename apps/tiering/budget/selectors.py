@@ -27,6 +27,7 @@ from apps.core.columns import array_columns
 from apps.core.pgcopy import fetch_arrays, fetch_bytes
 from apps.targets.models import Target
 from apps.tiering import costmodel, payback, rules
+from apps.tiering import sql as pg
 from apps.tiering.budget.models import ID_DTYPE, BudgetRun
 from apps.tiering.budget.outcomes import GB
 from apps.tiering.models import RecommendationRun, Tier
@@ -36,24 +37,10 @@ _BIT = {code: 1 << rules.FINDING_CODES.index(code) for code in ("held_back", "pa
 _MOVE = rules.ACTIONS.index(rules.ACTION_MOVE)
 _NOT_MOVABLE = rules.ACTIONS.index(rules.ACTION_NOT_MOVABLE)
 
-# The current rows of the targets that are on the tier, moving onto it, or whose figures are unknown: one scan
-# of each current run by its key (run, segment).
-_ROWS_SQL = """
-SELECT run.target_id::int8, r.segment_id::int8, coalesce(r.size_bytes, -1)::int8, coalesce(r.iops, 'NaN')::float8,
-       coalesce(r.current_tier_id = %(tier)s, false),
-       coalesce(array_position(%(actions)s::text[], r.action::text) - 1, -1)::int2, r.findings::int8,
-       coalesce(r.savings_usd, 0)::int8, coalesce(r.recommended_tier_id, -1)::int8, r.measured,
-       (r.read_requests + r.write_requests = 0), coalesce(r.move_cost_usd, -1)::int8
-FROM tiering_recommendation r JOIN tiering_recommendationrun run ON run.id = r.run_id
-WHERE run.state = %(current)s AND run.target_id = ANY(%(targets)s) AND r.folded_into_id IS NULL
-  AND (r.current_tier_id = %(tier)s OR (r.recommended_tier_id = %(tier)s AND r.action = %(move)s)
-       OR r.iops IS NULL OR r.size_bytes IS NULL)
-"""
-
 
 @dataclasses.dataclass(frozen=True)
 class _Rows:
-    """_ROWS_SQL's columns, in its order: one element per recommendation row."""
+    """apps.tiering.sql.BUDGET_ROWS' columns, in its order: one element per recommendation row."""
 
     target_id: npt.NDArray[np.int64]
     segment_id: npt.NDArray[np.int64]
@@ -82,7 +69,7 @@ def budget_candidates(*, targets: tuple[Target, ...], tier: Tier, set_tiers: lis
     params = {"tier": tier.pk, "actions": list(rules.ACTIONS), "current": RecommendationRun.State.CURRENT.value,
               "targets": [t.pk for t in targets], "move": rules.ACTION_MOVE}
     with connection.cursor() as cursor:
-        raw = _Rows(**fetch_arrays(cursor.cursor, _ROWS_SQL, params, array_columns(_Rows)))
+        raw = _Rows(**fetch_arrays(cursor.cursor, pg.BUDGET_ROWS, params, array_columns(_Rows)))
     pks = np.array([t.pk for t in targets], dtype=np.int64)
     by_pk = np.argsort(pks)
     target = by_pk[np.searchsorted(pks[by_pk], raw.target_id)]  # each row's index in ``targets``
@@ -154,5 +141,5 @@ def budget_run_chosen(*, run: BudgetRun) -> np.ndarray:
     """The segment ids the run placed on the tier, sorted; read as binary (a million ids are 8 MB, which the
     text form would double)."""
     with connection.cursor() as cursor:
-        data = fetch_bytes(cursor.cursor, "SELECT chosen_segment_ids FROM tiering_budgetrun WHERE id = %s", [run.pk])
+        data = fetch_bytes(cursor.cursor, pg.BUDGET_CHOSEN, [run.pk])
     return np.frombuffer(bytes(data or b""), dtype=ID_DTYPE).astype(np.int64)
