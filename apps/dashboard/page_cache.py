@@ -22,68 +22,25 @@ import datetime as dt
 import hashlib
 import logging
 from collections.abc import Callable
-from functools import cache
 
 from django.conf import settings
 from django.core.cache import caches
 from django.db import connections
 from django.http import HttpRequest
-from psycopg import sql
 
 from apps.core.dbrouter import read_alias
-from apps.snapshots.models import CollectionRun, DataFile, Residency, Segment, SegmentMove, Snapshot, TablespaceSpace
-from apps.snapshots.rollup_models import RollupDay, RollupHour
-from apps.snapshots.sqlstats.models import SegmentSql
-from apps.snapshots.storage_models import DiskGroup
-from apps.targets.models import StorageLocation, TablespaceTier, Target
-from apps.tiering.models import RecommendationRun, RecommendationRunFigures, Refresh, Tier, TierSet
+from apps.dashboard.sql import PAGE_STATE
+from apps.targets.models import Target
 
 log = logging.getLogger(__name__)
 _warned = False
-
-
-def _table(model) -> sql.Identifier:
-    return sql.Identifier(model._meta.db_table)
-
-
-@cache
-def _state_statement() -> sql.Composed:
-    """The parts of a target's state, each a small indexed read: newest ids and versions of what is appended,
-    row versions of what is edited in place."""
-    row = sql.SQL("xmin::text || ':' || ctid::text")
-    parts = [
-        sql.SQL("(SELECT {row} FROM {t} WHERE id = %(target)s)").format(row=row, t=_table(Target)),
-        sql.SQL("(SELECT string_agg({row}, ',') FROM {s} WHERE {key} = (SELECT tier_set_id FROM {t} WHERE id = %(target)s))"
-                ).format(row=row, s=_table(TierSet), key=sql.Identifier(TierSet._meta.pk.column), t=_table(Target)),
-        sql.SQL("(SELECT string_agg({row}, ',' ORDER BY id) FROM {tier} WHERE tier_set_id = "
-                "(SELECT tier_set_id FROM {t} WHERE id = %(target)s))").format(row=row, tier=_table(Tier), t=_table(Target)),
-        *(sql.SQL("(SELECT string_agg(id::text || '@' || v, ',') FROM (SELECT id, {row} AS v FROM {m} "
-                  "WHERE target_id = %(target)s ORDER BY id DESC LIMIT {n}) newest)").format(row=row, m=_table(model), n=n)
-          for model, n in ((CollectionRun, 1), (Refresh, 1), (RecommendationRun, 2))),
-        sql.SQL("(SELECT string_agg(run_id::text || '@' || {row}, ',') FROM {f} WHERE run_id IN "
-                "(SELECT id FROM {r} WHERE target_id = %(target)s ORDER BY id DESC LIMIT 2))"
-                ).format(row=row, f=_table(RecommendationRunFigures), r=_table(RecommendationRun)),
-        *(sql.SQL("(SELECT string_agg({row}, ',' ORDER BY id) FROM {m} WHERE target_id = %(target)s)"
-                  ).format(row=row, m=_table(model)) for model in (TablespaceTier, StorageLocation)),
-        *(sql.SQL("(SELECT min(id)::text || '-' || max(id)::text FROM {m} WHERE target_id = %(target)s)"
-                  ).format(m=_table(model)) for model in (Snapshot, DataFile, DiskGroup, TablespaceSpace, SegmentMove)),
-        *(sql.SQL("(SELECT max(version)::text || '/' || count(*)::text FROM {m} WHERE target_id = %(target)s)"
-                  ).format(m=_table(model)) for model in (RollupDay, RollupHour)),
-        sql.SQL("(SELECT max(collected_at)::text FROM {m} WHERE target_id = %(target)s)").format(m=_table(Residency)),
-        # The SQL behind the segments: a window's provisional rows are replaced by new ones at its newest end.
-        sql.SQL("(SELECT max(id)::text FROM {m} WHERE target_id = %(target)s AND end_at = "
-                "(SELECT max(end_at) FROM {m} WHERE target_id = %(target)s))").format(m=_table(SegmentSql)),
-        # A segment's page: its own row (sizes and names are updated in place).
-        sql.SQL("(SELECT {row} FROM {m} WHERE id = %(segment)s)").format(row=row, m=_table(Segment)),
-    ]
-    return sql.SQL("SELECT concat_ws('|', {})").format(sql.SQL(", ").join(parts))
 
 
 def target_state(target_id: int, segment_id: int | None = None) -> str:
     """A digest that changes whenever anything a target's page body (or its segment's) shows changes (see the
     module's doc). Read where the page's reads go (the standby when it serves them: apps.core.dbrouter)."""
     with connections[read_alias(Target._meta.app_label)].cursor() as cursor:
-        cursor.execute(_state_statement().as_string(cursor.connection), {"target": target_id, "segment": segment_id})
+        cursor.execute(PAGE_STATE, {"target": target_id, "segment": segment_id})
         state = cursor.fetchone()[0]
     return hashlib.blake2b(state.encode(), digest_size=16).hexdigest()
 
