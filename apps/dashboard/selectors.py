@@ -34,7 +34,7 @@ from apps.targets.models import Target
 from apps.targets.rows import segment_name
 from apps.tiering import costmodel
 from apps.tiering.models import Recommendation, RecommendationRun, Tier
-from apps.tiering.selectors import recommendation_list
+from apps.tiering.recommendations.selectors import recommendation_list
 from apps.tiering.tiers import tier_to_model
 
 STAT_FLASH_HITS = "physical read flash cache hits"
@@ -309,8 +309,8 @@ def recommendation_totals_capped(qs: QuerySet[Recommendation], *, cap: int = FIL
 def lob_indexes_attach(rows: Sequence[Recommendation]) -> None:
     """Give each LOB segment's row of a table page ``lob_index_rows``, the rows of the LOB indexes folded into it
     (the lob_indexes template tag reads them): one query for the page, not one per LOB row."""
-    from apps.tiering.lobfold import LOB_SEGMENT_TYPES
-    from apps.tiering.selectors import lob_indexes_of
+    from apps.tiering.recommendations.lobfold import LOB_SEGMENT_TYPES
+    from apps.tiering.recommendations.selectors import lob_indexes_of
 
     lobs = [row for row in rows if row.segment.object_type in LOB_SEGMENT_TYPES]
     if not lobs:

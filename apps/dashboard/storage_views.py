@@ -44,7 +44,7 @@ class StorageLocationForm(forms.Form):
 @staff_required
 def storage_location(request: HttpRequest, name: str) -> HttpResponse:
     """Save what the admin said of one location, then queue a recompute (as the Recompute button does)."""
-    from apps.tiering.refreshes import refresh_enqueue
+    from apps.tiering.recommendations.refreshes import refresh_enqueue
 
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     form = StorageLocationForm(request.POST, target=target)

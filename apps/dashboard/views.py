@@ -31,8 +31,8 @@ from apps.snapshots.collect_now import collect_now
 from apps.snapshots.models import CollectionRun, Segment
 from apps.snapshots.runs import BrokerUnavailable
 from apps.targets.models import Target
-from apps.tiering.explain import explain
 from apps.tiering.models import Refresh, Tier
+from apps.tiering.recommendations.explain import explain
 
 View = Callable[..., HttpResponse]
 
@@ -73,7 +73,7 @@ def _filtered(request: HttpRequest, target: Target, *, with_action: bool,
 def _head(target: Target) -> dict[str, Any]:
     """What the head of a target's pages shows: the last run, the current recommendations and their window
     (the span their figures cover, which the IOPS labels name), and the latest refresh (a Recompute's)."""
-    from apps.tiering.selectors import recommendation_run_current, recommendation_window, refresh_latest
+    from apps.tiering.recommendations.selectors import recommendation_run_current, recommendation_window, refresh_latest
 
     run = recommendation_run_current(target_id=target.id)
     window = recommendation_window(run=run)
@@ -119,7 +119,7 @@ def target_detail(request: HttpRequest, name: str) -> HttpResponse:
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     from apps.dashboard.storage_selectors import storage_map_card
     from apps.snapshots.selectors import database_incarnations, incarnation_current, incomplete_intervals
-    from apps.tiering.selectors import tablespace_room_table
+    from apps.tiering.recommendations.selectors import tablespace_room_table
 
     incarnations = database_incarnations(target_id=target.id)
     head = _head(target)
@@ -173,7 +173,7 @@ def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResp
     history = selectors.segment_recommendation_history(segment=segment)
     current = next((r for r in history if r.is_current), None)
     explanation = explain([current], target=target)[0] if current else None
-    from apps.tiering.selectors import recommendation_window
+    from apps.tiering.recommendations.selectors import recommendation_window
 
     period = page_period_context(request, target, {}, segment_ids=(segment.id,))
     series = period_series(series, period["period"])
@@ -208,7 +208,7 @@ def read_latency(segment: Segment, current) -> dict | None:
     recommendation's window, else its current tier's nominal one (said so)."""
     if current is None or current.run.window_first_day is None:
         return None
-    from apps.tiering.selectors import tablespace_read_latency_ms
+    from apps.tiering.recommendations.selectors import tablespace_read_latency_ms
 
     since, until = day_bounds(current.run.window_first_day, current.run.window_last_day)
     measured = tablespace_read_latency_ms(target_id=segment.target_id, since=since, until=until).get(
@@ -223,7 +223,7 @@ def read_latency(segment: Segment, current) -> dict | None:
 def recommendations(request: HttpRequest, name: str) -> HttpResponse:
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     if request.GET.get("format") == "csv":  # the rows alone: no page to count, no totals
-        from apps.tiering.selectors import recommendation_run_current
+        from apps.tiering.recommendations.selectors import recommendation_run_current
 
         # The run's stored choices, as the page reads them.
         choices = run_figures.run_choices(recommendation_run_current(target_id=target.id), target=target)
@@ -239,7 +239,7 @@ def recommendations(request: HttpRequest, name: str) -> HttpResponse:
 
 def _csv_response(target: Target, recs: Any) -> StreamingHttpResponse:
     """Exactly `manage.py recommend <target> --format csv`, restricted to the filtered rows; streamed."""
-    from apps.tiering.export import export_csv_parts
+    from apps.tiering.recommendations.export import export_csv_parts
 
     response = StreamingHttpResponse(export_csv_parts(recs, target), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tierscope-{target.name}-recommendations.csv"'
@@ -308,7 +308,7 @@ def run_collect(request: HttpRequest, name: str) -> HttpResponse:
 def recompute(request: HttpRequest, name: str) -> HttpResponse:
     """Recompute the target's recommendations from its stored snapshots (after a tablespace map or tier
     change; any mode): a refresh queued like the one after a run, shown on the target page as it runs."""
-    from apps.tiering.refreshes import refresh_enqueue
+    from apps.tiering.recommendations.refreshes import refresh_enqueue
 
     target = get_object_or_404(Target, name=name)
     with transaction.atomic():
@@ -327,7 +327,7 @@ def recompute(request: HttpRequest, name: str) -> HttpResponse:
 @require_GET
 def refresh_status(request: HttpRequest, name: str) -> JsonResponse:
     """The target's latest refresh, for its page to follow a Recompute."""
-    from apps.tiering.selectors import refresh_latest
+    from apps.tiering.recommendations.selectors import refresh_latest
 
     target = get_object_or_404(Target, name=name)
     refresh = refresh_latest(target_id=target.id)
@@ -364,7 +364,7 @@ def tier_edit(request: HttpRequest, tier_id: int) -> HttpResponse:
 @require_POST
 @staff_required
 def tier_presets(request: HttpRequest) -> HttpResponse:
-    from apps.tiering.services import tier_presets_install
+    from apps.tiering.recommendations.services import tier_presets_install
 
     notes = tier_presets_install()
     audit_event_record(actor=request.user, action="tier presets", outcome="; ".join(notes) or "none missing")

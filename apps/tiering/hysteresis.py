@@ -1,7 +1,7 @@
 """Hysteresis: a segment is not sent back to a tier it left, or was advised to leave, on a marginal or passing change.
 
 Pure: standard library and numpy (and the cost model's break-evens); the refresh
-(apps.tiering.services) reads the history, apps.tiering.decision applies the
+(apps.tiering.recommendations.services) reads the history, apps.tiering.recommendations.decision applies the
 verdict, the rules (rules.decide) keep a held segment on its tier and say why.
 
 The rule (issue 16, item 2). Today the cost model sends a segment from its
@@ -81,7 +81,7 @@ class History:
     """Earlier runs' rows of some segments, one element per (segment, run).
 
     ``age`` numbers the runs from the latest earlier one (1) back; tier ids are -1
-    where NULL (unmapped). The dtypes are those apps.tiering.services.advice_history reads.
+    where NULL (unmapped). The dtypes are those apps.tiering.recommendations.services.advice_history reads.
     """
 
     segment_id: npt.NDArray[np.int64]

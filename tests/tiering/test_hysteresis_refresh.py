@@ -14,9 +14,9 @@ from apps.targets.base import CollectState
 from apps.targets.models import TablespaceTier, Target
 from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey, SegmentStat, Snapshot
 from apps.tiering import rules
-from apps.tiering.explain import explain
 from apps.tiering.models import Recommendation, Tier, TierSet
-from apps.tiering.services import recommendation_refresh
+from apps.tiering.recommendations.explain import explain
+from apps.tiering.recommendations.services import recommendation_refresh
 
 START = dt.datetime(2026, 10, 1, tzinfo=dt.timezone.utc)
 GB = 1024**3

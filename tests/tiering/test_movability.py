@@ -75,7 +75,7 @@ class MovabilityTests(unittest.TestCase):
 def test_the_refresh_classifies_segments_in_sql_as_movability_does(seed_tiers):
     from apps.snapshots.models import Segment
     from apps.targets.models import Target
-    from apps.tiering.services import segment_arrays
+    from apps.tiering.recommendations.services import segment_arrays
 
     target = Target.objects.create(name="t1", mode=Target.Mode.REPORT)
     now = dt.datetime(2026, 11, 20, tzinfo=dt.timezone.utc)

@@ -175,8 +175,8 @@ def rec_payback(rec: Any) -> str:
 def lob_indexes(rec: Any) -> list:
     """The rows of the LOB indexes counted in a LOB's row (apps.tiering.lobfold), each with its own figures;
     one query, for a LOB segment's row only, none when the table page read them all at once."""
-    from apps.tiering.lobfold import LOB_SEGMENT_TYPES
-    from apps.tiering.selectors import lob_indexes_of
+    from apps.tiering.recommendations.lobfold import LOB_SEGMENT_TYPES
+    from apps.tiering.recommendations.selectors import lob_indexes_of
 
     if rec is None or rec.segment.object_type not in LOB_SEGMENT_TYPES:
         return []

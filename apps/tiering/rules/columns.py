@@ -49,7 +49,7 @@ _FLOAT_COLUMNS = frozenset(
 _DEFAULTED = {"unmeasured": (bool, False), "iops_bound": (np.float64, math.nan), "movability": (np.int8, 0),
               "not_worth_moving": (bool, False)}
 _DEFAULTED["held_back"] = (bool, False)  # hysteresis: not held back unless said
-_DEFAULTED["partition_lifecycle"] = (bool, False)  # apps.tiering.lifecycle: in no lifecycle unless said
+_DEFAULTED["partition_lifecycle"] = (bool, False)  # apps.tiering.recommendations.lifecycle: in no lifecycle unless said
 _DEFAULTED["placed_ahead"] = (bool, False)
 _DEFAULTED["array_tiering"] = (bool, False)  # the storage map: on an array that tiers by itself unless said
 _FLASH_CACHE_CODE: dict[str | None, int] = {code or None: index for index, code in enumerate(FLASH_CACHE_CODES)}

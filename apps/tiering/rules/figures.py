@@ -40,7 +40,7 @@ ACTION_FLASH_CACHE_NONE = "flash_cache_none"
 ACTION_NOT_MOVABLE = "not_movable"
 #: The cost model's tier saves too little a month, or too late, to repay the move's one-off cost (payback).
 ACTION_NOT_WORTH_MOVING = "not_worth_moving"
-#: An empty partition newer than its table's hot one, moved now to where the hot one goes (apps.tiering.lifecycle):
+#: An empty partition newer than its table's hot one, moved now to where the hot one goes (apps.tiering.recommendations.lifecycle):
 #: a move made ahead of its IO, planned like one but saving nothing yet, so never counted among the moves that pay.
 ACTION_PLACE_AHEAD = "place_ahead"
 
@@ -157,7 +157,7 @@ class SegmentFigures:
     held_back: HeldBack | None = None  # hysteresis: a move back held, and why (apps.tiering.hysteresis)
     not_worth_moving: bool = False
     move: MoveFigures | None = None
-    # Partition lifecycle (apps.tiering.lifecycle): the hot partition of a table filled one partition at a
+    # Partition lifecycle (apps.tiering.recommendations.lifecycle): the hot partition of a table filled one partition at a
     # time, or an empty partition newer than it, placed on the hot one's tier (its cost model's tier here).
     partition_lifecycle: bool = False
     # One of those: an empty partition newer than the hot one; a move of it is ACTION_PLACE_AHEAD.
