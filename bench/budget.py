@@ -49,7 +49,7 @@ def _median(fn, repeats: int = 3) -> tuple[float, float]:
 def bench_split(targets: int = SPLIT_TARGETS, segments: int = SPLIT_SEGMENTS, seed: int = 17) -> dict:
     """The pure split over ``targets`` x ``segments`` candidates."""
     from apps.tiering.budget import EVICTED, Capacity, Items, TargetTerms, budget_split, explain
-    from apps.tiering.payback import MovePolicy
+    from apps.tiering.moves.payback import MovePolicy
 
     rng = np.random.default_rng(seed)
     n = targets * segments

@@ -13,7 +13,7 @@ from apps.snapshots.models import Segment
 from apps.snapshots.sqlstats.selectors import SegmentStatement, segment_statements
 from apps.targets.models import Target
 from apps.targets.oracle.segment_sql import TOP_STATEMENTS
-from apps.tiering.sqldrive import StatementReads, TuningNote, tuning_note
+from apps.tiering.moves.sqldrive import StatementReads, TuningNote, tuning_note
 
 DEFAULT_WINDOW = dt.timedelta(days=7)
 

@@ -28,7 +28,7 @@ from apps.tiering.budget import (
     usd_per_gb_month,
 )
 from apps.tiering.budget import split as budget
-from apps.tiering.payback import MovePolicy
+from apps.tiering.moves.payback import MovePolicy
 
 FREE = MovePolicy(dba_cost_usd=Decimal(0), horizon_months=Decimal(3), min_saving_usd_per_month=Decimal(0))
 

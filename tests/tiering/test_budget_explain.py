@@ -10,7 +10,7 @@ import numpy as np
 
 from apps.tiering.budget import EVICTED, GB, MOVES_IN, Capacity, Items, TargetTerms, budget_split
 from apps.tiering.budget.explain import AHEAD, MARGIN, ONE_OFF, ROOM, evictions, kept, lost
-from apps.tiering.payback import MovePolicy
+from apps.tiering.moves.payback import MovePolicy
 
 DEAR = MovePolicy(dba_cost_usd=Decimal(100), horizon_months=Decimal(3), min_saving_usd_per_month=Decimal(0))
 SOME = MovePolicy(dba_cost_usd=Decimal(20), horizon_months=Decimal(3), min_saving_usd_per_month=Decimal(0))

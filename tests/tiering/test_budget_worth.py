@@ -10,7 +10,7 @@ import numpy as np
 
 from apps.tiering.budget import EVICTED, GB, MOVES_IN, OFF, STAYS, Capacity, Items, TargetTerms, budget_split
 from apps.tiering.budget.worth import ranked, spread, spread_worth
-from apps.tiering.payback import MovePolicy
+from apps.tiering.moves.payback import MovePolicy
 
 #: A set whose moves cost $100 each (a DBA's time) and must repay within 3 months.
 DEAR = MovePolicy(dba_cost_usd=Decimal(100), horizon_months=Decimal(3), min_saving_usd_per_month=Decimal(0))

@@ -19,8 +19,9 @@ import numpy as np
 
 from apps.snapshots.figures import UnlistedBound, WindowArrays
 from apps.targets.models import Target
-from apps.tiering import costmodel, hysteresis, payback, rules
+from apps.tiering import costmodel, rules
 from apps.tiering.models import Tier, TierSet
+from apps.tiering.moves import hysteresis, payback
 from apps.tiering.recommendations import lifecycle as lifecycle_model
 from apps.tiering.recommendations import lobfold
 from apps.tiering.recommendations.decision_groups import Names, judge_groups
@@ -223,7 +224,7 @@ def _cents(amounts: np.ndarray) -> np.ndarray:
 
 def _move_payback(*, tier_set: TierSet, tiers: dict[int, Tier], size_bytes: np.ndarray, current_id: np.ndarray,
                   cost_tier_id: np.ndarray, saving_c: np.ndarray) -> _Move:
-    """Each move's one-off cost (apps.tiering.payback: read from the current tier and written to the cost
+    """Each move's one-off cost (apps.tiering.moves.payback: read from the current tier and written to the cost
     model's at their throughput; the set's DBA cost per move, the IO at $0) against its saving per month.
     A segment whose saving is unknown (unmapped, unsized) is left to the other rules: its move is not
     judged on a figure nobody has."""
@@ -268,7 +269,7 @@ def _held_back(*, history: Callable[[np.ndarray, int], hysteresis.History] | Non
                ids: np.ndarray, current_id: np.ndarray, cost_tier_id: np.ndarray, intensity: np.ndarray,
                tiers: dict[int, Tier]) -> np.ndarray:
     """The segments the cost model sends back to a tier they left or were advised to leave, without the
-    tier set's band past the break-even or its days of advice (apps.tiering.hysteresis); the earlier runs are
+    tier set's band past the break-even or its days of advice (apps.tiering.moves.hysteresis); the earlier runs are
     read for the segments it sends elsewhere only."""
     sent = (cost_tier_id != current_id) & (current_id >= 0)
     if history is None or not sent.any():

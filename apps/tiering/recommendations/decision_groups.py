@@ -13,8 +13,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from apps.tiering import costmodel, payback, rules
+from apps.tiering import costmodel, rules
 from apps.tiering.models import Tier, TierSet
+from apps.tiering.moves import payback
 from apps.tiering.recommendations import grouping
 from apps.tiering.recommendations.decision_records import Coded, SegmentArrays
 

@@ -52,7 +52,7 @@ class SegmentArrays:
     tier_id: Int64s  # the current tier (its tablespace's effective one); -1: unmapped
     latency_ms: Floats  # its tablespace's measured read latency; NaN: none measured
     partition_group: Int64s  # 0: not a partition; else a hash of its table's (or index's) owner, name, type
-    movability: Int16s  # an index into apps.tiering.movability.CODES; 0: a move relocates it
+    movability: Int16s  # an index into apps.tiering.moves.movability.CODES; 0: a move relocates it
     partition_position: Int32s  # its partition's order by bound (apps.tiering.recommendations.lifecycle); 0: unknown or none
     partition_interval: Bools  # interval partitioning created it
     array_tiering: Bools  # its storage is an array that tiers by itself

@@ -19,10 +19,11 @@ from apps.snapshots.models import Segment
 from apps.snapshots.storage_map import storage_map_read
 from apps.targets.models import Target
 from apps.targets.storage import Placement
-from apps.tiering import ddl, hysteresis, rules
+from apps.tiering import ddl, rules
 from apps.tiering.costmodel import BillingBasis, CostModelError
 from apps.tiering.ddl.lifecycle import interval_default_ddl
 from apps.tiering.models import Recommendation, Tier, TierSet
+from apps.tiering.moves import hysteresis
 from apps.tiering.rules.in_words import money
 from apps.tiering.tiers import tier_to_model
 

@@ -27,7 +27,7 @@ what its figures really cover is in ``window`` (in words: "one 22 h interval", "
 end, UTC) and ``window_intervals`` (snapshot intervals, RAC instances of one snapshot
 counted once): a single imported report of 22 hours is not 7 days.
 
-``payback_days``: the days a move's saving takes to repay its one-off cost (apps.tiering.payback),
+``payback_days``: the days a move's saving takes to repay its one-off cost (apps.tiering.moves.payback),
 for a move made and for one "not worth moving" (empty there when it saves nothing: it never pays
 back); empty for every other action.
 

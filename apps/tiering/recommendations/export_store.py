@@ -38,8 +38,8 @@ from apps.core.locks import LockSpace, lock_xact
 from apps.core.time import floor_day
 from apps.snapshots.storage_map import storage_map_read
 from apps.targets.models import Target
-from apps.tiering import hysteresis
 from apps.tiering.models import Recommendation, RecommendationRun, Tier
+from apps.tiering.moves import hysteresis
 from apps.tiering.recommendations.export_cells import cells
 from apps.tiering.recommendations.export_models import ExportLine, ExportRender
 from apps.tiering.recommendations.export_read import SEGMENT_FIELDS, export_order

@@ -1,7 +1,7 @@
 """Grouped payback: moves that are made together are judged for payback together as well as alone.
 
 A move is worth making alone when it saves at least its set's minimum a month and
-pays back its one-off cost within the horizon (apps.tiering.payback). Some moves
+pays back its one-off cost within the horizon (apps.tiering.moves.payback). Some moves
 are not made alone but together, by one script in one maintenance window:
 
 * **the partitions of one table (or index) going to one tier**: fifteen old
@@ -20,7 +20,7 @@ A group's members are the moves the seed rules make or would make but for their
 payback (the refresh passes them as ``candidate``); its saving is the sum of its
 members' savings a month plus the change in volume charges; its one-off cost is
 the set's DBA cost per move once (one script, one window: the copy's IO costs $0,
-apps.tiering.payback). A group worth moving under the set's terms makes every
+apps.tiering.moves.payback). A group worth moving under the set's terms makes every
 member's move (the members' reason: "worth moving with its group"); a group not
 worth it changes nothing.
 
@@ -34,8 +34,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from apps.tiering import payback
 from apps.tiering.costmodel import Tier, VolumeTier, to_decimal
+from apps.tiering.moves import payback
 
 #: Group kinds (Groups.kind).
 PARTITIONS, TABLESPACE = 1, 2

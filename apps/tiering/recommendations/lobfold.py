@@ -2,7 +2,7 @@
 
 Oracle keeps a LOB column's data in a LOB segment and its chunk map in a LOB
 index, and moves both with one statement (``ALTER TABLE ... MOVE LOB(col) STORE AS
-(TABLESPACE x)``); the index never moves by itself (apps.tiering.movability,
+(TABLESPACE x)``); the index never moves by itself (apps.tiering.moves.movability,
 "moves_with_lob"). So the refresh prices and judges a LOB with its index: the
 LOB's size and IO include the index's (:func:`fold`), and the index's own row is
 marked as folded into its LOB (never recommended alone, left out of the sums).
@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from apps.tiering.movability import LOB_INDEX_TYPES
+from apps.tiering.moves.movability import LOB_INDEX_TYPES
 from apps.tiering.recommendations.decision_records import WindowColumns
 
 LOB_SEGMENT_TYPES = frozenset({"LOBSEGMENT"})

@@ -10,9 +10,9 @@ from django.db.models import F, Q
 from apps.snapshots.models import Segment, TablespaceIO
 from apps.snapshots.selectors import WindowCoverage, window_coverage
 from apps.targets.rows import DiskGroup
-from apps.tiering.feasibility import Move, MoveCheck, feasibility
 from apps.tiering.models import Recommendation, RecommendationRun, Refresh
-from apps.tiering.movability import LOB_INDEX_TYPES
+from apps.tiering.moves.feasibility import Move, MoveCheck, feasibility
+from apps.tiering.moves.movability import LOB_INDEX_TYPES
 from apps.tiering.recommendations.lobfold import LOB_INDEX_PREFIX, LOB_SEGMENT_TYPES, LobRow, lob_index_pairs
 
 
@@ -151,7 +151,7 @@ class TablespaceRoomTable:
 
 def tablespace_room_table(*, target_id: int) -> TablespaceRoomTable | None:
     """Each tablespace's room now and after the current recommended moves, run in order of saving (the
-    biggest first), each against the room the ones before it left (apps.tiering.feasibility). None when
+    biggest first), each against the room the ones before it left (apps.tiering.moves.feasibility). None when
     no source gave the target's tablespace sizes."""
     from apps.snapshots.selectors import tablespace_space_latest
     from apps.snapshots.storage_map import growth_room_read, storage_map_read

@@ -27,8 +27,9 @@ from apps.core.time import floor_day
 from apps.snapshots.figures import window_read, window_span, window_unlisted
 from apps.snapshots.models import Residency
 from apps.targets.models import StorageLocation, TablespaceTier, Target
-from apps.tiering import hysteresis, movability, rules
+from apps.tiering import rules
 from apps.tiering.models import Recommendation, RecommendationRun, Tier
+from apps.tiering.moves import hysteresis, movability
 from apps.tiering.recommendations.decision import build_recommendations, positions_in
 from apps.tiering.recommendations.decision_records import Recommendations, SegmentArrays
 from apps.tiering.recommendations.selectors import lob_index_pairs_read, segment_names, tablespace_read_latency_ms
@@ -125,7 +126,7 @@ SELECT s.id::int8, coalesce(s.size_bytes, -1)::int8, s.in_awr,
        CASE WHEN s.object_type = ANY(%(partition)s)
             THEN hashtextextended(s.container || ':' || s.owner || '.' || s.object_name || '.' || s.object_type, 0)
             ELSE 0 END::int8,
-       -- apps.tiering.movability.movability(), rule for rule (held to it by tests/tiering/test_movability.py)
+       -- apps.tiering.moves.movability.movability(), rule for rule (held to it by tests/tiering/moves/test_movability.py)
        CASE WHEN s.name_truncated THEN %(m_name_truncated)s
             WHEN s.object_type = ANY(%(m_lob_index_types)s)
                  OR (s.object_type = 'INDEX' AND s.object_name ~ %(m_lob_index_name)s) THEN %(m_moves_with_lob)s
@@ -212,7 +213,7 @@ WHERE r.run_id = ANY(%(runs)s::int8[]) AND r.segment_id = ANY(%(segments)s::int8
 def advice_history(*, target_id: int, before: dt.datetime, segment_ids: np.ndarray, days: int) -> hysteresis.History:
     """The rows of ``segment_ids`` in the target's runs of the ``days`` UTC days before the day of ``before``
     (one run a day: the history, and the current run when it is of an earlier day), for the hysteresis of
-    moves back (apps.tiering.hysteresis): their tiers then and whether a move back was held, aged from the
+    moves back (apps.tiering.moves.hysteresis): their tiers then and whether a move back was held, aged from the
     latest run (1) back. One query, by
     the rows' key (run, segment)."""
     if not len(segment_ids) or days <= 0:

@@ -6,7 +6,8 @@ and its explanation (apps.tiering.recommendations.explain); tests run it over wh
 
 from __future__ import annotations
 
-from apps.tiering import movability, rules
+from apps.tiering import rules
+from apps.tiering.moves import movability
 from apps.tiering.rules.in_words import rate as _rate
 
 _MOVES = rules.MOVING_ACTIONS

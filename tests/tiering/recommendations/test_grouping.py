@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from apps.tiering.costmodel import DeviceTier, ProvisionedIopsTier
-from apps.tiering.payback import MovePolicy
+from apps.tiering.moves.payback import MovePolicy
 from apps.tiering.recommendations import grouping
 
 FLASH, DISK = 7, 3

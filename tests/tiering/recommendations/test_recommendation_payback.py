@@ -15,7 +15,7 @@ import pytest
 from apps.targets.models import Target
 from apps.tiering import rules
 from apps.tiering.models import Recommendation, Tier, TierSet
-from apps.tiering.payback import DAYS_PER_MONTH
+from apps.tiering.moves.payback import DAYS_PER_MONTH
 from apps.tiering.recommendations.explain import explain as _explain
 from apps.tiering.recommendations.selectors import recommendation_list
 from apps.tiering.recommendations.services import recommendation_refresh

@@ -18,7 +18,7 @@ from tests.tiering.stored_targets import cold_partitions_store
 def cloud_target(db, seed_tiers) -> Target:
     from apps.tiering.models import TierSet
 
-    # Each partition alone saves $0.35 a month, under the set's $1 minimum (apps.tiering.payback): none, here,
+    # Each partition alone saves $0.35 a month, under the set's $1 minimum (apps.tiering.moves.payback): none, here,
     # so that the pooling is what decides.
     TierSet.objects.filter(name="aws-ebs").update(min_saving_usd_per_month=0)
     target = Target.objects.create(name="c1", mode=Target.Mode.DEMO, tier_set_id="aws-ebs")

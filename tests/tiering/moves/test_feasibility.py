@@ -6,8 +6,8 @@ import doctest
 import unittest
 
 from apps.targets.rows import TablespaceSpace
-from apps.tiering import feasibility as feasibility_module
-from apps.tiering.feasibility import Move, feasibility
+from apps.tiering.moves import feasibility as feasibility_module
+from apps.tiering.moves.feasibility import Move, feasibility
 
 GB = 10**9
 

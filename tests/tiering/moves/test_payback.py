@@ -1,4 +1,4 @@
-"""apps.tiering.payback: a move's duration, redo, one-off cost and payback, and whether it is worth making."""
+"""apps.tiering.moves.payback: a move's duration, redo, one-off cost and payback, and whether it is worth making."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from decimal import Decimal
 
 import numpy as np
 
-from apps.tiering import payback
-from apps.tiering.payback import DAYS_PER_MONTH, MovePolicy, move_costs
+from apps.tiering.moves import payback
+from apps.tiering.moves.payback import DAYS_PER_MONTH, MovePolicy, move_costs
 
 GB = 1024**3
 
@@ -101,7 +101,7 @@ class WorthMovingTests(unittest.TestCase):
 
 class PurityTests(unittest.TestCase):
     def test_it_imports_without_django(self):
-        code = "import sys, apps.tiering.payback; print(any(m.startswith('django') for m in sys.modules))"
+        code = "import sys, apps.tiering.moves.payback; print(any(m.startswith('django') for m in sys.modules))"
         result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
 
         self.assertEqual(result.stdout.strip(), "False")

@@ -1,4 +1,4 @@
-"""Hysteresis (apps.tiering.hysteresis): no bouncing around a break-even, day by day; a lasting change moves.
+"""Hysteresis (apps.tiering.moves.hysteresis): no bouncing around a break-even, day by day; a lasting change moves.
 
 Pure: no database. The replay plays a refresh a day through judge(), with a DBA who makes every move the
 day it is advised, as the end-to-end test (test_hysteresis_refresh.py) does through recommendation_refresh.
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from apps.tiering import costmodel
-from apps.tiering.hysteresis import MEMORY_DAYS, HeldBack, History, Settings, crossed_share, judge, why_held
+from apps.tiering.moves.hysteresis import MEMORY_DAYS, HeldBack, History, Settings, crossed_share, judge, why_held
 
 HICAP, FAST = 1, 2
 TIERS = {

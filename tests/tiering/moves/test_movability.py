@@ -1,4 +1,4 @@
-"""Which segments a move can relocate (apps.tiering.movability), and the refresh's SQL that classifies them."""
+"""Which segments a move can relocate (apps.tiering.moves.movability), and the refresh's SQL that classifies them."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import unittest
 
 import pytest
 
-from apps.tiering import movability
-from apps.tiering.movability import (
+from apps.tiering.moves import movability
+from apps.tiering.moves.movability import (
     AQ_INTERNAL,
     CLUSTER,
     CODES,

@@ -1,10 +1,10 @@
-"""Tuning the SQL that drives a segment against moving it (apps.tiering.sqldrive, pure)."""
+"""Tuning the SQL that drives a segment against moving it (apps.tiering.moves.sqldrive, pure)."""
 
 from __future__ import annotations
 
 import unittest
 
-from apps.tiering.sqldrive import StatementReads, tuning_note
+from apps.tiering.moves.sqldrive import StatementReads, tuning_note
 
 DAY = 86400.0
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import unittest
 
 from apps.targets.rows import TablespaceSpace
-from apps.tiering.feasibility import Move, feasibility
+from apps.tiering.moves.feasibility import Move, feasibility
 
 GB = 10**9
 

@@ -12,11 +12,11 @@ import pytest
 from apps.snapshots.before_after import WindowFigures, compare_periods
 from apps.snapshots.models import Segment, SegmentMove, SegmentStat
 from apps.targets.demo.moves import BUILTIN_HOURS_BEFORE, BUILTIN_SEGMENT, BUILTIN_TABLESPACE
-from apps.tiering import verdicts
-from apps.tiering.verdicts import Prediction, judge
+from apps.tiering.moves import verdicts
+from apps.tiering.moves.verdicts import Prediction, judge
 
 T = dt.datetime(2026, 11, 20, tzinfo=dt.timezone.utc)
-COMPARE_FIXTURES = Path(__file__).resolve().parents[1] / "targets" / "awr_report" / "fixtures"
+COMPARE_FIXTURES = Path(__file__).resolve().parents[2] / "targets" / "awr_report" / "fixtures"
 
 
 def window(label: str, *, snapshots: int = 168, reads: int | None = 3_600_000, writes: int | None = 36_000,
