@@ -15,8 +15,8 @@ from apps.core.uploads import upload_refusals
 from apps.dashboard.forms import TierForm
 from apps.dashboard.views import staff_required
 from apps.tiering.calibration import MAX_FILE_BYTES, CalibrationError, calibration_parse
-from apps.tiering.calibration_selectors import tier_set_target_names
-from apps.tiering.calibration_services import tier_calibration_store
+from apps.tiering.calibration.selectors import tier_set_target_names
+from apps.tiering.calibration.services import tier_calibration_store
 from apps.tiering.models import Tier
 
 

@@ -343,7 +343,7 @@ def refresh_status(request: HttpRequest, name: str) -> JsonResponse:
 
 @require_GET
 def tiers(request: HttpRequest) -> HttpResponse:
-    from apps.tiering.calibration_selectors import tier_calibration_catalog
+    from apps.tiering.calibration.selectors import tier_calibration_catalog
 
     return render(request, "dashboard/tiers.html", {"sets": fleet_selectors.tier_catalog(),
                                                     "calibrations": tier_calibration_catalog()})

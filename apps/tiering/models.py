@@ -346,7 +346,7 @@ class Refresh(models.Model):
 # The fleet budget's remembered runs (its package, apps.tiering.budget) and a tier's measured figures (issue 17)
 # live in their own modules, as move plans do.
 from apps.tiering.budget.models import BudgetRun  # noqa: E402, F401
-from apps.tiering.calibration_models import TierCalibration  # noqa: E402, F401
+from apps.tiering.calibration.models import TierCalibration  # noqa: E402, F401
 
 # Move plans (issue 16) live in their own module; imported here so that they are the tiering app's models.
 from apps.tiering.plans.models import Plan, PlanStep  # noqa: E402, F401

@@ -12,7 +12,7 @@ class TierCalibration(models.Model):
     """What a calibration file (fio, ORION, CALIBRATE_IO) measured on a tier, and what it changed.
 
     Storing one sets the tier's device IOPS and read latency from what was measured
-    (apps.tiering.calibration_services.tier_calibration_store); ``set_*`` say which figures it set (null:
+    (apps.tiering.calibration.services.tier_calibration_store); ``set_*`` say which figures it set (null:
     left alone, because not measured or not used by the tier's pricing) and ``nominal_*`` keep the
     figures the tier had before it was first measured, so a page can show measured against nominal.
     """

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from apps.tiering.calibration import MAX_FILE_BYTES, CalibrationError, calibration_parse
 
-SAMPLES = Path(__file__).resolve().parent / "fixtures" / "calibration"
+SAMPLES = Path(__file__).resolve().parents[1] / "fixtures" / "calibration"
 
 
 class RefusalTests(unittest.TestCase):

@@ -11,7 +11,7 @@ from django.test import Client
 
 from apps.tiering.calibration import MAX_FILE_BYTES
 
-SAMPLES = Path(__file__).resolve().parent / "fixtures" / "calibration"
+SAMPLES = Path(__file__).resolve().parents[1] / "fixtures" / "calibration"
 
 pytestmark = pytest.mark.django_db
 

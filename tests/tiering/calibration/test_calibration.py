@@ -13,8 +13,8 @@ from pathlib import Path
 
 from apps.tiering.calibration import FIGURE_KEYS, CalibrationReading, calibration_parse
 
-ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = Path(__file__).resolve().parent / "fixtures" / "calibration"
+ROOT = Path(__file__).resolve().parents[3]
+SAMPLES = Path(__file__).resolve().parents[1] / "fixtures" / "calibration"
 
 
 def parse(name: str) -> CalibrationReading:

@@ -14,8 +14,8 @@ from django.core.management import CommandError, call_command
 
 from apps.tiering.calibration import FIGURE_KEYS
 
-ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = Path(__file__).resolve().parent / "fixtures" / "calibration"
+ROOT = Path(__file__).resolve().parents[3]
+SAMPLES = Path(__file__).resolve().parents[1] / "fixtures" / "calibration"
 # A fresh interpreter whose database and broker point at closed ports: reading a file must not need them.
 NO_DATABASE = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "SECRET_KEY": "x", "LOG_LEVEL": "WARNING",
                "DATABASE_URL": "postgres://u:p@127.0.0.1:9/none", "REDIS_URL": "redis://127.0.0.1:9/0",
