@@ -15,7 +15,7 @@ from apps.tiering.budget.services import BudgetError, fleet_budget, fleet_budget
 from apps.tiering.models import Recommendation, Tier, TierSet
 from apps.tiering.plans.models import PlanStep
 
-EXTRACTS = Path(__file__).resolve().parents[1] / "targets" / "extract" / "fixtures"
+EXTRACTS = Path(__file__).resolve().parents[2] / "targets" / "extract" / "fixtures"
 
 
 @pytest.fixture
