@@ -171,7 +171,7 @@ def main() -> None:
     from bench.setup_data import setup_django as _setup_django
 
     _setup_django(options.database_suffix)
-    from apps.tiering.recommendations.services import tier_presets_install
+    from apps.tiering.tiers import tier_presets_install
 
     tier_presets_install()
     target = export_target(options.rows)

@@ -181,7 +181,7 @@ def run_alone(setup: Callable[[str], None]) -> None:
     """``bench/run.py --only budget``: on its own database (``setup``: run.py's _setup_django), so that the fleet
     it writes stays out of the pages' figures; prints the figures as one JSON line."""
     setup("_bench_budget")
-    from apps.tiering.recommendations.services import tier_presets_install
+    from apps.tiering.tiers import tier_presets_install
 
     tier_presets_install()
     print(json.dumps(bench_budget()), flush=True)

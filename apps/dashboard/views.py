@@ -364,7 +364,7 @@ def tier_edit(request: HttpRequest, tier_id: int) -> HttpResponse:
 @require_POST
 @staff_required
 def tier_presets(request: HttpRequest) -> HttpResponse:
-    from apps.tiering.recommendations.services import tier_presets_install
+    from apps.tiering.tiers import tier_presets_install
 
     notes = tier_presets_install()
     audit_event_record(actor=request.user, action="tier presets", outcome="; ".join(notes) or "none missing")

@@ -51,31 +51,6 @@ class RefreshResult:
     computed_at: dt.datetime
 
 
-def tier_presets_install() -> list[str]:
-    """Create the preset tiers that do not exist yet (by name); never overwrite an edited tier."""
-    from apps.tiering.tiers import preset_rows, preset_sets_ensure
-
-    preset_sets_ensure()
-    created = []
-    for row in preset_rows():
-        _, was_created = Tier.objects.get_or_create(name=row["name"], defaults=row)
-        if was_created:
-            created.append(row["name"])
-    return [f"created {len(created)} preset tiers"] if created else []
-
-
-def demo_tablespaces_map(*, target: Target) -> None:
-    """The demo target's tablespaces on the seed's 2009 tiers (tier names compared case-insensitively;
-    a mapping a DBA changed is kept)."""
-    from apps.targets.demo.schema import DEFAULT_TABLESPACE_TIERS
-
-    tiers = {tier.name.lower(): tier for tier in Tier.objects.filter(tier_set=target.tier_set)}
-    for tablespace, tier_name in DEFAULT_TABLESPACE_TIERS.items():
-        if tier_name.lower() in tiers:
-            TablespaceTier.objects.get_or_create(
-                target=target, tablespace_name=tablespace, defaults={"tier": tiers[tier_name.lower()]})
-
-
 def recommendation_refresh(*, target_id: int, now: dt.datetime, window_days: int | None = None,
                            statistic: str | None = None) -> RefreshResult:
     """Recompute every segment's recommendation for one target and store them as current.
