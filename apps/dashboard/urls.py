@@ -22,5 +22,5 @@ urlpatterns = [
     path("search/", views.search, name="search"),
     path("", include("apps.dashboard.budget_urls")),
     path("", include("apps.dashboard.storage_urls")),
-    path("", include("apps.dashboard.target_urls")),
+    path("", include("apps.dashboard.targets.urls")),
 ]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.dashboard import target_views
+from apps.dashboard.targets import views as target_views
 
 # Included by apps.dashboard.urls (namespace "dashboard"). Under /manage/: /targets/<name>/ is a target's page,
 # and a target may be called "add" or "manage".
