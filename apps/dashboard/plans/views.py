@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.dashboard.before_after_selectors import plan_before_after, window_choice
-from apps.dashboard.plan_forms import PlanCreateForm
+from apps.dashboard.plans.forms import PlanCreateForm
 from apps.dashboard.views import staff_required
 from apps.targets.models import Target
 from apps.tiering.plans import selectors, services

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.dashboard import plan_views as views
+from apps.dashboard.plans import views
 
 app_name = "plans"
 
