@@ -20,7 +20,7 @@ urlpatterns = [
     path("tiers/presets/", views.tier_presets, name="tier_presets"),
     path("audit/", audit_views.audit, name="audit"),
     path("search/", views.search, name="search"),
-    path("", include("apps.dashboard.budget_urls")),
+    path("", include("apps.dashboard.budget.urls")),
     path("", include("apps.dashboard.storage_urls")),
     path("", include("apps.dashboard.targets.urls")),
 ]

@@ -19,7 +19,7 @@ from apps.core.audit import audit_event_record
 from apps.core.time import day_bounds
 from apps.dashboard import charts, fleet_selectors, run_figures, selectors
 from apps.dashboard.before_after_selectors import segment_before_after, window_choice
-from apps.dashboard.budget_views import budget_card
+from apps.dashboard.budget.views import budget_card
 from apps.dashboard.forms import RecommendationFilterForm, TierForm
 from apps.dashboard.hidden import fold_oracle_maintained
 from apps.dashboard.keyset import BadCursor, keyset_page

@@ -1,4 +1,4 @@
-"""The fleet page's budget card and its "make the plans" (apps.dashboard.budget_views), through the test client."""
+"""The fleet page's budget card and its "make the plans" (apps.dashboard.budget.views), through the test client."""
 
 from __future__ import annotations
 

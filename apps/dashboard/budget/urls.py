@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.dashboard import budget_views
+from apps.dashboard.budget import views as budget_views
 
 # Included by apps.dashboard.urls (namespace "dashboard"); the split itself is a GET on the fleet page.
 urlpatterns = [
