@@ -21,6 +21,6 @@ urlpatterns = [
     path("audit/", audit_views.audit, name="audit"),
     path("search/", views.search, name="search"),
     path("", include("apps.dashboard.budget.urls")),
-    path("", include("apps.dashboard.storage_urls")),
+    path("", include("apps.dashboard.storage.urls")),
     path("", include("apps.dashboard.targets.urls")),
 ]

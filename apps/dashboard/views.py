@@ -117,7 +117,7 @@ def _table_page(request: HttpRequest, target: Target, *, with_action: bool,
 @require_GET
 def target_detail(request: HttpRequest, name: str) -> HttpResponse:
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
-    from apps.dashboard.storage_selectors import storage_map_card
+    from apps.dashboard.storage.selectors import storage_map_card
     from apps.snapshots.selectors import database_incarnations, incarnation_current, incomplete_intervals
     from apps.tiering.recommendations.selectors import tablespace_room_table
 

@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from apps.core.models import AuditLogEntry
-from apps.dashboard.storage_selectors import storage_map_card
+from apps.dashboard.storage.selectors import storage_map_card
 from apps.snapshots.storage_map import storage_location_save
 from apps.targets.models import StorageLocation, TablespaceTier
 from apps.tiering.models import Refresh, Tier

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from apps.dashboard import storage_views
+from apps.dashboard.storage import views as storage_views
 
 urlpatterns = [
     path("targets/<str:name>/storage-map/", storage_views.storage_location, name="storage_location"),
