@@ -52,6 +52,6 @@ urlpatterns = [
     path("", include("apps.snapshots.urls")),
     path("", include("apps.dashboard.urls")),
     path("", include("apps.dashboard.plans.urls")),
-    path("", include("apps.dashboard.calibration_urls")),
+    path("", include("apps.dashboard.calibration.urls")),
     path("", include("apps.api.urls")),  # /api/v1/, /api/schema/, /api/docs/ (docs/api.md)
 ]

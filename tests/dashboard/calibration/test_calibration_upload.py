@@ -1,4 +1,4 @@
-"""The tier page's calibration upload (apps/dashboard/calibration_views.py): admins only, CSRF, capped, and a
+"""The tier page's calibration upload (apps/dashboard/calibration/views.py): admins only, CSRF, capped, and a
 file we cannot read is one line on the page with nothing stored."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from django.test import Client
 
 from apps.tiering.calibration import MAX_FILE_BYTES
 
-SAMPLES = Path(__file__).resolve().parents[1] / "fixtures" / "calibration"
+SAMPLES = Path(__file__).resolve().parents[2] / "tiering" / "fixtures" / "calibration"
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from tests.browser import SHOTS, assert_no_csp_violation, login, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SAMPLES = Path(__file__).resolve().parents[1] / "tiering" / "fixtures" / "calibration"
+SAMPLES = Path(__file__).resolve().parents[2] / "tiering" / "fixtures" / "calibration"
 
 
 class CalibrationBrowserTests:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.dashboard import calibration_views as views
+from apps.dashboard.calibration import views
 
 app_name = "calibration"
 
