@@ -1,6 +1,7 @@
 from django.urls import include, path
 
-from apps.dashboard import audit_views, period_views, views
+from apps.dashboard import period_views, views
+from apps.dashboard.audit import views as audit_views
 
 app_name = "dashboard"
 

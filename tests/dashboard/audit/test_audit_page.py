@@ -8,7 +8,7 @@ from auditlog.context import set_actor
 
 from apps.core.audit import audit_event_record
 from apps.core.models import AuditLogEntry
-from apps.dashboard.audit_views import AUDIT_PAGE_SIZE
+from apps.dashboard.audit.views import AUDIT_PAGE_SIZE
 from apps.targets.models import Target
 from apps.tiering.models import Tier, TierSet
 
@@ -228,7 +228,7 @@ class AuditFilterTests:
 def test_the_examples_of_the_entry_lines_hold():
     import doctest
 
-    from apps.dashboard import audit_rows
+    from apps.dashboard.audit import rows as audit_rows
 
     assert doctest.testmod(audit_rows).failed == 0
 

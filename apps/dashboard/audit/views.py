@@ -16,8 +16,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from apps.dashboard.audit_forms import AuditFilterChoices, AuditFilterForm
-from apps.dashboard.audit_rows import AuditRow, audit_rows
+from apps.dashboard.audit.forms import AuditFilterChoices, AuditFilterForm
+from apps.dashboard.audit.rows import AuditRow, audit_rows
 from apps.dashboard.views import staff_required
 
 AUDIT_PAGE_SIZE = 50
