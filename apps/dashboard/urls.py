@@ -1,7 +1,8 @@
 from django.urls import include, path
 
-from apps.dashboard import period_views, views
+from apps.dashboard import views
 from apps.dashboard.audit import views as audit_views
+from apps.dashboard.periods import views as period_views
 
 app_name = "dashboard"
 

@@ -24,8 +24,8 @@ from apps.dashboard.forms import RecommendationFilterForm, TierForm
 from apps.dashboard.hidden import fold_oracle_maintained
 from apps.dashboard.keyset import BadCursor, keyset_page
 from apps.dashboard.partition_selectors import partition_heat, partition_rollup
-from apps.dashboard.period_selectors import period_series
-from apps.dashboard.period_views import page_period_context
+from apps.dashboard.periods.selectors import period_series
+from apps.dashboard.periods.views import page_period_context
 from apps.dashboard.segment_sql_selectors import segment_sql_card
 from apps.snapshots.collect_now import collect_now
 from apps.snapshots.models import CollectionRun, Segment

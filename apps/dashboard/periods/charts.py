@@ -19,8 +19,8 @@ from django.core.cache import cache
 
 from apps.core.time import day_bounds, days_of
 from apps.dashboard import charts, selectors
-from apps.dashboard.period_selectors import PeriodView
-from apps.dashboard.periods import day_range_words
+from apps.dashboard.periods.picker import day_range_words
+from apps.dashboard.periods.selectors import PeriodView
 from apps.dashboard.rows import SegmentPoints
 from apps.snapshots.periods import period_coverage, target_period_figures
 

@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from apps.dashboard.compare_selectors import CompareForm, compare_page
-from apps.dashboard.period_charts import period_chart_context
-from apps.dashboard.period_selectors import page_period, period_context
+from apps.dashboard.periods.charts import period_chart_context
+from apps.dashboard.periods.compare import CompareForm, compare_page
+from apps.dashboard.periods.selectors import page_period, period_context
 from apps.snapshots.periods import period_bounds
 from apps.targets.models import Target
 

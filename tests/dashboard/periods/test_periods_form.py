@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 from django.http import QueryDict
 
-from apps.dashboard.periods import period_choice
+from apps.dashboard.periods.picker import period_choice
 from apps.snapshots.models import Snapshot
 from apps.targets.models import Target
 
@@ -84,7 +84,7 @@ class PeriodChoiceTests:
 def test_a_range_of_days_reads_as_a_label_says_it():
     import doctest
 
-    from apps.dashboard import periods
+    from apps.dashboard.periods import picker as periods
 
     result = doctest.testmod(periods)
     assert result.attempted and not result.failed

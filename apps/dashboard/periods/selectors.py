@@ -14,7 +14,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils import timezone
 
-from apps.dashboard.periods import PARAMETERS, PeriodChoice, period_choice
+from apps.dashboard.periods.picker import PARAMETERS, PeriodChoice, period_choice
 from apps.snapshots.periods import PeriodCoverage, SegmentFigures, period_coverage, segment_period_figures
 
 
