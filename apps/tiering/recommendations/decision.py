@@ -22,9 +22,14 @@ from apps.targets.models import Target
 from apps.tiering import costmodel, rules
 from apps.tiering.models import Tier, TierSet
 from apps.tiering.moves import hysteresis, payback
-from apps.tiering.recommendations import lifecycle as lifecycle_model
 from apps.tiering.recommendations import lobfold
 from apps.tiering.recommendations.decision_groups import Names, judge_groups
+from apps.tiering.recommendations.decision_partitions import (
+    lifecycle_exempt,
+    lifecycle_members,
+    partition_lifecycle_apply,
+    skewed_partitions,
+)
 from apps.tiering.recommendations.decision_records import (
     Coded,
     Recommendations,
@@ -98,7 +103,7 @@ def build_recommendations(
                 if bounded.any() else cost_now)
     held = unmeasured & ~(bounded & (choice_high == choice))
     # Partition lifecycle: empty partitions newer than their table's hot one are priced on its tier.
-    lifecycle, choice, chosen_cost, cost_tier_id = _partition_lifecycle(
+    lifecycle, choice, chosen_cost, cost_tier_id = partition_lifecycle_apply(
         segments=segments, intensity=intensity, window=window, unmeasured=unmeasured, sized=sized, costs=costs,
         choice=choice, chosen_cost=chosen_cost, cost_tier_id=cost_tier_id)
 
@@ -119,7 +124,7 @@ def build_recommendations(
     # Hysteresis: a move back to a tier it left or was advised to leave waits for a clear and lasting change.
     held_back = _held_back(history=history, tier_set=target.tier_set, ids=ids, current_id=current_id,
                            cost_tier_id=cost_tier_id, intensity=intensity, tiers=known_tiers)
-    _lifecycle_exempt(lifecycle, move.not_worth, held_back)
+    lifecycle_exempt(lifecycle, move.not_worth, held_back)
     columns = rules.Columns(
         held_back=held_back,
         is_undo=segments.is_undo, is_temp=segments.is_temp, is_lob=segments.is_lob,
@@ -339,69 +344,3 @@ def _lookup(keys: np.ndarray, values: dict[int, float]) -> np.ndarray:
     """``values[key]`` for each of ``keys`` (a few distinct ones), NaN when missing."""
     distinct, inverse = np.unique(keys, return_inverse=True)
     return np.array([values.get(int(key), np.nan) for key in distinct], dtype=np.float64)[inverse.reshape(-1)]
-
-
-def skewed_partitions(groups: np.ndarray, is_partition: np.ndarray, intensity: np.ndarray) -> np.ndarray:
-    """True for the partitions (grouped by ``groups``) of tables or indexes whose intensities differ widely."""
-    skewed = np.zeros(groups.size, dtype=bool)
-    partitioned = np.flatnonzero(is_partition)
-    if not partitioned.size:
-        return skewed
-    order = partitioned[np.argsort(groups[partitioned], kind="stable")]
-    keys = groups[order]
-    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-    ends = np.append(starts[1:], order.size)
-    minimum = rules.merge_thresholds()["partition_skew_min_partitions"]
-    for start, end in zip(starts, ends):
-        if end - start < minimum:
-            continue
-        members = order[start:end]
-        values = intensity[members]
-        pairs = [(str(i), None if np.isnan(v) else float(v)) for i, v in enumerate(values)]
-        if rules.partition_skew(pairs) is not None:
-            skewed[members] = True
-    return skewed
-
-
-def _partition_lifecycle(*, segments: SegmentArrays, intensity: np.ndarray, window: WindowColumns,
-                         unmeasured: np.ndarray, sized: np.ndarray, costs: np.ndarray, choice: np.ndarray,
-                         chosen_cost: np.ndarray, cost_tier_id: np.ndarray) -> tuple:
-    """(lifecycle, choice, chosen_cost, cost_tier_id) after the partition lifecycle (apps.tiering.recommendations.lifecycle):
-    an empty partition newer than its table's hot one takes the hot one's tier as its cost model's tier, priced
-    there on its own figures, so that the rules move it there (or keep it where it is there already)."""
-    lifecycle = lifecycle_of(segments=segments, intensity=intensity, window=window, unmeasured=unmeasured, sized=sized)
-    ahead = np.flatnonzero(lifecycle.ahead)
-    if not ahead.size:
-        return lifecycle, choice, chosen_cost, cost_tier_id
-    choice, chosen_cost, cost_tier_id = choice.copy(), chosen_cost.copy(), cost_tier_id.copy()
-    choice[ahead] = choice[lifecycle.hot[ahead]]
-    chosen_cost[ahead] = costs[ahead, choice[ahead]]
-    cost_tier_id[ahead] = cost_tier_id[lifecycle.hot[ahead]]
-    return lifecycle, choice, chosen_cost, cost_tier_id
-
-
-def _lifecycle_exempt(lifecycle: lifecycle_model.Lifecycle, *holds: np.ndarray) -> None:
-    """A partition placed ahead of its month is neither judged on its saving now (it has no IO yet: the
-    placement pays off when its month comes) nor held back as a move back: ``holds`` cleared in place."""
-    for held in holds:
-        held[lifecycle.ahead] = False
-
-
-def lifecycle_members(lifecycle: lifecycle_model.Lifecycle, interval: np.ndarray) -> np.ndarray:
-    """The segments the partition_lifecycle finding is on: the partitions placed ahead, their hot partitions
-    and the hot partition of an interval-partitioned table (its future partitions do not exist yet: its
-    DDL sends them where it goes, apps.tiering.ddl.lifecycle)."""
-    hot = lifecycle.hot
-    members = lifecycle.ahead.copy()
-    members[np.unique(np.r_[hot[lifecycle.ahead], hot[interval & (hot >= 0)]]).astype(np.int64)] = True
-    return members
-
-
-def lifecycle_of(*, segments: SegmentArrays, intensity: np.ndarray, window: WindowColumns,
-                 unmeasured: np.ndarray, sized: np.ndarray) -> lifecycle_model.Lifecycle:
-    """apps.tiering.recommendations.lifecycle.partition_lifecycle of a refresh's segments."""
-    groups = np.where(segments.is_partition, segments.partition_group, 0)
-    return lifecycle_model.partition_lifecycle(
-        groups=groups, positions=segments.partition_position.astype(np.int64), intensity=intensity,
-        requests=(window.read_requests + window.write_requests).astype(np.float64), measured=~unmeasured,
-        placeable=sized & (segments.movability == 0))
