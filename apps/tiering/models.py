@@ -130,7 +130,7 @@ class RecommendationRun(models.Model):
     makes it current in one small transaction. The run it replaces stays as
     ``history`` when it is the last of an earlier UTC day; one of the same day
     is ``replaced``, shown nowhere, and deleted by a task after the refresh
-    (tiering.services.recommendation_runs_prune), as is a ``writing`` run a
+    (apps.tiering.recommendations.services.recommendation_runs_prune), as is a ``writing`` run a
     failed refresh left.
     """
 
@@ -223,7 +223,7 @@ class Recommendation(RunFacts, models.Model):
     # The primary key (run, segment): a run's rows, and one segment's row in each run (its history: the
     # target's runs, then one probe each); Meta adds the keyset sort keys. Every index costs a refresh 100k
     # insertions at fleet scale. No database-level foreign keys (as for SegmentStat): PostgreSQL
-    # checks them row by row; rows are written only by tiering.services with ids it has just read,
+    # checks them row by row; rows are written only by apps.tiering.recommendations.services with ids it has just read,
     # and deletes cascade (tiers set NULL) through the ORM.
     pk = models.CompositePrimaryKey("run", "segment")
     run = models.ForeignKey(RecommendationRun, on_delete=models.CASCADE, related_name="rows", db_index=False,

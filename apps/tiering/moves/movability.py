@@ -13,7 +13,7 @@ comment, so the two always say the same.
 Undo and TEMP are movable here: their own rules (``rules``) keep them or say
 how to switch the undo or temporary tablespace.
 
-The refresh classifies 100k segments in SQL (tiering.services, from the
+The refresh classifies 100k segments in SQL (apps.tiering.recommendations.services, from the
 constants below); a test holds that query to :func:`movability`.
 
 Pure: standard library only.
