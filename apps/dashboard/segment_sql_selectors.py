@@ -1,5 +1,5 @@
 """The segment page's "SQL driving this segment" card: its statements, why there are none, and whether tuning
-one would save more than the move (apps.tiering.sqldrive)."""
+one would save more than the move (apps.tiering.moves.sqldrive)."""
 
 from __future__ import annotations
 

@@ -287,7 +287,7 @@ def totals_aggregates() -> dict:
     return dict(
         now=Sum("cost_now_usd"), after=Sum("cost_after_usd"), savings=Sum("savings_usd"), count=Count("segment_id"),
         moves=Count("segment_id", filter=Q(action__in=("move", "move_partitions"))),
-        # Empty partitions moved ahead of their month (apps.tiering.lifecycle): moved, but saving nothing yet.
+        # Empty partitions moved ahead of their month (apps.tiering.recommendations.lifecycle): moved, but saving nothing yet.
         ahead=Count("segment_id", filter=Q(action="place_ahead")),
         unpriced=Count("segment_id", filter=Q(cost_now_usd__isnull=True)),
         unmeasured=Count("segment_id", filter=Q(measured=False)),

@@ -191,7 +191,7 @@ def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResp
         "block_size_bytes": _block_size(target), "basis": target.tier_set.basis,
         "latency": read_latency(segment, current),
     }
-    # A partition: its table's partitions by age, the heat the lifecycle reads (apps.tiering.lifecycle).
+    # A partition: its table's partitions by age, the heat the lifecycle reads (apps.tiering.recommendations.lifecycle).
     partitions = partition_heat(segment=segment, run_id=current.run_id) if current else []
     payload = charts.partition_heat_payload(partitions) if len(partitions) > 1 else None
     context["partition_payload"] = payload
