@@ -10,7 +10,7 @@ LOBs, moves and keeps, tablespaces mapped so moves carry DDL), in its own databa
 
     .venv/bin/python bench/bench_export.py --rows 20000
 
-It measures the download once the run's export is rendered and stored (apps.tiering.export_store), as it is after
+It measures the download once the run's export is rendered and stored (apps.tiering.recommendations.export_store), as it is after
 a refresh, and reports the rendering's own time; ``--no-render`` measures the download that words every row.
 """
 
@@ -69,8 +69,8 @@ def bench_export(target, repeats: int = 3, render: bool = True) -> dict:
     """The median of ``repeats`` downloads of ``target``'s recommendations CSV, and its peak memory: after the
     current run's export is rendered and stored (as the task after a refresh does; its time reported), or with
     ``render`` False with none stored (every row worded at the download)."""
-    from apps.tiering.export_store import export_render
     from apps.tiering.models import ExportLine, ExportRender, RecommendationRun
+    from apps.tiering.recommendations.export_store import export_render
 
     client, url = _client(target)
     rows = _rows(target)
@@ -171,7 +171,7 @@ def main() -> None:
     from bench.setup_data import setup_django as _setup_django
 
     _setup_django(options.database_suffix)
-    from apps.tiering.services import tier_presets_install
+    from apps.tiering.tiers import tier_presets_install
 
     tier_presets_install()
     target = export_target(options.rows)

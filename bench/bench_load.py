@@ -42,7 +42,7 @@ def _fleet_priced() -> list[str]:
     from django.utils import timezone
 
     from apps.tiering.models import RecommendationRun
-    from apps.tiering.services import recommendation_refresh
+    from apps.tiering.recommendations.services import recommendation_refresh
 
     priced = set(RecommendationRun.objects.filter(state=RecommendationRun.State.CURRENT).values_list("target_id",
                                                                                                      flat=True))

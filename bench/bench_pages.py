@@ -77,7 +77,8 @@ def demo_collected():
     from apps.snapshots.services import snapshot_collect
     from apps.targets.models import Target
     from apps.tiering.models import RecommendationRun
-    from apps.tiering.services import recommendation_refresh, tier_presets_install
+    from apps.tiering.recommendations.services import recommendation_refresh
+    from apps.tiering.tiers import tier_presets_install
 
     tier_presets_install()
     demo_ensure()

@@ -64,11 +64,11 @@ def _plan_target(name: str = "bench-plan"):
 
 def bench_plan(repeats: int = 3) -> dict:
     """Make and export a plan of the 10k moves, ``repeats`` times; the median of each part."""
-    from apps.tiering.export import export_csv, export_rows
     from apps.tiering.models import Recommendation
     from apps.tiering.plans.models import Plan
     from apps.tiering.plans.selectors import plan_export
     from apps.tiering.plans.services import plan_create
+    from apps.tiering.recommendations.export import export_csv, export_rows
 
     target = _plan_target()
     made, scripts, csvs, floors = [], [], [], []

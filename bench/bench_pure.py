@@ -33,8 +33,8 @@ from apps.targets.demo import simulator  # noqa: E402
 from apps.targets.demo.source import DemoSource  # noqa: E402
 from apps.targets.rows import TablespaceSpace  # noqa: E402
 from apps.tiering.costmodel import DeviceTier, StorageObject, choose_tiers  # noqa: E402
-from apps.tiering.feasibility import Move, feasibility  # noqa: E402
-from apps.tiering.payback import MovePolicy, move_costs  # noqa: E402
+from apps.tiering.moves.feasibility import Move, feasibility  # noqa: E402
+from apps.tiering.moves.payback import MovePolicy, move_costs  # noqa: E402
 
 GB = 1024**3
 SAMPLES = ROOT.parent / "shared" / "awr-samples"

@@ -65,8 +65,8 @@ def bench_recommendations(target) -> dict:
     from apps.snapshots.rollups import segment_days_roll_up
     from apps.snapshots.windows import raw_window_figures, window_base_drop, window_base_prepare, window_figures
     from apps.targets.models import TablespaceTier
-    from apps.tiering import decision, services
     from apps.tiering.models import Tier
+    from apps.tiering.recommendations import decision, services
 
     now = Snapshot.objects.filter(target=target).aggregate(m=Max("end_at"))["m"]
     last_day = now.date()
@@ -149,7 +149,7 @@ def _day_rolled_up_hourly(target, day: dt.date) -> None:
 def _refresh(target, now: dt.datetime) -> float:
     """The seconds of one refresh; then, untimed, the runs it replaced are deleted, as the worker does
     after it (call with the refresh's tasks patched out)."""
-    from apps.tiering import services
+    from apps.tiering.recommendations import services
 
     _, seconds = timed(lambda: services.recommendation_refresh(target_id=target.id, now=now))
     services.recommendation_runs_prune(target_id=target.id)

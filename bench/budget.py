@@ -49,7 +49,7 @@ def _median(fn, repeats: int = 3) -> tuple[float, float]:
 def bench_split(targets: int = SPLIT_TARGETS, segments: int = SPLIT_SEGMENTS, seed: int = 17) -> dict:
     """The pure split over ``targets`` x ``segments`` candidates."""
     from apps.tiering.budget import EVICTED, Capacity, Items, TargetTerms, budget_split, explain
-    from apps.tiering.payback import MovePolicy
+    from apps.tiering.moves.payback import MovePolicy
 
     rng = np.random.default_rng(seed)
     n = targets * segments
@@ -181,7 +181,7 @@ def run_alone(setup: Callable[[str], None]) -> None:
     """``bench/run.py --only budget``: on its own database (``setup``: run.py's _setup_django), so that the fleet
     it writes stays out of the pages' figures; prints the figures as one JSON line."""
     setup("_bench_budget")
-    from apps.tiering.services import tier_presets_install
+    from apps.tiering.tiers import tier_presets_install
 
     tier_presets_install()
     print(json.dumps(bench_budget()), flush=True)

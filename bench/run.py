@@ -65,7 +65,7 @@ def _run_alone(only: str, scale: float) -> None:
     # ingest and retention: their own database (the ingest runs TRUNCATE the segment-stat table, the
     # retention run prunes every target it holds).
     setup_django({"ingest": "_bench_ingest", "retention": "_bench_ingest", "collect": "_bench_collect"}.get(only, "_bench"))
-    from apps.tiering.services import tier_presets_install
+    from apps.tiering.tiers import tier_presets_install
 
     tier_presets_install()
     if only == "ingest":
@@ -135,7 +135,7 @@ def main() -> None:
         report["collect"] = _subprocess_json("collect")
         print(json.dumps(report["collect"], indent=2), flush=True)
     setup_django()
-    from apps.tiering.services import tier_presets_install
+    from apps.tiering.tiers import tier_presets_install
     from bench import fleet_scale
 
     tier_presets_install()

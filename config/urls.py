@@ -51,7 +51,7 @@ urlpatterns = [
     path("", include("apps.targets.urls")),
     path("", include("apps.snapshots.urls")),
     path("", include("apps.dashboard.urls")),
-    path("", include("apps.dashboard.plan_urls")),
-    path("", include("apps.dashboard.calibration_urls")),
+    path("", include("apps.dashboard.plans.urls")),
+    path("", include("apps.dashboard.calibration.urls")),
     path("", include("apps.api.urls")),  # /api/v1/, /api/schema/, /api/docs/ (docs/api.md)
 ]

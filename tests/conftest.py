@@ -50,7 +50,7 @@ def admin_client(client, admin_user):
 
 @pytest.fixture
 def seed_tiers(db):
-    from apps.tiering.services import tier_presets_install
+    from apps.tiering.tiers import tier_presets_install
 
     tier_presets_install()
 

@@ -46,7 +46,7 @@ def test_the_rule_sees_absolute_and_relative_imports_of_test_modules():
         "from ..tiering.test_rules import figures": True,
         "from . import test_windows": True,
         "import tests.snapshots.test_windows": True,
-        "from tests.tiering.reason_checks import contradictions": False,
+        "from tests.tiering.recommendations.reason_checks import contradictions": False,
         "from .conftest import target": False,
         "from apps.snapshots import windows": False,
     }

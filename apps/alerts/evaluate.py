@@ -24,7 +24,7 @@ from apps.alerts.outbox import Event, events_queue
 from apps.core.heartbeat import PROCESSES, heartbeat_read
 from apps.snapshots.run_selectors import RunFigures, run_figures
 from apps.targets.models import Target
-from apps.tiering.move_selectors import moves_current
+from apps.tiering.moves.selectors import moves_current
 
 logger = logging.getLogger(__name__)
 

@@ -73,7 +73,7 @@ CONFIG_DEFAULTS: dict[str, Any] = {
     # ten times their text in memory, and a web worker stays under 200 MB (tests/security/test_uploads.py).
     # manage.py import_extract reads up to the reader's own bound (MAX_EXTRACT_BYTES).
     "MAX_WEB_EXTRACT_BYTES": 12 * 1024 * 1024,
-    # Before and after a move (apps.tiering.verdicts): the windows' default length; a verdict needs the
+    # Before and after a move (apps.tiering.moves.verdicts): the windows' default length; a verdict needs the
     # after-window to hold at least this many snapshots and this share of the before-window's (a day of
     # hourly snapshots; a quarter of a week's); a cost up to this share above the predicted one is "as
     # predicted"; IO requests/s changed by more than this factor between the windows confounds them.

@@ -39,11 +39,11 @@ class LockSpace(enum.IntEnum):
     WINDOW_BASE = 7_316_002
     #: One roll-up per target: a day's rollup is read, merged and written back (apps.snapshots.rollups).
     ROLL_UP = 7_316_003
-    #: One recommendation store per target (apps.tiering.services).
+    #: One recommendation store per target (apps.tiering.recommendations.services).
     RECOMMENDATION_STORE = 7_316_004
     #: Partition DDL of snapshots_segmentstat, between workers; key 0 (apps.snapshots.partitions).
     PARTITION_DDL = 7_316_017
-    #: One rendering of a run's stored export lines at a time; key: the run (apps.tiering.export_store).
+    #: One rendering of a run's stored export lines at a time; key: the run (apps.tiering.recommendations.export_store).
     EXPORT_RENDER = 7_343
 
     @property

@@ -9,10 +9,10 @@ from django.http import QueryDict
 from apps.core.config import get_config
 from apps.snapshots.before_after import compare_periods, segment_moves_list
 from apps.snapshots.models import Segment
+from apps.tiering.moves.verdicts import Comparison, move_comparison, periods_comparison
 from apps.tiering.plans.models import Plan
 from apps.tiering.plans.steps import PlanError
 from apps.tiering.plans.verification import plan_verdict, plan_verify_check
-from apps.tiering.verdicts import Comparison, move_comparison, periods_comparison
 
 #: Window lengths a DBA may choose, in days.
 MIN_DAYS, MAX_DAYS = 0.25, 60.0

@@ -13,7 +13,7 @@ from apps.core.services import bootstrap_admin
 from apps.snapshots.services import schedule_install
 from apps.targets.models import Target
 from apps.targets.services import DEMO_TARGET_NAME, target_ensure_demo
-from apps.tiering.services import demo_tablespaces_map, tier_presets_install
+from apps.tiering.tiers import demo_tablespaces_map, tier_presets_install
 
 
 def demo_ensure() -> list[str]:

@@ -229,7 +229,7 @@ def residency_series_payload(samples: Sequence[ResidencySample], *, block_size_b
 def partition_heat_payload(rows: Sequence[Any]) -> dict[str, Any]:
     """Intensity by partition age for the chart of a partitioned table (rows: PartitionHeat, oldest first).
 
-    Age counts partitions back from the hottest measured one (apps.tiering.lifecycle): 0 the hot one, 1 the
+    Age counts partitions back from the hottest measured one (apps.tiering.recommendations.lifecycle): 0 the hot one, 1 the
     one before it, -1 the one after. Intensity stays None where it was not measured (drawn as a gap, never
     as 0).
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from apps.tiering.movability import DICTIONARY_OWNERS, MISSING_OWNER, ORACLE_MAINTAINED_OWNERS, UNKNOWN_TYPES
+from apps.tiering.moves.movability import DICTIONARY_OWNERS, MISSING_OWNER, ORACLE_MAINTAINED_OWNERS, UNKNOWN_TYPES
 
 SHOW_PARAM = "oracle"
 SHOW_VALUE = "show"

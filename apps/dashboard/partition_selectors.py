@@ -1,4 +1,4 @@
-"""Reads for a partitioned table's segment page: its partitions' heat by age (apps.tiering.lifecycle) and, for
+"""Reads for a partitioned table's segment page: its partitions' heat by age (apps.tiering.recommendations.lifecycle) and, for
 a composite table's subpartition, its partition's subpartitions with their IO summed.
 
 Apart from apps.dashboard.selectors, which is at the 500-line mark.

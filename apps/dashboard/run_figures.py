@@ -205,7 +205,7 @@ def tier_inputs(*, tier_set: str) -> dict[str, Any]:
 
 
 def run_figures_store(run: RecommendationRun) -> RunFigures:
-    """Compute a run's figures as it is stored (tiering.services.recommendation_store), before it is current."""
+    """Compute a run's figures as it is stored (apps.tiering.recommendations.services.recommendation_store), before it is current."""
     from apps.targets.models import Target
 
     tier_set = Target.objects.values_list("tier_set", flat=True).get(pk=run.target_id)

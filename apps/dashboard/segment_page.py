@@ -11,13 +11,13 @@ from apps.core.time import day_bounds
 from apps.dashboard import charts, selectors
 from apps.dashboard.before_after_selectors import segment_before_after, window_choice
 from apps.dashboard.partition_selectors import partition_heat, partition_rollup
-from apps.dashboard.period_selectors import period_series
-from apps.dashboard.period_views import page_period_context
+from apps.dashboard.periods.selectors import period_series
+from apps.dashboard.periods.views import page_period_context
 from apps.dashboard.segment_sql_selectors import segment_sql_card
 from apps.snapshots.models import Segment
 from apps.targets.models import Target
-from apps.tiering.explain import explain
-from apps.tiering.selectors import recommendation_window, tablespace_read_latency_ms
+from apps.tiering.recommendations.explain import explain
+from apps.tiering.recommendations.selectors import recommendation_window, tablespace_read_latency_ms
 
 
 def block_size_bytes(target: Target) -> int:
@@ -48,7 +48,7 @@ def segment_body(request: HttpRequest, target: Target, segment: Segment) -> dict
         "block_size_bytes": block_size_bytes(target), "basis": target.tier_set.basis,
         "latency": read_latency(segment, current),
     }
-    # A partition: its table's partitions by age, the heat the lifecycle reads (apps.tiering.lifecycle).
+    # A partition: its table's partitions by age, the heat the lifecycle reads (apps.tiering.recommendations.lifecycle).
     partitions = partition_heat(segment=segment, run_id=current.run_id) if current else []
     payload = charts.partition_heat_payload(partitions) if len(partitions) > 1 else None
     context["partition_payload"] = payload

@@ -1,5 +1,5 @@
 """The segment page's "SQL driving this segment" card: its statements, why there are none, and whether tuning
-one would save more than the move (apps.tiering.sqldrive)."""
+one would save more than the move (apps.tiering.moves.sqldrive)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from apps.snapshots.models import Segment
 from apps.snapshots.sqlstats.selectors import SegmentStatement, segment_statements
 from apps.targets.models import Target
 from apps.targets.oracle.segment_sql import TOP_STATEMENTS
-from apps.tiering.sqldrive import StatementReads, TuningNote, tuning_note
+from apps.tiering.moves.sqldrive import StatementReads, TuningNote, tuning_note
 
 DEFAULT_WINDOW = dt.timedelta(days=7)
 

@@ -34,7 +34,7 @@ from apps.targets.models import Target
 from apps.targets.rows import segment_name
 from apps.tiering import costmodel
 from apps.tiering.models import Recommendation, RecommendationRun, Tier
-from apps.tiering.selectors import recommendation_list
+from apps.tiering.recommendations.selectors import recommendation_list
 from apps.tiering.tiers import tier_to_model
 
 STAT_FLASH_HITS = "physical read flash cache hits"
@@ -287,7 +287,7 @@ def totals_aggregates() -> dict:
     return dict(
         now=Sum("cost_now_usd"), after=Sum("cost_after_usd"), savings=Sum("savings_usd"), count=Count("segment_id"),
         moves=Count("segment_id", filter=Q(action__in=("move", "move_partitions"))),
-        # Empty partitions moved ahead of their month (apps.tiering.lifecycle): moved, but saving nothing yet.
+        # Empty partitions moved ahead of their month (apps.tiering.recommendations.lifecycle): moved, but saving nothing yet.
         ahead=Count("segment_id", filter=Q(action="place_ahead")),
         unpriced=Count("segment_id", filter=Q(cost_now_usd__isnull=True)),
         unmeasured=Count("segment_id", filter=Q(measured=False)),
@@ -309,8 +309,8 @@ def recommendation_totals_capped(qs: QuerySet[Recommendation], *, cap: int = FIL
 def lob_indexes_attach(rows: Sequence[Recommendation]) -> None:
     """Give each LOB segment's row of a table page ``lob_index_rows``, the rows of the LOB indexes folded into it
     (the lob_indexes template tag reads them): one query for the page, not one per LOB row."""
-    from apps.tiering.lobfold import LOB_SEGMENT_TYPES
-    from apps.tiering.selectors import lob_indexes_of
+    from apps.tiering.recommendations.lobfold import LOB_SEGMENT_TYPES
+    from apps.tiering.recommendations.selectors import lob_indexes_of
 
     lobs = [row for row in rows if row.segment.object_type in LOB_SEGMENT_TYPES]
     if not lobs:

@@ -18,21 +18,21 @@ from django.views.decorators.http import require_GET, require_POST
 
 from apps.core.audit import audit_event_record
 from apps.dashboard import charts, fleet_selectors, run_figures, selectors
-from apps.dashboard.budget_views import budget_card
+from apps.dashboard.budget.views import budget_card
 from apps.dashboard.forms import RecommendationFilterForm, TierForm
 from apps.dashboard.hidden import fold_oracle_maintained
 from apps.dashboard.keyset import BadCursor, keyset_page
 from apps.dashboard.page_cache import page_body
-from apps.dashboard.period_views import page_period_context
+from apps.dashboard.periods.views import page_period_context
 from apps.dashboard.segment_page import block_size_bytes, segment_body
-from apps.dashboard.storage_selectors import storage_map_card
+from apps.dashboard.storage.selectors import storage_map_card
 from apps.snapshots.collect_now import collect_now
 from apps.snapshots.models import CollectionRun, Segment
 from apps.snapshots.runs import BrokerUnavailable
 from apps.snapshots.selectors import database_incarnations, incarnation_current, incomplete_intervals
 from apps.targets.models import Target
 from apps.tiering.models import Refresh, Tier
-from apps.tiering.selectors import tablespace_room_table
+from apps.tiering.recommendations.selectors import tablespace_room_table
 
 View = Callable[..., HttpResponse]
 
@@ -69,7 +69,7 @@ def _filtered(request: HttpRequest, target: Target, *, with_action: bool,
 def _head(target: Target) -> dict[str, Any]:
     """What the head of a target's pages shows: the last run, the current recommendations and their window
     (the span their figures cover, which the IOPS labels name), and the latest refresh (a Recompute's)."""
-    from apps.tiering.selectors import recommendation_run_current, recommendation_window, refresh_latest
+    from apps.tiering.recommendations.selectors import recommendation_run_current, recommendation_window, refresh_latest
 
     run = recommendation_run_current(target_id=target.id)
     window = recommendation_window(run=run)
@@ -179,7 +179,7 @@ def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResp
 def recommendations(request: HttpRequest, name: str) -> HttpResponse:
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     if request.GET.get("format") == "csv":  # the rows alone: no page to count, no totals
-        from apps.tiering.selectors import recommendation_run_current
+        from apps.tiering.recommendations.selectors import recommendation_run_current
 
         # The run's stored choices, as the page reads them.
         choices = run_figures.run_choices(recommendation_run_current(target_id=target.id), target=target)
@@ -200,7 +200,7 @@ def _recommendations_body(request: HttpRequest, target: Target, head: dict[str, 
 
 def _csv_response(target: Target, recs: Any) -> StreamingHttpResponse:
     """Exactly `manage.py recommend <target> --format csv`, restricted to the filtered rows; streamed."""
-    from apps.tiering.export import export_csv_parts
+    from apps.tiering.recommendations.export import export_csv_parts
 
     response = StreamingHttpResponse(export_csv_parts(recs, target), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tierscope-{target.name}-recommendations.csv"'
@@ -269,7 +269,7 @@ def run_collect(request: HttpRequest, name: str) -> HttpResponse:
 def recompute(request: HttpRequest, name: str) -> HttpResponse:
     """Recompute the target's recommendations from its stored snapshots (after a tablespace map or tier
     change; any mode): a refresh queued like the one after a run, shown on the target page as it runs."""
-    from apps.tiering.refreshes import refresh_enqueue
+    from apps.tiering.recommendations.refreshes import refresh_enqueue
 
     target = get_object_or_404(Target, name=name)
     with transaction.atomic():
@@ -288,7 +288,7 @@ def recompute(request: HttpRequest, name: str) -> HttpResponse:
 @require_GET
 def refresh_status(request: HttpRequest, name: str) -> JsonResponse:
     """The target's latest refresh, for its page to follow a Recompute."""
-    from apps.tiering.selectors import refresh_latest
+    from apps.tiering.recommendations.selectors import refresh_latest
 
     target = get_object_or_404(Target, name=name)
     refresh = refresh_latest(target_id=target.id)
@@ -304,7 +304,7 @@ def refresh_status(request: HttpRequest, name: str) -> JsonResponse:
 
 @require_GET
 def tiers(request: HttpRequest) -> HttpResponse:
-    from apps.tiering.calibration_selectors import tier_calibration_catalog
+    from apps.tiering.calibration.selectors import tier_calibration_catalog
 
     return render(request, "dashboard/tiers.html", {"sets": fleet_selectors.tier_catalog(),
                                                     "calibrations": tier_calibration_catalog()})
@@ -325,7 +325,7 @@ def tier_edit(request: HttpRequest, tier_id: int) -> HttpResponse:
 @require_POST
 @staff_required
 def tier_presets(request: HttpRequest) -> HttpResponse:
-    from apps.tiering.services import tier_presets_install
+    from apps.tiering.tiers import tier_presets_install
 
     notes = tier_presets_install()
     audit_event_record(actor=request.user, action="tier presets", outcome="; ".join(notes) or "none missing")

@@ -1,4 +1,4 @@
-"""One segment's figures over a window of time: what the before and after view compares (apps.tiering.verdicts).
+"""One segment's figures over a window of time: what the before and after view compares (apps.tiering.moves.verdicts).
 
 A window holds the snapshots that lie wholly inside it (begin at or after its
 start, end at or before its stop), so a move at ``t`` splits the snapshots

@@ -88,7 +88,7 @@ def disk_groups_read(*, target_id: int) -> dict[str, DiskGroupRow]:
 @dataclass(frozen=True)
 class GrowthRoom:
     """Where each tablespace's files may still grow and how much room those places have, for
-    apps.tiering.feasibility: ``headroom`` tablespace -> {location: bytes its autoextensible data files may
+    apps.tiering.moves.feasibility: ``headroom`` tablespace -> {location: bytes its autoextensible data files may
     still grow there (None: not known)}; ``location_room`` location -> usable free bytes (disk groups read;
     None: not known, as for every file system)."""
 

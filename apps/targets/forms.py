@@ -1,4 +1,4 @@
-"""Forms of the targets app shared by the admin and the targets page (apps.dashboard.target_views)."""
+"""Forms of the targets app shared by the admin and the targets page (apps.dashboard.targets.views)."""
 
 from __future__ import annotations
 

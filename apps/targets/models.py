@@ -12,7 +12,7 @@ DEFAULT_TIER_SET = "seed-2009"
 
 def default_tier_set() -> str:
     """The seed's tier set, created (empty, bought devices) if it does not exist yet, so a new target always
-    names a real set; its tiers come with the presets (tiering.services.tier_presets_install)."""
+    names a real set; its tiers come with the presets (apps.tiering.tiers.tier_presets_install)."""
     tier_set_model = apps.get_model("tiering", "TierSet")  # by name: targets comes before tiering on the path
     tier_set_model.objects.get_or_create(name=DEFAULT_TIER_SET)
     return DEFAULT_TIER_SET

@@ -10,7 +10,7 @@ DBA_IND_PARTITIONS.HIGH_VALUE each partition's bound as the SQL text Oracle keep
 :func:`bound_key` reads a bound into a sortable key (dates and numbers; MAXVALUE sorts last); a bound it
 cannot order (a string, DEFAULT, a hash partition's empty one) has none. :func:`partition_orders` ranks a
 table's partitions by those keys: the order "newer than the hot partition" is judged by
-(apps.tiering.lifecycle), never PARTITION_POSITION (a list partition's position is its creation order).
+(apps.tiering.recommendations.lifecycle), never PARTITION_POSITION (a list partition's position is its creation order).
 A hash-partitioned table has no order at all: a hash partition is never a time slice.
 
 Pure: standard library only.

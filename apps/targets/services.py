@@ -137,7 +137,7 @@ def target_create(
 
 def target_ensure_demo() -> list[str]:
     """The built-in demo target (idempotent); its tablespaces are mapped to tiers by the tiering app
-    (apps.tiering.services.demo_tablespaces_map)."""
+    (apps.tiering.tiers.demo_tablespaces_map)."""
     target, created = Target.objects.get_or_create(
         name=DEMO_TARGET_NAME, defaults={"mode": Target.Mode.DEMO, "interval_minutes": 60}
     )

@@ -7,10 +7,10 @@ class TieringConfig(AppConfig):
     def ready(self) -> None:
         from apps.core.audit_registry import audit_register
         from apps.snapshots.signals import run_followups, run_succeeded
-        from apps.tiering.export_store import on_refresh_succeeded
         from apps.tiering.models import Plan, Tier
-        from apps.tiering.readiness import on_run_followups
-        from apps.tiering.refreshes import on_run_succeeded
+        from apps.tiering.recommendations.export_store import on_refresh_succeeded
+        from apps.tiering.recommendations.readiness import on_run_followups
+        from apps.tiering.recommendations.refreshes import on_run_succeeded
         from apps.tiering.signals import refresh_succeeded
 
         # Prices and tier sets, with old and new values.

@@ -36,7 +36,7 @@ from apps.targets.demo.source import RELEASE, dbid_for_seed
 from apps.targets.models import TablespaceTier, Target
 from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey, Snapshot
 from apps.tiering.models import Tier
-from apps.tiering.services import tier_presets_install
+from apps.tiering.tiers import tier_presets_install
 
 #: The fleet generator's tablespaces on the seed's 2009 tier set (apps.tiering.tiers presets).
 FLEET_TIER_SET = "seed-2009"

@@ -130,7 +130,7 @@ class RecommendationRun(models.Model):
     makes it current in one small transaction. The run it replaces stays as
     ``history`` when it is the last of an earlier UTC day; one of the same day
     is ``replaced``, shown nowhere, and deleted by a task after the refresh
-    (tiering.services.recommendation_runs_prune), as is a ``writing`` run a
+    (apps.tiering.recommendations.services.recommendation_runs_prune), as is a ``writing`` run a
     failed refresh left.
     """
 
@@ -189,7 +189,7 @@ class RecommendationQuerySet(models.QuerySet):
 
 class RunFacts:
     """The run's facts, read through a recommendation row (select_related("run") where many rows are shown): by
-    the model and by the export's lean rows (apps.tiering.export_read)."""
+    the model and by the export's lean rows (apps.tiering.recommendations.export_read)."""
 
     __slots__ = ()
 
@@ -216,14 +216,14 @@ class Recommendation(RunFacts, models.Model):
     The runs that ended earlier UTC days stay as the segment's recommendation
     history. A row holds the figures the seed rules read (request counts,
     flash-cache residency, the cost model's own choice), so its reasons and
-    DDL are worded when shown (apps.tiering.explain) rather than written for
+    DDL are worded when shown (apps.tiering.recommendations.explain) rather than written for
     100k segments at every refresh.
     """
 
     # The primary key (run, segment): a run's rows, and one segment's row in each run (its history: the
     # target's runs, then one probe each); Meta adds the keyset sort keys. Every index costs a refresh 100k
     # insertions at fleet scale. No database-level foreign keys (as for SegmentStat): PostgreSQL
-    # checks them row by row; rows are written only by tiering.services with ids it has just read,
+    # checks them row by row; rows are written only by apps.tiering.recommendations.services with ids it has just read,
     # and deletes cascade (tiers set NULL) through the ORM.
     pk = models.CompositePrimaryKey("run", "segment")
     run = models.ForeignKey(RecommendationRun, on_delete=models.CASCADE, related_name="rows", db_index=False,
@@ -274,12 +274,12 @@ class Recommendation(RunFacts, models.Model):
     payback_days = models.FloatField(null=True)
     action = models.CharField(max_length=24)
     findings = models.IntegerField(default=0, help_text="bitmask of rules.FINDING_CODES that fired")
-    # A LOB index is priced, judged and moved with its LOB (apps.tiering.lobfold): the LOB's row counts its
+    # A LOB index is priced, judged and moved with its LOB (apps.tiering.recommendations.lobfold): the LOB's row counts its
     # size and IO, and the index's own row names the LOB and is left out of every sum (``counted()``).
     folded_into = models.ForeignKey("snapshots.Segment", null=True, on_delete=models.DO_NOTHING, related_name="+",
                                     db_index=False, db_constraint=False,
                                     help_text="the LOB segment this LOB index is counted with")
-    # The moves judged for payback together (apps.tiering.grouping), in words: '' when in no group.
+    # The moves judged for payback together (apps.tiering.recommendations.grouping), in words: '' when in no group.
     move_group = models.CharField(max_length=400, blank=True, default="", db_default="",
                                   help_text="the group of moves it was judged with, and the group's verdict")
 
@@ -308,7 +308,7 @@ class Refresh(models.Model):
 
     Shown on /runs/ beside the run that caused it. A refresh that fails fails
     only itself (the run it follows stays succeeded) and is retried;
-    apps.tiering.refreshes.refreshes_reap fails the ones left behind by a dead
+    apps.tiering.recommendations.refreshes.refreshes_reap fails the ones left behind by a dead
     worker and queues the missing ones.
     """
 
@@ -346,10 +346,10 @@ class Refresh(models.Model):
 # The fleet budget's remembered runs (its package, apps.tiering.budget) and a tier's measured figures (issue 17)
 # live in their own modules, as move plans do.
 from apps.tiering.budget.models import BudgetRun  # noqa: E402, F401
-from apps.tiering.calibration_models import TierCalibration  # noqa: E402, F401
-
-# A run's export rendered once (apps.tiering.export_store).
-from apps.tiering.export_models import ExportLine, ExportRender  # noqa: E402, F401
+from apps.tiering.calibration.models import TierCalibration  # noqa: E402, F401
 
 # Move plans (issue 16) live in their own module; imported here so that they are the tiering app's models.
 from apps.tiering.plans.models import Plan, PlanStep  # noqa: E402, F401
+
+# A run's export rendered once (apps.tiering.recommendations.export_store).
+from apps.tiering.recommendations.export_models import ExportLine, ExportRender  # noqa: E402, F401

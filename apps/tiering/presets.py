@@ -13,7 +13,7 @@ not be mixed with purchase prices in one comparison. Read latencies are
 nominal figures for ranking tiers ("IO time saved"), not measurements.
 
 Throughputs (``throughput_mb_s``, sequential MB/s, MB = 2**20 bytes) time a move
-(apps.tiering.payback); each comes with its source (``throughput_source``), and
+(apps.tiering.moves.payback); each comes with its source (``throughput_source``), and
 a tier without a source has none (None: a move to or from it has an unknown
 duration, never 0). A cloud volume's figure is the per-volume one, which larger
 volumes reach (OCI scales it per GB up to the figure; gp3 includes it).

@@ -13,9 +13,9 @@ from psycopg import sql
 from apps.core.sql import any_of_array, copy_in, fragment, names, statement, table
 from apps.snapshots.models import Segment
 from apps.tiering.budget.models import BudgetRun
-from apps.tiering.export_models import ExportLine
 from apps.tiering.models import Recommendation, RecommendationRun
 from apps.tiering.plans.models import PlanStep
+from apps.tiering.recommendations.export_models import ExportLine
 
 #: The tables by the names the statements below give them.
 TABLES = {"segment": table(Segment), "recommendation": table(Recommendation), "run": table(RecommendationRun),
@@ -26,9 +26,9 @@ def _sql(text: str, /, **parts: sql.Composable) -> sql.Composed:
     return statement(text, **TABLES, **parts)
 
 
-# --------------------------------------------------------------------------- the refresh (apps.tiering.services)
+# --------------------------------------------------------------------------- the refresh (apps.tiering.recommendations.services)
 
-# Every segment of a target as SegmentArrays' columns (apps.tiering.services.segment_arrays).
+# Every segment of a target as SegmentArrays' columns (apps.tiering.recommendations.services.segment_arrays).
 SEGMENTS = _sql("""
 SELECT s.id::int8, coalesce(s.size_bytes, -1)::int8, s.in_awr,
        s.object_type = ANY(%(undo)s), s.object_type = ANY(%(temp)s), s.object_type = ANY(%(lob)s),
@@ -40,7 +40,7 @@ SELECT s.id::int8, coalesce(s.size_bytes, -1)::int8, s.in_awr,
        CASE WHEN s.object_type = ANY(%(partition)s)
             THEN hashtextextended(s.container || ':' || s.owner || '.' || s.object_name || '.' || s.object_type, 0)
             ELSE 0 END::int8,
-       -- apps.tiering.movability.movability(), rule for rule (held to it by tests/tiering/test_movability.py)
+       -- apps.tiering.moves.movability.movability(), rule for rule (held to it by tests/tiering/moves/test_movability.py)
        CASE WHEN s.name_truncated THEN %(m_name_truncated)s
             WHEN s.object_type = ANY(%(m_lob_index_types)s)
                  OR (s.object_type = 'INDEX' AND s.object_name ~ %(m_lob_index_name)s) THEN %(m_moves_with_lob)s
@@ -67,7 +67,7 @@ LEFT JOIN unnest(%(ts_names)s::text[], %(ts_tiers)s::int8[], %(ts_array)s::bool[
 WHERE s.target_id = %(target)s
 """)
 
-# The target's runs of the days before a day, newest first (apps.tiering.services.advice_history).
+# The target's runs of the days before a day, newest first (apps.tiering.recommendations.services.advice_history).
 ADVICE_RUNS = _sql("""
 SELECT id FROM {run}
 WHERE target_id = %(target)s AND state IN (%(history)s, %(current)s) AND computed_at >= %(since)s

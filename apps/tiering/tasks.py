@@ -25,8 +25,8 @@ def queue_of_refresh(refresh_id: int, *args: object, **kwargs: object) -> str:
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=3, soft_time_limit=10 * 60,
              time_limit=12 * 60, ignore_result=True, queue_of=staticmethod(queue_of_refresh))
 def refresh_run(self, refresh_id: int) -> object:
-    from apps.tiering.refreshes import RefreshGone, RefreshRetryable
-    from apps.tiering.refreshes import refresh_run as run
+    from apps.tiering.recommendations.refreshes import RefreshGone, RefreshRetryable
+    from apps.tiering.recommendations.refreshes import refresh_run as run
 
     try:
         return run(refresh_id=refresh_id, retries_left=self.request.retries < self.max_retries).status
@@ -45,7 +45,7 @@ def refreshes_reap() -> dict[str, int]:
     # Idempotent: fails what is past its deadline once, queues at most one refresh per target.
     from django.utils import timezone
 
-    from apps.tiering.refreshes import refreshes_reap as reap
+    from apps.tiering.recommendations.refreshes import refreshes_reap as reap
 
     return reap(now=timezone.now())
 
@@ -54,7 +54,7 @@ def refreshes_reap() -> dict[str, int]:
 def recommendation_runs_prune(target_id: int) -> int:
     # Idempotent: deletes only runs no page shows, whatever is left of them.
     from apps.targets.models import Target
-    from apps.tiering.services import recommendation_runs_prune as prune
+    from apps.tiering.recommendations.services import recommendation_runs_prune as prune
 
     if not Target.objects.filter(pk=target_id).exists():  # deleted with its runs
         logger.info("prune of target %s: nothing to do: target %s no longer exists (deleted)", target_id, target_id)
@@ -66,7 +66,7 @@ def recommendation_runs_prune(target_id: int) -> int:
 @shared_task(acks_late=True, reject_on_worker_lost=True, soft_time_limit=10 * 60, time_limit=12 * 60,
              ignore_result=True)
 def export_lines_render(run_id: int) -> int | None:
-    from apps.tiering.export_store import export_render
+    from apps.tiering.recommendations.export_store import export_render
 
     render = export_render(run_id=run_id)
     if render is None:

@@ -1,10 +1,11 @@
-"""Tier rows <-> costmodel tiers, and the presets as rows."""
+"""Tier rows <-> costmodel tiers, the presets as rows and their installation, and the demo's tablespace map."""
 
 from __future__ import annotations
 
 from decimal import Decimal
 from typing import Any
 
+from apps.targets.models import TablespaceTier, Target
 from apps.tiering import costmodel
 from apps.tiering.models import Tier, TierSet
 
@@ -72,3 +73,26 @@ def preset_rows() -> list[dict[str, Any]]:
                     row[_FIELD_OF[key]] = Decimal(str(value)) if key.endswith(("usd", "price")) else value
             rows.append(row)
     return rows
+
+
+def tier_presets_install() -> list[str]:
+    """Create the preset tiers that do not exist yet (by name); never overwrite an edited tier."""
+    preset_sets_ensure()
+    created = []
+    for row in preset_rows():
+        _, was_created = Tier.objects.get_or_create(name=row["name"], defaults=row)
+        if was_created:
+            created.append(row["name"])
+    return [f"created {len(created)} preset tiers"] if created else []
+
+
+def demo_tablespaces_map(*, target: Target) -> None:
+    """The demo target's tablespaces on the seed's 2009 tiers (tier names compared case-insensitively;
+    a mapping a DBA changed is kept)."""
+    from apps.targets.demo.schema import DEFAULT_TABLESPACE_TIERS
+
+    tiers = {tier.name.lower(): tier for tier in Tier.objects.filter(tier_set=target.tier_set)}
+    for tablespace, tier_name in DEFAULT_TABLESPACE_TIERS.items():
+        if tier_name.lower() in tiers:
+            TablespaceTier.objects.get_or_create(
+                target=target, tablespace_name=tablespace, defaults={"tier": tiers[tier_name.lower()]})

@@ -19,9 +19,9 @@ class DashboardBrowserTests:
     ):
         from apps.dashboard.selectors import RecommendationFilter, recommendation_filtered, window_since
         from apps.snapshots.models import Segment, SysStat
-        from apps.tiering.explain import explain
-        from apps.tiering.export import export_csv, export_rows
         from apps.tiering.models import Recommendation
+        from apps.tiering.recommendations.explain import explain
+        from apps.tiering.recommendations.export import export_csv, export_rows
 
         target = collected
         current = Recommendation.objects.current(target_id=target.id).counted()  # a LOB index: in its LOB's row

@@ -27,7 +27,7 @@ class BeforeAfterBrowserTests:
         self, page, live_server, admin_user, collected
     ):
         from apps.snapshots.models import SegmentMove
-        from apps.tiering.verdicts import move_comparison
+        from apps.tiering.moves.verdicts import move_comparison
 
         move = SegmentMove.objects.get(target=collected)
         comparison = move_comparison(move=move, before_days=7, after_days=7)

@@ -1,4 +1,4 @@
-"""The segment page of a partitioned table in a real browser: heat by partition age (apps.tiering.lifecycle)."""
+"""The segment page of a partitioned table in a real browser: heat by partition age (apps.tiering.recommendations.lifecycle)."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from apps.targets.base import CollectState
 from apps.targets.models import TablespaceTier, Target
 from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey, SegmentStat, Snapshot
 from apps.tiering.models import Recommendation, Tier
-from apps.tiering.services import recommendation_refresh
+from apps.tiering.recommendations.services import recommendation_refresh
 from tests.base import NOW
 from tests.tiering.stored_targets import LABEL
 

@@ -10,7 +10,7 @@ import pytest
 
 from apps.snapshots.models import Segment
 from apps.tiering.models import TierSet
-from apps.tiering.services import recommendation_refresh
+from apps.tiering.recommendations.services import recommendation_refresh
 from tests.base import NOW
 from tests.tiering.stored_targets import COLD, HOT
 

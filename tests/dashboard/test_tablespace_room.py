@@ -13,7 +13,7 @@ from apps.snapshots.store import tablespace_space_store
 from apps.targets.models import TablespaceTier, Target
 from apps.targets.rows import TablespaceSpace
 from apps.tiering.models import Recommendation, RecommendationRun, Tier
-from apps.tiering.selectors import tablespace_room_table
+from apps.tiering.recommendations.selectors import tablespace_room_table
 
 GB = 10**9
 

@@ -21,7 +21,7 @@ def _unsized_target() -> Target:
     target = report_target_store(unlisted_bound=1800)
     Segment.objects.filter(target=target).update(size_bytes=None)
     TablespaceTier.objects.filter(target=target).update(tier=Tier.objects.get(tier_set="seed-2009", name="flash"))
-    from apps.tiering.services import recommendation_refresh
+    from apps.tiering.recommendations.services import recommendation_refresh
 
     recommendation_refresh(target_id=target.id, now=NOW)
     return target
@@ -96,7 +96,7 @@ def test_the_segment_page_names_the_measured_latency(admin_client, seed_tiers):
     from apps.targets.models import TablespaceTier
     from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo
     from apps.tiering.models import Tier
-    from apps.tiering.services import recommendation_refresh
+    from apps.tiering.recommendations.services import recommendation_refresh
 
     target = Target.objects.create(name="t1", mode=Target.Mode.DEMO, tier_set_id="seed-2009")
     TablespaceTier.objects.create(target=target, tablespace_name="SLOW",

@@ -122,7 +122,7 @@ class CsvTests:
 
     def test_it_applies_the_filters_to_the_csv(self, viewer_client, big):
         from apps.dashboard.selectors import RecommendationFilter, recommendation_filtered
-        from apps.tiering.export import export_csv, export_rows
+        from apps.tiering.recommendations.export import export_csv, export_rows
 
         response = viewer_client.get("/targets/big/recommendations/?format=csv&owner=OWN1&action=move&min_intensity=1")
         expected = recommendation_filtered(

@@ -3,7 +3,7 @@ finds, in the order it gives.
 
 - docs/add-database.md, "AWR reports" and "Offline extract": add a report target on the targets page, import a
   report with its sizes, or an extract's zip (the live modes' steps are walked by
-  tests/dashboard/test_browser_targets.py, the demo standing in for Oracle);
+  tests/dashboard/targets/test_browser_targets.py, the demo standing in for Oracle);
 - docs/reading-recommendations.md: the segment page, top to bottom;
 - docs/acting.md: make a plan, have another admin approve it, download its script, mark it executed.
 """

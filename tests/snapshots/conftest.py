@@ -1,4 +1,4 @@
-"""Fixtures the snapshot tests share: the real Celery app with its broker down."""
+"""Fixtures the snapshot tests share: the real Celery app with its broker down, a report target."""
 
 from __future__ import annotations
 
@@ -24,3 +24,11 @@ def _forget_connections(app) -> None:
     # The app keeps its broker connections and producers once made: drop them so the URL applies.
     app._pool = None
     app.amqp._producer_pool = None
+
+
+@pytest.fixture
+def report_target(db):
+    """An empty target fed by AWR report imports."""
+    from apps.targets.models import Target
+
+    return Target.objects.create(name="xydb", mode=Target.Mode.REPORT)

@@ -11,6 +11,15 @@ HTML_11G = "pcambell__awrrptanalyzor__awrrpt__11g__awrrpt_1_36006_36007.html"
 INSTANCE_1 = "1newstar__awr2csv__sample__awr_11204_1.txt"
 INSTANCE_2 = "1newstar__awr2csv__sample__awr_11204_2.txt"
 GLOBAL = "edwinjiang__dataextraction_found__beautifulsoap__awr_rac.html"
+TEXT_12C = "ora600pl__jas-min__awrrpt_1_2668_2669.txt"
+#: One instance's report of one interval, in its HTML and its text form.
+SAME_HTML = "1newstar__awr2csv__sample__awr_11204_1.html"
+SAME_TEXT = "1newstar__awr2csv__sample__awr_11204_1.txt"
+
+
+def sample(name: str) -> bytes:
+    """A real AWR report's bytes."""
+    return (SAMPLES / name).read_bytes()
 
 
 def as_instance_of_the_global_interval(name: str) -> bytes:

@@ -29,7 +29,7 @@ class ImportFollowupTests:
             self, report_target, monkeypatch):
         from apps.tiering.models import Refresh
 
-        monkeypatch.setattr("apps.tiering.refreshes._refresh_send", lambda *, refresh_id: None)  # sent; no worker
+        monkeypatch.setattr("apps.tiering.recommendations.refreshes._refresh_send", lambda *, refresh_id: None)  # sent; no worker
         said = _said("import_extract", str(EXTRACTS / "rac"), "--target", "xydb")
 
         refresh = Refresh.objects.get(target=report_target)  # queued, not run: no worker in this test

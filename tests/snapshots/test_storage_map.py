@@ -15,10 +15,10 @@ from apps.snapshots.storage_map import datafiles_store, storage_location_save, s
 from apps.targets.models import StorageLocation, TablespaceTier, Target
 from apps.targets.rows import DataFile as DataFileRow
 from apps.targets.storage import SOURCE_HAND, SOURCE_LOCATION, SOURCE_NONE
-from apps.tiering.explain import explain
 from apps.tiering.models import Recommendation, Tier
+from apps.tiering.recommendations.explain import explain
+from apps.tiering.recommendations.services import recommendation_refresh, segment_arrays
 from apps.tiering.rules import FINDING_CODES, MOVING_ACTIONS
-from apps.tiering.services import recommendation_refresh, segment_arrays
 
 EXTRACTS = Path(__file__).resolve().parents[1] / "targets" / "extract" / "fixtures"
 UTC = dt.timezone.utc

@@ -13,7 +13,7 @@ from apps.targets.base import CollectState
 from apps.targets.models import TablespaceTier, Target
 from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey, SegmentStat, Snapshot, TablespaceIO
 from apps.tiering.models import Recommendation, Tier
-from apps.tiering.services import recommendation_refresh
+from apps.tiering.recommendations.services import recommendation_refresh
 from tests.base import GB, NOW
 
 HOT = SegmentKey("APP", "Hot Orders", "", "TABLE")

@@ -64,8 +64,8 @@ class WhatIfCommandTests:
 @pytest.mark.django_db
 class RecommendCommandTests:
     def test_its_csv_is_the_export_of_the_current_recommendations(self, demo_target, collect):
-        from apps.tiering.export import HEADER, export_csv, export_rows
-        from apps.tiering.selectors import recommendation_list
+        from apps.tiering.recommendations.export import HEADER, export_csv, export_rows
+        from apps.tiering.recommendations.selectors import recommendation_list
 
         collect(demo_target)
 
@@ -76,7 +76,7 @@ class RecommendCommandTests:
         assert len(csv_text.splitlines()) > 60
 
     def test_its_csv_written_in_small_parts_is_the_same_text(self, demo_target, monkeypatch, collect):
-        from apps.tiering import export
+        from apps.tiering.recommendations import export
 
         collect(demo_target)
         whole = run("recommend", "demo", "--format", "csv")

@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from apps.snapshots.models import RollupDay, Segment, SegmentStat, Snapshot
 from apps.targets.models import Target
 from apps.tiering.models import Recommendation
-from apps.tiering.services import recommendation_refresh
+from apps.tiering.recommendations.services import recommendation_refresh
 
 NOW = dt.datetime(2026, 11, 20, 10, 30, tzinfo=dt.timezone.utc)
 

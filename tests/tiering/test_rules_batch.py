@@ -15,7 +15,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from apps.tiering.movability import CODES as MOVABILITY_CODES
+from apps.tiering.moves.movability import CODES as MOVABILITY_CODES
 from apps.tiering.rules import (
     ACTIONS,
     DEFAULT_THRESHOLDS,
@@ -41,7 +41,7 @@ from tests.tiering.rule_figures import GIB, figures
 
 
 def movability(owner: str, name: str, kind: str, *, name_truncated: bool) -> int:
-    from apps.tiering.movability import movability as code
+    from apps.tiering.moves.movability import movability as code
 
     return MOVABILITY_CODES.index(code(owner, name, kind, name_truncated=name_truncated))
 

@@ -17,7 +17,7 @@ from apps.api.serializers import TierSetSerializer
 from apps.api.views.base import ApiListView, ApiView
 from apps.core.audit import audit_entry_list
 from apps.dashboard import fleet_selectors
-from apps.dashboard.budget_views import BudgetForm
+from apps.dashboard.budget.views import BudgetForm
 from apps.tiering.budget.services import BudgetError, budget_tier_names
 
 

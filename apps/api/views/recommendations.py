@@ -18,7 +18,7 @@ from apps.api.views.base import ApiView, target_or_404
 from apps.dashboard import run_figures, selectors
 from apps.dashboard.forms import RecommendationFilterForm
 from apps.dashboard.keyset import BadCursor, keyset_page
-from apps.tiering.selectors import recommendation_run_current
+from apps.tiering.recommendations.selectors import recommendation_run_current
 
 SORT_CHOICES = [s for key in selectors.SORTS for s in (key, f"-{key}")]
 

@@ -163,7 +163,7 @@ def rec_cost(rec: Any, field: str) -> str:
 
 @register.filter
 def rec_payback(rec: Any) -> str:
-    """Days a move's saving takes to repay its one-off cost (apps.tiering.payback): "12 days", "no move cost set"
+    """Days a move's saving takes to repay its one-off cost (apps.tiering.moves.payback): "12 days", "no move cost set"
     (no one-off cost), "never" for a move not worth making that saves nothing, "—" where no move is weighed."""
     days = getattr(rec, "payback_days", None)
     if days is None:
@@ -173,10 +173,10 @@ def rec_payback(rec: Any) -> str:
 
 @register.simple_tag
 def lob_indexes(rec: Any) -> list:
-    """The rows of the LOB indexes counted in a LOB's row (apps.tiering.lobfold), each with its own figures;
+    """The rows of the LOB indexes counted in a LOB's row (apps.tiering.recommendations.lobfold), each with its own figures;
     one query, for a LOB segment's row only, none when the table page read them all at once."""
-    from apps.tiering.lobfold import LOB_SEGMENT_TYPES
-    from apps.tiering.selectors import lob_indexes_of
+    from apps.tiering.recommendations.lobfold import LOB_SEGMENT_TYPES
+    from apps.tiering.recommendations.selectors import lob_indexes_of
 
     if rec is None or rec.segment.object_type not in LOB_SEGMENT_TYPES:
         return []

@@ -26,11 +26,12 @@ from django.db import connection
 from apps.core.columns import array_columns
 from apps.core.pgcopy import fetch_arrays, fetch_bytes
 from apps.targets.models import Target
-from apps.tiering import costmodel, payback, rules
+from apps.tiering import costmodel, rules
 from apps.tiering import sql as pg
 from apps.tiering.budget.models import ID_DTYPE, BudgetRun
 from apps.tiering.budget.outcomes import GB
 from apps.tiering.models import RecommendationRun, Tier
+from apps.tiering.moves import payback
 from apps.tiering.tiers import tier_to_model
 
 _BIT = {code: 1 << rules.FINDING_CODES.index(code) for code in ("held_back", "partition_lifecycle")}

@@ -24,7 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.targets.models import Target
-from apps.tiering import costmodel, payback
+from apps.tiering import costmodel
 from apps.tiering.budget.explain import KEPT_REASONS
 from apps.tiering.budget.fleet import BudgetEviction, BudgetKept, BudgetSegment, FleetBudget
 from apps.tiering.budget.models import ID_DTYPE, BudgetRun
@@ -32,6 +32,7 @@ from apps.tiering.budget.outcomes import EVICTED, GB, KEPT, KEPT_NOT_REPAYING, M
 from apps.tiering.budget.selectors import budget_candidates, budget_run_chosen, budget_run_latest, budget_tier_names
 from apps.tiering.budget.split import BudgetError, Capacity, Items, TargetTerms, budget_split, usd_per_gb_month
 from apps.tiering.models import Tier
+from apps.tiering.moves import payback
 from apps.tiering.plans.models import Plan
 from apps.tiering.plans.services import PlanMove, plan_create
 from apps.tiering.plans.steps import PlanError

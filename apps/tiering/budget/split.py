@@ -81,7 +81,7 @@ from apps.tiering.budget.outcomes import (
     per_target,
 )
 from apps.tiering.budget.worth import ranked, spread_worth
-from apps.tiering.payback import MovePolicy, worth_moving
+from apps.tiering.moves.payback import MovePolicy, worth_moving
 
 #: Weight unit of a USD budget: micro-USD per month, so that weights and capacity add exactly as integers.
 MICRO_USD = 1_000_000
@@ -290,7 +290,7 @@ def _weights(size: np.ndarray, target: np.ndarray, terms: Sequence[TargetTerms],
 
 def _repays(items: Items, terms: Sequence[TargetTerms], target: np.ndarray) -> np.ndarray:
     """Whether each item's move (in, or out) saves at least its set's minimum and repays its one-off cost
-    within its set's horizon (apps.tiering.payback.worth_moving, per target's terms)."""
+    within its set's horizon (apps.tiering.moves.payback.worth_moving, per target's terms)."""
     repays = np.zeros(len(items), dtype=bool)
     saving = np.asarray(items.saving_if_moved, dtype=np.float64)
     cost = np.asarray(items.move_cost_usd, dtype=np.float64)

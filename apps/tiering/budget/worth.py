@@ -5,7 +5,7 @@ Pure: standard library and numpy only.
 
 **Worth.** A segment's *value* on the tier is what having it there saves a month against its best other
 tier of its set (cost there - cost on the tier). A place is not free to change: a move in costs its one-off
-cost (apps.tiering.payback: the set's DBA cost per move; the IO is $0), and so does a move out. Over the set's
+cost (apps.tiering.moves.payback: the set's DBA cost per move; the IO is $0), and so does a move out. Over the set's
 payback horizon H (months), a segment off the tier that moves in earns ``value x H - move cost``; one on the
 tier that stays avoids losing ``value x H`` and its move out. Spread over the horizon, per month:
 

@@ -25,7 +25,7 @@ from apps.tiering.ddl.base import (
     quote_identifier,
     supports,
 )
-from apps.tiering.movability import movability, why_not_movable
+from apps.tiering.moves.movability import movability, why_not_movable
 
 # --------------------------------------------------------------------------- moves
 

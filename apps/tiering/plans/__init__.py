@@ -3,5 +3,5 @@
 Modules by concern: ``steps`` (pure: the safe order, each step's DDL, the totals), ``script`` (pure:
 the SQL*Plus script and the CSV), ``models`` (Plan, PlanStep; registered through
 apps.tiering.models), ``services`` (create a plan from recommendations, move it through its states),
-``selectors``; the pages are apps.dashboard's (plan_views, plan_forms, plan_urls).
+``selectors``; the pages are apps.dashboard.plans' (views, forms, urls).
 """

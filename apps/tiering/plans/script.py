@@ -7,7 +7,7 @@ database. Substitution is switched off (``SET DEFINE OFF``) right after that che
 ``&`` in it reaches Oracle as spelled. Each step is announced with ``PROMPT step N of M``; its
 statements are the ones stored with the step (apps.tiering.ddl).
 
-Pure: standard library and apps.tiering.csvsafe (through apps.tiering.export_cells) only.
+Pure: standard library and apps.tiering.csvsafe (through apps.tiering.recommendations.export_cells) only.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from apps.tiering.export_cells import csv_text
 from apps.tiering.plans.steps import PlanError, segment_label
+from apps.tiering.recommendations.export_cells import csv_text
 
 _SQL_DIR = Path(__file__).resolve().parent / "sql"
 

@@ -26,8 +26,6 @@ from apps.snapshots.models import Snapshot
 from apps.targets.models import Target
 from apps.tiering import rules
 from apps.tiering import sql as pg
-from apps.tiering.explain import _tablespace_for_tier, explain
-from apps.tiering.export import _attach
 from apps.tiering.models import Recommendation, Tier
 from apps.tiering.plans import space, verification
 from apps.tiering.plans.models import Plan, PlanStep
@@ -41,6 +39,8 @@ from apps.tiering.plans.steps import (
     plan_steps,
     plan_totals,
 )
+from apps.tiering.recommendations.explain import _tablespace_for_tier, explain
+from apps.tiering.recommendations.export import _attach
 from apps.tiering.signals import announce, plan_state_changed
 
 _CENT = Decimal("0.01")
@@ -226,7 +226,7 @@ def _within_budget(target: Target, current, budget_gb: float, tier: Tier | None)
 
 
 def _items(recs: list[Recommendation], target: Target, notes: Mapping[int, str]) -> list[PlanItem]:
-    # A move_partitions advice's hot partitions, as the segment page words them (apps.tiering.explain: the rules
+    # A move_partitions advice's hot partitions, as the segment page words them (apps.tiering.recommendations.explain: the rules
     # run again on the stored figures), for those few rows only; each step's statements are written again by
     # apps.tiering.plans.steps. The flash cache hint beside a move is in the stored findings.
     skewed_ids = [rec.segment_id for rec in recs if rec.action == "move_partitions"]

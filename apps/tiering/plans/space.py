@@ -1,4 +1,4 @@
-"""Free space after each step of a plan: apps.tiering.feasibility over the target's latest tablespace room.
+"""Free space after each step of a plan: apps.tiering.moves.feasibility over the target's latest tablespace room.
 
 Free space is "room": what the destination's files may still take (max size, autoextend counted, less
 what segments use), once the step and every move before it have run; a step whose files must grow into an ASM
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from apps.snapshots.selectors import tablespace_space_latest
 from apps.snapshots.storage_map import growth_room_read
 from apps.targets.models import Target
-from apps.tiering.feasibility import Move, feasibility
+from apps.tiering.moves.feasibility import Move, feasibility
 from apps.tiering.plans.steps import PlannedStep
 
 #: position -> (destination's room after the step, what it lacks: None when it has room or is not known)

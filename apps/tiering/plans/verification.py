@@ -6,7 +6,7 @@ already saw (apps.snapshots.moves.segment_moves_planned); on the demo target it
 also makes the simulator apply them from the next whole hour
 (apps.targets.demo.moves), so the next collection sees them. A plan becomes
 verified only when every move's after-window holds the snapshots a verdict
-needs (apps.tiering.verdicts.needed_snapshots).
+needs (apps.tiering.moves.verdicts.needed_snapshots).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from apps.snapshots.before_after import snapshot_intervals
 from apps.snapshots.models import SegmentMove
 from apps.snapshots.moves import PlannedMove, segment_moves_planned
 from apps.targets.models import Target
-from apps.tiering import verdicts
+from apps.tiering.moves import verdicts
 from apps.tiering.plans.models import Plan, PlanStep
 from apps.tiering.plans.steps import PlanError
 

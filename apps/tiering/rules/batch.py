@@ -15,8 +15,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from apps.tiering.movability import CODES as MOVABILITY_CODES
-from apps.tiering.movability import MOVES_WITH_LOB, NAME_TRUNCATED
+from apps.tiering.moves.movability import CODES as MOVABILITY_CODES
+from apps.tiering.moves.movability import MOVES_WITH_LOB, NAME_TRUNCATED
 from apps.tiering.rules.columns import Columns
 from apps.tiering.rules.figures import (
     _ACTION_FLASH_CACHE_KEEP,
@@ -194,7 +194,7 @@ def _placement(columns: Columns, signs: _Signs) -> _Placement:
     vetoed = onto_flash & (columns.is_undo | signs.scan_heavy)
     whole_skewed = columns.skewed & ~columns.is_partition & ~held  # move partitions, not the table
     keep_current_tier = columns.cost_moves & (np.isnan(columns.size_bytes) | vetoed | whole_skewed | held)
-    # Hysteresis: a move back the rules allow waits for a clear and lasting change (apps.tiering.hysteresis).
+    # Hysteresis: a move back the rules allow waits for a clear and lasting change (apps.tiering.moves.hysteresis).
     held_back = columns.cost_moves & ~keep_current_tier & columns.held_back
     keep_current_tier = keep_current_tier | held_back
     # Payback: a move the seed rules allow, whose saving does not repay its one-off cost, is not made.

@@ -16,7 +16,7 @@ from operator import attrgetter
 
 import numpy as np
 
-from apps.tiering.movability import CODES as MOVABILITY_CODES
+from apps.tiering.moves.movability import CODES as MOVABILITY_CODES
 from apps.tiering.rules.figures import (
     FLASH_CACHE_CODES,
     LOB_TYPES,
@@ -49,7 +49,7 @@ _FLOAT_COLUMNS = frozenset(
 _DEFAULTED = {"unmeasured": (bool, False), "iops_bound": (np.float64, math.nan), "movability": (np.int8, 0),
               "not_worth_moving": (bool, False)}
 _DEFAULTED["held_back"] = (bool, False)  # hysteresis: not held back unless said
-_DEFAULTED["partition_lifecycle"] = (bool, False)  # apps.tiering.lifecycle: in no lifecycle unless said
+_DEFAULTED["partition_lifecycle"] = (bool, False)  # apps.tiering.recommendations.lifecycle: in no lifecycle unless said
 _DEFAULTED["placed_ahead"] = (bool, False)
 _DEFAULTED["array_tiering"] = (bool, False)  # the storage map: on an array that tiers by itself unless said
 _FLASH_CACHE_CODE: dict[str | None, int] = {code or None: index for index, code in enumerate(FLASH_CACHE_CODES)}
@@ -69,7 +69,7 @@ class Columns:
     (a top-N gap), so ``iops`` is a lower bound, and ``iops_bound`` its upper bound
     where the source gave one (NaN: none); ``movability`` indexes
     movability.CODES (0: a move of its own relocates it); ``not_worth_moving``: the
-    move to the cost model's tier does not repay its one-off cost (apps.tiering.payback).
+    move to the cost model's tier does not repay its one-off cost (apps.tiering.moves.payback).
     These four default to measured, no bound, movable and worth moving when not given.
     Arrays are converted to their dtype on construction (bool, float64, int8);
     the figures in them are trusted, as SegmentFigures has validated them.
@@ -100,7 +100,7 @@ class Columns:
     unmeasured: np.ndarray | None = None
     iops_bound: np.ndarray | None = None
     movability: np.ndarray | None = None
-    held_back: np.ndarray | None = None  # hysteresis: a move back not made yet (apps.tiering.hysteresis)
+    held_back: np.ndarray | None = None  # hysteresis: a move back not made yet (apps.tiering.moves.hysteresis)
     not_worth_moving: np.ndarray | None = None
     partition_lifecycle: np.ndarray | None = None  # the lifecycle's hot partition or one placed ahead
     placed_ahead: np.ndarray | None = None  # an empty partition newer than the hot one: its move is place_ahead

@@ -11,8 +11,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from apps.tiering.hysteresis import HeldBack
-from apps.tiering.movability import movability
+from apps.tiering.moves.hysteresis import HeldBack
+from apps.tiering.moves.movability import movability
 from apps.tiering.rules.findings import Reason
 from apps.tiering.rules.limits import DEFAULT_THRESHOLDS, Limits, RulesError, merge_thresholds
 
@@ -40,7 +40,7 @@ ACTION_FLASH_CACHE_NONE = "flash_cache_none"
 ACTION_NOT_MOVABLE = "not_movable"
 #: The cost model's tier saves too little a month, or too late, to repay the move's one-off cost (payback).
 ACTION_NOT_WORTH_MOVING = "not_worth_moving"
-#: An empty partition newer than its table's hot one, moved now to where the hot one goes (apps.tiering.lifecycle):
+#: An empty partition newer than its table's hot one, moved now to where the hot one goes (apps.tiering.recommendations.lifecycle):
 #: a move made ahead of its IO, planned like one but saving nothing yet, so never counted among the moves that pay.
 ACTION_PLACE_AHEAD = "place_ahead"
 
@@ -74,7 +74,7 @@ _FLASH_CACHE_KEEP, _FLASH_CACHE_NONE = FLASH_CACHE_CODES.index("KEEP"), FLASH_CA
 @dataclass(frozen=True)
 class MoveFigures:
     """The one-off cost of a segment's move to the cost model's tier and the terms it is judged by
-    (apps.tiering.payback): per-month money in USD, None where unknown."""
+    (apps.tiering.moves.payback): per-month money in USD, None where unknown."""
 
     saving_per_month: Decimal | None
     cost: Decimal | None
@@ -105,7 +105,7 @@ class SegmentFigures:
     when known (None: not known), ``iops_bound`` bounds the IOPS when the source
     gave a bound. ``name_truncated``: a text report cut the name short.
     ``not_worth_moving``: the move to the cost model's tier does not repay its
-    one-off cost (apps.tiering.payback); ``move`` holds its figures when known. ``flash_blocks``/``cache_blocks`` are V$BH
+    one-off cost (apps.tiering.moves.payback); ``move`` holds its figures when known. ``flash_blocks``/``cache_blocks`` are V$BH
     buffers with STATUS LIKE 'flash%' / other non-free statuses (None when not
     collected); ``flash_cache`` is the segment's FLASH_CACHE hint;
     ``flash_cache_enabled`` says the instance has a Smart Flash Cache
@@ -154,10 +154,10 @@ class SegmentFigures:
     writes_unmeasured: bool | None = None
     iops_bound: float | None = None
     name_truncated: bool = False
-    held_back: HeldBack | None = None  # hysteresis: a move back held, and why (apps.tiering.hysteresis)
+    held_back: HeldBack | None = None  # hysteresis: a move back held, and why (apps.tiering.moves.hysteresis)
     not_worth_moving: bool = False
     move: MoveFigures | None = None
-    # Partition lifecycle (apps.tiering.lifecycle): the hot partition of a table filled one partition at a
+    # Partition lifecycle (apps.tiering.recommendations.lifecycle): the hot partition of a table filled one partition at a
     # time, or an empty partition newer than it, placed on the hot one's tier (its cost model's tier here).
     partition_lifecycle: bool = False
     # One of those: an empty partition newer than the hot one; a move of it is ACTION_PLACE_AHEAD.

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import NamedTuple, Protocol
 
-from apps.tiering.hysteresis import HeldBack
+from apps.tiering.moves.hysteresis import HeldBack
 from apps.tiering.rules import payback_words
 
 #: The Reason codes of the findings, in the order their Reasons are listed.

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from apps.tiering.hysteresis import why_held
-from apps.tiering.movability import why_not_movable
+from apps.tiering.moves.hysteresis import why_held
+from apps.tiering.moves.movability import why_not_movable
 from apps.tiering.rules.in_words import rate
 
 if TYPE_CHECKING:  # the figures it reads are the wording's Figures
@@ -49,7 +49,7 @@ def unmeasured(figures: HoldFacts) -> str:
 
 
 def held_back(figures: HoldFacts) -> str:
-    """A move back to a tier it left or was advised to leave, held (apps.tiering.hysteresis)."""
+    """A move back to a tier it left or was advised to leave, held (apps.tiering.moves.hysteresis)."""
     assert figures.held_back is not None
     return why_held(current_tier=figures.current_tier, recommended_tier=figures.recommended_tier,
                     held=figures.held_back)

@@ -1,4 +1,4 @@
-"""The words of a move's payback (apps.tiering.payback): what a move saves and costs once, and why one
+"""The words of a move's payback (apps.tiering.moves.payback): what a move saves and costs once, and why one
 is not worth making.
 
 Pure: standard library only; reads the figures through :class:`MoveFacts` (rules.SegmentFigures).

@@ -91,7 +91,7 @@ def _verdict(figures: Figures, row: RowDecision) -> Reason:
 
 
 def _ahead_verdict(figures: Figures, row: RowDecision) -> Reason:
-    """An empty partition placed on its table's hot partition's tier (apps.tiering.lifecycle): what that costs."""
+    """An empty partition placed on its table's hot partition's tier (apps.tiering.recommendations.lifecycle): what that costs."""
     load = f"no IO requests over {_size(figures.size_bytes)}"
     if not row.cost_moves:
         return Reason("lifecycle_tier", f"{figures.current_tier} is where the table's hot partition goes ({load} "
@@ -287,7 +287,7 @@ def _not_worth_moving(figures: Figures, skew: Skew | None, row: RowDecision) -> 
 
 
 def _partition_lifecycle(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
-    """apps.tiering.lifecycle: the hot partition of a table filled one partition at a time, or an empty
+    """apps.tiering.recommendations.lifecycle: the hot partition of a table filled one partition at a time, or an empty
     partition newer than it (measured: no requests over the window)."""
     whole = "index" if figures.kind.startswith("INDEX") else "table"
     filled = (f"The {whole} {figures.owner}.{figures.object_name} is filled one partition at a time: its newest "

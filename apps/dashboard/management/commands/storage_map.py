@@ -94,7 +94,7 @@ class Command(BaseCommand):
             self.stdout.write(line)
 
     def _save(self, target: Target, options: dict[str, Any]) -> None:
-        from apps.tiering.refreshes import refresh_enqueue
+        from apps.tiering.recommendations.refreshes import refresh_enqueue
 
         try:
             name = location_name_parse(options["location"])[0]

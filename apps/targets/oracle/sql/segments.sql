@@ -8,7 +8,7 @@
 -- DBA_TAB_PARTITIONS / DBA_IND_PARTITIONS are not needed for the parent.
 -- DBA_TAB_PARTITIONS / DBA_IND_PARTITIONS give a partition's PARTITION_POSITION (range and interval
 -- partitions are numbered oldest first) and INTERVAL ('YES': created by interval partitioning), for
--- the partition lifecycle (apps.tiering.lifecycle). HIGH_VALUE is LONG (no expression, no inline view:
+-- the partition lifecycle (apps.tiering.recommendations.lifecycle). HIGH_VALUE is LONG (no expression, no inline view:
 -- the extract wraps every column) and DBA_PART_TABLES is not in the catalog, so neither is read.
 -- The DECODE maps DBA_SEGMENTS.SEGMENT_TYPE to DBA_OBJECTS.OBJECT_TYPE: a table and an index
 -- may share a name, so the type is part of the join.

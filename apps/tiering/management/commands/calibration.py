@@ -15,8 +15,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from apps.core.audit import audit_command
 from apps.tiering.calibration import FIGURE_KEYS, CalibrationError, CalibrationReading, calibration_read
-from apps.tiering.calibration_selectors import tier_set_target_names
-from apps.tiering.calibration_services import tier_calibration_store
+from apps.tiering.calibration.selectors import tier_set_target_names
+from apps.tiering.calibration.services import tier_calibration_store
 from apps.tiering.models import Tier
 
 

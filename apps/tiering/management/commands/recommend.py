@@ -35,9 +35,9 @@ class Command(BaseCommand):
     @audit_command("recommend")
     def handle(self, *args: Any, **options: Any) -> None:
         from apps.targets.models import Target
-        from apps.tiering.export import export_csv_parts, export_json_parts, export_rows, export_table
-        from apps.tiering.readiness import recommendations_missing
-        from apps.tiering.selectors import recommendation_list, recommendation_run_current
+        from apps.tiering.recommendations.export import export_csv_parts, export_json_parts, export_rows, export_table
+        from apps.tiering.recommendations.readiness import recommendations_missing
+        from apps.tiering.recommendations.selectors import recommendation_list, recommendation_run_current
 
         try:
             target = Target.objects.get(name=options["target"])
@@ -61,8 +61,8 @@ class Command(BaseCommand):
         self.stdout.write(export_table(export_rows(recs, target)))
 
     def _refresh(self, target: Any) -> None:
-        from apps.tiering.refreshes import refresh_now
-        from apps.tiering.selectors import (
+        from apps.tiering.recommendations.refreshes import refresh_now
+        from apps.tiering.recommendations.selectors import (
             recommendation_changes,
             recommendation_decisions,
             recommendation_run_current,
