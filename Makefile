@@ -50,3 +50,4 @@ clean-data: stop
 
 lint:
 	@.venv/bin/ruff check apps config tests bench
+	@.venv/bin/vulture  # dead code: paths, rules and whitelist in pyproject.toml's [tool.vulture]

@@ -13,15 +13,6 @@ UTC = dt.timezone.utc
 _DAY = dt.timedelta(days=1)
 
 
-def floor_hour(moment: dt.datetime) -> dt.datetime:
-    """The start of ``moment``'s UTC hour.
-
-    >>> floor_hour(dt.datetime(2026, 1, 2, 3, 45, tzinfo=UTC)).hour
-    3
-    """
-    return moment.astimezone(UTC).replace(minute=0, second=0, microsecond=0)
-
-
 def floor_day(moment: dt.datetime) -> dt.datetime:
     """The start of ``moment``'s UTC day.
 

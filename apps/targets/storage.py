@@ -24,7 +24,6 @@ from dataclasses import dataclass
 
 KIND_ASM = "asm"
 KIND_MOUNT = "mount"
-KINDS: tuple[str, ...] = (KIND_ASM, KIND_MOUNT)
 
 #: How a location was found (the page says which): a disk group, a declared mount point, the path's first two
 #: components standing for an undeclared one, a Windows drive or share, or nothing (a relative name).

@@ -36,9 +36,10 @@ from apps.tiering.costmodel import (
 
 SEED_DOCUMENT = 'seeds/database-on-flash-oracle-development.txt ("This is your Database on Flash", Oracle, 2009)'
 AWS_EBS_PRICING = "https://aws.amazon.com/ebs/pricing/ (us-east-1)"
-AWS_EBS_VOLUME_TYPES = "https://docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html"
 OCI_PRICING = "https://www.oracle.com/cloud/price-list/ (Block Volume storage + VPUs)"
-OCI_PERFORMANCE = "https://docs.oracle.com/en-us/iaas/Content/Block/Concepts/blockvolumeperformance.htm"
+# The cloud volumes' limits (IOPS per GB, minimum and maximum size and IOPS) are those documented at
+# https://docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html and
+# https://docs.oracle.com/en-us/iaas/Content/Block/Concepts/blockvolumeperformance.htm
 STREET_PRICES = "street prices of distributor listings, typical 2025 (no single page: see PresetTier.note)"
 
 #: When the figures below were read (the seed: when its printed figures were taken over).

@@ -8,10 +8,9 @@ import unittest
 from zoneinfo import ZoneInfo
 
 from apps.core import time
-from apps.core.time import UTC, day_bounds, day_start, days_of, floor_day, floor_hour, utc_day
+from apps.core.time import UTC, day_bounds, day_start, days_of, floor_day, utc_day
 
 PARIS = ZoneInfo("Europe/Paris")
-HOUR = dt.timedelta(hours=1)
 
 
 class DayBoundsTests(unittest.TestCase):
@@ -56,13 +55,13 @@ class UtcDayTests(unittest.TestCase):
         self.assertEqual(utc_day(local_morning), dt.date(2026, 3, 29))
         self.assertEqual(floor_day(local_morning), dt.datetime(2026, 3, 29, tzinfo=UTC))
 
-    def test_the_hours_around_a_clock_change_floor_to_utc_hours(self):
-        # 2026-10-25 02:30 happens twice in Paris; in UTC they are two different hours.
+    def test_the_hour_a_clock_change_repeats_falls_on_one_utc_day(self):
+        # 2026-10-25 02:30 happens twice in Paris; in UTC they are two different hours of the same day.
         first = dt.datetime(2026, 10, 25, 2, 30, tzinfo=PARIS, fold=0)
         second = dt.datetime(2026, 10, 25, 2, 30, tzinfo=PARIS, fold=1)
 
-        self.assertEqual(floor_hour(second) - floor_hour(first), HOUR)
         self.assertEqual(utc_day(first), utc_day(second))
+        self.assertEqual(floor_day(first), floor_day(second))
 
     def test_a_range_covers_the_days_it_touches_and_not_the_day_it_stops_at(self):
         self.assertEqual(days_of(*day_bounds(dt.date(2028, 2, 29))), (dt.date(2028, 2, 29), dt.date(2028, 2, 29)))

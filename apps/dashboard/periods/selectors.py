@@ -27,7 +27,6 @@ class PeriodView:
     figures: dict[int, SegmentFigures] = field(default_factory=dict)
     #: The other GET parameters of the page (filters, sort), which the picker's form carries on.
     carried: list[tuple[str, str]] = field(default_factory=list)
-    compare_query: str = ""
 
     @property
     def active(self) -> bool:

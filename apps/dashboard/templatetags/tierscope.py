@@ -152,16 +152,6 @@ def rec_intensity(rec: Any) -> str:
 
 
 @register.filter
-def rec_cost(rec: Any, field: str) -> str:
-    """A cost of the recommendation (``cost_now_usd``, ``cost_after_usd``); "≥ " before it where the
-    IOPS were not all measured, so the cost counts GB and the measured IOPS only (a lower bound)."""
-    text = formatting.fmt_usd(getattr(rec, field, None))
-    if getattr(rec, "measured", True) or getattr(rec, field, None) is None:
-        return text
-    return f"≥ {text}"
-
-
-@register.filter
 def rec_payback(rec: Any) -> str:
     """Days a move's saving takes to repay its one-off cost (apps.tiering.moves.payback): "12 days", "no move cost set"
     (no one-off cost), "never" for a move not worth making that saves nothing, "—" where no move is weighed."""

@@ -99,14 +99,13 @@ def parse_fio(text: str, *, file_name: str) -> CalibrationReading:
 def _json_document(text: str, *, file_name: str) -> dict[str, Any]:
     # The JSON starts at the first line that starts with "{"; fio's warnings or a shell prompt may come
     # first, and raw_decode ignores whatever follows the object.
-    offset, skipped_lines = None, 0
+    offset = None
     position = 0
     for line in text.splitlines(keepends=True):
         if line.lstrip().startswith("{"):
             offset = position + (len(line) - len(line.lstrip()))
             break
         position += len(line)
-        skipped_lines += 1
     if offset is None:
         raise CalibrationError(file_name, "not fio JSON: no line starts a JSON object")
     try:

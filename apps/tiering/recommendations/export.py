@@ -168,7 +168,7 @@ def export_csv(rows: list[tuple[Any, ...]], *, with_header: bool = True) -> str:
     return csv_text(HEADER, rows, with_header=with_header)
 
 
-#: Rows worded and written at a time by export_row_parts, after a first part of FIRST_ROWS (the first bytes
+#: Rows worded and written at a time by keyed_row_parts, after a first part of FIRST_ROWS (the first bytes
 #: leave once those few are worded), and rows fetched at a time from the server-side cursor.
 CHUNK_ROWS = 5000
 FIRST_ROWS = 200
@@ -292,12 +292,6 @@ class _Wording:
         indexes = _lob_indexes(part)
         return [_row(rec, target.name, e, self.basis, self.windows[rec.run_id], indexes, self.per_month)
                 for rec, e in zip(part, explanations)]
-
-
-def export_row_parts(recs: QuerySet[Recommendation], target: Target) -> Iterator[list[tuple[Any, ...]]]:
-    """export_rows(recs, target) in parts, each worded as soon as its rows are read (keyed_row_parts)."""
-    for _part, rows in keyed_row_parts(recs, target):
-        yield rows
 
 
 def keyed_row_parts(recs: QuerySet[Recommendation], target: Target) -> Iterator[
