@@ -19,6 +19,7 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from apps.targets.rows import SEGMENT_STAT_FIELDS, CounterSample, SegmentStat, Snapshot, SysStat, TablespaceIO
 
@@ -80,12 +81,14 @@ def _segment_deltas(previous: CounterSample, current: CounterSample) -> tuple[Se
         if deltas is None or not any(deltas.values()):
             continue
         tablespace, obj_number, dataobj_number = place if place else ("", None, None)
+        # Keyword arguments named by SEGMENT_STAT_FIELDS: their names are known at run time only.
+        counters: dict[str, Any] = {name: deltas.get(name) for name in SEGMENT_STAT_FIELDS}
         stats.append(SegmentStat(
             key=key,
             tablespace_name=tablespace,
             obj_number=obj_number,
             dataobj_number=dataobj_number,
-            **{name: deltas.get(name) for name in SEGMENT_STAT_FIELDS},
+            **counters,
         ))
     return tuple(stats)
 

@@ -31,7 +31,9 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from apps.targets.rows_storage import DataFile, DiskGroup, TablespaceSpace  # noqa: F401 (re-exported)
+from apps.targets.rows_storage import DataFile as DataFile  # re-exported (the "as" says so to mypy)
+from apps.targets.rows_storage import DiskGroup as DiskGroup
+from apps.targets.rows_storage import TablespaceSpace as TablespaceSpace
 
 #: Per-segment statistics carried by SegmentStat, in storage order. Every name
 #: is a non-negative integer (or None when the source does not have it).
