@@ -45,7 +45,7 @@ def plan_new(request: HttpRequest, name: str) -> HttpResponse:
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     offered = selectors.plannable_recommendations(target_id=target.id, limit=SELECTABLE)
     form = PlanCreateForm(request.POST or None, segment_ids=[rec.segment_id for rec in offered],
-                          tier_set_id=target.tier_set_id)
+                          tier_set_id=target.tier_set_id)  # type: ignore[arg-type]  # NOT NULL: django-stubs types a foreign key with a default as nullable
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:

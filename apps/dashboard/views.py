@@ -85,7 +85,7 @@ def _head(target: Target) -> dict[str, Any]:
 
 def _figures(target: Target, run: Any) -> tuple[run_figures.RunFigures, dict[str, Any]]:
     """The current run's stored figures (computed once, apps.dashboard.run_figures) and the tier set's inputs."""
-    tiers = run_figures.tier_inputs(tier_set=target.tier_set_id)
+    tiers = run_figures.tier_inputs(tier_set=target.tier_set_id)  # type: ignore[arg-type]  # NOT NULL: django-stubs types a foreign key with a default as nullable
     return run_figures.run_figures(run, target_id=target.id, **tiers), tiers
 
 
@@ -230,7 +230,8 @@ def recommendations(request: HttpRequest, name: str) -> HttpResponse:
         return _csv_response(target, _filtered(request, target, with_action=True, choices=choices)[1])
     head = _head(target)
     # The table's totals and choices alone: the charts' figures are the target page's.
-    figures = run_figures.table_figures(head["reco_run"], target_id=target.id, tier_set=target.tier_set_id)
+    figures = run_figures.table_figures(head["reco_run"], target_id=target.id,
+                                        tier_set=target.tier_set_id)  # type: ignore[arg-type]  # NOT NULL: django-stubs types a foreign key with a default as nullable
     table = _table_page(request, target, with_action=True, figures=figures)
     context = {"target": target, **head, **table}
     context.update(page_period_context(request, target, context))

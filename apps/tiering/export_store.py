@@ -25,7 +25,7 @@ import json
 import logging
 from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -224,6 +224,7 @@ def stored_lines(run_id: int, column: str, sizes: Iterator[int], *, among: Query
     written out before its first row)."""
     if column not in ("csv", "json"):
         raise ValueError(f"stored_lines: no stored column {column!r} (csv or json)")
+    params: Sequence[Any]
     if among is None:
         rows_sql, params = ("l.segment_id NOT IN (SELECT f.segment_id FROM tiering_recommendation f "
                             "WHERE f.run_id = %s AND f.folded_into_id IS NOT NULL)"), [run_id]
@@ -248,7 +249,7 @@ def render_later(run_ids: Iterable[int]) -> None:
     from apps.tiering.tasks import export_lines_render
 
     for run_id in run_ids:
-        transaction.on_commit(lambda run_id=run_id: _send(export_lines_render, run_id))
+        transaction.on_commit(partial(_send, export_lines_render, run_id))
 
 
 def _send(task: Any, run_id: int) -> None:

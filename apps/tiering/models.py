@@ -192,6 +192,7 @@ class RunFacts:
     the model and by the export's lean rows (apps.tiering.export_read)."""
 
     __slots__ = ()
+    run: RecommendationRun  # the row's (a foreign key of the model, an element of a lean row)
 
     @property
     def computed_at(self):
