@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models
+from django.db.models import ForeignObjectRel
 
 # What auditlog writes for "no value".
 _EMPTY = {"", "None", "[]", "{}", "(none)"}  # "(none)": a secret not set (apps.core.audit_registry.secret_mask)
@@ -32,7 +33,7 @@ def _pair(values: Any) -> tuple[str, str]:
     return "", str(values)
 
 
-def _field(model: type[models.Model] | None, name: str) -> models.Field | None:
+def _field(model: type[models.Model] | None, name: str) -> models.Field | ForeignObjectRel | None:
     if model is None:
         return None
     try:

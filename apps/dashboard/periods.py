@@ -84,6 +84,13 @@ class PeriodChoice:
     params: dict[str, str] = field(default_factory=dict)
 
     @property
+    def span(self) -> tuple[dt.datetime, dt.datetime]:
+        """(start_at, stop_at) of an active choice; a ValueError when no period was chosen."""
+        if self.start_at is None or self.stop_at is None:
+            raise ValueError("no period is chosen: the recommendations' window is shown")
+        return self.start_at, self.stop_at
+
+    @property
     def statistic_words(self) -> str:
         return STATISTIC_WORDS.get(self.statistic, self.statistic)
 

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.html import json_script
@@ -220,7 +221,7 @@ def read_latency(segment: Segment, current) -> dict | None:
 
 
 @require_GET
-def recommendations(request: HttpRequest, name: str) -> HttpResponse:
+def recommendations(request: HttpRequest, name: str) -> HttpResponseBase:
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     if request.GET.get("format") == "csv":  # the rows alone: no page to count, no totals
         from apps.tiering.selectors import recommendation_run_current

@@ -8,9 +8,14 @@ them and ``from apps.snapshots.models import X`` finds them all: the daily rollu
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db import models
 
 from apps.targets.rows import segment_name
+
+if TYPE_CHECKING:
+    from apps.tiering.models import Refresh
 
 
 class Segment(models.Model):
@@ -303,6 +308,8 @@ class CollectionRun(models.Model):
         FAILED = "failed"
         SKIPPED = "skipped"
 
+    #: The refresh queued after it (None: none yet), set by the run pages' reads (apps.dashboard.fleet_selectors).
+    latest_refresh: Refresh | None
     target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="runs")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     trigger = models.CharField(max_length=20, default="schedule")  # schedule | manual | command | import

@@ -221,6 +221,10 @@ class Recommendation(RunFacts, models.Model):
     100k segments at every refresh.
     """
 
+    #: The rows of the LOB indexes folded into a LOB segment's row, set on a table page's rows
+    #: (apps.dashboard.selectors.lob_indexes_attach); absent otherwise.
+    lob_index_rows: list[Recommendation]
+
     # The primary key (run, segment): a run's rows, and one segment's row in each run (its history: the
     # target's runs, then one probe each); Meta adds the keyset sort keys. Every index costs a refresh 100k
     # insertions at fleet scale. No database-level foreign keys (as for SegmentStat): PostgreSQL

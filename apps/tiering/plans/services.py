@@ -258,7 +258,7 @@ def _items(recs: list[Recommendation], target: Target, notes: Mapping[int, str])
 
 
 #: The state each state is reached from.
-TRANSITIONS = {Plan.State.APPROVED: Plan.State.DRAFT, Plan.State.EXECUTED: Plan.State.APPROVED,
+TRANSITIONS: dict[str, str] = {Plan.State.APPROVED: Plan.State.DRAFT, Plan.State.EXECUTED: Plan.State.APPROVED,
                Plan.State.VERIFIED: Plan.State.EXECUTED}
 
 
