@@ -17,7 +17,8 @@ class RecommendationSerializer(serializers.Serializer):
     """One current recommendation. Money per month in the target's tier set's basis (context ``basis``)."""
 
     segment_id = serializers.IntegerField()
-    label = serializers.SerializerMethodField()
+    # A declared field named label (DRF's metaclass collects it); the stubs see Field.label, a string.
+    label = serializers.SerializerMethodField()  # type: ignore[assignment]
     owner = serializers.CharField(source="segment.owner")
     object_name = serializers.CharField(source="segment.object_name")
     subobject_name = serializers.CharField(source="segment.subobject_name")
@@ -123,7 +124,7 @@ class SegmentHistorySerializer(serializers.Serializer):
     segment's recommendation in each of the latest runs (newest first)."""
 
     segment_id = serializers.IntegerField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a declared field (as above)
     series = SegmentSampleSerializer(many=True)
     residency = ResidencySampleSerializer(many=True)
     recommendations = HistoryRecommendationSerializer(many=True)

@@ -84,12 +84,14 @@ def execute_binary(cursor, sql: str, params: Sequence | Mapping | None) -> None:
         binary.execute(sql, params)
 
 
-def _fetch_binary(cursor, sql: str, params: Sequence | Mapping | None) -> tuple | None:
+def _fetch_binary(cursor, sql: str, params: Sequence | Mapping | None) -> tuple:
     # Django's cursors bind parameters on the client, which rules binary results out; a plain
     # psycopg cursor on the same connection (and transaction) binds them on the server.
     with psycopg.Cursor(cursor.connection) as binary:
         binary.execute(sql, params, binary=True)
-        return binary.fetchone()
+        row = binary.fetchone()
+        assert row is not None  # an aggregate answers one row
+        return row
 
 
 # --------------------------------------------------------------------------- writing
@@ -125,24 +127,24 @@ def encode_binary_copy(columns: Sequence[tuple[str, np.ndarray, np.ndarray | Non
     chunks = [header]
     for number, layout in enumerate(layouts):
         rows = np.flatnonzero(group == number) if len(layouts) > 1 else None
-        widths = [int(w[0]) for _, w in encoded]
+        lengths = [int(w[0]) for _, w in encoded]
         for position, c in enumerate(varying):
-            widths[c] = int(layout[position])
+            lengths[c] = int(layout[position])
         fields: list[tuple[str, object]] = [("count", ">i2")]
         for c, (wire, _) in enumerate(encoded):
             fields.append((f"l{c}", ">i4"))
-            if widths[c] > 0:
-                fields.append((f"v{c}", f"S{widths[c]}" if wire.dtype.kind == "S" else wire.dtype))
+            if lengths[c] > 0:
+                fields.append((f"v{c}", f"S{lengths[c]}" if wire.dtype.kind == "S" else wire.dtype))
         # The field count and lengths are the same in every row of a layout: one template row,
         # repeated (assigning a scalar to an unaligned big-endian field is slower than the copy).
         template = np.zeros(1, dtype=np.dtype(fields))
         template["count"] = len(encoded)
         for c in range(len(encoded)):
-            template[f"l{c}"] = widths[c]
+            template[f"l{c}"] = lengths[c]
         count = n if rows is None else rows.size
         records = np.frombuffer(bytearray(template.tobytes() * count), dtype=template.dtype)
         for c, (wire, _) in enumerate(encoded):
-            if widths[c] > 0:
+            if lengths[c] > 0:
                 records[f"v{c}"] = wire if rows is None else wire[rows]
         chunks.append(records.tobytes())
     chunks.append(b"\xff\xff")

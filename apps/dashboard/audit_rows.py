@@ -12,7 +12,6 @@ from typing import Any
 
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models
-from django.db.models import ForeignObjectRel
 
 # What auditlog writes for "no value".
 _EMPTY = {"", "None", "[]", "{}", "(none)"}  # "(none)": a secret not set (apps.core.audit_registry.secret_mask)
@@ -33,13 +32,14 @@ def _pair(values: Any) -> tuple[str, str]:
     return "", str(values)
 
 
-def _field(model: type[models.Model] | None, name: str) -> models.Field | ForeignObjectRel | None:
+def _field(model: type[models.Model] | None, name: str) -> models.Field | None:
     if model is None:
         return None
     try:
-        return model._meta.get_field(name)
+        field = model._meta.get_field(name)
     except FieldDoesNotExist:
         return None
+    return field if isinstance(field, models.Field) else None  # a reverse relation is no field of its own
 
 
 def _label(field: models.Field | None, name: str) -> str:

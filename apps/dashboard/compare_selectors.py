@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
@@ -171,7 +172,7 @@ def compare_page(*, target_id: int, form: CompareForm, page_number: Any) -> dict
     out = []
     for i in picked:
         pk = int(comparison.segment_id[i])
-        seg = segments.get(pk, {})
+        seg: Mapping[str, Any] = segments.get(pk, {})
         change, relative = _change_text(comparison, i)
         out.append(CompareRow(
             segment_id=pk, status=str(comparison.status[i]),

@@ -32,7 +32,8 @@ class RecommendationFilterForm(forms.Form):
     min_intensity = forms.FloatField(required=False, min_value=0, label="Min IO intensity (IO/s per GB)",
                                      widget=forms.NumberInput(attrs={"step": "any", "placeholder": "0"}))
     sort = forms.ChoiceField(required=False, choices=[(s, s) for k in SORTS for s in (k, f"-{k}")])
-    per_page = forms.TypedChoiceField(required=False, coerce=int, empty_value=DEFAULT_PAGE_SIZE,
+    # empty_value: any value (Django returns it as given); django-stubs types it str | None.
+    per_page = forms.TypedChoiceField(required=False, coerce=int, empty_value=DEFAULT_PAGE_SIZE,  # type: ignore[arg-type]
                                       choices=[(str(n), str(n)) for n in PAGE_SIZES], label="Rows")
 
     def __init__(self, data: QueryDict | Mapping[str, str] | None, *, choices: FilterChoices,

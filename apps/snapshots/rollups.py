@@ -21,6 +21,7 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import psycopg
@@ -120,7 +121,7 @@ def segment_days_roll_up(*, target_id: int, on_merged: Callable[[dt.date, Activi
                 merged = activity.merge_many([*stored.blobs, part], keep=TOP_IOPS)
             if on_merged:
                 on_merged(day, merged)
-            if stored is not None and day >= today and stored.roll_ups + 1 < PARTS_PER_DAY:
+            if stored is not None and part is not None and day >= today and stored.roll_ups + 1 < PARTS_PER_DAY:
                 _part_write(cursor, target_id, day, dbid, activity.merge_many([*stored.part_blobs, part],
                                                                               keep=TOP_IOPS), stored.roll_ups + 1)
             elif day in days:
@@ -290,7 +291,7 @@ def day_versions(*, target_id: int, first_day: dt.date | None = None, last_day: 
     """The version of each of the target's days up to ``last_day`` (from ``first_day``) that has a rollup: the
     highest of its RollupDay's and its parts'."""
     bounds = "target_id = %s AND day <= %s" + ("" if first_day is None else " AND day >= %s")
-    params = [target_id, last_day] + ([] if first_day is None else [first_day])
+    params: list[Any] = [target_id, last_day, *([] if first_day is None else [first_day])]
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT day, max(version) FROM (SELECT day, version FROM snapshots_rollupday WHERE {bounds} "
                        f"UNION ALL SELECT day, version FROM snapshots_rolluphour WHERE {bounds}) v GROUP BY day",

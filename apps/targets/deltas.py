@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Hashable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,7 +145,7 @@ class CumulativePoint:
     counters read together (e.g. read requests, write requests, read ms).
     """
 
-    key: tuple[Hashable, ...]
+    key: tuple[int | str, ...]
     snap_id: int
     startup_at: dt.datetime
     begin_at: dt.datetime
@@ -157,7 +157,7 @@ class CumulativePoint:
 class IntervalDelta:
     """The change of a series over the snapshot ``snap_id`` (its begin..end interval)."""
 
-    key: tuple[Hashable, ...]
+    key: tuple[int | str, ...]
     snap_id: int
     values: tuple[float, ...]
 
@@ -169,7 +169,7 @@ def cumulative_deltas(points: Iterable[CumulativePoint]) -> tuple[IntervalDelta,
     between), the later one's interval starts where the earlier one's ended (no AWR gap: a
     missing snapshot would otherwise pile several intervals onto one), and no value went down.
     """
-    series: dict[tuple[Hashable, ...], list[CumulativePoint]] = defaultdict(list)
+    series: dict[tuple[int | str, ...], list[CumulativePoint]] = defaultdict(list)
     for point in points:
         series[point.key].append(point)
     deltas = []

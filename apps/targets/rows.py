@@ -28,6 +28,7 @@ This module is pure: standard library only.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -168,7 +169,7 @@ class Snapshot:
     begin_at: dt.datetime
     end_at: dt.datetime
     startup_at: dt.datetime
-    segment_stats: tuple[SegmentStat, ...] = ()
+    segment_stats: Sequence[SegmentStat] = ()  # a tuple, or an extract's spilled to disk
     sysstats: tuple[SysStat, ...] = ()
     tablespace_io: tuple[TablespaceIO, ...] = ()
     #: True when segment_stats is AWR's top-N capture (DBA_HIST_SEG_STAT, an
