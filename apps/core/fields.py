@@ -23,7 +23,7 @@ class MoneyField(models.BigIntegerField):
     # django-stubs' plugin types a field's attribute from these (Optional when null=True): set as an amount,
     # read as a Decimal. They differ from the bigint base's on purpose, hence the ignores.
     _pyi_private_set_type: Decimal | int | float | str | Combinable  # type: ignore[assignment]
-    _pyi_private_get_type: Decimal  # type: ignore[assignment]
+    _pyi_private_get_type: Decimal  # type: ignore[assignment]  # (as above)
 
     def from_db_value(self, value, expression, connection):
         return None if value is None else Decimal(value).scaleb(-2)
