@@ -1,4 +1,4 @@
-"""What mypy.ini promises (docs/development.md): every pure module, and only those, is checked strictly; no
+"""What mypy.ini promises (docs/install.md): every pure module, and only those, is checked strictly; no
 module of ours has its errors ignored; every ``# type: ignore`` names its error code and says why."""
 
 from __future__ import annotations
