@@ -8,14 +8,11 @@ them and ``from apps.snapshots.models import X`` finds them all: the daily rollu
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from django.db import models
 
 from apps.targets.rows import segment_name
-
-if TYPE_CHECKING:
-    from apps.tiering.models import Refresh
 
 
 class Segment(models.Model):
@@ -308,8 +305,9 @@ class CollectionRun(models.Model):
         FAILED = "failed"
         SKIPPED = "skipped"
 
-    #: The refresh queued after it (None: none yet), set by the run pages' reads (apps.dashboard.fleet_selectors).
-    latest_refresh: Refresh | None
+    #: The refresh queued after it (None: none yet), set by the run pages' reads (apps.dashboard.fleet_selectors):
+    #: an apps.tiering Refresh, Any here as snapshots does not import tiering (tests/core/test_app_cycles.py).
+    latest_refresh: Any
     #: Set by apps.snapshots.runs.run_start: the delivery before this one died mid-run.
     redelivered: bool
     target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="runs")
