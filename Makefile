@@ -4,6 +4,7 @@
 #   make stop    stops everything make run / make services started (supervisord, its programs, orphans of
 #                an earlier run, Redis, PostgreSQL)
 #   make faults  only the process-fault suite (tests/faults/: a private stack on other ports, a few minutes)
+#   make lint    ruff, then mypy (mypy.ini: strict on the pure modules); make test type-checks first too
 #   make docs    publishes what the last test run produced under .data/ (browser screenshots, the fault suite's
 #                report) into docs/: tests never write into the tree themselves
 # Every wait in scripts/dev/stack.sh has a time limit.
@@ -51,3 +52,4 @@ clean-data: stop
 lint:
 	@.venv/bin/ruff check apps config tests bench
 	@.venv/bin/vulture  # dead code: paths, rules and whitelist in pyproject.toml's [tool.vulture]
+	@$(STACK) typecheck

@@ -79,3 +79,9 @@ fleet_stats, _.round_trips
 # Used by the bench only: what it measures against the incremental paths (a window's base dropped and rebuilt,
 # the segment days rebuilt from the snapshots).
 window_base_drop, segment_days_rebuild
+
+# Keys of TypedDicts: the dicts are built and read by key (typed for mypy), never as attributes.
+_.input_formats, _.server_url, _.client_id
+
+# Names imported for type checking only (under TYPE_CHECKING), used in string annotations.
+DataclassInstance

@@ -99,13 +99,15 @@ def target_conditions(target: Target, figures: RunFigures | None, *, now: dt.dat
     failures = figures.consecutive_failures if figures else 0
     last_ok = figures.last_success_at if figures else None
 
+    # Asked only of the rules that watch them (_watched): a rule without the threshold is never firing.
     def failing(rule: AlertRule) -> bool:
-        return target.enabled and failures >= rule.failures_in_a_row
+        threshold = rule.failures_in_a_row
+        return target.enabled and threshold is not None and failures >= threshold
 
     def stale(rule: AlertRule) -> bool:
-        since = last_ok or target.created_at
-        return target.enabled and target.is_live and \
-            now - since > dt.timedelta(minutes=target.interval_minutes * rule.missed_intervals)
+        since, missed = last_ok or target.created_at, rule.missed_intervals
+        return target.enabled and target.is_live and missed is not None and \
+            now - since > dt.timedelta(minutes=target.interval_minutes * missed)
 
     ago = f"last success {last_ok:%Y-%m-%d %H:%M} UTC" if last_ok else "never collected"
     return [
@@ -137,23 +139,23 @@ def alert_moves_check(*, target_id: int, now: dt.datetime) -> list[Event]:
     """After a refresh: tell each rule with a threshold about the moves it had not been told of, when their
     monthly savings (known ones) add up to more than its threshold."""
     target = Target.objects.get(pk=target_id)
-    rules = [rule for rule in rules_for(target) if rule.new_moves_usd_per_month is not None]
+    rules = [(rule, threshold) for rule in rules_for(target) if (threshold := rule.new_moves_usd_per_month) is not None]
     if not rules:
         return []
     moves = moves_current(target_id=target_id)
     told = []
-    for rule in rules:
+    for rule, threshold in rules:
         with transaction.atomic():
             state, _ = AlertState.objects.select_for_update().get_or_create(
                 rule=rule, key=f"moves:{target_id}", defaults={"changed_at": now})
             new = set(moves) - set(state.memo)
-            worth = sum((moves[s] for s in new if moves[s] is not None), Decimal(0))
+            worth = sum((move for s in new if (move := moves[s]) is not None), Decimal(0))
             state.memo, state.changed_at = sorted(moves), now
             state.save(update_fields=["memo", "changed_at"])
-            if new and worth > rule.new_moves_usd_per_month:
+            if new and worth > threshold:
                 event = Event(kind="moves", target=target.name, title=f"{target.name}: new moves worth ${worth:,.2f}"
                               " a month", detail=f"{len(new)} new move(s) recommended, saving ${worth:,.2f} per "
-                                                 f"month together (threshold ${rule.new_moves_usd_per_month:,.2f})")
+                                                 f"month together (threshold ${threshold:,.2f})")
                 events_queue(rule=rule, events=[event], now=now)
                 told.append(event)
     return told

@@ -19,7 +19,7 @@ class _Page:
 
     @classmethod
     def as_view(cls, **initkwargs):
-        view = super().as_view(**initkwargs)  # type: ignore[misc]
+        view = super().as_view(**initkwargs)
         view.csrf_exempt = False
         view.login_required = True  # DRF marks its views login_not_required: this one is a page
         return view

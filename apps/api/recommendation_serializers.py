@@ -23,7 +23,8 @@ class RecommendationSerializer(serializers.Serializer):
     """One current recommendation. Money per month in the target's tier set's basis (context ``basis``)."""
 
     segment_id = serializers.IntegerField()
-    label = serializers.SerializerMethodField()
+    # A declared field named label (DRF's metaclass collects it); the stubs see Field.label, a string.
+    label = serializers.SerializerMethodField()  # type: ignore[assignment]
     owner = serializers.CharField(source="segment.owner")
     object_name = serializers.CharField(source="segment.object_name")
     subobject_name = serializers.CharField(source="segment.subobject_name")
@@ -68,7 +69,7 @@ class RecommendationSerializer(serializers.Serializer):
         once per serializer: a page of 1,000 rows is read a thousand times by the same child (DRF's generic path
         resolves every field's source and type again for every row, most of an API page's time)."""
         if self._readers is None:
-            self._readers = [(field.field_name, self._reader(field)) for field in self._readable_fields]
+            self._readers = [(name, self._reader(field)) for name, field in self.fields.items() if not field.write_only]
         return {name: read(rec) for name, read in self._readers}
 
     def _reader(self, field: serializers.Field) -> Callable[[Any], Any]:
@@ -153,7 +154,7 @@ class SegmentHistorySerializer(serializers.Serializer):
     segment's recommendation in each of the latest runs (newest first)."""
 
     segment_id = serializers.IntegerField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a declared field (as above)
     series = SegmentSampleSerializer(many=True)
     residency = ResidencySampleSerializer(many=True)
     recommendations = HistoryRecommendationSerializer(many=True)

@@ -134,5 +134,6 @@ class TierSetSerializer(serializers.Serializer):
     @extend_schema_field(TierSerializer(many=True))
     def get_tiers(self, view) -> list[dict[str, Any]]:
         views = {tier_view.tier.pk: tier_view for tier_view in view.tiers}
-        return TierSerializer([v.tier for v in view.tiers], many=True, context={"views": views}).data
+        # many=True makes a ListSerializer, whose data is a list; the stubs type the call as a TierSerializer.
+        return TierSerializer([v.tier for v in view.tiers], many=True, context={"views": views}).data  # type: ignore[return-value]
 

@@ -34,8 +34,10 @@ class BearerUserMiddleware:
             address = client_ip(request) or "unknown"
             if not throttle.lockout_remaining_s(address):
                 try:
-                    request.bearer_user = token_authenticate(key=header[len(_PREFIX):].strip(), address=address,
-                                                             now=timezone.now()).user
+                    # Our attribute on Django's request (read back with getattr, apps.core.middleware): the
+                    # stubs' HttpRequest lists Django's own only.
+                    request.bearer_user = token_authenticate(  # type: ignore[attr-defined]
+                        key=header[len(_PREFIX):].strip(), address=address, now=timezone.now()).user
                 except TokenRefused:
                     pass  # refused, counted and audited by ApiTokenAuthentication when the view runs
         return self.get_response(request)

@@ -8,12 +8,14 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+#: The longest name a token may have (its column's length).
+NAME_MAX_CHARS = 64
 
 class ApiToken(models.Model):
     """One key of one user (several per user). The key itself is never stored: see apps.apitokens.keys."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
-    name = models.CharField(max_length=64, help_text="what the token is for, e.g. 'nightly report'")
+    name = models.CharField(max_length=NAME_MAX_CHARS, help_text="what the token is for, e.g. 'nightly report'")
     # Public, in clear: finds the row from a presented key (unique, so one lookup by index).
     prefix = models.CharField(max_length=16, unique=True)
     # SHA-256 of the secret, hex (apps.apitokens.keys says why not a password KDF).

@@ -13,12 +13,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 
 from apps.apitokens import keys
-from apps.apitokens.models import ApiToken
+from apps.apitokens.models import NAME_MAX_CHARS, ApiToken
 
 # last_used_at is written at most this often per token: an API client polling every second would otherwise
 # write a row per request.
 TOUCH_EVERY = timedelta(minutes=1)
-NAME_MAX_CHARS = ApiToken._meta.get_field("name").max_length
 
 
 class TokenRefused(Exception):

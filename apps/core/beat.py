@@ -36,6 +36,10 @@ DATABASE_ERRORS = (DatabaseError, InterfaceError)
 class ResilientDatabaseScheduler(DatabaseScheduler):
     _outage_since: float | None = None
     _last_heartbeat: float = 0.0
+    # DatabaseScheduler's own state, which this class reads and sets (django-celery-beat ships no types).
+    _initial_read: bool
+    _heap: list[Any]
+    _last_timestamp: datetime.datetime | None
 
     @property
     def schedule(self) -> dict[str, Any]:

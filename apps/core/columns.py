@@ -51,12 +51,19 @@ def _model_columns(model: type[models.Model], names: tuple[str, ...] | None,
                    exclude: tuple[str, ...]) -> tuple[ModelColumn, ...]:
     meta = model._meta
     if names is None:
-        fields = [field for field in meta.concrete_fields if field.column]
+        fields = [(field, field.column) for field in meta.concrete_fields if field.column]
     else:
-        fields = [meta.get_field(name) for name in names]  # a foreign key by its name or its attname
+        fields = [_named_column(model, name) for name in names]  # a foreign key by its name or its attname
     skipped = set(exclude)
-    return tuple(ModelColumn(field.attname, field.column, _pg_type(model, field), field.null) for field in fields
+    return tuple(ModelColumn(field.attname, column, _pg_type(model, field), field.null) for field, column in fields
                  if field.name not in skipped and field.attname not in skipped)
+
+
+def _named_column(model: type[models.Model], name: str) -> tuple[models.Field, str]:
+    field = model._meta.get_field(name)
+    if not isinstance(field, models.Field) or not field.column:
+        raise ValueError(f"{model._meta.label}.{name}: no column of its own (a relation from another model?)")
+    return field, field.column
 
 
 def _pg_type(model: type[models.Model], field: models.Field) -> str:

@@ -6,6 +6,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models.expressions import Combinable
 
 _CENT = Decimal("0.01")
 
@@ -19,6 +20,10 @@ class MoneyField(models.BigIntegerField):
     """
 
     description = "Amount to the cent (stored as bigint cents)"
+    # django-stubs' plugin types a field's attribute from these (Optional when null=True): set as an amount,
+    # read as a Decimal. They differ from the bigint base's on purpose, hence the ignores.
+    _pyi_private_set_type: Decimal | int | float | str | Combinable  # type: ignore[assignment]
+    _pyi_private_get_type: Decimal  # type: ignore[assignment]  # (as above)
 
     def from_db_value(self, value, expression, connection):
         return None if value is None else Decimal(value).scaleb(-2)

@@ -96,7 +96,7 @@ def heartbeat_read(*, process: str, stale_after_s: float, now_s: float | None = 
 class WorkerHeartbeat(bootsteps.StartStopStep):
     """Worker bootstep: a heartbeat on the worker's timer, once per node (the pool children write none)."""
 
-    requires = {"celery.worker.components:Timer"}
+    requires = ("celery.worker.components:Timer",)
 
     def __init__(self, worker: Any, **kwargs: Any) -> None:
         super().__init__(worker, **kwargs)

@@ -60,7 +60,9 @@ def fetch_arrays(cursor, sql: core_sql.Query, params: Sequence | Mapping | None,
     for name, pg_type in columns:
         if pg_type not in WIRE_TYPES:
             raise CopyFormatError(f"column {name!r}: type {pg_type!r} is not one of {', '.join(WIRE_TYPES)}")
-    count, data = _fetch_binary(cursor, core_sql.packed_rows(sql, columns), params)
+    row = _fetch_binary(cursor, core_sql.packed_rows(sql, columns), params)
+    assert row is not None  # an aggregate answers one row
+    count, data = row
     dtype = np.dtype([(name, WIRE_TYPES[pg_type]) for name, pg_type in columns])
     data = bytes(data or b"")
     if len(data) != count * dtype.itemsize:
@@ -125,24 +127,24 @@ def encode_binary_copy(columns: Sequence[tuple[str, np.ndarray, np.ndarray | Non
     chunks = [header]
     for number, layout in enumerate(layouts):
         rows = np.flatnonzero(group == number) if len(layouts) > 1 else None
-        widths = [int(w[0]) for _, w in encoded]
+        lengths = [int(w[0]) for _, w in encoded]
         for position, c in enumerate(varying):
-            widths[c] = int(layout[position])
+            lengths[c] = int(layout[position])
         fields: list[tuple[str, object]] = [("count", ">i2")]
         for c, (wire, _) in enumerate(encoded):
             fields.append((f"l{c}", ">i4"))
-            if widths[c] > 0:
-                fields.append((f"v{c}", f"S{widths[c]}" if wire.dtype.kind == "S" else wire.dtype))
+            if lengths[c] > 0:
+                fields.append((f"v{c}", f"S{lengths[c]}" if wire.dtype.kind == "S" else wire.dtype))
         # The field count and lengths are the same in every row of a layout: one template row,
         # repeated (assigning a scalar to an unaligned big-endian field is slower than the copy).
         template = np.zeros(1, dtype=np.dtype(fields))
         template["count"] = len(encoded)
         for c in range(len(encoded)):
-            template[f"l{c}"] = widths[c]
+            template[f"l{c}"] = lengths[c]
         count = n if rows is None else rows.size
         records = np.frombuffer(bytearray(template.tobytes() * count), dtype=template.dtype)
         for c, (wire, _) in enumerate(encoded):
-            if widths[c] > 0:
+            if lengths[c] > 0:
                 records[f"v{c}"] = wire if rows is None else wire[rows]
         chunks.append(records.tobytes())
     chunks.append(b"\xff\xff")

@@ -19,7 +19,7 @@ from typing import Any
 
 from psycopg import sql
 
-Query = sql.Composable | str
+Query = sql.SQL | sql.Composed | str
 
 
 def table(model: Any) -> sql.Identifier:

@@ -9,6 +9,8 @@ sign-in. Local accounts never sign up through allauth: they are made by an admin
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from typing import Any, NoReturn
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core.exceptions import ImmediateHttpResponse
@@ -31,7 +33,7 @@ def claimed_groups(data: dict, claim: str) -> set[str]:
     return set()
 
 
-def role_for(provider: dict, groups: set[str]) -> str | None:
+def role_for(provider: Mapping[str, Any], groups: set[str]) -> str | None:
     """``"admin"``, ``"viewer"``, or None when viewer groups are required and none is held."""
     if groups & set(provider["admin_groups"]):
         return "admin"
@@ -96,7 +98,7 @@ class DirectoryAccountAdapter(DefaultSocialAccountAdapter):
         super().on_authentication_error(request, provider, error=error, exception=exception,
                                         extra_context=extra_context)
 
-    def _refuse(self, request, provider_name: str, reason: str) -> None:
+    def _refuse(self, request, provider_name: str, reason: str) -> NoReturn:
         response = render(request, "registration/sso_refused.html", {"provider": provider_name, "reason": reason},
                           status=403)
         raise ImmediateHttpResponse(response)

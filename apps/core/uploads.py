@@ -8,6 +8,8 @@ refusal is kept on the request for the view to show: ``upload_refusals(request)`
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.files.uploadhandler import FileUploadHandler, SkipFile
 from django.http import HttpRequest
 
@@ -29,7 +31,7 @@ class SizeLimitUploadHandler(FileUploadHandler):
         self.limit_bytes: int = get_config()["MAX_UPLOAD_BYTES"]
         self.received_bytes = 0
 
-    def new_file(self, *args: object, **kwargs: object) -> None:
+    def new_file(self, *args: Any, **kwargs: Any) -> None:
         super().new_file(*args, **kwargs)
         self.received_bytes = 0
 

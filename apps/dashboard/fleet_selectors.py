@@ -215,8 +215,8 @@ def tier_catalog() -> list[TierSetView]:
     for tier in Tier.objects.order_by("tier_set", "name"):
         groups[tier.tier_set_id].append(tier)
     users: dict[str, list[str]] = defaultdict(list)
-    for name, tier_set in Target.objects.values_list("name", "tier_set"):
-        users[tier_set].append(name)
+    for name, set_id in Target.objects.values_list("name", "tier_set"):
+        users[set_id].append(name)
     sets = []
     for tier_set in TierSet.objects.order_by("name"):
         set_name, tiers = tier_set.name, groups.get(tier_set.name, [])

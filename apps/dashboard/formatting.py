@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Literal
 
 from apps.tiering.rules import in_words
 
@@ -102,7 +103,7 @@ def fmt_pct(ratio: float | None) -> str:
     return DASH if ratio is None else f"{ratio * 100:.1f}%"
 
 
-def fmt_duration(seconds: float | None) -> str:
+def fmt_duration(seconds: float | Literal[""] | None) -> str:
     """
     >>> fmt_duration(8.24), fmt_duration(184), fmt_duration(7300)
     ('8.2 s', '3 min 4 s', '2 h 1 min')

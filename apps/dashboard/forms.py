@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from django import forms
+from collections.abc import Mapping
 
+from django import forms
+from django.http import QueryDict
+
+from apps.core.form_fields import form_field
 from apps.dashboard.selectors import DEFAULT_SORT, SORTS, FilterChoices, RecommendationFilter
 from apps.tiering.models import Tier
 
@@ -28,19 +32,21 @@ class RecommendationFilterForm(forms.Form):
     min_intensity = forms.FloatField(required=False, min_value=0, label="Min IO intensity (IO/s per GB)",
                                      widget=forms.NumberInput(attrs={"step": "any", "placeholder": "0"}))
     sort = forms.ChoiceField(required=False, choices=[(s, s) for k in SORTS for s in (k, f"-{k}")])
-    per_page = forms.TypedChoiceField(required=False, coerce=int, empty_value=DEFAULT_PAGE_SIZE,
+    # empty_value: any value (Django returns it as given); django-stubs types it str | None.
+    per_page = forms.TypedChoiceField(required=False, coerce=int, empty_value=DEFAULT_PAGE_SIZE,  # type: ignore[arg-type]
                                       choices=[(str(n), str(n)) for n in PAGE_SIZES], label="Rows")
 
-    def __init__(self, data: object, *, choices: FilterChoices, with_action: bool = True) -> None:
-        data = data.copy() if hasattr(data, "copy") else dict(data or {})  # type: ignore[attr-defined]
-        if not data.get("per_page"):
-            data["per_page"] = str(DEFAULT_PAGE_SIZE)  # so the drop-down shows the size in use
-        super().__init__(data)
-        self.fields["owner"].choices = _choices(choices.owners, "all owners")
-        self.fields["object_type"].choices = _choices(choices.object_types, "all types")
-        self.fields["tablespace"].choices = _choices(choices.tablespaces, "all tablespaces")
-        self.fields["tier"].choices = _choices(choices.tiers, "all tiers")
-        self.fields["action"].choices = _choices(choices.actions, "all actions")
+    def __init__(self, data: QueryDict | Mapping[str, str] | None, *, choices: FilterChoices,
+                 with_action: bool = True) -> None:
+        values = data.copy() if isinstance(data, QueryDict) else dict(data or {})
+        if not values.get("per_page"):
+            values["per_page"] = str(DEFAULT_PAGE_SIZE)  # so the drop-down shows the size in use
+        super().__init__(values)
+        form_field(self, "owner", forms.ChoiceField).choices = _choices(choices.owners, "all owners")
+        form_field(self, "object_type", forms.ChoiceField).choices = _choices(choices.object_types, "all types")
+        form_field(self, "tablespace", forms.ChoiceField).choices = _choices(choices.tablespaces, "all tablespaces")
+        form_field(self, "tier", forms.ChoiceField).choices = _choices(choices.tiers, "all tiers")
+        form_field(self, "action", forms.ChoiceField).choices = _choices(choices.actions, "all actions")
         if not with_action:
             del self.fields["action"]
 
@@ -79,7 +85,8 @@ class TierForm(forms.ModelForm):
         from apps.tiering import costmodel
         from apps.tiering.tiers import tier_to_model
 
-        cleaned = super().clean()
+        super().clean()  # Form.clean returns cleaned_data (typed optional by django-stubs)
+        cleaned = self.cleaned_data
         if not self.errors:
             candidate = Tier(**{k: v for k, v in cleaned.items()})
             try:

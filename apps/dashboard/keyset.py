@@ -10,6 +10,7 @@ error page.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
@@ -92,7 +93,7 @@ def keyset_page(qs: QuerySet, *, sort: str, size: int, after: str | None = None,
     forward = before is None
     token = after if forward else before
     position = cursor_decode(token, sort=sort) if token else None
-    order = range(len(parts)) if forward else range(len(parts) - 1, -1, -1)
+    order: Sequence[int] = range(len(parts)) if forward else range(len(parts) - 1, -1, -1)
     if position is not None:
         order = [i for i in order if (i >= position[0] if forward else i <= position[0])]
     reading_desc = descending == forward  # a backward read runs the order reversed

@@ -47,8 +47,9 @@ def partition_heat(*, segment: Segment, run_id: int) -> list[PartitionHeat]:
         .order_by(F("segment__partition_order").asc(nulls_last=True), "segment__partition_position")
         .values_list("segment_id", "segment__subobject_name", "segment__partition_order",
                      "segment__partition_position", "intensity", "measured", "recommended_tier__name", "action"))
-    return [PartitionHeat(name, order or position, intensity, measured, tier, action, segment_id == segment.id)
-            for segment_id, name, order, position, intensity, measured, tier, action in rows]
+    return [PartitionHeat(name, at, intensity, measured, tier, action, segment_id == segment.id)
+            for segment_id, name, order, position, intensity, measured, tier, action in rows
+            if (at := order or position) is not None]  # every row has one (the filter)
 
 
 def _same_object(segment: Segment) -> Q:
@@ -125,10 +126,11 @@ def partition_rollup(*, segment: Segment, run_id: int) -> PartitionRollup | None
                          "write_requests", "iops", "size_bytes", "intensity", "measured", "recommended_tier__name",
                          "action"))
     rows = [SubpartitionRow(*values[:11], is_this=values[0] == segment.id) for values in recs]
-    complete = all(row.measured and row.iops is not None for row in rows)
-    sized = all(row.size_bytes is not None for row in rows)
-    iops = sum(row.iops for row in rows) if complete else None
-    size_bytes = sum(row.size_bytes for row in rows) if sized else None
+    known_iops = [row.iops for row in rows if row.measured and row.iops is not None]
+    sizes = [row.size_bytes for row in rows if row.size_bytes is not None]
+    complete, sized = len(known_iops) == len(rows), len(sizes) == len(rows)
+    iops = sum(known_iops) if complete else None
+    size_bytes = sum(sizes) if sized else None
     intensity = iops / (size_bytes / 1024**3) if iops is not None and size_bytes else None
     return PartitionRollup(segment.parent_partition, segment.partitioning, segment.partition_bound, rows,
                            sum(row.read_requests for row in rows), sum(row.write_requests for row in rows),

@@ -203,14 +203,15 @@ def flash_samples(*, target_id: int, since: dt.datetime) -> list[FlashSample]:
         .annotate(total=Sum("value"), interval_end=Max("snapshot__end_at"), interval_begin=Max("snapshot__begin_at"))
         .order_by("snapshot__end_at")
     )
-    by_end: dict[dt.datetime, dict[str, object]] = {}
+    by_end: dict[dt.datetime, tuple[float, dict[str, int]]] = {}  # end -> (interval seconds, totals by name)
     for r in rows:
-        entry = by_end.setdefault(r["snapshot__end_at"], {"interval_s": (r["interval_end"] - r["interval_begin"]).total_seconds()})
-        entry[r["name"]] = r["total"]
+        _interval_s, totals = by_end.setdefault(
+            r["snapshot__end_at"], ((r["interval_end"] - r["interval_begin"]).total_seconds(), {}))
+        totals[r["name"]] = r["total"]
     return [
-        FlashSample(end_at=end_at, interval_s=float(e["interval_s"]), hits=e.get(STAT_FLASH_HITS),  # type: ignore[arg-type]
-                    read_requests=e.get(STAT_READ_REQUESTS), inserts=e.get(STAT_FLASH_INSERTS))  # type: ignore[arg-type]
-        for end_at, e in by_end.items()
+        FlashSample(end_at=end_at, interval_s=float(interval_s), hits=totals.get(STAT_FLASH_HITS),
+                    read_requests=totals.get(STAT_READ_REQUESTS), inserts=totals.get(STAT_FLASH_INSERTS))
+        for end_at, (interval_s, totals) in by_end.items()
     ]
 
 

@@ -53,7 +53,7 @@ def _page_state() -> sql.Composed:
     parts = [
         sql.SQL("(SELECT {row} FROM {t} WHERE id = %(target)s)").format(row=row, t=table(Target)),
         sql.SQL("(SELECT string_agg({row}, ',') FROM {s} WHERE {key} = (SELECT tier_set_id FROM {t} WHERE id = %(target)s))"
-                ).format(row=row, s=table(TierSet), key=sql.Identifier(TierSet._meta.pk.column), t=table(Target)),
+                ).format(row=row, s=table(TierSet), key=sql.Identifier(TierSet._meta.pk.attname), t=table(Target)),
         sql.SQL("(SELECT string_agg({row}, ',' ORDER BY id) FROM {tier} WHERE tier_set_id = "
                 "(SELECT tier_set_id FROM {t} WHERE id = %(target)s))").format(row=row, tier=table(Tier), t=table(Target)),
         *(sql.SQL("(SELECT string_agg(id::text || '@' || v, ',') FROM (SELECT id, {row} AS v FROM {m} "

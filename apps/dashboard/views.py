@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.html import json_script
@@ -81,7 +82,7 @@ def _head(target: Target) -> dict[str, Any]:
 
 def _figures(target: Target, run: Any) -> tuple[run_figures.RunFigures, dict[str, Any]]:
     """The current run's stored figures (computed once, apps.dashboard.run_figures) and the tier set's inputs."""
-    tiers = run_figures.tier_inputs(tier_set=target.tier_set_id)
+    tiers = run_figures.tier_inputs(tier_set=target.tier_set_id)  # type: ignore[arg-type]  # NOT NULL: django-stubs types a foreign key with a default as nullable
     return run_figures.run_figures(run, target_id=target.id, **tiers), tiers
 
 
@@ -176,7 +177,7 @@ def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResp
 
 
 @require_GET
-def recommendations(request: HttpRequest, name: str) -> HttpResponse:
+def recommendations(request: HttpRequest, name: str) -> HttpResponseBase:
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     if request.GET.get("format") == "csv":  # the rows alone: no page to count, no totals
         from apps.tiering.recommendations.selectors import recommendation_run_current
@@ -192,7 +193,8 @@ def recommendations(request: HttpRequest, name: str) -> HttpResponse:
 
 def _recommendations_body(request: HttpRequest, target: Target, head: dict[str, Any]) -> dict[str, Any]:
     # The table's totals and choices alone: the charts' figures are the target page's.
-    figures = run_figures.table_figures(head["reco_run"], target_id=target.id, tier_set=target.tier_set_id)
+    figures = run_figures.table_figures(head["reco_run"], target_id=target.id,
+                                        tier_set=target.tier_set_id)  # type: ignore[arg-type]  # NOT NULL: django-stubs types a foreign key with a default as nullable
     context = {"target": target, **head, **_table_page(request, target, with_action=True, figures=figures)}
     context.update(page_period_context(request, target, context))
     return context

@@ -72,7 +72,7 @@ class Activity:
 
     def to_bytes(self) -> bytes:
         rows = np.empty(len(self), dtype=ROW)
-        for name in ROW.names:
+        for name in ROW.names or ():  # a structured dtype's: never None
             rows[name] = getattr(self, name)
         return rows.tobytes() + np.ascontiguousarray(self.tops, dtype="<f8").tobytes()
 

@@ -14,7 +14,7 @@ import datetime as dt
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeVar, overload
 
 from django.db import transaction
 from django.db.models import Max
@@ -67,6 +67,14 @@ def window_span(*, target_id: int, now: dt.datetime, days: int, statistic: str) 
     return WindowSpan(target_id, days, statistic, first_day, last_day, end)
 
 
+@overload
+def window_read(span: WindowSpan, *, now: dt.datetime, next_collect_at: dt.datetime | None = None,
+                alongside: Callable[[], T]) -> tuple[WindowArrays, T]: ...
+@overload
+def window_read(span: WindowSpan, *, now: dt.datetime, next_collect_at: dt.datetime | None = None,
+                alongside: None = None) -> tuple[WindowArrays, None]: ...
+
+
 def window_read(span: WindowSpan, *, now: dt.datetime, next_collect_at: dt.datetime | None = None,
                 alongside: Callable[[], T] | None = None) -> tuple[WindowArrays, T | None]:
     """Roll up what was stored since the last read and return the window's figures.
@@ -85,7 +93,7 @@ def window_read(span: WindowSpan, *, now: dt.datetime, next_collect_at: dt.datet
 
     # Up to three connections at once: the roll-up writes its days while the window is computed from them,
     # and the caller reads meanwhile.
-    calls = [roll_up, figures] + ([alongside] if alongside else [])
+    calls: list[Callable[[], object]] = [roll_up, figures, *([alongside] if alongside else [])]
     results = in_parallel(*calls)
     if now - span.end_at < dt.timedelta(days=1):
         next_day = day_bounds(span.last_day)[1]

@@ -18,10 +18,13 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO
 
+from django.core.files.uploadedfile import UploadedFile
+
 from apps.core.config import get_config
 from apps.snapshots.models import CollectionRun, Segment, Snapshot
 from apps.snapshots.runs import CollectionBusy, run_finish, run_lifecycle, run_succeed
 from apps.snapshots.services import collect_state_build, collection_store
+from apps.targets import rows
 from apps.targets.awr_report import AwrReport, AwrReportError, parse_report
 from apps.targets.awr_report.compare import periods_of_database
 from apps.targets.awr_report.names import FullName, resolve_truncated_names
@@ -33,13 +36,13 @@ from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey
 TRIGGER = "import"
 
 
-def upload_bytes(upload: IO[bytes]) -> bytearray:
+def upload_bytes(upload: UploadedFile) -> bytearray:
     """An uploaded file's bytes (the import page and the API). Files over FILE_UPLOAD_MAX_MEMORY_SIZE streamed to
     a temp file; each is at most MAX_UPLOAD_BYTES (apps.core.uploads dropped any larger one while it came in).
     Read into one buffer of its size: read() would hold the file twice for a moment."""
-    buffer = bytearray(upload.size or 0)  # type: ignore[attr-defined]
+    buffer = bytearray(upload.size or 0)
     upload.seek(0)
-    upload.readinto(buffer)  # type: ignore[attr-defined]
+    upload.readinto(buffer)
     return buffer
 
 
@@ -55,7 +58,7 @@ class ImportRefused(ValueError):
     """The file cannot be imported into this target; nothing was written. One line for the DBA."""
 
 
-def report_import(*, target: Target, data: bytes | str, filename: str, sizes: bytes | None = None,
+def report_import(*, target: Target, data: bytes | bytearray | str, filename: str, sizes: bytes | bytearray | None = None,
                   sizes_filename: str = "segments.csv") -> CollectionRun:
     """Import one AWR report (HTML or text, awrrpt, awrgrpt or a compare-period awrddrpt) into ``target``.
 
@@ -135,15 +138,15 @@ def report_segment_sizes(collection: Collection, infos: Iterable[SegmentInfo]) -
         containers_of.setdefault((key.owner, key.object_name, key.subobject_name), set()).add(key.container)
     matched: dict[SegmentKey, SegmentInfo] = {}
     for key in keys:
-        info = exact.get(key)
-        if info is None:
+        found = exact.get(key)
+        if found is None:
             name = (key.owner, key.object_name, key.subobject_name)
             alone = len(containers_of[name]) == 1
             candidates = [candidate for candidate in by_name.get(name, [])
                           if candidate.key.container == key.container or (not candidate.key.container and alone)]
-            info = candidates[0] if len(candidates) == 1 else None
-        if info is not None:
-            matched[key] = dataclasses.replace(info, key=key)
+            found = candidates[0] if len(candidates) == 1 else None
+        if found is not None:
+            matched[key] = dataclasses.replace(found, key=key)
     return tuple(matched.values())
 
 
@@ -200,6 +203,7 @@ def collection_import(*, target: Target, collection: Collection, kind: str, auth
     try:
         with run_lifecycle(target=target, run_id=None, trigger=TRIGGER) as run:
             try:
+                assert run.started_at is not None  # run_lifecycle started the run
                 state = collect_state_build(target=target, now=run.started_at)
                 collection = _without_stored_snapshots(target, collection, kind=kind)
                 collection, replaced = _one_figure_per_interval(target, collection, kind=kind)
@@ -253,7 +257,9 @@ def _one_figure_per_interval(target: Target, collection: Collection, *, kind: st
     stored = list(Snapshot.objects.filter(target=target, kind=kind, dbid=collection.database.dbid,
                                           snap_id__in=[snap.snap_id for snap in collection.snapshots])
                   .values_list("id", "instance_number", "snap_id", "begin_at"))
-    kept, notes, replaced_ids = [], [], []
+    kept: list[rows.Snapshot] = []
+    notes: list[str] = []
+    replaced_ids: list[int] = []
     for snap in collection.snapshots:
         same = [row for row in stored if row[2] == snap.snap_id and abs(row[3] - snap.begin_at) <= _SAME_INTERVAL]
         if snap.instance_number != 0 and any(row[1] == 0 for row in same):

@@ -8,6 +8,8 @@ them and ``from apps.snapshots.models import X`` finds them all: the daily rollu
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import models
 
 from apps.targets.rows import segment_name
@@ -303,6 +305,11 @@ class CollectionRun(models.Model):
         FAILED = "failed"
         SKIPPED = "skipped"
 
+    #: The refresh queued after it (None: none yet), set by the run pages' reads (apps.dashboard.fleet_selectors):
+    #: an apps.tiering Refresh, Any here as snapshots does not import tiering (tests/core/test_app_cycles.py).
+    latest_refresh: Any
+    #: Set by apps.snapshots.runs.run_start: the delivery before this one died mid-run.
+    redelivered: bool
     target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="runs")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     trigger = models.CharField(max_length=20, default="schedule")  # schedule | manual | command | import

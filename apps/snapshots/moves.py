@@ -199,12 +199,13 @@ def segment_moves_planned(*, target_id: int, planned: Sequence[PlannedMove], exe
     latest: dict[tuple[int, str], SegmentMove] = {}
     for move in seen.order_by("moved_at"):
         latest[(move.segment_id, move.to_tablespace)] = move  # the last one wins: the latest
-    linked, recorded = [], []
+    linked: list[SegmentMove] = []
+    recorded: list[SegmentMove] = []
     for step in planned:
-        move = latest.pop((step.segment_id, step.to_tablespace), None)
-        if move is not None:
-            move.plan_step_id = step.plan_step_id
-            linked.append(move)
+        collected = latest.pop((step.segment_id, step.to_tablespace), None)
+        if collected is not None:
+            collected.plan_step_id = step.plan_step_id
+            linked.append(collected)
         else:
             recorded.append(SegmentMove(
                 target_id=target_id, segment_id=step.segment_id, from_tablespace=step.from_tablespace,

@@ -21,6 +21,7 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import psycopg
@@ -114,7 +115,7 @@ def segment_days_roll_up(*, target_id: int, on_merged: Callable[[dt.date, Activi
                 merged = activity.merge_many([*stored.blobs, part], keep=TOP_IOPS)
             if on_merged:
                 on_merged(day, merged)
-            if stored is not None and day >= today and stored.roll_ups + 1 < PARTS_PER_DAY:
+            if stored is not None and part is not None and day >= today and stored.roll_ups + 1 < PARTS_PER_DAY:
                 _part_write(cursor, target_id, day, dbid, activity.merge_many([*stored.part_blobs, part],
                                                                               keep=TOP_IOPS), stored.roll_ups + 1)
             elif day in days:
@@ -246,7 +247,7 @@ def day_rollup(*, target_id: int, day: dt.date) -> Activity:
 def day_versions(*, target_id: int, first_day: dt.date | None = None, last_day: dt.date) -> dict[dt.date, int]:
     """The version of each of the target's days up to ``last_day`` (from ``first_day``) that has a rollup: the
     highest of its RollupDay's and its parts'."""
-    params = [target_id, last_day] + ([] if first_day is None else [first_day])
+    params: list[Any] = [target_id, last_day, *([] if first_day is None else [first_day])]
     with connection.cursor() as cursor:
         cursor.execute(pg.day_versions(from_first_day=first_day is not None), params + params)
         return dict(cursor.fetchall())

@@ -5,8 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
-from django.db.models import Count, F, OuterRef, Q, Subquery
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 
 from apps.snapshots.models import CollectionRun
 from apps.targets.models import Target
@@ -29,7 +30,7 @@ def run_figures(*, target_id: int | None = None) -> dict[int, RunFigures]:
     """
     targets = Target.objects.all() if target_id is None else Target.objects.filter(pk=target_id)
 
-    def last_ok(outer: str) -> Subquery:
+    def last_ok(outer: str) -> QuerySet[CollectionRun, Any]:
         runs = CollectionRun.objects.filter(target=OuterRef(outer), status=Status.SUCCEEDED).order_by("-queued_at")
         return runs.values("queued_at")[:1]
 

@@ -240,7 +240,7 @@ def runs_reap(*, now: dt.datetime) -> list[int]:
     running = CollectionRun.objects.filter(
         status=Status.RUNNING, started_at__lt=now - dt.timedelta(seconds=config["RUN_START_GRACE_S"]))
     for run in running.select_related("target"):
-        if run.started_at < now - dt.timedelta(seconds=config["RUN_DEADLINE_S"]):
+        if run.started_at is not None and run.started_at < now - dt.timedelta(seconds=config["RUN_DEADLINE_S"]):
             reason = (f"Stopped: still running after {config['RUN_DEADLINE_S'] // 60} minutes, past every time "
                       "limit; its worker is stuck or gone.")
         elif lock_try(LockSpace.TARGET_RUN, run.target_id):

@@ -75,12 +75,12 @@ class StoredSegment(NamedTuple):
     partition_order: int | None
 
     @staticmethod
-    def key_of(row: tuple) -> SegmentKey:
+    def key_of(row: tuple[object, ...]) -> SegmentKey:
         """The key of a stored segment given as a plain tuple in StoredSegment's order."""
         return SegmentKey._make(row[_KEY])  # from the slice: a fifth of SegmentKey(...) by its fields
 
 
 #: StoredSegment's fields that are SegmentKey's, in its order (checked below).
 _KEY = slice(1, 6)
-if StoredSegment._fields[_KEY] != SegmentKey._fields:
+if tuple(StoredSegment._fields)[_KEY] != SegmentKey._fields:  # tuple(): mypy types a fixed tuple's [slice] as an item
     raise ImportError(f"StoredSegment{StoredSegment._fields[_KEY]} must hold SegmentKey{SegmentKey._fields} in order")

@@ -210,7 +210,7 @@ def storage_map_read(*, target_id: int) -> StorageMap:
         found.setdefault(name, (KIND_ASM, RULE_ASM))
     for name in sorted(set(found) | set(saved)):
         row = saved.get(name)
-        kind, rule = found.get(name) or (row.kind, RULE_ASM if row.kind == KIND_ASM else RULE_DECLARED)
+        kind, rule = found.get(name) or _declared(saved[name])  # saved when not found
         rows.append(LocationRow(
             name=name, kind=kind, rule=rule, files=counts[name], size_bytes=sizes[name],
             tablespaces=tuple(sorted(tablespaces[name])), tier_id=row.tier_id if row else None,
@@ -218,3 +218,8 @@ def storage_map_read(*, target_id: int) -> StorageMap:
             saved=row is not None, disk_group=groups.get(name)))
     return StorageMap(collected_at=max((at for *_rest, at in files), default=None), locations=tuple(rows),
                       placements=placements(files=pairs, hand_map=hand, settings=settings))
+
+
+def _declared(row: StorageLocation) -> tuple[str, str]:
+    """The kind and rule of a saved location that no data file is in."""
+    return row.kind, RULE_ASM if row.kind == KIND_ASM else RULE_DECLARED

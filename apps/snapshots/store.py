@@ -95,8 +95,8 @@ def segments_upsert(*, target_id: int, collection: Collection, seen_at: dt.datet
     stored = _stored_segments(target_id, since=seen_at - dt.timedelta(days=1))
     changed = []
     for key, row in rows:
-        known = stored.get(key)
-        if known is not None and _unchanged(SegmentRow._make(row), known := StoredSegment._make(known)):
+        stored_row = stored.get(key)
+        if stored_row is not None and _unchanged(SegmentRow._make(row), known := StoredSegment._make(stored_row)):
             ids[key] = known.id
         else:
             changed.append(row)
@@ -281,9 +281,8 @@ def sample_state_save(*, target_id: int, instance_number: int, startup_at: dt.da
 
 
 def dataobj_map(*, target_id: int, keys_to_ids: dict[SegmentKey, int], collection: Collection) -> dict[int, int]:
-    mapping: dict[int, int] = dict(
-        Segment.objects.filter(target_id=target_id, dataobj_number__isnull=False).values_list("dataobj_number", "id")
-    )
+    mapping = {number: pk for number, pk in Segment.objects.filter(
+        target_id=target_id, dataobj_number__isnull=False).values_list("dataobj_number", "id") if number is not None}
     for info in collection.segments:
         if info.dataobj_number is not None and info.key in keys_to_ids:
             mapping[info.dataobj_number] = keys_to_ids[info.key]

@@ -16,7 +16,9 @@ logger = logging.getLogger(__name__)
 # back at once (reject_on_worker_lost): the redelivered run adds what is missing; runs.run_start bounds how
 # often one run is redelivered.
 # Sent to the target's group's queue (apps.core.routing): it connects to the target.
-@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=10,
+# queue_of (apps.core.routing) is a task option Celery keeps as a task attribute; celery-types takes such
+# options only beside base=: the ignore is for that stub.
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=10,  # type: ignore[call-overload]
              queue_of=staticmethod(queue_of_target))
 def snapshot_collect(self, target_id: int, run_id: int | None = None) -> str:
     from apps.snapshots.runs import RunEnded

@@ -60,7 +60,9 @@ def target_import(request: HttpRequest, name: str) -> HttpResponse:
                 error = "Choose a form: an AWR report or an offline extract."
         except (ImportRefused, AwrReportError) as refused:
             error = str(refused)
-            audit_event_record(actor=request.user, action=f"import {kind}", target=target, detail=" ".join(f.name for f in request.FILES.values()), outcome=f"refused: {error}")
+            # values(): each key's last file (django-stubs adds list[object] to MultiValueDict's values).
+            names = " ".join(str(f.name) for f in request.FILES.values())  # type: ignore[union-attr]
+            audit_event_record(actor=request.user, action=f"import {kind}", target=target, detail=names, outcome=f"refused: {error}")
     status = 400 if request.method == "POST" else 200
     context = {
         "target": target, "report_form": report_form, "extract_form": extract_form, "error": error,

@@ -71,7 +71,8 @@ class StorageLocationForm(forms.ModelForm):
         fields = ["target", "name", "tier", "array_tiering"]
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()  # Form.clean returns cleaned_data (typed optional by django-stubs)
+        cleaned = self.cleaned_data
         try:
             cleaned["name"], self.instance.kind = location_name_parse(cleaned.get("name") or "")
         except LocationError as error:

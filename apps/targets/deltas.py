@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Hashable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from apps.targets.rows import SEGMENT_STAT_FIELDS, CounterSample, SegmentStat, Snapshot, SysStat, TablespaceIO
 
@@ -80,12 +81,14 @@ def _segment_deltas(previous: CounterSample, current: CounterSample) -> tuple[Se
         if deltas is None or not any(deltas.values()):
             continue
         tablespace, obj_number, dataobj_number = place if place else ("", None, None)
+        # Keyword arguments named by SEGMENT_STAT_FIELDS: their names are known at run time only.
+        counters: dict[str, Any] = {name: deltas.get(name) for name in SEGMENT_STAT_FIELDS}
         stats.append(SegmentStat(
             key=key,
             tablespace_name=tablespace,
             obj_number=obj_number,
             dataobj_number=dataobj_number,
-            **{name: deltas.get(name) for name in SEGMENT_STAT_FIELDS},
+            **counters,
         ))
     return tuple(stats)
 
@@ -142,7 +145,7 @@ class CumulativePoint:
     counters read together (e.g. read requests, write requests, read ms).
     """
 
-    key: tuple[Hashable, ...]
+    key: tuple[int | str, ...]
     snap_id: int
     startup_at: dt.datetime
     begin_at: dt.datetime
@@ -154,7 +157,7 @@ class CumulativePoint:
 class IntervalDelta:
     """The change of a series over the snapshot ``snap_id`` (its begin..end interval)."""
 
-    key: tuple[Hashable, ...]
+    key: tuple[int | str, ...]
     snap_id: int
     values: tuple[float, ...]
 
@@ -166,7 +169,7 @@ def cumulative_deltas(points: Iterable[CumulativePoint]) -> tuple[IntervalDelta,
     between), the later one's interval starts where the earlier one's ended (no AWR gap: a
     missing snapshot would otherwise pile several intervals onto one), and no value went down.
     """
-    series: dict[tuple[Hashable, ...], list[CumulativePoint]] = defaultdict(list)
+    series: dict[tuple[int | str, ...], list[CumulativePoint]] = defaultdict(list)
     for point in points:
         series[point.key].append(point)
     deltas = []

@@ -23,7 +23,8 @@ class TargetForm(forms.ModelForm):
                   "tier_set", "demo_seed"]
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()  # Form.clean returns cleaned_data (typed optional by django-stubs)
+        cleaned = self.cleaned_data
         mode = cleaned.get("mode")
         if mode in (Target.Mode.AWR, Target.Mode.NOPACK):
             for field in ("dsn", "username"):

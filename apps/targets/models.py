@@ -75,12 +75,13 @@ class Target(models.Model):
         super().clean()
         if self.pk is None or self.tier_set_id is None:
             return
-        foreign = [*(TablespaceTier.objects.filter(target_id=self.pk).exclude(tier__tier_set_id=self.tier_set_id)
+        foreign: list[TablespaceTier | StorageLocation] = [*(TablespaceTier.objects.filter(target_id=self.pk).exclude(tier__tier_set_id=self.tier_set_id)
                      .select_related("tier").order_by("tablespace_name")),
                    *(StorageLocation.objects.filter(target_id=self.pk, tier__isnull=False)
                      .exclude(tier__tier_set_id=self.tier_set_id).select_related("tier").order_by("name"))]
         if foreign:
-            names = ", ".join(f"{getattr(m, 'tablespace_name', None) or m.name} → {m.tier.name}" for m in foreign[:5])
+            names = ", ".join(f"{m.tablespace_name if isinstance(m, TablespaceTier) else m.name} → {m.tier}"
+                              for m in foreign[:5])
             raise ValidationError({"tier_set": (
                 f"target {self.name!r}: its tablespace map names tiers of another set ({names}); "
                 f"map those tablespaces (or storage locations) to tiers of {self.tier_set_id!r} first, or keep the set"
@@ -168,12 +169,12 @@ class StorageLocation(models.Model):
     def clean(self) -> None:
         """A location may only be mapped to a tier of its target's tier set, as a tablespace may."""
         super().clean()
-        if self.target_id is None or self.tier_id is None:
+        if self.target_id is None or self.tier_id is None or (tier := self.tier) is None:
             return
-        if self.tier.tier_set_id != self.target.tier_set_id:
+        if tier.tier_set_id != self.target.tier_set_id:
             raise ValidationError({"tier": (
-                f"location {self.name!r} of target {self.target.name!r}: tier {self.tier.name!r} is in tier set "
-                f"{self.tier.tier_set_id!r}, but the target compares the {self.target.tier_set_id!r} set; "
+                f"location {self.name!r} of target {self.target.name!r}: tier {tier.name!r} is in tier set "
+                f"{tier.tier_set_id!r}, but the target compares the {self.target.tier_set_id!r} set; "
                 f"pick a tier of {self.target.tier_set_id!r}"
             )})
 

@@ -28,10 +28,13 @@ This module is pure: standard library only.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from apps.targets.rows_storage import DataFile, DiskGroup, TablespaceSpace  # noqa: F401 (re-exported)
+from apps.targets.rows_storage import DataFile as DataFile  # re-exported (the "as" says so to mypy)
+from apps.targets.rows_storage import DiskGroup as DiskGroup
+from apps.targets.rows_storage import TablespaceSpace as TablespaceSpace
 
 #: Per-segment statistics carried by SegmentStat, in storage order. Every name
 #: is a non-negative integer (or None when the source does not have it).
@@ -166,7 +169,7 @@ class Snapshot:
     begin_at: dt.datetime
     end_at: dt.datetime
     startup_at: dt.datetime
-    segment_stats: tuple[SegmentStat, ...] = ()
+    segment_stats: Sequence[SegmentStat] = ()  # a tuple, or an extract's spilled to disk
     sysstats: tuple[SysStat, ...] = ()
     tablespace_io: tuple[TablespaceIO, ...] = ()
     #: True when segment_stats is AWR's top-N capture (DBA_HIST_SEG_STAT, an

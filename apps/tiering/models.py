@@ -192,6 +192,7 @@ class RunFacts:
     the model and by the export's lean rows (apps.tiering.recommendations.export_read)."""
 
     __slots__ = ()
+    run: RecommendationRun  # the row's (a foreign key of the model, an element of a lean row)
 
     @property
     def computed_at(self):
@@ -219,6 +220,10 @@ class Recommendation(RunFacts, models.Model):
     DDL are worded when shown (apps.tiering.recommendations.explain) rather than written for
     100k segments at every refresh.
     """
+
+    #: The rows of the LOB indexes folded into a LOB segment's row, set on a table page's rows
+    #: (apps.dashboard.selectors.lob_indexes_attach); absent otherwise.
+    lob_index_rows: list[Recommendation]
 
     # The primary key (run, segment): a run's rows, and one segment's row in each run (its history: the
     # target's runs, then one probe each); Meta adds the keyset sort keys. Every index costs a refresh 100k

@@ -30,6 +30,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from apps.tiering.costmodel import (
     CostModelError,
@@ -115,7 +116,7 @@ def _pool_cost(tier: Tier, gb: float, iops: float) -> float:
     return tier.pool_cost_float(gb, iops) + _OVER_LIMIT_PENALTY * _over_limit(tier, gb, iops)
 
 
-def _sums(objects: Sequence[StorageObject], tier_count: int, indexes: Sequence[int]) -> tuple[list, list]:
+def _sums(objects: Sequence[StorageObject], tier_count: int, indexes: Sequence[int]) -> tuple[list[float], list[float]]:
     gb_sums = [0.0] * tier_count
     iops_sums = [0.0] * tier_count
     for obj, index in zip(objects, indexes):
@@ -275,7 +276,8 @@ def _solve(
     return _read_solution(pulp, problem, assign, relax, log_bound)
 
 
-def cbc_solver(pulp, time_limit_s: float, *, warm_start: bool, log_path: str | None):  # type: ignore[no-untyped-def]
+# PuLP ships no types: the module (imported lazily, passed in) and its problems, variables and expressions are Any.
+def cbc_solver(pulp: Any, time_limit_s: float, *, warm_start: bool, log_path: str | None) -> Any:
     """The CBC binary bundled with PuLP, quiet and time-limited."""
     with warnings.catch_warnings():
         # PuLP 3.x announces the bundled CBC goes away in 4.0; the pinned
@@ -299,8 +301,8 @@ def _log_lower_bound(log_text: str) -> float | None:
 _LOWER_BOUND = re.compile(r"^Lower bound:\s+(-?[0-9.]+(?:[eE][-+]?[0-9]+)?)", re.MULTILINE)
 
 
-def _read_solution(  # type: ignore[no-untyped-def]
-    pulp, problem, assign, relax: bool, log_bound: float | None
+def _read_solution(
+    pulp: Any, problem: Any, assign: list[list[Any]], relax: bool, log_bound: float | None
 ) -> _Solution:
     if pulp.LpStatus[problem.status] == "Infeasible":
         return _Solution(None, "infeasible", None, None)
@@ -318,9 +320,9 @@ def _read_solution(  # type: ignore[no-untyped-def]
     return _Solution(indexes, status, objective, bound)
 
 
-def _add_tier(  # type: ignore[no-untyped-def]
-    problem, pulp, tier: Tier, t: int, column: list, objects: Sequence[StorageObject], relax: bool
-):
+def _add_tier(
+    problem: Any, pulp: Any, tier: Tier, t: int, column: list[Any], objects: Sequence[StorageObject], relax: bool
+) -> Any:
     """Constraints for one tier; returns its cost expression."""
     gb = pulp.lpSum(obj.gb * x for obj, x in zip(objects, column))
     iops = pulp.lpSum(obj.iops * x for obj, x in zip(objects, column))
@@ -342,9 +344,9 @@ def _add_tier(  # type: ignore[no-untyped-def]
     raise CostModelError(f"tier {tier.name!r}: kind {type(tier).__name__} is not supported by the optimizer")
 
 
-def _add_volume_tier(  # type: ignore[no-untyped-def]
-    problem, pulp, tier: VolumeTier, t: int, column: list, gb, iops, integer
-):
+def _add_volume_tier(
+    problem: Any, pulp: Any, tier: VolumeTier, t: int, column: list[Any], gb: Any, iops: Any, integer: str
+) -> Any:
     """Cloud volume tiers.
 
     The exact rule uses the fewest volumes v* = max(1, ceil(GB/vmax_gb),

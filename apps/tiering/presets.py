@@ -25,6 +25,7 @@ import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from apps.tiering.costmodel import (
     CostModelError,
@@ -192,7 +193,8 @@ _MONEY_FIELDS = frozenset({"device_cost_usd", "usd_per_gb_price", "usd_per_iops_
 
 def preset_tier(preset: PresetTier) -> Tier:
     """The costmodel tier of one preset entry (money fields as Decimal)."""
-    kwargs: dict[str, object] = {"name": preset.name, "read_latency_ms": preset.read_latency_ms}
+    # The tier's keyword arguments, named by the preset's figures (each tier class checks its own).
+    kwargs: dict[str, Any] = {"name": preset.name, "read_latency_ms": preset.read_latency_ms}
     for key, number in preset.figures:
         kwargs[key] = Decimal(number) if key in _MONEY_FIELDS and number is not None else number
     return _KINDS[preset.kind](**kwargs)

@@ -22,7 +22,9 @@ def queue_of_refresh(refresh_id: int, *args: object, **kwargs: object) -> str:
 # A refresh recomputes a target's current recommendations from what is stored: idempotent, so acks_late
 # and a killed worker's message given back at once are safe. Its limits are its own (a refresh of 100k
 # segments takes about a second; minutes mean something is wrong).
-@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=3, soft_time_limit=10 * 60,
+# queue_of (apps.core.routing) is a task option Celery keeps as a task attribute; celery-types takes such
+# options only beside base=: the ignore is for that stub.
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=3, soft_time_limit=10 * 60,  # type: ignore[call-overload]
              time_limit=12 * 60, ignore_result=True, queue_of=staticmethod(queue_of_refresh))
 def refresh_run(self, refresh_id: int) -> object:
     from apps.tiering.recommendations.refreshes import RefreshGone, RefreshRetryable

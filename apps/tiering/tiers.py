@@ -15,22 +15,26 @@ FLASH_LATENCY_MS = 2.0  # nominal read latency at or below this: SSD/flash-backe
 def tier_to_model(tier: Tier) -> costmodel.Tier:
     """The costmodel tier for a stored tier row (raises CostModelError naming the tier on bad figures)."""
     common: dict[str, Any] = {"name": tier.name, "read_latency_ms": tier.read_latency_ms, "max_gb": tier.max_gb}
-    volumes = {
+    volumes: dict[str, Any] = {  # the volume figures that are set: the tier's defaults stand for the others
         k: v for k, v in (("volume_min_gb", tier.volume_min_gb), ("volume_max_gb", tier.volume_max_gb),
                           ("volume_max_iops", tier.volume_max_iops)) if v is not None
     }
+    # The stored figures are NULL where the kind does not use them (Any: a NULL one the kind needs is refused
+    # by the cost model's own checks, which name it).
     if tier.kind == Tier.Kind.DEVICE:
-        return costmodel.DeviceTier(**common, device_cost_usd=tier.device_cost_usd, device_gb=tier.device_gb,
-                                    device_iops=tier.device_iops, max_devices=tier.max_devices)
+        device: dict[str, Any] = {"device_cost_usd": tier.device_cost_usd, "device_gb": tier.device_gb,
+                                  "device_iops": tier.device_iops}
+        return costmodel.DeviceTier(**common, **device, max_devices=tier.max_devices)
+    prices: dict[str, Any] = {"usd_per_gb_price": tier.usd_per_gb, "usd_per_iops_price": tier.usd_per_iops}
     if tier.kind == Tier.Kind.LINEAR:
-        return costmodel.LinearTier(**common, usd_per_gb_price=tier.usd_per_gb, usd_per_iops_price=tier.usd_per_iops)
+        return costmodel.LinearTier(**common, **prices)
     if tier.kind == Tier.Kind.PROVISIONED_IOPS:
         return costmodel.ProvisionedIopsTier(
-            **common, **volumes, usd_per_gb_price=tier.usd_per_gb, usd_per_iops_price=tier.usd_per_iops,
+            **common, **volumes, **prices,
             included_iops_per_volume=tier.included_iops or 0.0, max_iops_per_gb=tier.max_iops_per_gb,
         )
-    return costmodel.PerformanceLevelTier(**common, **volumes, usd_per_gb_price=tier.usd_per_gb,
-                                          iops_per_gb=tier.iops_per_gb)
+    performance: dict[str, Any] = {"usd_per_gb_price": tier.usd_per_gb, "iops_per_gb": tier.iops_per_gb}
+    return costmodel.PerformanceLevelTier(**common, **volumes, **performance)
 
 
 _FIELD_OF = {

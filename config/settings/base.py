@@ -11,7 +11,7 @@ from csp.constants import NONE, SELF
 
 from apps.core.config import tunables_from_env
 from config.env import env_bool, env_int, env_list, env_secret, env_str
-from config.settings.sso import sso_settings, with_form_action
+from config.settings.sso import OidcProvider, sso_settings, with_form_action
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -139,6 +139,7 @@ AUTH_PASSWORD_VALIDATORS = [
 _sso = sso_settings(os.environ)
 globals().update(_sso)  # AUTH_LDAP_* and SOCIALACCOUNT_PROVIDERS, TIERSCOPE_OIDC when configured
 AUTHENTICATION_BACKENDS = _sso["AUTHENTICATION_BACKENDS"]
+TIERSCOPE_OIDC: dict[str, OidcProvider] = _sso["TIERSCOPE_OIDC"]  # by id; empty when none is configured
 # allauth signs up a user only from a provider (auto signup): no local sign-up, no mail, no e-mail login.
 ACCOUNT_ADAPTER = "apps.core.sso.LocalAccountAdapter"
 SOCIALACCOUNT_ADAPTER = "apps.core.sso.DirectoryAccountAdapter"

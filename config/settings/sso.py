@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from typing import Any, TypedDict
 from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
@@ -70,7 +71,21 @@ def _origin(url: str, where: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
-def oidc_providers(env: Mapping[str, str]) -> list[dict[str, object]]:
+class OidcProvider(TypedDict):
+    """One provider of TIERSCOPE_OIDC_PROVIDERS, checked, its role mapping filled in (settings.TIERSCOPE_OIDC)."""
+
+    id: str
+    name: str
+    server_url: str
+    client_id: str
+    secret: str
+    scope: list[str]
+    claim: str
+    admin_groups: list[str]
+    viewer_groups: list[str]
+
+
+def oidc_providers(env: Mapping[str, str]) -> list[OidcProvider]:
     """The providers of TIERSCOPE_OIDC_PROVIDERS (a JSON list), each checked, with the global role mapping
     (TIERSCOPE_OIDC_GROUPS_CLAIM, _ADMIN_GROUPS, _VIEWER_GROUPS) filled in where it sets none of its own."""
     raw = _str(env, "TIERSCOPE_OIDC_PROVIDERS")
@@ -85,7 +100,8 @@ def oidc_providers(env: Mapping[str, str]) -> list[dict[str, object]]:
     claim = _str(env, "TIERSCOPE_OIDC_GROUPS_CLAIM", "groups")
     admin_groups = _list(_str(env, "TIERSCOPE_OIDC_ADMIN_GROUPS"), "TIERSCOPE_OIDC_ADMIN_GROUPS")
     viewer_groups = _list(_str(env, "TIERSCOPE_OIDC_VIEWER_GROUPS"), "TIERSCOPE_OIDC_VIEWER_GROUPS")
-    providers, seen = [], set()
+    providers: list[OidcProvider] = []
+    seen: set[str] = set()
     for n, item in enumerate(items):
         where = f"TIERSCOPE_OIDC_PROVIDERS[{n}]"
         if not isinstance(item, dict):
@@ -120,7 +136,7 @@ def oidc_providers(env: Mapping[str, str]) -> list[dict[str, object]]:
     return providers
 
 
-def oidc_settings(env: Mapping[str, str]) -> dict[str, object]:
+def oidc_settings(env: Mapping[str, str]) -> dict[str, Any]:
     providers = oidc_providers(env)
     apps = [
         {
@@ -227,7 +243,7 @@ def with_form_action(policy: dict, origins: list[str]) -> dict:
     return {**policy, "DIRECTIVES": directives}
 
 
-def sso_settings(env: Mapping[str, str]) -> dict[str, object]:
+def sso_settings(env: Mapping[str, str]) -> dict[str, Any]:  # settings by name: values of every kind
     """Every SSO setting from ``env``, AUTHENTICATION_BACKENDS included (axes first, LDAP only when set)."""
     ldap_part = ldap_settings(env)
     backends = [AXES_BACKEND, *([LDAP_BACKEND] if ldap_part else []), MODEL_BACKEND]

@@ -339,10 +339,22 @@ whole_suite() {
   return "$frc"
 }
 
+typecheck() {
+  # mypy (mypy.ini, docs/install.md): its settings module needs the environment load_env sets.
+  timeout 600 "$PY" -m mypy  # a cold run takes seconds; the limit only bounds the wait below
+}
+
 cmd_test() {
   load_env
+  # The whole suite type-checks first, beside collectstatic (fail fast: a type error runs no test).
+  local tlog="$LOG/mypy.log" tpid=""
+  if [ "$#" -eq 0 ]; then mkdir -p "$LOG"; typecheck >"$tlog" 2>&1 & tpid=$!; fi
   # collectstatic with the manifest storage make run uses: a broken static reference fails here.
   "$PY" manage.py collectstatic --noinput >/dev/null
+  if [ -n "$tpid" ]; then
+    if ! wait "$tpid"; then cat "$tlog" >&2; die "mypy found type errors (make lint shows them too)"; fi
+    say "mypy: $(tail -n 1 "$tlog")"
+  fi
   export DJANGO_SETTINGS_MODULE=config.settings.test
   # Tests leave the checkout as they found it: what they produce goes under .data/ (make docs publishes it).
   local before rc=0; before="$(tree_state)"
@@ -378,6 +390,7 @@ case "${1:-}" in
   stop) cmd_stop ;;
   ctl) shift; load_env; ctl "$@" ;;
   test) shift; cmd_test "$@" ;;
+  typecheck) load_env; typecheck ;;
   env) load_env; env | grep -E '^(DATABASE_URL|REDIS_URL)=' ;;
-  *) die "usage: stack.sh setup|services|prepare|start|stop|ctl <supervisorctl command>|test|publish-docs" ;;
+  *) die "usage: stack.sh setup|services|prepare|start|stop|ctl <supervisorctl command>|test|typecheck|publish-docs" ;;
 esac

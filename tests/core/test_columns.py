@@ -33,6 +33,11 @@ def test_named_fields_come_in_the_order_asked_by_name_or_attname():
         ("segment_id", "segment_id", "int8"), ("plan_id", "plan_id", "int8"), ("ddl", "ddl", "text")]
 
 
+def test_a_name_without_a_column_of_its_own_is_refused_by_name():
+    with pytest.raises(ValueError, match=r"targets\.Target\.runs: no column of its own"):
+        model_columns(Target, ("name", "runs"))  # the runs' foreign key to the target, seen from the target
+
+
 def test_a_field_without_a_binary_copy_form_is_refused_by_name():
     with pytest.raises(ValueError, match=r"targets\.Target\.capabilities: database type 'jsonb'"):
         model_columns(Target, ("name", "capabilities"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.decorators import login_not_required
 from django.http import Http404
 from rest_framework.generics import GenericAPIView, ListAPIView
 from rest_framework.views import APIView
@@ -12,12 +13,11 @@ from rest_framework.views import APIView
 from apps.targets.models import Target
 
 
-class ApiMixin:
+class ApiMixin(APIView):  # mixed into APIView's subclasses: its as_view comes before theirs
     @classmethod
     def as_view(cls, **initkwargs: Any):
-        view = super().as_view(**initkwargs)  # type: ignore[misc]
-        view.login_required = False  # authentication and roles: REST_FRAMEWORK's classes
-        return view
+        # Not the site's login (LoginRequiredMiddleware): authentication and roles are REST_FRAMEWORK's classes.
+        return login_not_required(super().as_view(**initkwargs))
 
 
 class ApiView(ApiMixin, APIView):

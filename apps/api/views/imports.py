@@ -3,6 +3,9 @@ page's forms, upload limits and services, and the same audit entries."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.parsers import MultiPartParser
@@ -46,6 +49,7 @@ def _form_errors(form) -> BadRequest:
 class _Import(ApiView):
     parser_classes = [MultiPartParser]
     kind = ""
+    run_import: Callable[..., tuple[Any, str]]  # each kind's: (the run, the file's name)
 
     def post(self, request, name: str):
         target = target_or_404(name)

@@ -3,6 +3,7 @@ accepted), its keyset paging with its signed cursors, and ``fields=`` for a subs
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode
 
 from drf_spectacular.types import OpenApiTypes
@@ -58,7 +59,7 @@ _PARAMETERS = [
 ]
 
 
-def _link(request, **cursor: str) -> str:
+def _link(request, **cursor: str | None) -> str:
     params = {k: v for k, v in request.query_params.items() if k not in ("after", "before")}
     return request.build_absolute_uri(f"{request.path}?{urlencode({**params, **cursor})}")
 
@@ -90,7 +91,7 @@ class RecommendationList(ApiView):
         except BadCursor as exc:
             raise BadRequest("before" if before else "after", f"{exc}: start again without it") from None
         basis = target.tier_set.basis
-        body = {
+        body: dict[str, Any] = {
             "target": target.name, "run": run, "basis": basis.describe(), "sort": sort, "limit": limit,
             "next": _link(request, after=page.next_cursor) if page.has_next else None,
             "previous": _link(request, before=page.previous_cursor) if page.has_previous else None,

@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 
 from apps.core.audit import CHANGE_ACTIONS
+from apps.core.form_fields import form_field
 
 
 @dataclass(frozen=True)
@@ -34,18 +35,19 @@ class AuditFilterForm(forms.Form):
 
     def __init__(self, data: Any, *, choices: AuditFilterChoices) -> None:
         super().__init__(data)
-        self.fields["actor"].choices = [("", "everyone"), *((a, a) for a in choices.actors)]
-        self.fields["target"].choices = [("", "all targets"), *((t, t) for t in choices.targets)]
-        self.fields["type"].choices = [("", "every kind"), *((ct.pk, _kind(ct)) for ct in choices.content_types)]
+        form_field(self, "actor", forms.ChoiceField).choices = [("", "everyone"), *((a, a) for a in choices.actors)]
+        form_field(self, "target", forms.ChoiceField).choices = [("", "all targets"), *((t, t) for t in choices.targets)]
+        form_field(self, "type", forms.ChoiceField).choices = [("", "every kind"), *((ct.pk, _kind(ct)) for ct in choices.content_types)]
         changes = [(key, verb) for key, verb in (("create", "created"), ("update", "changed"), ("delete", "deleted"))
                    if key in CHANGE_ACTIONS]
         actions = [("model changes", changes)]
         if choices.actions:
             actions.append(("actions", [(name, name) for name in choices.actions]))
-        self.fields["action"].choices = [("", "every action"), *actions]
+        form_field(self, "action", forms.ChoiceField).choices = [("", "every action"), *actions]
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()  # Form.clean returns cleaned_data (typed optional by django-stubs)
+        cleaned = self.cleaned_data
         since, until = cleaned.get("since"), cleaned.get("until")
         if since and until and since > until:
             self.add_error("until", f"To ({until}) is before From ({since}).")
@@ -63,7 +65,7 @@ class AuditFilterForm(forms.Form):
 
     def error_lines(self) -> list[str]:
         """One line per invalid filter, naming it."""
-        return [f"{self.fields[name].label}: {' '.join(errors)} (filter ignored)"
+        return [f"{self.fields[name].label}: {' '.join(str(error) for error in errors)} (filter ignored)"
                 for name, errors in self.errors.items() if name in self.fields]
 
 

@@ -36,9 +36,10 @@ def _field(model: type[models.Model] | None, name: str) -> models.Field | None:
     if model is None:
         return None
     try:
-        return model._meta.get_field(name)
+        field = model._meta.get_field(name)
     except FieldDoesNotExist:
         return None
+    return field if isinstance(field, models.Field) else None  # a reverse relation is no field of its own
 
 
 def _label(field: models.Field | None, name: str) -> str:

@@ -20,6 +20,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from apps.core.form_fields import form_field
 from apps.tiering.budget.services import (
     BudgetError,
     FleetBudget,
@@ -42,7 +43,7 @@ class BudgetForm(forms.Form):
 
     def __init__(self, *args: Any, tier_names: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["budget_tier"].choices = [(name, name) for name in tier_names]
+        form_field(self, "budget_tier", forms.ChoiceField).choices = [(name, name) for name in tier_names]
         flash = [name for name in tier_names if "flash" in name.lower()]
         if flash:
             self.fields["budget_tier"].initial = flash[0]

@@ -29,7 +29,7 @@ CACHE_SECONDS = 600
 
 def period_days(period: PeriodView) -> tuple[dt.date, dt.date]:
     """The whole UTC days a period touches (a rolling 24 h spans two)."""
-    return days_of(period.choice.start_at, period.choice.stop_at)
+    return days_of(*period.choice.span)
 
 
 def period_points(points: SegmentPoints, *, target_id: int, first_day: dt.date, last_day: dt.date,

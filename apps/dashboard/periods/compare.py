@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 from django import forms
@@ -42,7 +43,14 @@ CACHE_SECONDS = 600
 ORDER_WORDS = {"change": "largest change", "rise": "largest rise", "fall": "largest fall",
                "relative": "largest relative change", "a": "period A's IO/s", "b": "period B's IO/s"}
 SHOW_WORDS = {"": "every segment", BOTH: "measured in both", NEW: "new", GONE: "gone"}
-_DATE = {"input_formats": ["%Y-%m-%d"], "required": False}
+
+
+class _DateOptions(TypedDict):
+    input_formats: list[str]
+    required: bool
+
+
+_DATE: _DateOptions = {"input_formats": ["%Y-%m-%d"], "required": False}
 
 
 class CompareForm(forms.Form):
@@ -67,7 +75,8 @@ class CompareForm(forms.Form):
                 "a_from": last - dt.timedelta(days=13)}
 
     def clean(self) -> dict:
-        cleaned = super().clean()
+        super().clean()  # Form.clean returns cleaned_data (typed optional by django-stubs)
+        cleaned = self.cleaned_data
         if self.bounds is None:
             raise forms.ValidationError("No snapshot is stored for this target yet: there is nothing to compare.")
         defaults = self.defaults()
@@ -163,7 +172,7 @@ def compare_page(*, target_id: int, form: CompareForm, page_number: Any) -> dict
     out = []
     for i in picked:
         pk = int(comparison.segment_id[i])
-        seg = segments.get(pk, {})
+        seg: Mapping[str, Any] = segments.get(pk, {})
         change, relative = _change_text(comparison, i)
         out.append(CompareRow(
             segment_id=pk, status=str(comparison.status[i]),

@@ -49,7 +49,8 @@ class PeriodForm(forms.Form):
         self.bounds = bounds
 
     def clean(self) -> dict:
-        cleaned = super().clean()
+        super().clean()  # Form.clean returns cleaned_data (typed optional by django-stubs)
+        cleaned = self.cleaned_data
         period = cleaned.get("period") or ""
         if not period:
             return cleaned
@@ -81,6 +82,13 @@ class PeriodChoice:
     label: str = ""
     error: str = ""
     params: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def span(self) -> tuple[dt.datetime, dt.datetime]:
+        """(start_at, stop_at) of an active choice; a ValueError when no period was chosen."""
+        if self.start_at is None or self.stop_at is None:
+            raise ValueError("no period is chosen: the recommendations' window is shown")
+        return self.start_at, self.stop_at
 
     @property
     def statistic_words(self) -> str:
@@ -121,8 +129,8 @@ def period_choice(query: QueryDict, *, target_id: int, now: dt.datetime) -> Peri
     bounds = period_bounds(target_id=target_id, now=now)
     form = PeriodForm(query, bounds=bounds)
     if not form.is_valid():
-        errors = "; ".join(f"{form.fields[name].label if name in form.fields else 'Period'}: {' '.join(messages)}"
-                           if name != "__all__" else " ".join(messages) for name, messages in form.errors.items())
+        errors = "; ".join(f"{form.fields[name].label if name in form.fields else 'Period'}: {' '.join(map(str, messages))}"
+                           if name != "__all__" else " ".join(map(str, messages)) for name, messages in form.errors.items())
         return PeriodChoice(form=form, error=f"{errors} Showing the recommendations' window instead.")
     data = form.cleaned_data
     period, statistic = data.get("period") or "", data.get("stat") or "p95"

@@ -8,6 +8,7 @@ which window they use.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,7 +42,7 @@ def _carried(request: HttpRequest) -> list[tuple[str, str]]:
     return [(key, value) for key, values in request.GET.lists() if key not in skip for value in values]
 
 
-def page_period(request: HttpRequest, *, target_id: int, rows: list[Any] = (), segment_ids: list[int] = (),
+def page_period(request: HttpRequest, *, target_id: int, rows: Sequence[Any] = (), segment_ids: Sequence[int] = (),
                 now: dt.datetime | None = None) -> PeriodView:
     """The period a page asks for, with the figures of its ``rows`` (recommendations: their segment and size)
     and of ``segment_ids`` (sizes from their segments), two queries and the period's two snapshot counts."""
@@ -55,9 +56,10 @@ def page_period(request: HttpRequest, *, target_id: int, rows: list[Any] = (), s
 
         sizes.update({pk: None if size is None else size / 1024**3 for pk, size in Segment.objects.filter(
             pk__in=list(segment_ids)).values_list("id", "size_bytes")})
-    coverage = period_coverage(target_id=target_id, start_at=choice.start_at, stop_at=choice.stop_at)
-    figures = segment_period_figures(target_id=target_id, segment_ids=list(sizes), start_at=choice.start_at,
-                                     stop_at=choice.stop_at, statistic=choice.statistic, sizes_gb=sizes,
+    start_at, stop_at = choice.span
+    coverage = period_coverage(target_id=target_id, start_at=start_at, stop_at=stop_at)
+    figures = segment_period_figures(target_id=target_id, segment_ids=list(sizes), start_at=start_at,
+                                     stop_at=stop_at, statistic=choice.statistic, sizes_gb=sizes,
                                      coverage=coverage)
     return PeriodView(choice=choice, coverage=coverage, figures=figures, carried=carried)
 

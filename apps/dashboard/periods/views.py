@@ -39,7 +39,7 @@ def compare_periods(request: HttpRequest, name: str) -> HttpResponse:
     form = CompareForm(request.GET, bounds=bounds)
     error = ""
     if not form.is_valid():
-        error = "; ".join(" ".join(messages) for messages in form.errors.values())
+        error = "; ".join(" ".join(map(str, messages)) for messages in form.errors.values())
         if bounds is not None:
             error += " Showing the default periods: the last 7 days against the 7 days before."
         kept = QueryDict(mutable=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
+from apps.core.form_fields import form_field
 from apps.tiering.models import Tier
 
 MODES = [
@@ -24,11 +25,12 @@ class PlanCreateForm(forms.Form):
 
     def __init__(self, *args, segment_ids: list[int], tier_set_id: str, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["segments"].choices = [(i, str(i)) for i in segment_ids]
-        self.fields["budget_tier"].queryset = Tier.objects.filter(tier_set_id=tier_set_id).order_by("name")
+        form_field(self, "segments", forms.ChoiceField).choices = [(i, str(i)) for i in segment_ids]
+        form_field(self, "budget_tier", forms.ModelChoiceField).queryset = Tier.objects.filter(tier_set_id=tier_set_id).order_by("name")
 
     def clean(self) -> dict:
-        cleaned = super().clean()
+        super().clean()  # Form.clean returns cleaned_data (typed optional by django-stubs)
+        cleaned = self.cleaned_data
         mode = cleaned.get("mode")
         if mode == "selected" and not cleaned.get("segments"):
             raise forms.ValidationError("Tick at least one recommendation, or choose another way to plan.")

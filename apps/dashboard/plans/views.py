@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
@@ -45,7 +46,7 @@ def plan_new(request: HttpRequest, name: str) -> HttpResponse:
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     offered = selectors.plannable_recommendations(target_id=target.id, limit=SELECTABLE)
     form = PlanCreateForm(request.POST or None, segment_ids=[rec.segment_id for rec in offered],
-                          tier_set_id=target.tier_set_id)
+                          tier_set_id=target.tier_set_id)  # type: ignore[arg-type]  # NOT NULL: django-stubs types a foreign key with a default as nullable
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -79,8 +80,9 @@ def plan_state(request: HttpRequest, plan_id: int) -> HttpResponse:
     return redirect("plans:detail", plan_id=plan.pk)
 
 
-def _export(plan_id: int, fmt: str, content_type: str) -> HttpResponse:
+def _export(plan_id: int, fmt: str, content_type: str) -> HttpResponseBase:
     plan = get_object_or_404(Plan.objects.select_related("target"), pk=plan_id)
+    response: HttpResponseBase
     if fmt == "csv":  # streamed as its steps are read: a plan of 10k moves starts at once, in flat memory
         response = StreamingHttpResponse(selectors.plan_export_csv_parts(plan=plan), content_type=content_type)
     else:
@@ -90,10 +92,10 @@ def _export(plan_id: int, fmt: str, content_type: str) -> HttpResponse:
 
 
 @require_GET
-def plan_export_sql(request: HttpRequest, plan_id: int) -> HttpResponse:
+def plan_export_sql(request: HttpRequest, plan_id: int) -> HttpResponseBase:
     return _export(plan_id, "sql", "application/sql; charset=utf-8")
 
 
 @require_GET
-def plan_export_csv(request: HttpRequest, plan_id: int) -> HttpResponse:
+def plan_export_csv(request: HttpRequest, plan_id: int) -> HttpResponseBase:
     return _export(plan_id, "csv", "text/csv; charset=utf-8")

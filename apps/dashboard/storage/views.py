@@ -3,6 +3,8 @@ array pool behind it tiers by itself, or declare a mount point; then the recomme
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -13,6 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from apps.core.audit import audit_event_record
+from apps.core.form_fields import form_field
 from apps.dashboard.views import staff_required
 from apps.snapshots.storage_map import storage_location_save
 from apps.targets.models import Target
@@ -27,11 +30,11 @@ class StorageLocationForm(forms.Form):
     tier = forms.ModelChoiceField(queryset=Tier.objects.none(), required=False, empty_label="not mapped")
     array_tiering = forms.BooleanField(required=False)
 
-    def __init__(self, *args: object, target: Target, **kwargs: object) -> None:
+    def __init__(self, *args: Any, target: Target, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.target = target
         # Only the target's set: a tier of another set is "not one of the available choices".
-        self.fields["tier"].queryset = Tier.objects.filter(tier_set_id=target.tier_set_id)
+        form_field(self, "tier", forms.ModelChoiceField).queryset = Tier.objects.filter(tier_set_id=target.tier_set_id)
 
     def clean_location(self) -> str:
         try:
@@ -49,7 +52,7 @@ def storage_location(request: HttpRequest, name: str) -> HttpResponse:
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     form = StorageLocationForm(request.POST, target=target)
     if not form.is_valid():
-        problems = "; ".join(f"{field}: {' '.join(errors)}" for field, errors in form.errors.items())
+        problems = "; ".join(f"{field}: {' '.join(str(error) for error in errors)}" for field, errors in form.errors.items())
         messages.error(request, f"Storage map of {target.name} not changed: {problems}")
         return redirect(f"{target_url(target)}#storage-map")
     tier = form.cleaned_data["tier"]

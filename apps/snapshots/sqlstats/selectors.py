@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from apps.snapshots.sqlstats.models import SegmentSql
 
@@ -29,8 +31,12 @@ class SegmentStatement:
     provisional: bool  # includes in-memory ASH samples AWR does not hold yet
 
 
-def _sum(values: list) -> int | float | None:
-    return None if not values or any(v is None for v in values) else sum(values)
+_Number = TypeVar("_Number", int, float)
+
+
+def _sum(values: Sequence[_Number | None]) -> _Number | None:
+    known = [value for value in values if value is not None]
+    return sum(known) if values and len(known) == len(values) else None
 
 
 def _covered_s(windows: set[tuple[dt.datetime, dt.datetime]], since: dt.datetime, until: dt.datetime) -> float:

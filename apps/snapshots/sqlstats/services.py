@@ -43,9 +43,9 @@ def segment_sql_assign(*, rows: Iterable[SegmentSqlRow], segments: Sequence[tupl
         if row.source not in SEGMENT_SQL_SOURCES:
             raise ValueError(f"segment SQL row {row.sql_id}: source {row.source!r} is not one of "
                              f"{', '.join(SEGMENT_SQL_SOURCES)}")
-        seg_id = by_key.get(row.key) if row.key is not None else by_obj.get(row.obj_number)
-        if seg_id is not None:
-            grouped[(seg_id, row.begin_at, row.end_at)].append(row)
+        found = by_key.get(row.key) if row.key is not None else by_obj.get(row.obj_number)
+        if found is not None:
+            grouped[(found, row.begin_at, row.end_at)].append(row)
             continue
         for partition_id in by_name.get((row.object_owner, row.object_name), ()):
             grouped[(partition_id, row.begin_at, row.end_at)].append(replace(row, read_requests=None))

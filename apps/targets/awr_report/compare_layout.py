@@ -217,7 +217,7 @@ def html_table(body: str, first_line: int) -> tuple[list[Column], list[Located]]
             title = titled[-1] if titled else ""
             group = next((text for text in titled if normalize(text) != normalize(title)), "")
             columns.append((group, title))
-        rows = [(line + first_line - 1, f"row {number}", cells)
+        rows: list[Located] = [(line + first_line - 1, f"row {number}", cells)
                 for number, (line, cells, _) in enumerate((row for row in table if not row[2]), 1)]
         return columns, rows
     return None

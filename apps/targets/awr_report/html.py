@@ -198,7 +198,7 @@ def _segment_figures(
     """Figures of a "Segments by" table, or of the long global table (statistic read per row)."""
     statistic = segment_statistic_for_section(section.title) if kind == "segments" else None
     # The global table mixes statistics, so its section has no one total to bound an unknown with.
-    preamble = section.body[: _TABLE_RE.search(section.body).start()] if _TABLE_RE.search(section.body) else ""
+    preamble = section.body[: first.start()] if (first := _TABLE_RE.search(section.body)) else ""
     total = section_total(html_lib.unescape(_TAG_RE.sub(" ", preamble))) if statistic else None
     figures: list[SegmentFigure] = []
     rows: list[ListedRow] = []

@@ -81,7 +81,7 @@ _BINARY_SNIFF_BYTES = 8192
 _CONTROL_BYTES = bytes(range(0, 9)) + bytes((11,)) + bytes(range(14, 32))
 
 
-def parse_report(data: bytes | str, *, filename: str = "") -> AwrReport:
+def parse_report(data: bytes | bytearray | str, *, filename: str = "") -> AwrReport:
     """Parse one AWR report, HTML or text, as awrrpt.sql / awrrpti.sql / awrgrpt.sql write it.
 
     ``filename`` is only used in error messages. Raises :class:`AwrReportError`
@@ -115,13 +115,13 @@ def parse_report(data: bytes | str, *, filename: str = "") -> AwrReport:
     return _with_no_segments_warning(report, titles)
 
 
-def decode_report(data: bytes | str, *, filename: str = "") -> str:
+def decode_report(data: bytes | bytearray | str, *, filename: str = "") -> str:
     """The report's text, for a caller that wants to drop the bytes before parsing (parse_report takes
     either); AwrReportError for input too large, binary or empty."""
     return _decode(data, filename=filename)
 
 
-def _decode(data: bytes | str, *, filename: str) -> str:
+def _decode(data: bytes | bytearray | memoryview | str, *, filename: str) -> str:
     if isinstance(data, str):
         if len(data) > MAX_REPORT_BYTES:
             raise AwrReportError(

@@ -26,6 +26,7 @@ import operator
 import random
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from apps.targets.demo import caches, schema
 from apps.targets.demo import moves as demo_moves
@@ -159,7 +160,7 @@ def _segment_stat(spec: SegmentSpec, rng: random.Random, ctx: _HourContext) -> S
 
 
 def _idle_stat(spec: SegmentSpec) -> SegmentStat:
-    zeros = dict.fromkeys(SEGMENT_STAT_FIELDS, 0)
+    zeros: dict[str, Any] = dict.fromkeys(SEGMENT_STAT_FIELDS, 0)  # keyword arguments named at run time
     return SegmentStat(spec.key, spec.tablespace_name, spec.obj_number, spec.dataobj_number,
                        space_allocated_bytes=spec.size_bytes, **zeros)
 

@@ -12,8 +12,9 @@ import io
 import struct
 import zipfile
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import IO
 
@@ -59,7 +60,7 @@ class ExtractError(ValueError):
 class ExtractFiles:
     """The extract's files by name, from a directory or a zip; opened as binary streams."""
 
-    def __init__(self, opener: dict[str, Callable[[], IO[bytes]]], origin: str) -> None:
+    def __init__(self, opener: Mapping[str, Callable[[], IO[bytes]]], origin: str) -> None:
         self._opener = opener
         self.origin = origin
 
@@ -70,8 +71,12 @@ class ExtractFiles:
         return self._opener[name]()
 
 
+def _open_file(path: Path) -> IO[bytes]:
+    return path.open("rb")
+
+
 def open_directory(path: Path, names: Iterable[str]) -> ExtractFiles:
-    opener = {name: (lambda p=path / name: p.open("rb")) for name in names if (path / name).is_file()}
+    opener = {name: partial(_open_file, path / name) for name in names if (path / name).is_file()}
     return ExtractFiles(opener, str(path))
 
 
@@ -135,7 +140,7 @@ def open_zip(archive: zipfile.ZipFile, origin: str, names: Iterable[str], *, lim
             raise ExtractError(f"the zip holds {name} more than once ({listed}): zip one extract only",
                                filename=origin)
     _check_member_sizes({name: infos[0] for name, infos in members.items()}, origin, limits)
-    opener = {name: (lambda info=infos[0]: archive.open(info)) for name, infos in members.items()}
+    opener = {name: partial(archive.open, infos[0]) for name, infos in members.items()}
     return ExtractFiles(opener, origin)
 
 

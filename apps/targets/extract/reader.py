@@ -22,7 +22,7 @@ import datetime as dt
 import io
 import itertools
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -73,7 +73,7 @@ __all__ = ["FILES", "LATER_FILES", "LINE", "NAME_MAX_BYTES", "OPTIONAL_COLUMNS",
            "read_segments_csv", "read_table", "read_tables", "tables_to_collection"]
 
 
-def read_segments_csv(data: bytes, *, filename: str = "segments.csv") -> tuple[SegmentInfo, ...]:
+def read_segments_csv(data: bytes | bytearray, *, filename: str = "segments.csv") -> tuple[SegmentInfo, ...]:
     """A DBA_SEGMENTS listing in the extract's segments.csv format, as SegmentInfo rows.
 
     Used on its own as the companion "sizes" file of an AWR report import. Errors name
@@ -92,7 +92,7 @@ def read_segments_csv(data: bytes, *, filename: str = "segments.csv") -> tuple[S
 class _Replay:
     """A cursor that returns recorded rows, whatever statement it is given (queries.Cursor)."""
 
-    def __init__(self, rows: list[Row], columns: tuple[Column, ...]) -> None:
+    def __init__(self, rows: Sequence[Row], columns: tuple[Column, ...]) -> None:
         self.description = [(column.name,) for column in columns]
         self._rows = [tuple(row[column.name] for column in columns) for row in rows]
 
@@ -105,7 +105,7 @@ class _Replay:
 
 @dataclass(frozen=True)
 class _Tables:
-    rows: dict[str, list[Row]]
+    rows: dict[str, Sequence[Row]]  # SPILLED_FILE's a Spilled, the others lists
     refusals: dict[str, Refused] = field(default_factory=dict)  # refusable files that hold ORA-00942/01031
 
     def cursor(self, name: str) -> _Replay:
@@ -199,7 +199,8 @@ def _history(tables: _Tables, instance: InstanceRow, *, pack: bool,
             yield key, [row.stat for row in run]
 
     # Each snapshot's segment statistics stay on disk until storage writes that snapshot.
-    seg_stat_rows: Spilled = tables.rows[SPILLED_FILE]
+    seg_stat_rows = tables.rows[SPILLED_FILE]
+    assert isinstance(seg_stat_rows, Spilled)  # read_tables spills that file
     snapshots = assemble_history(
         snapshot_rows=rows, seg_stats=spilled_groups(seg_stat_rows, by_snapshot),
         pack_sysstat_rows=pack_sysstat_rows, pack_filestat_rows=pack_filestat_rows,

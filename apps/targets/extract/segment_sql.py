@@ -10,7 +10,7 @@ statement's first load to the time the extract sampled the instances).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from apps.targets.oracle.queries import to_utc
@@ -36,7 +36,7 @@ FILE_COLUMNS: dict[str, str] = {
 }
 
 
-def extract_segment_sql(rows: dict[str, list[dict[str, Any]]], *, pack: bool, snapshots: Sequence[Snapshot],
+def extract_segment_sql(rows: Mapping[str, Sequence[dict[str, Any]]], *, pack: bool, snapshots: Sequence[Snapshot],
                         utc_offset_min: int, sampled_at: dt.datetime | None) -> tuple[tuple[SegmentSql, ...], str | None]:
     """(rows, what was read: "ash", "v$sql", or None when the extract carries no SQL file for its mode)."""
     if pack and ASH_FILE in rows:
@@ -47,8 +47,9 @@ def extract_segment_sql(rows: dict[str, list[dict[str, Any]]], *, pack: bool, sn
             result += [plan_segment_sql(row, source="sqlstat", begin_at=begin_at, end_at=end_at)
                        for row in rows.get(SQLSTAT_FILE, [])]
         for row in rows.get(ASH_RECENT_FILE, []):
-            begin_at, end_at = (to_utc(row[name], utc_offset_min) for name in ("SINCE_TIME", "LAST_SAMPLE_TIME"))
-            result.append(ash_segment_sql(row, begin_at=begin_at, end_at=end_at, recent=True))  # type: ignore[arg-type]
+            since, last = (to_utc(row[name], utc_offset_min) for name in ("SINCE_TIME", "LAST_SAMPLE_TIME"))
+            assert since is not None and last is not None  # required columns (datetime!): never read empty
+            result.append(ash_segment_sql(row, begin_at=since, end_at=last, recent=True))
         return tuple(result), "ash"
     if not pack and CURSOR_CACHE_FILE in rows and sampled_at is not None:
         return tuple(cursor_cache_segment_sql(row, utc_offset_min=utc_offset_min, now=sampled_at)

@@ -16,7 +16,7 @@ import os
 import pickle
 import tempfile
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 #: Rows per part: large enough that a part's pickle is cheap, small enough to stay a few MB in memory.
 PART_ROWS = 20_000
@@ -99,13 +99,16 @@ def spilled(items: Iterable[Any], *, part_rows: int = PART_ROWS) -> Spilled:
     return Spilled(spill, parts)
 
 
-def spilled_groups(items: Spilled, group: Callable[[list[Any]], Iterable[tuple[Hashable, list[Any]]]]
-                   ) -> dict[Hashable, Spilled]:
+_Key = TypeVar("_Key", bound=Hashable)
+
+
+def spilled_groups(items: Spilled, group: Callable[[list[Any]], Iterable[tuple[_Key, list[Any]]]]
+                   ) -> dict[_Key, Spilled]:
     """The items regrouped: ``group`` maps one loaded part to (key, items) runs; each key's items, in the
     order they come, become one :class:`Spilled` sequence in a new spill file (runs of one key that lie in
     several parts are joined)."""
     spill = Spill()
-    parts: dict[Hashable, list[Part]] = {}
+    parts: dict[_Key, list[Part]] = {}
     for part in items.parts():
         for key, run in group(part):
             parts.setdefault(key, []).append(spill.put(run))

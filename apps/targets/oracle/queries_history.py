@@ -88,7 +88,8 @@ def _segment_stat(row: dict[str, Any]) -> SegmentStat:
         subobject_name=str(row["SUBOBJECT_NAME"] or ""),
         object_type=segment_type_for(str(row["OBJECT_TYPE"] or ""), object_name),
     )
-    counters = {name: _int_or_none(row[name.upper()]) for name in SEGMENT_STAT_FIELDS}
+    # Keyword arguments named by SEGMENT_STAT_FIELDS: their names are known at run time only.
+    counters: dict[str, Any] = {name: _int_or_none(row[name.upper()]) for name in SEGMENT_STAT_FIELDS}
     return SegmentStat(
         key=key,
         tablespace_name=str(row["TABLESPACE_NAME"] or ""),

@@ -62,7 +62,8 @@ class Evictions:
     @property
     def loses_usd(self) -> np.ndarray:
         """What each eviction costs over the horizon: its value a month for the horizon, and its move."""
-        return self.loses_usd_per_month * self.horizon_months + self.cost_usd
+        loses: np.ndarray = self.loses_usd_per_month * self.horizon_months + self.cost_usd
+        return loses
 
 
 def evictions(items: Items, terms: Sequence[TargetTerms], split: Split) -> Evictions:
@@ -107,7 +108,8 @@ def _earned(room: np.ndarray, earned: np.ndarray, at: np.ndarray) -> np.ndarray:
     before = np.where(i > 0, earned[i - 1], 0.0)
     width = room[i] - start
     share = np.divide(at - start, width, out=np.zeros(at.shape), where=width > 0)
-    return before + np.clip(share, 0.0, 1.0) * (earned[i] - before)
+    at_earned: np.ndarray = before + np.clip(share, 0.0, 1.0) * (earned[i] - before)
+    return at_earned
 
 
 @dataclass(frozen=True)

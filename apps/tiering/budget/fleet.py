@@ -263,7 +263,9 @@ class FleetBudget:
         parts = []
         if self.rows["on_tier"][i]:
             parts.append(f"on {self.tier.name} now")
-        if self.items.incumbent[i] and self.previous is not None:
+        incumbent = self.items.incumbent
+        assert incumbent is not None  # Items.__post_init__ fills it
+        if incumbent[i] and self.previous is not None:
             parts.append(f"chosen by the budget of {self.previous.made_at:%Y-%m-%d %H:%M} UTC")
         return " and ".join(parts)
 

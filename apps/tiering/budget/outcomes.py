@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -82,12 +82,16 @@ def per_target(items: Items, terms: Sequence[TargetTerms], outcome: np.ndarray, 
     parts = {"moves_in": MOVES_IN, "moves_out": MOVES_OUT, "evicted": EVICTED, "kept": KEPT,
              "kept_not_repaying": KEPT_NOT_REPAYING}
     moves = [MOVES_IN, MOVES_OUT, EVICTED]
+
+    def per_part(i: int) -> dict[str, Any]:  # TargetResult's keyword arguments named after ``parts``
+        return {**{name: int(counts[i, code]) for name, code in parts.items()},
+                **{f"{name}_gb": float(sizes[i, code]) for name, code in parts.items()}}
+
     return tuple(
         TargetResult(
             name=term.name, gb_now=float(sizes[i, on_now].sum()), gb_after=float(sizes[i, on_after].sum()),
             unknown_size_on_tier=int(unsized[i]), unknown=int(unknown[i]),
-            **{name: int(counts[i, code]) for name, code in parts.items()},
-            **{f"{name}_gb": float(sizes[i, code]) for name, code in parts.items()},
+            **per_part(i),
             saving_usd_per_month=float(savings[i, moves].sum()),
             recommended_saving_usd_per_month=float(recommended[i]),
             one_off_usd=float(costs[i, moves].sum()), evicted_one_off_usd=float(costs[i, EVICTED]),

@@ -56,8 +56,9 @@ def fleet_budget(*, tier_name: str, gb: float | None = None, usd_per_month: floa
     enabled = list(Target.objects.filter(enabled=True).order_by("name"))
     targets = tuple(t for t in enabled if t.tier_set_id == tier.tier_set_id)
     if not targets:
+        compared = sorted({t.tier_set_id for t in enabled if t.tier_set_id is not None})  # all are: NOT NULL
         raise BudgetError(f"no enabled target has tier {tier.name!r}: it is in set {tier.tier_set_id!r}, and "
-                          f"the enabled targets compare {', '.join(sorted({t.tier_set_id for t in enabled})) or 'none'}")
+                          f"the enabled targets compare {', '.join(compared) or 'none'}")
     set_tiers = list(Tier.objects.filter(tier_set_id=tier.tier_set_id).order_by("pk"))
     tier_set = tier.tier_set
     try:

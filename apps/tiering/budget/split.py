@@ -191,7 +191,8 @@ class Split:
 
     def total(self, field: str) -> float:
         """A per-target figure summed over the fleet."""
-        return sum(getattr(result, field) for result in self.targets)
+        total: float = sum(getattr(result, field) for result in self.targets)
+        return total
 
     def indexes(self, *outcomes: int) -> np.ndarray:
         """The items whose outcome is one of ``outcomes``."""
@@ -258,7 +259,8 @@ def per_target_terms(figures: list[float], target: np.ndarray) -> np.ndarray | f
     """``figures[target]`` for each item, or the one figure when every target has the same."""
     if len(set(figures)) <= 1:
         return figures[0] if figures else 0.0
-    return np.array(figures, dtype=np.float64)[target]
+    per_item: np.ndarray = np.array(figures, dtype=np.float64)[target]
+    return per_item
 
 
 def _margin(margin: float) -> float:
@@ -271,7 +273,8 @@ def _on_after(outcome: np.ndarray) -> np.ndarray:
     """Whether each item is on the tier under the budget (a lookup, not np.isin: 10M items)."""
     on = np.zeros(len(OUTCOMES), dtype=bool)
     on[[STAYS, MOVES_IN, KEPT, KEPT_NOT_REPAYING]] = True
-    return on[outcome]
+    on_after: np.ndarray = on[outcome]
+    return on_after
 
 
 def _weights(size: np.ndarray, target: np.ndarray, terms: Sequence[TargetTerms],
@@ -285,6 +288,7 @@ def _weights(size: np.ndarray, target: np.ndarray, terms: Sequence[TargetTerms],
     if not np.all(np.isfinite(prices) & (prices > 0)):
         raise BudgetError("a budget in USD needs the tier's price per GB per month of every target")
     per_byte = prices[target] * MICRO_USD / GB if target.size else np.zeros(0)
+    assert capacity.usd_per_month is not None  # Capacity holds one budget: USD when not GB
     return np.round(known_size * per_byte).astype(np.int64), int(capacity.usd_per_month * MICRO_USD)
 
 

@@ -49,9 +49,9 @@ def spread(cost_usd: np.ndarray, horizon_months: np.ndarray | float) -> np.ndarr
     if np.ndim(horizon_months) == 0:
         horizon = float(horizon_months)
         return cost / horizon if horizon > 0 and cost.any() else 0.0
-    horizon = np.asarray(horizon_months, dtype=np.float64)
-    out = np.zeros(np.broadcast(cost, horizon).shape)
-    np.divide(cost, horizon, out=out, where=np.broadcast_to(horizon > 0, out.shape))
+    horizons = np.asarray(horizon_months, dtype=np.float64)
+    out = np.zeros(np.broadcast(cost, horizons).shape)
+    np.divide(cost, horizons, out=out, where=np.broadcast_to(horizons > 0, out.shape))
     return out
 
 

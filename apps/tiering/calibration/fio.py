@@ -70,11 +70,11 @@ def parse_fio(text: str, *, file_name: str) -> CalibrationReading:
     jobs = 0
     for index, entry in enumerate(entries):
         options = {**global_options, **_options(entry.get("job options"))}
-        group = entry.get("groupid") if isinstance(entry.get("groupid"), int) else index
-        measured = [(d, _direction(entry.get(d), group=group)) for d in DIRECTIONS]
-        measured = [(d, m) for d, m in measured if m is not None]
-        for direction, figures in measured:
-            per_direction[direction].append(figures)
+        groupid = entry.get("groupid")
+        group = groupid if isinstance(groupid, int) else index
+        measured = [(d, m) for d in DIRECTIONS if (m := _direction(entry.get(d), group=group)) is not None]
+        for direction, found in measured:
+            per_direction[direction].append(found)
         if measured:
             jobs += _job_count(options)
     if not jobs:

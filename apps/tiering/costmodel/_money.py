@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
+from typing import overload
 
 import numpy as np
 
@@ -112,6 +113,13 @@ class BillingBasis:
     def divisor(self) -> int:
         """What a figure in :attr:`unit` is divided by to be per month."""
         return self.months if self.purchase else 1
+
+    @overload
+    def per_month(self, amount: Decimal) -> Decimal: ...
+    @overload
+    def per_month(self, amount: None) -> None: ...
+    @overload
+    def per_month(self, amount: Decimal | None) -> Decimal | None: ...
 
     def per_month(self, amount: Decimal | None) -> Decimal | None:
         """The monthly figure of an amount in this basis's unit (None stays None: unknown)."""

@@ -232,7 +232,8 @@ def _break_ties(costs: np.ndarray, limits: np.ndarray, tiers: Sequence[Tier], is
     rank[order] = np.arange(len(tiers))
     by_price = np.where(near, rank, len(tiers)).argmin(axis=1)
     tied_current = near & is_current
-    return np.where(tied_current.any(axis=1), tied_current.argmax(axis=1), by_price)
+    chosen: np.ndarray = np.where(tied_current.any(axis=1), tied_current.argmax(axis=1), by_price)
+    return chosen
 
 
 def iops_bound(tiers: Sequence[Tier], iops: np.ndarray, gb: np.ndarray, index: np.ndarray) -> np.ndarray:
@@ -242,7 +243,8 @@ def iops_bound(tiers: Sequence[Tier], iops: np.ndarray, gb: np.ndarray, index: n
     (IOPS > GB x tier intensity), as :attr:`ObjectChoice.iops_bound`.
     """
     intensities = np.array([tier.intensity for tier in tiers], dtype=np.float64)
-    return np.asarray(iops, dtype=np.float64) > np.asarray(gb, dtype=np.float64) * intensities[index]
+    bound: np.ndarray = np.asarray(iops, dtype=np.float64) > np.asarray(gb, dtype=np.float64) * intensities[index]
+    return bound
 
 
 
@@ -288,7 +290,8 @@ def _choose_tiers(objects: list[StorageObject], tiers: Sequence[Tier], pooled: b
         # Only tied rows need their current tier (mapping every name would cost
         # ~10% of the run); compared by name, as tier names are what objects hold.
         names = map(attrgetter("current_tier"), map(objects.__getitem__, rows.tolist()))
-        return np.fromiter(names, dtype=object, count=len(rows))[:, None] == tier_names
+        current: np.ndarray = np.fromiter(names, dtype=object, count=len(rows))[:, None] == tier_names
+        return current
 
     costs = cost_matrix(tiers, iops, gb, pooled=pooled)
     chosen = _cheapest(costs, tiers, is_current)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 import numpy as np
 
@@ -212,12 +214,13 @@ def _volume_counts(tier: VolumeTier, iops: np.ndarray, gb: np.ndarray, spare: np
     max(ceil(a - eps), ceil(b - eps)) is ceil(max(a, b) - eps): one ceil, same
     ulp tolerance as :func:`_ceil_float`. ``spare`` is scratch space.
     """
-    quotient = np.divide(gb, tier.volume_max_gb)
+    quotient: np.ndarray = np.divide(gb, tier.volume_max_gb)
     if tier.volume_max_iops:
         np.maximum(quotient, np.divide(iops, tier.volume_max_iops, out=spare), out=quotient)
     quotient -= 1e-9
     np.ceil(quotient, out=quotient)
-    return np.maximum(quotient, 1.0, out=quotient)
+    np.maximum(quotient, 1.0, out=quotient)
+    return quotient
 
 
 # Marginal costs inside a pool (see VolumeTier): the same unit prices, no per-volume minimum or baseline.
@@ -230,6 +233,7 @@ def _provisioned_iops_marginal(tier: ProvisionedIopsTier, iops: np.ndarray, gb: 
     if tier.max_iops_per_gb:
         np.maximum(out, iops / tier.max_iops_per_gb, out=out)
     if tier.usd_per_iops_price is None:
+        assert tier.volume_max_iops  # ProvisionedIopsTier.__post_init__ requires it without usd_per_iops
         np.maximum(out, iops * (tier.volume_min_gb / tier.volume_max_iops), out=out)
         out *= float(tier.usd_per_gb_price)
         return
@@ -244,4 +248,6 @@ def _performance_level_marginal(tier: PerformanceLevelTier, iops: np.ndarray, gb
     out *= float(tier.usd_per_gb_price)
 
 
-_MARGINAL = {ProvisionedIopsTier: _provisioned_iops_marginal, PerformanceLevelTier: _performance_level_marginal}
+# Each takes its own kind of tier (the key): Any, as a dict's value type cannot tie it to its key.
+_MARGINAL: dict[type[VolumeTier], Callable[[Any, np.ndarray, np.ndarray, np.ndarray], None]] = {
+    ProvisionedIopsTier: _provisioned_iops_marginal, PerformanceLevelTier: _performance_level_marginal}

@@ -32,9 +32,12 @@ from typing import Protocol
 class Room(Protocol):
     """What feasibility reads of a tablespace (apps.targets.rows.TablespaceSpace has it)."""
 
-    used_bytes: int | None
-    max_size_bytes: int | None
-    size_bytes: int | None
+    @property
+    def used_bytes(self) -> int | None: ...
+    @property
+    def max_size_bytes(self) -> int | None: ...
+    @property
+    def size_bytes(self) -> int | None: ...
 
 
 #: tablespace -> {location ('+DATA', '/u03'): headroom of its autoextensible files there, bytes; None unknown}

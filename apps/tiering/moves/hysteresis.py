@@ -93,8 +93,10 @@ class History:
 
     @classmethod
     def empty(cls) -> History:
-        return cls(*(np.zeros(0, dtype=np.int64) for _ in range(4)), np.zeros(0, dtype=np.int64),
-                   np.zeros(0, dtype=bool))
+        def ids() -> npt.NDArray[np.int64]:
+            return np.zeros(0, dtype=np.int64)
+
+        return cls(ids(), ids(), ids(), ids(), ids(), np.zeros(0, dtype=bool))
 
     def __len__(self) -> int:
         return int(self.segment_id.size)

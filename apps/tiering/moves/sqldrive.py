@@ -62,14 +62,13 @@ def tuning_note(*, statements: Sequence[StatementReads], segment_reads_per_day: 
     """
     if read_latency_ms is None or read_latency_ms <= 0:
         return None
-    known = [s for s in statements if s.read_requests is not None and s.window_s > 0]
-    listed_per_day = sum(s.read_requests * _DAY_S / s.window_s for s in known)  # type: ignore[operator]
+    known = [(s, per_day) for s in statements if (per_day := _reads_per_day(s)) is not None]
+    listed_per_day = sum(per_day for _, per_day in known)
     total_per_day = segment_reads_per_day if segment_reads_per_day else (
         listed_per_day if len(known) == len(statements) else None)
     if not total_per_day:
         return None
-    for statement in known:
-        reads_per_day = statement.read_requests * _DAY_S / statement.window_s  # type: ignore[operator]
+    for statement, reads_per_day in known:
         share = min(1.0, reads_per_day / total_per_day)
         if not _scan_like(statement) or share < MOST_READS_SHARE:
             continue
@@ -79,6 +78,12 @@ def tuning_note(*, statements: Sequence[StatementReads], segment_reads_per_day: 
         return TuningNote(statement.sql_id, share, reads_per_day, io_s, move_saved_s_per_day,
                           _words(statement, share, reads_per_day, io_s, read_latency_ms, move_saved_s_per_day, segment))
     return None
+
+
+def _reads_per_day(statement: StatementReads) -> float | None:
+    if statement.read_requests is None or statement.window_s <= 0:
+        return None
+    return statement.read_requests * _DAY_S / statement.window_s
 
 
 def _words(statement: StatementReads, share: float, reads_per_day: float, io_s: float, latency_ms: float,

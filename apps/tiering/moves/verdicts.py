@@ -152,7 +152,7 @@ def judge(*, before: WindowFigures, after: WindowFigures, prediction: Prediction
     # A move down for money (predicted to lose IO time) pays when it loses no more than predicted, within the
     # tolerance; any other move must not read slower than before.
     down = expected is not None and expected < 0
-    time_ok = saved >= 0 or (down and saved >= expected * (1 + float(tolerance)) - 1.0)
+    time_ok = saved >= 0 or (expected is not None and expected < 0 and saved >= expected * (1 + float(tolerance)) - 1.0)
     if time_ok and as_predicted:
         return PAID, f"Paid: {io_words}, and {cost_words}.{caveat}"
     why = [] if time_ok else [f"it reads slower than {'predicted' if down else 'before'}"]

@@ -183,8 +183,8 @@ def _chosen(target: Target, *, segment_ids, all_worth_moving, budget_gb, budget_
     if segment_ids:
         recs = list(current.filter(segment_id__in=set(segment_ids)).order_by("segment_id"))
         for rec in recs:
-            if (moves or {}).get(rec.segment_id) is not None:
-                _redirected(rec, moves[rec.segment_id])
+            if (move := (moves or {}).get(rec.segment_id)) is not None:
+                _redirected(rec, move)
         missing = sorted(set(segment_ids) - {rec.segment_id for rec in recs})
         if missing:
             raise PlanError(f"segments {', '.join(map(str, missing[:10]))} have no current recommendation on "
@@ -258,7 +258,7 @@ def _items(recs: list[Recommendation], target: Target, notes: Mapping[int, str])
 
 
 #: The state each state is reached from.
-TRANSITIONS = {Plan.State.APPROVED: Plan.State.DRAFT, Plan.State.EXECUTED: Plan.State.APPROVED,
+TRANSITIONS: dict[str, str] = {Plan.State.APPROVED: Plan.State.DRAFT, Plan.State.EXECUTED: Plan.State.APPROVED,
                Plan.State.VERIFIED: Plan.State.EXECUTED}
 
 

@@ -24,9 +24,11 @@ Pure: standard library and apps.tiering.ddl only.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from functools import partial
+from typing import TypedDict
 
 from apps.targets.rows import segment_name
 from apps.tiering import ddl
@@ -148,9 +150,21 @@ class PlanTotals:
     unknown_cost: int
 
 
+#: A step's sort key (:func:`_order_key`): its phase's index, then names and positions.
+_Key = tuple[object, ...]
+
+
+class _Money(TypedDict, total=False):
+    """A recommendation's money figures, carried by the first of the steps it becomes."""
+
+    saving_usd_per_month: Decimal | None
+    move_cost_usd: Decimal | None
+    payback_days: float | None
+
+
 def plan_steps(items: Iterable[PlanItem], *, release: ddl.ReleaseLike) -> list[PlannedStep]:
     """The steps of ``items`` in the safe order (module doc), numbered from 1, with their DDL."""
-    chosen: dict[tuple, tuple[tuple, PlannedStep]] = {}
+    chosen: dict[tuple[str, ...], tuple[_Key, PlannedStep]] = {}
     for item in items:
         if item.action not in PLANNABLE_ACTIONS:
             raise PlanError(f"{item.label}: action {item.action!r} is not carried out by a plan "
@@ -167,7 +181,7 @@ def plan_steps(items: Iterable[PlanItem], *, release: ddl.ReleaseLike) -> list[P
     return steps
 
 
-def _item_steps(item: PlanItem, release: ddl.ReleaseLike) -> list[tuple[tuple, PlannedStep]]:
+def _item_steps(item: PlanItem, release: ddl.ReleaseLike) -> list[tuple[_Key, PlannedStep]]:
     kind = " ".join(item.object_type.upper().split())
     request = ddl.DdlRequest(
         owner=item.owner, object_name=item.object_name, object_type=kind, release=release,
@@ -175,16 +189,16 @@ def _item_steps(item: PlanItem, release: ddl.ReleaseLike) -> list[tuple[tuple, P
         partitioned_parent=item.partitioned_parent or None, lob_column=item.lob_column or None,
         table_partition_name=item.table_partition_name or None, name_truncated=item.name_truncated,
     )
-    money = {"saving_usd_per_month": item.saving_usd_per_month, "move_cost_usd": item.move_cost_usd,
+    money: _Money = {"saving_usd_per_month": item.saving_usd_per_month, "move_cost_usd": item.move_cost_usd,
              "payback_days": item.payback_days}
-    steps: list[tuple[tuple, PlannedStep]] = []
+    steps: list[tuple[_Key, PlannedStep]] = []
     if item.action in HINT_ACTIONS:
         return [_hint_step(item, request, HINT_ACTIONS[item.action], money)]
     if item.action == "move_partitions" and item.hot_partitions:
         for number, partition in enumerate(item.hot_partitions):
             one = replace(request, subobject_name=partition,
                           object_type="INDEX PARTITION" if kind.startswith("INDEX") else "TABLE PARTITION")
-            lines = _lines(lambda partition=partition: ddl.move_partitions_ddl(request, [partition]), item)
+            lines = _lines(partial(ddl.move_partitions_ddl, request, [partition]), item)
             # The item's estimate is of its own segment, not of each partition it names: unknown per partition.
             steps.append((_order_key(item, one.object_type, partition), _step(
                 item, "move", partition, lines, None, None, None, money if number == 0 else {},
@@ -200,7 +214,7 @@ def _item_steps(item: PlanItem, release: ddl.ReleaseLike) -> list[tuple[tuple, P
     return steps + _follow_hint(item, request)
 
 
-def _follow_hint(item: PlanItem, request: ddl.DdlRequest) -> list[tuple[tuple, PlannedStep]]:
+def _follow_hint(item: PlanItem, request: ddl.DdlRequest) -> list[tuple[_Key, PlannedStep]]:
     """The KEEP/NONE beside a move, as its own step in the hint phase. A KEEP beside a move onto flash is
     the cheap alternative to that move (not both): the plan makes the move, so no hint step."""
     if item.flash_cache_hint is None or (item.flash_cache_hint == "KEEP" and item.onto_flash):
@@ -208,13 +222,13 @@ def _follow_hint(item: PlanItem, request: ddl.DdlRequest) -> list[tuple[tuple, P
     return [_hint_step(item, request, item.flash_cache_hint, {})]
 
 
-def _hint_step(item: PlanItem, request: ddl.DdlRequest, hint: str, money: dict) -> tuple[tuple, PlannedStep]:
+def _hint_step(item: PlanItem, request: ddl.DdlRequest, hint: str, money: _Money) -> tuple[_Key, PlannedStep]:
     lines = _lines(lambda: ddl.flash_cache_ddl(request, hint), item)
     key = (PHASES.index("hint"), item.container, item.owner, item.object_name, item.subobject_name, item.object_type)
     return key, _step(item, "hint", item.subobject_name, lines, None, None, None, money, phase="hint")
 
 
-def _lines(build, item: PlanItem) -> tuple[str, ...]:
+def _lines(build: Callable[[], ddl.DdlScript], item: PlanItem) -> tuple[str, ...]:
     if item.action != "flash_cache_keep" and item.action != "flash_cache_none" and not item.to_tablespace:
         return (f"-- no tablespace of this target is mapped to tier {_safe_words(item.to_tier)}: "
                 "map one (Admin > Targets > tablespace tiers) and make the plan again",)
@@ -230,7 +244,7 @@ def _safe_words(text: str) -> str:
 
 
 def _step(item: PlanItem, kind: str, subobject: str, lines: tuple[str, ...], seconds: float | None,
-          redo: int | None, size: int | None, money: dict, *, phase: str | None = None,
+          redo: int | None, size: int | None, money: _Money, *, phase: str | None = None,
           object_type: str | None = None) -> PlannedStep:
     runnable = any(not line.startswith("--") for line in lines)
     object_type = object_type or item.object_type
@@ -254,7 +268,7 @@ def _phase(object_type: str) -> str:
     return "other"
 
 
-def _order_key(item: PlanItem, object_type: str, subobject: str) -> tuple:
+def _order_key(item: PlanItem, object_type: str, subobject: str) -> _Key:
     """Sort key: phase, then the table a step belongs to (a LOB's is its parent), the table itself before
     its LOBs, then the partition (a LOB (sub)partition's: its table (sub)partition's)."""
     kind = " ".join(object_type.upper().split())
@@ -301,21 +315,23 @@ def plan_totals(steps: Sequence[PlannedStep]) -> PlanTotals:
     (5.0, 100, Decimal('10'), 15.22)
     """
     moves = [step for step in steps if step.kind == "move"]
-    unknown_seconds = sum(1 for step in moves if step.seconds is None)
-    unknown_redo = sum(1 for step in moves if step.redo_bytes is None)
-    sizes = [step.size_bytes for step in moves]
+    seconds = [step.seconds for step in moves if step.seconds is not None]
+    redo = [step.redo_bytes for step in moves if step.redo_bytes is not None]
+    unknown_seconds, unknown_redo = len(moves) - len(seconds), len(moves) - len(redo)
+    sizes = [step.size_bytes for step in moves if step.size_bytes is not None]
     saving = _sum_known([step.saving_usd_per_month for step in steps if step.saving_usd_per_month is not None])
     costs = [step.move_cost_usd for step in moves if step.saving_usd_per_month is not None]
-    unknown_cost = sum(1 for cost in costs if cost is None)
-    move_cost = None if unknown_cost or not costs else sum(costs, Decimal(0))
+    known_costs = [cost for cost in costs if cost is not None]
+    unknown_cost = len(costs) - len(known_costs)
+    move_cost = None if unknown_cost or not costs else sum(known_costs, Decimal(0))
     payback = None
     if move_cost is not None and saving is not None and saving > 0:
         payback = float(move_cost / saving) * DAYS_PER_MONTH
     return PlanTotals(
         steps=len(steps), moves=len(moves),
-        size_bytes=None if any(size is None for size in sizes) else sum(sizes),
-        seconds=None if unknown_seconds else sum(step.seconds for step in moves),
-        redo_bytes=None if unknown_redo else sum(step.redo_bytes for step in moves),
+        size_bytes=None if len(sizes) < len(moves) else sum(sizes),
+        seconds=None if unknown_seconds else sum(seconds),
+        redo_bytes=None if unknown_redo else sum(redo),
         saving_usd_per_month=saving, move_cost_usd=move_cost, payback_days=payback,
         unknown_seconds=unknown_seconds, unknown_redo=unknown_redo, unknown_cost=unknown_cost,
     )

@@ -53,7 +53,8 @@ def plan_moves_record(*, plan: Plan, executed_at: dt.datetime) -> int:
     """Record the moves of a plan marked executed (and apply them to the demo); returns how many."""
     steps = _move_steps(plan)
     segment_moves_planned(target_id=plan.target_id, executed_at=executed_at, since=plan.approved_at, planned=[
-        PlannedMove(step.segment_id, step.from_tablespace, step.to_tablespace, step.pk) for step in steps])
+        PlannedMove(segment_id, step.from_tablespace, step.to_tablespace, step.pk) for step in steps
+        if (segment_id := step.segment_id) is not None])  # all are (_move_steps)
     target = Target.objects.select_for_update().get(pk=plan.target_id)
     if target.mode == Target.Mode.DEMO and steps:
         from apps.targets.demo import moves as demo_moves

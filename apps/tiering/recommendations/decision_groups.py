@@ -59,6 +59,7 @@ def judge_groups(*, columns: rules.Columns, decisions: rules.Decisions, ids: np.
         return decisions, Coded(codes, [""])
     lifted = groups.moves_with_group & (decisions.findings & _NOT_WORTH_BIT > 0)
     if lifted.any():
+        assert columns.not_worth_moving is not None  # Columns.__post_init__ fills it
         decisions = rules.decide(dataclasses.replace(columns, not_worth_moving=columns.not_worth_moving & ~lifted))
     return decisions, Coded(codes, ["", *_labels(groups, ids, tiers, names)])
 

@@ -36,7 +36,8 @@ def skewed_partitions(groups: np.ndarray, is_partition: np.ndarray, intensity: n
 
 def partition_lifecycle_apply(*, segments: SegmentArrays, intensity: np.ndarray, window: WindowColumns,
                               unmeasured: np.ndarray, sized: np.ndarray, costs: np.ndarray, choice: np.ndarray,
-                              chosen_cost: np.ndarray, cost_tier_id: np.ndarray) -> tuple:
+                              chosen_cost: np.ndarray, cost_tier_id: np.ndarray,
+                              ) -> tuple[lifecycle_model.Lifecycle, np.ndarray, np.ndarray, np.ndarray]:
     """(lifecycle, choice, chosen_cost, cost_tier_id) after the partition lifecycle (apps.tiering.recommendations.lifecycle):
     an empty partition newer than its table's hot one takes the hot one's tier as its cost model's tier, priced
     there on its own figures, so that the rules move it there (or keep it where it is there already)."""

@@ -19,7 +19,7 @@ import datetime as dt
 import functools
 import typing
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -30,8 +30,13 @@ Int16s = npt.NDArray[np.int16]
 Floats = npt.NDArray[np.float64]
 Bools = npt.NDArray[np.bool_]
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
-def _take(record, order: np.ndarray):
+_Record = TypeVar("_Record", bound="DataclassInstance")
+
+
+def _take(record: _Record, order: np.ndarray) -> _Record:
     """``record`` with every array field re-ordered (or filtered) by ``order``."""
     return dataclasses.replace(record, **{field.name: getattr(record, field.name)[order]
                                           for field in dataclasses.fields(record)})
@@ -92,7 +97,8 @@ class WindowColumns:
     @classmethod
     def zeros(cls, n: int, dtypes: dict[str, np.dtype] | None = None) -> WindowColumns:
         """n segments without activity; ``dtypes`` overrides the dtype of some figures (the window's own)."""
-        own = {**_dtypes(cls), **(dtypes or {})}
+        # mypy checks the class object against Hashable with its instances' __hash__ (a class is hashable).
+        own = {**_dtypes(cls), **(dtypes or {})}  # type: ignore[arg-type]
         return cls(**{name: np.zeros(n, dtype=dtype) for name, dtype in own.items()})
 
 

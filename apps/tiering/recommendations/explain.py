@@ -14,12 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from django.db.models import QuerySet
 
 from apps.snapshots.models import Segment
 from apps.snapshots.storage_map import storage_map_read
 from apps.targets.models import Target
 from apps.targets.storage import Placement
-from apps.tiering import ddl, rules
+from apps.tiering import costmodel, ddl, rules
 from apps.tiering import sql as pg
 from apps.tiering.costmodel import BillingBasis, CostModelError
 from apps.tiering.ddl.lifecycle import interval_default_ddl
@@ -180,8 +181,8 @@ def _held_backs(recs: Sequence[Recommendation], *, target: Target) -> dict[tuple
     held = {}
     for run_recs in by_run.values():
         run_recs = sorted(run_recs, key=lambda rec: rec.segment_id)
-        models = {}
-        for tier in {t.id: t for rec in run_recs for t in (rec.current_tier, rec.cost_tier)}.values():
+        models: dict[int, costmodel.Tier] = {}
+        for tier in {t.id: t for rec in run_recs for t in (rec.current_tier, rec.cost_tier) if t is not None}.values():
             try:
                 models[tier.id] = tier_to_model(tier)
             except CostModelError:
@@ -194,7 +195,9 @@ def _held_backs(recs: Sequence[Recommendation], *, target: Target) -> dict[tuple
             tiers=models, settings=settings, history=advice_history(
                 target_id=target.id, before=run_recs[0].run.computed_at, segment_ids=ids, days=settings.memory_days))
         for rec, days in zip(run_recs, verdict.days_advised.tolist()):
-            here, there = models.get(rec.current_tier_id), models.get(rec.cost_tier_id)
+            # Both tiers are known (by_run holds such rows only), so are their ids.
+            here = models.get(rec.current_tier_id) if rec.current_tier_id is not None else None
+            there = models.get(rec.cost_tier_id) if rec.cost_tier_id is not None else None
             share = hysteresis.crossed_share(rec.intensity, here, there) if here and there else None
             held[(rec.run_id, rec.segment_id)] = hysteresis.HeldBack(share, settings, days)
     return held
@@ -218,7 +221,7 @@ def _partition_intensities(recs: Sequence[Recommendation], *, target_id: int) ->
 def partition_siblings(*, run_ids: set[int], target_id: int, names: set[str] | None = None) -> dict[tuple, tuple]:
     """(run, container, owner, name, type) -> ((partition, intensity), ...) for every partitioned table or index
     of the runs (those called ``names`` only, when given); a PDB's partitions are never another PDB's siblings."""
-    rows = Recommendation.objects.filter(run__in=run_ids, run__target_id=target_id,
+    rows: QuerySet[Recommendation] = Recommendation.objects.filter(run__in=run_ids, run__target_id=target_id,
                                          segment__object_type__in=rules.PARTITION_TYPES)
     if names is not None:
         # One array parameter, not an IN of a placeholder per name (psycopg parses each new query text).
@@ -239,8 +242,8 @@ def _tablespace_for_tier(target_id: int, placements: dict[str, Placement] | None
         placements = storage_map_read(target_id=target_id).placements
     chosen: dict[int, str] = {}
     for name in sorted(placements):
-        if placements[name].tier_id is not None:
-            chosen.setdefault(placements[name].tier_id, name)
+        if (tier_id := placements[name].tier_id) is not None:
+            chosen.setdefault(tier_id, name)
     return chosen
 
 
@@ -254,7 +257,7 @@ def ddl_text(seg: Segment, advice: rules.Advice, tier: Tier | None, tablespace_f
         tier = None
     tablespace = tablespace_for_tier.get(tier.id) if tier is not None else None
     needs_tablespace = advice.action in (rules.ACTION_MOVE, rules.ACTION_PLACE_AHEAD, rules.ACTION_MOVE_PARTITIONS)
-    if needs_tablespace and not tablespace:
+    if needs_tablespace and not tablespace and tier is not None:  # a move's tier is known (returned above if not)
         return (f"-- No tablespace of this target is mapped to tier {tier.name!r}: create one on that storage,\n"
                 f"-- map it under Admin > Targets > tablespace tiers, and the DDL will appear here.")
     request = ddl.DdlRequest(

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from decimal import Decimal
 from functools import lru_cache, partial
 from typing import Any
@@ -94,7 +94,7 @@ def export_rows(recs: Iterable[Recommendation], target: Target) -> list[tuple[An
             for rec, explanation in zip(recs, explain(recs, target=target))]
 
 
-def _lob_indexes(recs: list[Recommendation]) -> dict[tuple[int, int], str]:
+def _lob_indexes(recs: Sequence[Recommendation]) -> dict[tuple[int, int], str]:
     """(run, LOB segment) -> the names of the LOB indexes folded into its row (one query a run)."""
     lobs: dict[int, list[int]] = {}
     for rec in recs:
@@ -111,11 +111,15 @@ def _attach(rows: list[Recommendation], tiers: dict[int, Tier], runs: dict[int, 
               if tier_id is not None} - tiers.keys()
     tiers.update(Tier.objects.in_bulk(wanted))
     runs.update(RecommendationRun.objects.in_bulk({rec.run_id for rec in rows} - runs.keys()))
+
+    def tier(tier_id: int | None) -> Tier | None:
+        return None if tier_id is None else tiers.get(tier_id)
+
     for rec in rows:
         rec.run = runs[rec.run_id]
-        rec.current_tier = tiers.get(rec.current_tier_id)
-        rec.cost_tier = tiers.get(rec.cost_tier_id)
-        rec.recommended_tier = tiers.get(rec.recommended_tier_id)
+        rec.current_tier = tier(rec.current_tier_id)
+        rec.cost_tier = tier(rec.cost_tier_id)
+        rec.recommended_tier = tier(rec.recommended_tier_id)
 
 
 def _windows(runs: dict[int, RecommendationRun], known: dict[int, WindowCoverage | None]
@@ -128,7 +132,7 @@ def _windows(runs: dict[int, RecommendationRun], known: dict[int, WindowCoverage
 
 
 def _window_cells(window: WindowCoverage | None) -> tuple[Any, ...]:
-    if window is None or not window.intervals:
+    if window is None or not window.intervals or window.begin_at is None or window.end_at is None:
         return (window.words if window else None), None, None, (window.intervals if window else None)
     return window.words, window.begin_at.isoformat(), window.end_at.isoformat(), window.intervals
 
@@ -242,7 +246,7 @@ def _stored_parts(run_id: int, among: QuerySet[Recommendation] | None, target: T
             worded = {rec.segment_id: text_of(row) for rec, row in zip(part, words.rows(part))}
             yield [worded[segment_id] if text is None else text for segment_id, text in lines]
         else:
-            yield [text for _segment_id, text in lines]
+            yield [text for _segment_id, text in lines if text is not None]  # none is: nothing was missing
 
 
 def _keyed_parts(recs: QuerySet[Recommendation], target: Target, column: str) -> Iterator[list[str]]:

@@ -12,8 +12,9 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
+from typing import Any
 
 from apps.tiering.csvsafe import FORMULA_TRIGGERS, neutralise
 
@@ -39,7 +40,8 @@ def _bool(cell: bool) -> str:
     return "true" if cell else "false"
 
 
-_FORMAT = {str: _text, float: _float, int: str, Decimal: _decimal, type(None): _none, bool: _bool}
+# Each formatter takes the type it is keyed by: Any, as a dict's value type cannot tie it to its key.
+_FORMAT: dict[type[object], Callable[[Any], str]] = {str: _text, float: _float, int: str, Decimal: _decimal, type(None): _none, bool: _bool}
 
 
 def cells(row: Sequence[object]) -> list[str]:

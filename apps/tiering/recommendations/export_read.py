@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from itertools import islice
 from operator import itemgetter
+from typing import TYPE_CHECKING, Any
 
 from django.db import connection, transaction
 from django.db.models import QuerySet
@@ -32,23 +33,32 @@ _REC_FIELDS = tuple(field.attname for field in Recommendation._meta.concrete_fie
 _RELATED = ("run", "current_tier", "cost_tier", "recommended_tier", "segment")
 
 
-class LeanSegment(tuple):
-    """A segment's id and SEGMENT_FIELDS, read as attributes (``seg.owner``)."""
+if TYPE_CHECKING:
+    # mypy reads a lean row as the model row it stands for: each attribute it answers is the model's of that name.
+    from apps.snapshots.models import Segment
 
-    __slots__ = ()
+    class LeanSegment(Segment):
+        def __init__(self, values: tuple[Any, ...]) -> None: ...
 
+    class LeanRecommendation(Recommendation):
+        def __init__(self, values: tuple[Any, ...]) -> None: ...
+else:
 
-class LeanRecommendation(RunFacts, tuple):
-    """A recommendation's concrete fields then its run, tiers and LeanSegment, read as attributes."""
+    class LeanSegment(tuple):
+        """A segment's id and SEGMENT_FIELDS, read as attributes (``seg.owner``)."""
 
-    __slots__ = ()
+        __slots__ = ()
 
+    class LeanRecommendation(RunFacts, tuple):
+        """A recommendation's concrete fields then its run, tiers and LeanSegment, read as attributes."""
 
-for _index, _name in enumerate(("id", *SEGMENT_FIELDS)):
-    setattr(LeanSegment, _name, property(itemgetter(_index)))
-for _index, _name in enumerate((*_REC_FIELDS, *_RELATED)):
-    setattr(LeanRecommendation, _name, property(itemgetter(_index)))
-LeanSegment.pk = LeanSegment.id
+        __slots__ = ()
+
+    for _index, _name in enumerate(("id", *SEGMENT_FIELDS)):
+        setattr(LeanSegment, _name, property(itemgetter(_index)))
+    for _index, _name in enumerate((*_REC_FIELDS, *_RELATED)):
+        setattr(LeanRecommendation, _name, property(itemgetter(_index)))
+    LeanSegment.pk = LeanSegment.id
 
 
 def lean_query(recs: QuerySet[Recommendation]) -> QuerySet:
@@ -157,7 +167,7 @@ def key_chunks(recs: QuerySet[Recommendation], sizes: Iterator[int], fetch: int)
                     return
                 yield part
         finally:  # its cursor closed before the transaction (or savepoint) that holds it ends
-            keys.close()
+            keys.close()  # type: ignore[attr-defined]  # a generator: django-stubs types iterator() an Iterator
 
 
 def by_key(keys: list[tuple[int, int]]) -> list[tuple]:
@@ -166,7 +176,7 @@ def by_key(keys: list[tuple[int, int]]) -> list[tuple]:
     for run_id, segment_id in keys:
         runs.setdefault(run_id, []).append(segment_id)
     run_at, segment_at = _REC_FIELDS.index("run_id"), _REC_FIELDS.index("segment_id")
-    found = {}
+    found: dict[tuple[int, int], tuple[Any, ...]] = {}
     for run_id, segment_ids in runs.items():
         rows = lean_query(_of_segments(Recommendation.objects.filter(run_id=run_id), segment_ids).order_by())
         found.update(((row[run_at], row[segment_at]), row) for row in rows)

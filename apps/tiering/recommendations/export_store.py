@@ -25,7 +25,7 @@ import json
 import logging
 from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -212,6 +212,7 @@ def stored_lines(run_id: int, column: str, sizes: Iterator[int], *, among: Query
     written out before its first row)."""
     if column not in ("csv", "json"):
         raise ValueError(f"stored_lines: no stored column {column!r} (csv or json)")
+    params: Sequence[Any]
     if among is None:
         keys_sql, params = None, [run_id]
     else:
@@ -232,7 +233,7 @@ def render_later(run_ids: Iterable[int]) -> None:
     from apps.tiering.tasks import export_lines_render
 
     for run_id in run_ids:
-        transaction.on_commit(lambda run_id=run_id: _send(export_lines_render, run_id))
+        transaction.on_commit(partial(_send, export_lines_render, run_id))
 
 
 def _send(task: Any, run_id: int) -> None:

@@ -147,8 +147,9 @@ def refreshes_reap(*, now: dt.datetime) -> dict[str, int]:
     return {"failed": failed, "queued": queued}
 
 
-def _runs_without_refresh() -> list[tuple[int, int]]:
-    """(target, run) of each target whose latest succeeded run has no refresh queued after it finished."""
+def _runs_without_refresh() -> list[tuple[int, int | None]]:
+    """(target, run) of each target whose latest succeeded run has no refresh queued after it finished (the run
+    None if it was deleted meanwhile: the refresh reads everything stored)."""
     latest = (CollectionRun.objects.filter(status=CollectionRun.Status.SUCCEEDED).values("target_id")
               .annotate(finished=Max("finished_at")).order_by())
     missing = []

@@ -54,6 +54,7 @@ def lob_indexes_of(*, run_id: int, lob_ids: list[int]) -> dict[int, list[Recomme
     rows = (Recommendation.objects.filter(run_id=run_id, folded_into_id__in=lob_ids).select_related("segment")
             .order_by("segment__object_name"))
     for rec in rows:
+        assert rec.folded_into_id is not None  # the rows are filtered on it
         found.setdefault(rec.folded_into_id, []).append(rec)
     return found
 

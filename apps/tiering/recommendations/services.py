@@ -74,12 +74,13 @@ def recommendation_refresh(*, target_id: int, now: dt.datetime, window_days: int
     figures, segments = window_read(span, now=now,
                                     next_collect_at=now + dt.timedelta(minutes=target.interval_minutes),
                                     alongside=lambda: segment_arrays(target_id=target_id, latency_ms=latency))
-    mappings = list(TablespaceTier.objects.filter(target_id=target_id).select_related("tier"))
+    mappings: list[TablespaceTier | StorageLocation] = list(
+        TablespaceTier.objects.filter(target_id=target_id).select_related("tier"))
     # A current tier may come from a location too (the storage map): priced on its own if of another set.
     mappings += list(StorageLocation.objects.filter(target_id=target_id, tier__isnull=False).select_related("tier"))
     columns = build_recommendations(
         target=target, tiers=tiers, segments=segments, figures=figures, unlisted=window_unlisted(span),
-        mapped_tiers={m.tier_id: m.tier for m in mappings},
+        mapped_tiers={tier.pk: tier for m in mappings if (tier := m.tier) is not None},  # all have one
         residency=_latest_residency(target_id, segments.segment_id), now=now, window_days=span.days,
         history=lambda segment_ids, days: advice_history(target_id=target_id, before=now, segment_ids=segment_ids,
                                                          days=days),

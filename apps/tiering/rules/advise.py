@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
+from typing import TypeVar
 
 import numpy as np
 
@@ -100,8 +101,12 @@ def _word(
     ]
 
 
-def _names(names: tuple[str | None, ...], codes: np.ndarray) -> list[str | None]:
-    return np.array(names, dtype=object)[codes].tolist()
+_Name = TypeVar("_Name", str, str | None)
+
+
+def _names(names: tuple[_Name, ...], codes: np.ndarray) -> list[_Name]:
+    named: list[_Name] = np.array(names, dtype=object)[codes].tolist()
+    return named
 
 
 def _mixes(decisions: Decisions) -> Iterator[Mix]:

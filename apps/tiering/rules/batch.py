@@ -187,6 +187,7 @@ class _Placement(NamedTuple):
 
 
 def _placement(columns: Columns, signs: _Signs) -> _Placement:
+    assert columns.movability is not None and columns.unmeasured is not None  # Columns.__post_init__ fills them
     pinned = columns.movability != 0
     held = pinned | columns.unmeasured  # never moved on figures that are lower bounds
     onto_flash = columns.recommended_is_flash & ~columns.current_is_flash
@@ -280,7 +281,7 @@ def _wants_keep(columns: Columns, mix: _MixColumns, signs: _Signs, limits: Limit
     # performance boost" — for reads; KEEP asks it to hold this segment.
     residency_known = ~np.isnan(mix.flash_fraction) | ~np.isnan(mix.optimized_fraction)
     hot = columns.recommended_is_flash | (columns.intensity >= limits["keep_min_intensity"])
-    return (
+    wants: np.ndarray = (
         columns.flash_cache_enabled
         & (columns.flash_cache != _FLASH_CACHE_KEEP)
         & ~columns.current_is_flash
@@ -293,6 +294,7 @@ def _wants_keep(columns: Columns, mix: _MixColumns, signs: _Signs, limits: Limit
         & ~signs.resident
         & hot
     )
+    return wants
 
 
 def _waste_cause(columns: Columns, mix: _MixColumns, signs: _Signs, place: _Placement, limits: Limits) -> np.ndarray:

@@ -46,7 +46,7 @@ _FLOAT_COLUMNS = frozenset(
     }
 )
 #: Columns with a default for callers that do not pass them: (dtype, fill value).
-_DEFAULTED = {"unmeasured": (bool, False), "iops_bound": (np.float64, math.nan), "movability": (np.int8, 0),
+_DEFAULTED: dict[str, tuple[type[object], object]] = {"unmeasured": (bool, False), "iops_bound": (np.float64, math.nan), "movability": (np.int8, 0),
               "not_worth_moving": (bool, False)}
 _DEFAULTED["held_back"] = (bool, False)  # hysteresis: not held back unless said
 _DEFAULTED["partition_lifecycle"] = (bool, False)  # apps.tiering.recommendations.lifecycle: in no lifecycle unless said
@@ -115,7 +115,7 @@ class Columns:
             raise RulesError(f"Columns.movability must index movability.CODES, got {codes.min()}..{codes.max()}")
         rows: int | None = None
         for field in fields(self):
-            dtype = np.float64 if field.name in _FLOAT_COLUMNS else np.int8 if field.name == "flash_cache" else bool
+            dtype: type[object] = np.float64 if field.name in _FLOAT_COLUMNS else np.int8 if field.name == "flash_cache" else bool
             if field.name in _DEFAULTED:
                 dtype, fill = _DEFAULTED[field.name]
                 if getattr(self, field.name) is None:

@@ -92,6 +92,7 @@ def _verdict(figures: Figures, row: RowDecision) -> Reason:
 
 def _ahead_verdict(figures: Figures, row: RowDecision) -> Reason:
     """An empty partition placed on its table's hot partition's tier (apps.tiering.recommendations.lifecycle): what that costs."""
+    assert figures.size_bytes is not None  # as in _verdict, its only caller
     load = f"no IO requests over {_size(figures.size_bytes)}"
     if not row.cost_moves:
         return Reason("lifecycle_tier", f"{figures.current_tier} is where the table's hot partition goes ({load} "

@@ -8,6 +8,7 @@ import json
 import math
 from collections.abc import Sequence
 from decimal import Decimal
+from typing import Any
 
 from apps.tiering.costmodel import (
     DEFAULT_AMORTISATION_MONTHS,
@@ -144,7 +145,7 @@ def _tier(entry: object, source: str, line: int) -> tuple[Tier, bool]:
         if key not in allowed:
             known = ", ".join(sorted(allowed))
             raise WhatIfError(f"{where}: field {key!r}: unknown key for a {kind} tier (allowed: {known})")
-    kwargs: dict[str, object] = {"name": name}
+    kwargs: dict[str, Any] = {"name": name}  # named by the file's keys, checked above and by the tier class
     for key in required:
         if key not in entry:
             raise WhatIfError(f"{where}: field {key!r}: missing")
@@ -160,11 +161,11 @@ def _tier(entry: object, source: str, line: int) -> tuple[Tier, bool]:
         raise WhatIfError(f"{where}: {error}") from None
 
 
-def _tier_kind(entry: dict, where: str) -> str:
+def _tier_kind(entry: dict[str, Any], where: str) -> str:
     kind = entry.get("kind")
     if kind is None:
         return "device" if "device_cost" in entry or "device_gb" in entry or "device_iops" in entry else "linear"
-    if kind not in TIER_KEYS:
+    if not isinstance(kind, str) or kind not in TIER_KEYS:
         raise WhatIfError(f"{where}: field 'kind': unknown kind {kind!r} (known: {', '.join(TIER_KEYS)})")
     return kind
 

@@ -34,6 +34,8 @@ class PeriodChoiceTests:
         choice = _choice(target, "")
 
         assert not choice.active and not choice.error
+        with pytest.raises(ValueError, match="no period is chosen"):
+            _ = choice.span
 
     def test_a_custom_range_covers_its_whole_days(self, target):
         choice = _choice(target, "period=custom&from=2026-11-01&to=2026-11-14&stat=avg")
@@ -41,6 +43,7 @@ class PeriodChoiceTests:
         assert choice.active and choice.statistic == "avg"
         assert choice.start_at == dt.datetime(2026, 11, 1, tzinfo=dt.timezone.utc)
         assert choice.stop_at == dt.datetime(2026, 11, 15, tzinfo=dt.timezone.utc)
+        assert choice.span == (choice.start_at, choice.stop_at)
         assert choice.words == "1–14 Nov 2026, average"
 
     def test_the_last_24_hours_end_with_the_latest_snapshot(self, target):
