@@ -178,12 +178,9 @@ class RecommendationQuerySet(models.QuerySet):
         runs = RecommendationRun.objects.filter(state=RecommendationRun.State.CURRENT)
         if target_id is None:
             return self.filter(run__in=runs.values("pk"))
-        # The run's id read first and given as a value: PostgreSQL then plans for that run's own row count (its
-        # statistics of run_id). "run_id = (SELECT ...)" is planned for an average run, which sent a small
-        # target's reads in a large fleet to a parallel scan of every run's rows (160 ms for 42 rows), and
-        # "IN (SELECT ...)" scanned every run's rows and joined before filtering.
-        run_id = runs.filter(target_id=target_id).values_list("pk", flat=True).first()
-        return self.filter(run_id=run_id) if run_id is not None else self.none()
+        # "run_id = (SELECT ...)": PostgreSQL reads the one run's rows by the key, where "IN (SELECT ...)"
+        # led it to scan every run's rows and join before filtering.
+        return self.filter(run_id=models.Subquery(runs.filter(target_id=target_id).values("pk")[:1]))
 
     def counted(self) -> RecommendationQuerySet:
         """The rows that sums add up: not a LOB index, whose figures its LOB's row counts (folded_into)."""

@@ -169,7 +169,11 @@ def tablespace_room_table(*, target_id: int) -> TablespaceRoomTable | None:
     destinations: dict[int, str] = {}
     for name, tier_id, _tier_name in mapped:
         destinations.setdefault(tier_id, name)  # as the DDL picks it: the first mapped to the tier, by name
-    rows = (Recommendation.objects.current(target_id=target_id)
+    # The current run's id as a value, so that PostgreSQL plans for that run's own size: planned for an average
+    # run (current()'s subquery), a small target's read in a large fleet became a parallel scan of every run.
+    run_id = RecommendationRun.objects.filter(target_id=target_id, state=RecommendationRun.State.CURRENT).values_list(
+        "pk", flat=True).first()
+    rows = (Recommendation.objects.filter(run_id=run_id)
             .filter(action__in=MOVING_ACTIONS, recommended_tier__isnull=False)
             .order_by(F("savings_usd").desc(nulls_last=True), "segment_id")
             .values_list("size_bytes", "segment__tablespace_name", "recommended_tier_id"))
