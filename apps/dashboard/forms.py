@@ -5,7 +5,9 @@ from __future__ import annotations
 from django import forms
 
 from apps.dashboard.selectors import DEFAULT_SORT, SORTS, FilterChoices, RecommendationFilter
+from apps.tiering import costmodel
 from apps.tiering.models import Tier
+from apps.tiering.tiers import tier_to_model
 
 PAGE_SIZES = (25, 50, 100, 200)
 DEFAULT_PAGE_SIZE = 50
@@ -76,9 +78,6 @@ class TierForm(forms.ModelForm):
 
     def clean(self) -> dict:
         """Reject figures the cost model cannot price, naming the tier and the problem."""
-        from apps.tiering import costmodel
-        from apps.tiering.tiers import tier_to_model
-
         cleaned = super().clean()
         if not self.errors:
             candidate = Tier(**{k: v for k, v in cleaned.items()})

@@ -31,11 +31,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+import pulp
+
 from apps.tiering.costmodel import (
     CostModelError,
     DeviceTier,
     LinearTier,
+    PerformanceLevelTier,
     Placement,
+    ProvisionedIopsTier,
     StorageObject,
     Tier,
     VolumeTier,
@@ -249,8 +253,6 @@ def _solve(
     time_limit_s: float,
 ) -> _Solution:
     """Solve the placement MILP (or its LP relaxation) with CBC."""
-    import pulp  # optional at import time: costmodel users never pay for it
-
     category = pulp.LpContinuous if relax else pulp.LpBinary
     problem = pulp.LpProblem("placement", pulp.LpMinimize)
     assign = [
@@ -352,8 +354,6 @@ def _add_volume_tier(  # type: ignore[no-untyped-def]
     IOPS/vmax_iops], a superset, so the MILP optimum is a valid lower bound
     and its assignment is re-costed with the exact rule afterwards.
     """
-    from apps.tiering.costmodel import PerformanceLevelTier, ProvisionedIopsTier
-
     relaxed = integer == pulp.LpContinuous
     used = problem.add_variable(f"used_{t}", 0, 1, cat=pulp.LpContinuous if relaxed else pulp.LpBinary)
     volumes = problem.add_variable(f"volumes_{t}", 0, None, cat=integer)
