@@ -16,7 +16,6 @@ from celery import current_app
 def task_queue(name: str, args: Any, kwargs: Any, task: Any = None) -> str:
     """The queue of a task about one target, "" for the default queue."""
     if task is None:
-
         task = current_app.tasks.get(name)
     lookup = getattr(task, "queue_of", None)
     if lookup is None:

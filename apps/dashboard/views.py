@@ -188,7 +188,6 @@ def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResp
 def recommendations(request: HttpRequest, name: str) -> HttpResponse:
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     if request.GET.get("format") == "csv":  # the rows alone: no page to count, no totals
-
         # The run's stored choices, as the page reads them.
         choices = run_figures.run_choices(recommendation_run_current(target_id=target.id), target=target)
         return _csv_response(target, _filtered(request, target, with_action=True, choices=choices)[1])

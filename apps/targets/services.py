@@ -28,11 +28,9 @@ def source_for(target: Target, *, run_timeout_s: float | None = None) -> Source:
     ``run_timeout_s`` replaces the whole-run one (a connection check needs less than a collection).
     """
     if target.mode == Target.Mode.DEMO:
-
         return DemoSource(seed=target.demo_seed, db_name=target.name.upper()[:8] or "DEMO",
                           moves=target_moves(created_at=target.created_at, capabilities=target.capabilities))
     if target.mode in (Target.Mode.AWR, Target.Mode.NOPACK):
-
         config = get_config()
         limits = Limits(connect_timeout_s=config["ORACLE_CONNECT_TIMEOUT_S"],
                         call_timeout_ms=config["ORACLE_CALL_TIMEOUT_MS"],
@@ -128,7 +126,6 @@ def target_create(
     if mode in (Target.Mode.AWR, Target.Mode.NOPACK):
         missing = [label for label, value in (("--dsn", dsn), ("--user", username), ("password", password)) if not value]
         if missing:
-
             raise ValidationError(f"A {mode} target needs {', '.join(missing)}.")
     target.save()
     return target

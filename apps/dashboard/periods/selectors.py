@@ -53,7 +53,6 @@ def page_period(request: HttpRequest, *, target_id: int, rows: list[Any] = (), s
         return PeriodView(choice=choice, carried=carried)
     sizes: dict[int, float | None] = {rec.segment_id: rec.size_gb for rec in rows}
     if segment_ids:
-
         sizes.update({pk: None if size is None else size / 1024**3 for pk, size in Segment.objects.filter(
             pk__in=list(segment_ids)).values_list("id", "size_bytes")})
     coverage = period_coverage(target_id=target_id, start_at=choice.start_at, stop_at=choice.stop_at)

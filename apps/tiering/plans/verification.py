@@ -58,7 +58,6 @@ def plan_moves_record(*, plan: Plan, executed_at: dt.datetime) -> int:
         PlannedMove(step.segment_id, step.from_tablespace, step.to_tablespace, step.pk) for step in steps])
     target = Target.objects.select_for_update().get(pk=plan.target_id)
     if target.mode == Target.Mode.DEMO and steps:
-
         applied = demo_moves.executed_moves(executed_at=executed_at, moved=[
             (SegmentKey(s.owner, s.object_name, s.subobject_name, s.object_type), s.to_tablespace) for s in steps])
         known = demo_moves.moves_from_json(target.capabilities.get(demo_moves.CAPABILITY_KEY))

@@ -35,7 +35,6 @@ class Command(BaseCommand):
             names = ", ".join(Target.objects.values_list("name", flat=True)) or "none"
             raise CommandError(f"No target named {options['target']!r} (known: {names}).") from None
         if not target.is_live:  # before any run is recorded: nothing to collect from
-
             raise CommandError(not_collected_message(target))
         # Bounded: at most COLLECT_MAX_RETRIES + 1 attempts (the service's own policy), each bounded by
         # the Oracle connect/call/whole-run limits, with at most 10 s between them.
