@@ -12,7 +12,7 @@ class AlertsConfig(AppConfig):
     name = "apps.alerts"
 
     def ready(self) -> None:
-        from apps.alerts import receivers  # ready(): receivers import models (loaded after the registry)
+        from apps.alerts import receivers  # ready(): receivers reach models through the tasks
         from apps.alerts.channels import redact_urls  # ready(): channels import models
 
         # The lower apps announce; the alerts listen (none of them imports this app).
