@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib import admin, messages
 
 from apps.alerts.models import AlertMessage, AlertRule, AlertState
+from apps.alerts.tasks import alert_send as alert_send_task
 
 
 @admin.register(AlertRule)
@@ -30,8 +31,6 @@ class AlertMessageAdmin(admin.ModelAdmin):
 
     @admin.action(description="Send again")
     def resend(self, request, queryset):
-        from apps.alerts.tasks import alert_send as alert_send_task
-
         ids = list(queryset.exclude(status=AlertMessage.Status.SENT).values_list("pk", flat=True))
         queryset.filter(pk__in=ids).update(status=AlertMessage.Status.PENDING, attempts=0)
         for message_id in ids:

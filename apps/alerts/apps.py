@@ -1,18 +1,19 @@
 from __future__ import annotations
 
+import logging
+
 from django.apps import AppConfig
+
+from apps.snapshots.signals import run_ended
+from apps.tiering.signals import plan_state_changed, refresh_succeeded
 
 
 class AlertsConfig(AppConfig):
     name = "apps.alerts"
 
     def ready(self) -> None:
-        import logging
-
-        from apps.alerts import receivers
-        from apps.alerts.channels import redact_urls
-        from apps.snapshots.signals import run_ended
-        from apps.tiering.signals import plan_state_changed, refresh_succeeded
+        from apps.alerts import receivers  # ready(): receivers reach models through the tasks
+        from apps.alerts.channels import redact_urls  # ready(): channels import models
 
         # The lower apps announce; the alerts listen (none of them imports this app).
         run_ended.connect(receivers.on_run_ended, dispatch_uid="alerts.after_run")

@@ -13,6 +13,7 @@ import smtplib
 import urllib.error
 import urllib.request
 
+import apprise
 from django.conf import settings
 from django.core.mail import send_mail
 
@@ -71,8 +72,6 @@ def _webhook(message: AlertMessage) -> None:
 
 
 def _apprise(message: AlertMessage) -> None:
-    import apprise
-
     notifier = apprise.Apprise()
     if not notifier.add(message.destination):
         raise DeliveryError(f"{message.destination_shown} is not a URL apprise knows (see its list of services)",

@@ -72,6 +72,6 @@ def _words(group: list[Event]) -> tuple[str, str]:
 
 
 def _send(*, message_id: int) -> None:
-    from apps.alerts.tasks import alert_send as alert_send_task
+    from apps.alerts.tasks import alert_send as alert_send_task  # cycle: apps.alerts.tasks
 
     alert_send_task.delay(message_id)

@@ -8,4 +8,5 @@ class ApiConfig(AppConfig):
     label = "api"
 
     def ready(self) -> None:
-        from apps.api import schema_auth  # noqa: F401  (registers the API token's scheme with drf-spectacular)
+        # ready(): registers the API token's scheme with drf-spectacular
+        from apps.api import schema_auth  # noqa: F401

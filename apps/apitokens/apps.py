@@ -9,9 +9,10 @@ class ApiTokensConfig(AppConfig):
     verbose_name = "API tokens"
 
     def ready(self) -> None:
-        from apps.apitokens import checks  # noqa: F401  (registers the system checks)
-        from apps.apitokens.models import ApiToken
-        from apps.core.audit_registry import audit_register
+        # ready(): registers the system checks
+        from apps.apitokens import checks  # noqa: F401
+        from apps.apitokens.models import ApiToken  # ready(): models need the app registry
+        from apps.core.audit_registry import audit_register  # ready(): auditlog needs the app registry
 
         # Creations and revocations, by whom. The hash is no one's business; uses are not changes (and are
         # written by an UPDATE that auditlog does not see anyway).

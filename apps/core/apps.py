@@ -1,17 +1,19 @@
 from __future__ import annotations
 
 from django.apps import AppConfig
+from django.contrib.auth import get_user_model
 
 
 class CoreConfig(AppConfig):
     name = "apps.core"
 
     def ready(self) -> None:
-        from django.contrib.auth import get_user_model
+        # ready(): models need the app registry
         from django_celery_beat.models import ClockedSchedule, CrontabSchedule, IntervalSchedule, PeriodicTask
 
-        from apps.core import checks  # noqa: F401  (registers the system checks)
-        from apps.core.audit_registry import audit_register
+        # ready(): registers the system checks
+        from apps.core import checks  # noqa: F401
+        from apps.core.audit_registry import audit_register  # ready(): auditlog needs the app registry
 
         # Users: who may do what. The password hash is masked (the log says it changed, never what to);
         # last_login changes at every login and is not a change to the account.

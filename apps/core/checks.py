@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cryptography.fernet import Fernet
 from django.conf import settings
 from django.core.checks import Error, register
 
@@ -19,8 +20,6 @@ def check_time_zone(app_configs: Any = None, **kwargs: Any) -> list[Error]:
 @register()
 def check_fernet_key(app_configs: Any = None, **kwargs: Any) -> list[Error]:
     """core.E002: the key that encrypts target passwords must be a valid Fernet key."""
-    from cryptography.fernet import Fernet
-
     try:
         Fernet(settings.TIERSCOPE_FERNET_KEY)
     except (ValueError, TypeError):

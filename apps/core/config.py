@@ -9,6 +9,8 @@ from typing import Any
 
 from django.conf import settings
 
+from config.env import env_like
+
 CONFIG_DEFAULTS: dict[str, Any] = {
     # First collection of a live target reads this much AWR history (AWR keeps 8 days by default).
     "HISTORY_DAYS": 8,
@@ -99,7 +101,5 @@ def get_config() -> dict[str, Any]:
 def tunables_from_env(environ: Mapping[str, str]) -> dict[str, Any]:
     """The tunables ``environ`` sets as ``TIERSCOPE_<NAME>``, each read as its default's type; a bad value
     raises ImproperlyConfigured naming the variable (config/settings/base.py calls this at start-up)."""
-    from config.env import env_like
-
     return {name: env_like(f"TIERSCOPE_{name}", default, environ)
             for name, default in CONFIG_DEFAULTS.items() if environ.get(f"TIERSCOPE_{name}", "") != ""}

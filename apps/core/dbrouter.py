@@ -51,7 +51,7 @@ def read_alias(app_label: str) -> str:
         return PRIMARY
     if connections[PRIMARY].in_atomic_block:
         return PRIMARY
-    from apps.core.replica import replica_usable
+    from apps.core.replica import replica_usable  # cycle: apps.core.replica
 
     return REPLICA if replica_usable() else PRIMARY
 

@@ -12,6 +12,7 @@ from django.db.utils import DatabaseError
 from apps.core import sql as core_sql
 from apps.core.errors import first_line
 from apps.core.heartbeat import heartbeat_read
+from apps.core.replica import replica_state
 
 
 def health_database() -> tuple[bool, str]:
@@ -58,7 +59,5 @@ def health_app_checks(*, database_ok: bool) -> dict[str, dict[str, object]]:
 
 def health_replica() -> dict[str, object]:
     """The read replica's state (ok / lagging / down / not configured) and lag; reported, never a failure."""
-    from apps.core.replica import replica_state
-
     state = replica_state()
     return {"state": state.state, "lag_s": state.lag_s, "detail": state.detail}

@@ -22,6 +22,7 @@ from django.template.defaultfilters import filesizeformat
 from django.urls import Resolver404, resolve
 
 from apps.core.config import get_config
+from apps.core.dbrouter import replica_configured, replica_reads
 
 # The multipart envelope around the import page's files (boundaries, headers, the CSRF token).
 _FORM_ENVELOPE_BYTES = 1024 * 1024
@@ -106,8 +107,6 @@ class ReplicaReadsMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        from apps.core.dbrouter import replica_configured, replica_reads
-
         if (request.method not in ("GET", "HEAD") or not replica_configured()
                 or request.path_info.startswith(_PRIMARY_ONLY_PREFIXES)):
             return self.get_response(request)

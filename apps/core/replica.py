@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import DatabaseError, connections
 
 from apps.core import sql as core_sql
+from apps.core.dbrouter import PRIMARY, REPLICA, replica_configured
 from apps.core.errors import first_line
 
 NOT_CONFIGURED, OK, LAGGING, DOWN = "not configured", "ok", "lagging", "down"
@@ -38,8 +39,6 @@ _cached: tuple[float, ReplicaState] | None = None
 
 
 def replica_state_measure() -> ReplicaState:
-    from apps.core.dbrouter import PRIMARY, REPLICA, replica_configured
-
     if not replica_configured():
         return ReplicaState(NOT_CONFIGURED, None, "DATABASE_REPLICA_URL is not set: the primary serves every read")
     max_lag = settings.DATABASE_REPLICA_MAX_LAG_S

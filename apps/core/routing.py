@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from celery import current_app
+
 
 def task_queue(name: str, args: Any, kwargs: Any, task: Any = None) -> str:
     """The queue of a task about one target, "" for the default queue."""
     if task is None:
-        from celery import current_app
-
         task = current_app.tasks.get(name)
     lookup = getattr(task, "queue_of", None)
     if lookup is None:

@@ -13,6 +13,7 @@ from decimal import Decimal
 
 from django.db.models import Func, IntegerField, OuterRef, Prefetch, QuerySet, Subquery, Sum
 
+from apps.dashboard import run_figures
 from apps.dashboard.selectors import STAT_FLASH_HITS, STAT_READ_REQUESTS, totals_aggregates, window_since
 from apps.snapshots.models import CollectionRun, Segment, SysStat
 from apps.targets.models import Target
@@ -117,8 +118,6 @@ def _current_totals() -> dict[int, dict]:
     """target id -> the totals stored with its current run's figures (one query: the totals' key alone, not
     the charts). Runs without figures of this form (stored before them, or of an older form) have their rows
     summed instead, in one more query for all of them; their figures are the target page's to compute."""
-    from apps.dashboard import run_figures
-
     stored = (RecommendationRun.objects.filter(state=RecommendationRun.State.CURRENT)
               .values_list("pk", "target_id", "figures__figures__version", "figures__figures__totals"))
     totals, missing = {}, []

@@ -9,7 +9,9 @@ from django.http import QueryDict
 
 from apps.core.form_fields import form_field
 from apps.dashboard.selectors import DEFAULT_SORT, SORTS, FilterChoices, RecommendationFilter
+from apps.tiering import costmodel
 from apps.tiering.models import Tier
+from apps.tiering.tiers import tier_to_model
 
 PAGE_SIZES = (25, 50, 100, 200)
 DEFAULT_PAGE_SIZE = 50
@@ -82,9 +84,6 @@ class TierForm(forms.ModelForm):
 
     def clean(self) -> dict:
         """Reject figures the cost model cannot price, naming the tier and the problem."""
-        from apps.tiering import costmodel
-        from apps.tiering.tiers import tier_to_model
-
         super().clean()  # Form.clean returns cleaned_data (typed optional by django-stubs)
         cleaned = self.cleaned_data
         if not self.errors:

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, replace
 from decimal import Decimal
 from typing import Any
 
+from django.core.serializers.json import DjangoJSONEncoder
 from django.forms.models import model_to_dict
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
@@ -28,6 +29,7 @@ from apps.dashboard import charts, selectors
 from apps.dashboard.hidden import oracle_maintained
 from apps.dashboard.rows import TierCost
 from apps.targets.models import Target
+from apps.tiering.costmodel import break_evens, tiers_by_intensity
 from apps.tiering.models import Recommendation, RecommendationRun, RecommendationRunFigures
 
 VERSION = 2  # bump when what is stored changes: older figures are then recomputed on first view
@@ -57,8 +59,6 @@ SCATTER_COUNTS = ("plotted", "shown", "omitted")
 
 def scatter_text(payload: dict[str, Any]) -> str:
     """The payload's JSON as django.utils.html.json_script writes it (its encoder, its escapes)."""
-    from django.core.serializers.json import DjangoJSONEncoder
-
     return json.dumps(payload, cls=DjangoJSONEncoder).translate(_SCRIPT_ESCAPES)
 
 
@@ -197,8 +197,6 @@ def hidden_store(run_id: int, figures: dict[str, Any]) -> int:
 
 def tier_inputs(*, tier_set: str) -> dict[str, Any]:
     """What the figures read from the tier set: its rows (fingerprinted), models, order and break-evens."""
-    from apps.tiering.costmodel import break_evens, tiers_by_intensity
-
     rows, models = selectors.tier_set_models(tier_set=tier_set)
     return {"tier_rows": rows, "tier_models": models, "tier_order": [t.name for t in tiers_by_intensity(models)],
             "edges": [(b.lower, b.upper, b.intensity) for b in break_evens(models)]}
@@ -206,7 +204,5 @@ def tier_inputs(*, tier_set: str) -> dict[str, Any]:
 
 def run_figures_store(run: RecommendationRun) -> RunFigures:
     """Compute a run's figures as it is stored (apps.tiering.recommendations.services.recommendation_store), before it is current."""
-    from apps.targets.models import Target
-
     tier_set = Target.objects.values_list("tier_set", flat=True).get(pk=run.target_id)
     return run_figures(run, target_id=run.target_id, **tier_inputs(tier_set=tier_set))

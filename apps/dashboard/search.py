@@ -13,6 +13,7 @@ from django.db import connection
 from django.db.models.expressions import RawSQL
 
 from apps.dashboard import sql as pg
+from apps.dashboard.selectors import segment_label as label_of
 from apps.targets.models import Target
 
 SEARCH_LIMIT = 50
@@ -45,8 +46,6 @@ class SegmentHit:
 def search_segments(text: str, *, limit: int = SEARCH_LIMIT) -> list[SegmentHit]:
     """Segments of every target whose OWNER.NAME contains ``text``: names starting with it first, then the
     most similar (pg_trgm similarity), at most ``limit`` (one query)."""
-    from apps.dashboard.selectors import segment_label as label_of
-
     upper = text.upper()
     with connection.cursor() as cursor:
         cursor.execute(pg.SEARCH_SEGMENTS, [like_pattern(text), like_pattern(text)[1:], upper, limit])

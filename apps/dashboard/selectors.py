@@ -34,7 +34,8 @@ from apps.targets.models import Target
 from apps.targets.rows import segment_name
 from apps.tiering import costmodel
 from apps.tiering.models import Recommendation, RecommendationRun, Tier
-from apps.tiering.recommendations.selectors import recommendation_list
+from apps.tiering.recommendations.lobfold import LOB_SEGMENT_TYPES
+from apps.tiering.recommendations.selectors import lob_indexes_of, recommendation_list
 from apps.tiering.tiers import tier_to_model
 
 STAT_FLASH_HITS = "physical read flash cache hits"
@@ -245,7 +246,7 @@ def recommendation_filtered(*, target_id: int, filters: RecommendationFilter) ->
     """Current recommendations with the filters applied, in recommendation_list order (the CSV order)."""
     qs = recommendation_list(target_id=target_id)
     if filters.name:
-        from apps.dashboard.search import segment_ids_matching
+        from apps.dashboard.search import segment_ids_matching  # cycle: apps.dashboard.search
 
         qs = qs.filter(segment_id__in=segment_ids_matching(filters.name, target_id=target_id))
     if filters.owner:
@@ -265,8 +266,6 @@ def recommendation_filtered(*, target_id: int, filters: RecommendationFilter) ->
 
 def recommendation_sorted(qs: QuerySet[Recommendation], *, sort: str) -> QuerySet[Recommendation]:
     """Order by a whitelisted key, ``-key`` for descending; nulls last either way."""
-    from django.db.models import F
-
     key = sort.lstrip("-")
     fields = SORTS.get(key) or SORTS[DEFAULT_SORT.lstrip("-")]
     descending = sort.startswith("-") if key in SORTS else True
@@ -310,9 +309,6 @@ def recommendation_totals_capped(qs: QuerySet[Recommendation], *, cap: int = FIL
 def lob_indexes_attach(rows: Sequence[Recommendation]) -> None:
     """Give each LOB segment's row of a table page ``lob_index_rows``, the rows of the LOB indexes folded into it
     (the lob_indexes template tag reads them): one query for the page, not one per LOB row."""
-    from apps.tiering.recommendations.lobfold import LOB_SEGMENT_TYPES
-    from apps.tiering.recommendations.selectors import lob_indexes_of
-
     lobs = [row for row in rows if row.segment.object_type in LOB_SEGMENT_TYPES]
     if not lobs:
         return

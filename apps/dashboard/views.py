@@ -20,11 +20,13 @@ from django.views.decorators.http import require_GET, require_POST
 from apps.core.audit import audit_event_record
 from apps.dashboard import charts, fleet_selectors, run_figures, selectors
 from apps.dashboard.budget.views import budget_card
+from apps.dashboard.formatting import fmt_duration
 from apps.dashboard.forms import RecommendationFilterForm, TierForm
 from apps.dashboard.hidden import fold_oracle_maintained
 from apps.dashboard.keyset import BadCursor, keyset_page
 from apps.dashboard.page_cache import page_body
 from apps.dashboard.periods.views import page_period_context
+from apps.dashboard.search import SEARCH_LIMIT, search_segments, search_targets
 from apps.dashboard.segment_page import block_size_bytes, segment_body
 from apps.dashboard.storage.selectors import storage_map_card
 from apps.snapshots.collect_now import collect_now
@@ -32,8 +34,17 @@ from apps.snapshots.models import CollectionRun, Segment
 from apps.snapshots.runs import BrokerUnavailable
 from apps.snapshots.selectors import database_incarnations, incarnation_current, incomplete_intervals
 from apps.targets.models import Target
+from apps.tiering.calibration.selectors import tier_calibration_catalog
 from apps.tiering.models import Refresh, Tier
-from apps.tiering.recommendations.selectors import tablespace_room_table
+from apps.tiering.recommendations.export import export_csv_parts
+from apps.tiering.recommendations.refreshes import refresh_enqueue
+from apps.tiering.recommendations.selectors import (
+    recommendation_run_current,
+    recommendation_window,
+    refresh_latest,
+    tablespace_room_table,
+)
+from apps.tiering.tiers import tier_presets_install
 
 View = Callable[..., HttpResponse]
 
@@ -70,8 +81,6 @@ def _filtered(request: HttpRequest, target: Target, *, with_action: bool,
 def _head(target: Target) -> dict[str, Any]:
     """What the head of a target's pages shows: the last run, the current recommendations and their window
     (the span their figures cover, which the IOPS labels name), and the latest refresh (a Recompute's)."""
-    from apps.tiering.recommendations.selectors import recommendation_run_current, recommendation_window, refresh_latest
-
     run = recommendation_run_current(target_id=target.id)
     window = recommendation_window(run=run)
     return {"last_run": selectors.target_last_run(target_id=target.id), "reco_run": run, "window": window,
@@ -180,8 +189,6 @@ def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResp
 def recommendations(request: HttpRequest, name: str) -> HttpResponseBase:
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     if request.GET.get("format") == "csv":  # the rows alone: no page to count, no totals
-        from apps.tiering.recommendations.selectors import recommendation_run_current
-
         # The run's stored choices, as the page reads them.
         choices = run_figures.run_choices(recommendation_run_current(target_id=target.id), target=target)
         return _csv_response(target, _filtered(request, target, with_action=True, choices=choices)[1])
@@ -202,8 +209,6 @@ def _recommendations_body(request: HttpRequest, target: Target, head: dict[str, 
 
 def _csv_response(target: Target, recs: Any) -> StreamingHttpResponse:
     """Exactly `manage.py recommend <target> --format csv`, restricted to the filtered rows; streamed."""
-    from apps.tiering.recommendations.export import export_csv_parts
-
     response = StreamingHttpResponse(export_csv_parts(recs, target), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tierscope-{target.name}-recommendations.csv"'
     return response
@@ -225,8 +230,6 @@ def run_status(request: HttpRequest, run_id: int) -> JsonResponse:
 
 
 def _run_json(run: CollectionRun) -> dict[str, Any]:
-    from apps.dashboard.formatting import fmt_duration
-
     refresh = run.latest_refresh
     ended = run.status in (CollectionRun.Status.SUCCEEDED, CollectionRun.Status.FAILED, CollectionRun.Status.SKIPPED)
     return {
@@ -271,8 +274,6 @@ def run_collect(request: HttpRequest, name: str) -> HttpResponse:
 def recompute(request: HttpRequest, name: str) -> HttpResponse:
     """Recompute the target's recommendations from its stored snapshots (after a tablespace map or tier
     change; any mode): a refresh queued like the one after a run, shown on the target page as it runs."""
-    from apps.tiering.recommendations.refreshes import refresh_enqueue
-
     target = get_object_or_404(Target, name=name)
     with transaction.atomic():
         refresh = refresh_enqueue(target_id=target.id)
@@ -290,8 +291,6 @@ def recompute(request: HttpRequest, name: str) -> HttpResponse:
 @require_GET
 def refresh_status(request: HttpRequest, name: str) -> JsonResponse:
     """The target's latest refresh, for its page to follow a Recompute."""
-    from apps.tiering.recommendations.selectors import refresh_latest
-
     target = get_object_or_404(Target, name=name)
     refresh = refresh_latest(target_id=target.id)
     if refresh is None:
@@ -306,8 +305,6 @@ def refresh_status(request: HttpRequest, name: str) -> JsonResponse:
 
 @require_GET
 def tiers(request: HttpRequest) -> HttpResponse:
-    from apps.tiering.calibration.selectors import tier_calibration_catalog
-
     return render(request, "dashboard/tiers.html", {"sets": fleet_selectors.tier_catalog(),
                                                     "calibrations": tier_calibration_catalog()})
 
@@ -327,8 +324,6 @@ def tier_edit(request: HttpRequest, tier_id: int) -> HttpResponse:
 @require_POST
 @staff_required
 def tier_presets(request: HttpRequest) -> HttpResponse:
-    from apps.tiering.tiers import tier_presets_install
-
     notes = tier_presets_install()
     audit_event_record(actor=request.user, action="tier presets", outcome="; ".join(notes) or "none missing")
     messages.success(request, "; ".join(notes) if notes else "All preset tiers were already installed.")
@@ -338,8 +333,6 @@ def tier_presets(request: HttpRequest) -> HttpResponse:
 @require_GET
 def search(request: HttpRequest) -> HttpResponse:
     """Segments and targets by part of their name (the navbar's search box); at least 2 characters."""
-    from apps.dashboard.search import SEARCH_LIMIT, search_segments, search_targets
-
     text = request.GET.get("q", "").strip()[:128]
     ready = len(text) >= 2
     return render(request, "dashboard/search.html", {

@@ -16,7 +16,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TypeVar, overload
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max
 
 from apps.core.db import in_parallel
@@ -126,8 +126,6 @@ def window_unlisted(span: WindowSpan) -> UnlistedBound:
     A window that also holds complete snapshots (V$ samples of every segment, the demo) measured a
     segment absent from them as idle: no gap then.
     """
-    from django.db import connection
-
     with connection.cursor() as cursor:
         cursor.execute(pg.UNLISTED, {"target": span.target_id, "start": span.start_at, "stop": span.stop_at})
         top_n, complete, unbounded, bound = cursor.fetchone()

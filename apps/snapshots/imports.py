@@ -23,6 +23,7 @@ from django.core.files.uploadedfile import UploadedFile
 from apps.core.config import get_config
 from apps.snapshots.models import CollectionRun, Segment, Snapshot
 from apps.snapshots.runs import CollectionBusy, run_finish, run_lifecycle, run_succeed
+from apps.snapshots.selectors import incomplete_intervals
 from apps.snapshots.services import collect_state_build, collection_store
 from apps.targets import rows
 from apps.targets.awr_report import AwrReport, AwrReportError, parse_report
@@ -282,8 +283,6 @@ def _one_figure_per_interval(target: Target, collection: Collection, *, kind: st
 
 def _with_missing_instances_noted(target: Target, collection: Collection) -> Collection:
     """A warning for each interval of the import that now holds some of its RAC instances only."""
-    from apps.snapshots.selectors import incomplete_intervals
-
     snap_ids = {snap.snap_id for snap in collection.snapshots}
     notes = [
         f"Warning: snapshot {i.snap_id} of this RAC database of {i.instances_expected} instances holds instance"

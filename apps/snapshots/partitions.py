@@ -18,7 +18,7 @@ from django.db import connection, transaction
 from apps.core.locks import LockSpace, lock_xact
 from apps.core.time import day_bounds, utc_day
 from apps.snapshots import sql as pg
-from apps.snapshots.models import SegmentStat
+from apps.snapshots.models import SegmentStat, Snapshot
 
 PARENT = SegmentStat._meta.db_table
 #: Catches a row whose day has no partition yet (a write that bypassed the store); the periodic task moves
@@ -120,8 +120,6 @@ def partitions_droppable(*, horizons: dict[int, dt.datetime]) -> list[dt.date]:
 def partitions_drop(days: Iterable[dt.date]) -> int:
     """Drop the partitions of ``days`` and delete their snapshots (whose delete trigger forgets the rollups of
     those days). One transaction: on failure nothing is dropped. Returns the snapshots deleted."""
-    from apps.snapshots.models import Snapshot
-
     deleted = 0
     with transaction.atomic(), connection.cursor() as cursor:
         lock_xact(LockSpace.PARTITION_DDL, 0)  # partition DDL, one worker at a time

@@ -32,10 +32,12 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from django.db.models import Max
 
+from apps.core.config import get_config
 from apps.core.time import day_bounds, utc_day
 from apps.snapshots import activity, windows
-from apps.snapshots.models import TOP_IOPS
+from apps.snapshots.models import TOP_IOPS, Snapshot
 from apps.snapshots.rollups import day_rollup, day_versions, segment_days_roll_up
 from apps.snapshots.windows import WindowArrays
 
@@ -176,11 +178,6 @@ class PeriodBounds:
 
 def period_bounds(*, target_id: int, now: dt.datetime) -> PeriodBounds | None:
     """The target's :class:`PeriodBounds`; None when it has no snapshot."""
-    from django.db.models import Max
-
-    from apps.core.config import get_config
-    from apps.snapshots.models import Snapshot
-
     latest = Snapshot.objects.filter(target_id=target_id).aggregate(latest=Max("end_at"))["latest"]
     if latest is None:
         return None

@@ -17,8 +17,10 @@ import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from celery import current_task
 from django.db import transaction
 from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerError
 
 from apps.core.config import get_config
 from apps.core.heartbeat import queue_heartbeat_ok
@@ -126,9 +128,7 @@ def run_enqueue(*, target: Target, trigger: str) -> CollectionRun:
 
 
 def _run_send(*, run_id: int, target_id: int) -> None:
-    from kombu.exceptions import OperationalError as BrokerError
-
-    from apps.snapshots.tasks import snapshot_collect as snapshot_collect_task
+    from apps.snapshots.tasks import snapshot_collect as snapshot_collect_task  # cycle: apps.snapshots.tasks
 
     try:
         result = snapshot_collect_task.apply_async((target_id, run_id), retry=False)
@@ -169,8 +169,6 @@ def run_start(*, target: Target, run_id: int | None, trigger: str) -> Collection
 
 def _worker_hostname() -> str:
     """The node name of the Celery worker running this (``name@host``), "" outside a worker (a command)."""
-    from celery import current_task
-
     request = getattr(current_task, "request", None)
     return (getattr(request, "hostname", None) or "")[:200] if request is not None else ""
 

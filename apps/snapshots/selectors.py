@@ -5,11 +5,12 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from django.db import connection
 from django.db.models import Count, Max, Min, Subquery
 
 from apps.core.time import day_bounds
 from apps.snapshots import sql as pg
-from apps.snapshots.models import Snapshot
+from apps.snapshots.models import Segment, Snapshot, TablespaceSpace
 from apps.targets.rows import TablespaceSpace as TablespaceSpaceRow
 
 
@@ -113,8 +114,6 @@ class WindowCoverage:
 
 def window_coverage(*, target_id: int, first_day: dt.date, last_day: dt.date, statistic: str) -> WindowCoverage:
     """What the window of ``first_day`` to ``last_day`` (whole UTC days) holds (see :class:`WindowCoverage`)."""
-    from django.db import connection
-
     start, stop = day_bounds(first_day, last_day)
     with connection.cursor() as cursor:
         cursor.execute(pg.COVERAGE, {"target": target_id, "start": start, "stop": stop})
@@ -137,8 +136,6 @@ def incomplete_intervals(*, target_id: int, start: dt.datetime | None = None, st
     """The latest intervals of the target's current database that have some of their RAC instances only
     (instance reports stating "Number of Instances", without the others or a global report): those ending
     in [``start``, ``stop``), of ``snap_ids``, at most ``limit`` (None: every one), when given."""
-    from django.db import connection
-
     with connection.cursor() as cursor:
         cursor.execute(pg.INCOMPLETE, {"target": target_id, "start": start, "stop": stop, "snap_ids": snap_ids,
                                          "limit": limit})
@@ -150,8 +147,6 @@ def tablespace_space_latest(*, target_id: int) -> dict[str, TablespaceSpaceRow]:
     """The room of each tablespace of a target as its latest collection that gave any found it, by name
     ({} when no source gave any: AWR reports, older extracts). A collection lists every permanent
     tablespace, so one dropped since is not in it."""
-    from apps.snapshots.models import TablespaceSpace
-
     rows = TablespaceSpace.objects.filter(target_id=target_id)
     newest = rows.order_by("-collected_at").values("collected_at")[:1]  # one query: the newest as a subquery
     return {
@@ -165,6 +160,4 @@ def tablespace_space_latest(*, target_id: int) -> dict[str, TablespaceSpaceRow]:
 
 def segment_list(*, target_id: int):
     """A target's segments by id (the API's list; the segment page reads one)."""
-    from apps.snapshots.models import Segment
-
     return Segment.objects.filter(target_id=target_id).order_by("id")

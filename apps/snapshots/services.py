@@ -12,8 +12,11 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
+from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, transaction
+from django.db.models import Max, Q
 from django.utils import timezone
+from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
 from apps.core.config import get_config
 from apps.core.db import connection_reset
@@ -21,6 +24,7 @@ from apps.core.errors import first_line
 from apps.snapshots import store
 from apps.snapshots.codec import sample_from_json, sample_to_json
 from apps.snapshots.models import CollectionRun, SampleState, Snapshot, TablespaceSpace
+from apps.snapshots.partitions import partitions_drop, partitions_droppable
 from apps.snapshots.runs import (
     BrokerUnavailable,
     CollectionBusy,
@@ -200,8 +204,6 @@ def _target_push_next(target: Target) -> None:
 
 def targets_due(*, now: dt.datetime) -> list[int]:
     """Claim the enabled live targets whose next collection is due (conditional UPDATE per target)."""
-    from django.db.models import Q
-
     claimed = []
     for target in Target.objects.enabled().filter(
         Q(next_collect_at__isnull=True) | Q(next_collect_at__lte=now), mode__in=list(PRIMARY_KIND)
@@ -244,10 +246,6 @@ def snapshot_prune(*, now: dt.datetime) -> int:
     up again from what is left. A day no target needs has its segment-stat
     partition dropped (apps.snapshots.partitions) rather than its rows deleted.
     """
-    from django.db.models import Max
-
-    from apps.snapshots.partitions import partitions_drop, partitions_droppable
-
     keep = dt.timedelta(days=get_config()["RETENTION_DAYS"])
     latest_by_target = Snapshot.objects.values("target_id").annotate(latest=Max("end_at")).order_by()
     horizons = {row["target_id"]: min(row["latest"], now) - keep for row in latest_by_target}
@@ -266,8 +264,6 @@ def tablespace_space_prune(*, keep: dt.timedelta) -> int:
     """Delete the room per tablespace of collections older than ``keep`` before each target's latest one. Only
     the latest is read (plans, the target page); the older ones say how the room changed over the same
     horizon the snapshots keep, and past it a row per tablespace per collection would only pile up."""
-    from django.db.models import Max
-
     deleted = 0
     for row in TablespaceSpace.objects.values("target_id").annotate(latest=Max("collected_at")).order_by():
         count, _ = TablespaceSpace.objects.filter(target_id=row["target_id"],
@@ -278,9 +274,6 @@ def tablespace_space_prune(*, keep: dt.timedelta) -> int:
 
 def schedule_install() -> list[str]:
     """Write the beat schedule (config/settings/celery.py) into django-celery-beat's tables."""
-    from django.conf import settings
-    from django_celery_beat.models import IntervalSchedule, PeriodicTask
-
     lines = []
     for name, entry in settings.TIERSCOPE_BEAT_SCHEDULE.items():
         interval, _ = IntervalSchedule.objects.get_or_create(every=entry["every_seconds"], period=IntervalSchedule.SECONDS)

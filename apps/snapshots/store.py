@@ -14,10 +14,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.db import connection, transaction
+from django.db.models import Max
 
+from apps.core.config import get_config
+from apps.core.time import utc_day
 from apps.snapshots import sql as pg
 from apps.snapshots.models import Residency, SampleState, Segment, Snapshot, SysStat, TablespaceIO, TablespaceSpace
 from apps.snapshots.moves import collection_place_changes, segment_moves_record
+from apps.snapshots.partitions import partitions_ensure
 from apps.snapshots.segment_rows import SegmentRow, StoredSegment
 from apps.targets.rows import SEGMENT_STAT_FIELDS, Collection, SegmentKey
 from apps.targets.rows import Residency as ResidencyRow
@@ -194,10 +198,6 @@ def snapshots_store(
     Snapshots already stored (same natural key) are skipped, so a re-run or a
     rerun after a killed worker adds exactly what is missing.
     """
-    from apps.core.config import get_config
-    from apps.core.time import utc_day
-    from apps.snapshots.partitions import partitions_ensure
-
     # Before the batches, in a short transaction of its own: creating a partition locks the whole table.
     partitions_ensure(utc_day(s.end_at) for s in snapshots if s.segment_stats)
     result = StoreResult()
@@ -290,8 +290,6 @@ def dataobj_map(*, target_id: int, keys_to_ids: dict[SegmentKey, int], collectio
 
 
 def last_snap_ids(*, target_id: int, kinds: Iterable[str]) -> dict[tuple[int, int], int]:
-    from django.db.models import Max
-
     rows = (
         Snapshot.objects.filter(target_id=target_id, kind__in=list(kinds))
         .values("dbid", "instance_number")

@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 
 from celery import shared_task
+from django.utils import timezone
 
 from apps.core.config import get_config
+from apps.snapshots.partitions import PARTITION_DAYS_AHEAD
+from apps.snapshots.partitions import partitions_ahead as ahead
+from apps.snapshots.runs import RunEnded
+from apps.snapshots.runs import runs_reap as reap
+from apps.snapshots.services import CollectRetryable
+from apps.snapshots.services import snapshot_collect as collect
+from apps.snapshots.services import snapshot_collect_due as collect_due
+from apps.snapshots.services import snapshot_prune as prune
+from apps.snapshots.windows import window_base_prepare as prepare
+from apps.targets.models import Target
 from apps.targets.queues import queue_of_target
 
 logger = logging.getLogger(__name__)
@@ -21,10 +33,6 @@ logger = logging.getLogger(__name__)
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=10,  # type: ignore[call-overload]
              queue_of=staticmethod(queue_of_target))
 def snapshot_collect(self, target_id: int, run_id: int | None = None) -> str:
-    from apps.snapshots.runs import RunEnded
-    from apps.snapshots.services import CollectRetryable
-    from apps.snapshots.services import snapshot_collect as collect
-
     try:
         run = collect(target_id=target_id, run_id=run_id, trigger="schedule")
     except RunEnded as exc:  # reaped, finished by an earlier delivery, or deleted: nothing to do
@@ -38,40 +46,23 @@ def snapshot_collect(self, target_id: int, run_id: int | None = None) -> str:
 
 @shared_task
 def snapshot_collect_due() -> int:
-    from django.utils import timezone
-
-    from apps.snapshots.services import snapshot_collect_due as collect_due
-
     return collect_due(now=timezone.now())
 
 
 @shared_task
 def runs_reap() -> list[int]:
     # Idempotent: a run is failed once (conditional UPDATE); the rest are left as they are.
-    from django.utils import timezone
-
-    from apps.snapshots.runs import runs_reap as reap
-
     return reap(now=timezone.now())
 
 
 @shared_task
 def snapshot_prune() -> int:
-    from django.utils import timezone
-
-    from apps.snapshots.services import snapshot_prune as prune
-
     return prune(now=timezone.now())
 
 
 @shared_task
 def partitions_ahead() -> list[str]:
     # Idempotent: a day that has its partition is left as it is.
-    from django.utils import timezone
-
-    from apps.snapshots.partitions import PARTITION_DAYS_AHEAD
-    from apps.snapshots.partitions import partitions_ahead as ahead
-
     return [day.isoformat() for day in ahead(now=timezone.now(), days_ahead=PARTITION_DAYS_AHEAD)]
 
 
@@ -79,11 +70,6 @@ def partitions_ahead() -> list[str]:
 def window_base_prepare(target_id: int, last_day: str, days: int, statistic: str,
                         day_ends: bool = False) -> list[str]:
     # Idempotent: a base already current is left as it is.
-    import datetime as dt
-
-    from apps.snapshots.windows import window_base_prepare as prepare
-    from apps.targets.models import Target
-
     if not Target.objects.filter(pk=target_id).exists():
         logger.info("window base of target %s: nothing to do: target %s no longer exists (deleted)",
                     target_id, target_id)

@@ -10,6 +10,7 @@ from django.utils.html import format_html
 
 from apps.targets.forms import TargetForm
 from apps.targets.models import StorageLocation, TablespaceTier, Target, TargetCheck
+from apps.targets.services import target_check_enqueue
 from apps.targets.storage import LocationError, location_name_parse
 
 
@@ -35,8 +36,6 @@ class TargetAdmin(admin.ModelAdmin):
 
         One target: go to its check page. Several: one message per target with a link to its page.
         """
-        from apps.targets.services import target_check_enqueue
-
         checks = []
         for target in queryset:
             check = target_check_enqueue(target=target, requested_by=request.user.get_username())

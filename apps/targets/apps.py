@@ -7,8 +7,8 @@ class TargetsConfig(AppConfig):
     name = "apps.targets"
 
     def ready(self) -> None:
-        from apps.core.audit_registry import audit_register
-        from apps.targets.models import StorageLocation, TablespaceTier, Target
+        from apps.core.audit_registry import audit_register  # ready(): auditlog needs the app registry
+        from apps.targets.models import StorageLocation, TablespaceTier, Target  # ready(): models need the app registry
 
         # The password is masked (the log says whether it changed, never a character of it or of its
         # ciphertext). next_collect_at and capabilities are rewritten by every collection, not by anyone.

@@ -5,12 +5,18 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from kombu.exceptions import OperationalError
 
 from apps.core.config import get_config
 from apps.targets.base import CheckStep, Source
+from apps.targets.demo.moves import target_moves
+from apps.targets.demo.source import DemoSource
 from apps.targets.models import Target, TargetCheck
+from apps.targets.oracle.connection import Limits
+from apps.targets.oracle.source import OracleSource
 
 DEMO_TARGET_NAME = "demo"
 
@@ -22,15 +28,9 @@ def source_for(target: Target, *, run_timeout_s: float | None = None) -> Source:
     ``run_timeout_s`` replaces the whole-run one (a connection check needs less than a collection).
     """
     if target.mode == Target.Mode.DEMO:
-        from apps.targets.demo.moves import target_moves
-        from apps.targets.demo.source import DemoSource
-
         return DemoSource(seed=target.demo_seed, db_name=target.name.upper()[:8] or "DEMO",
                           moves=target_moves(created_at=target.created_at, capabilities=target.capabilities))
     if target.mode in (Target.Mode.AWR, Target.Mode.NOPACK):
-        from apps.targets.oracle.connection import Limits
-        from apps.targets.oracle.source import OracleSource
-
         config = get_config()
         limits = Limits(connect_timeout_s=config["ORACLE_CONNECT_TIMEOUT_S"],
                         call_timeout_ms=config["ORACLE_CALL_TIMEOUT_MS"],
@@ -59,9 +59,7 @@ def target_check_enqueue(*, target: Target, requested_by: str) -> TargetCheck:
 
 
 def _target_check_send(check_id: int) -> None:
-    from kombu.exceptions import OperationalError
-
-    from apps.targets.tasks import target_check as target_check_task
+    from apps.targets.tasks import target_check as target_check_task  # cycle: apps.targets.tasks
 
     app = target_check_task.app
     try:
@@ -128,8 +126,6 @@ def target_create(
     if mode in (Target.Mode.AWR, Target.Mode.NOPACK):
         missing = [label for label, value in (("--dsn", dsn), ("--user", username), ("password", password)) if not value]
         if missing:
-            from django.core.exceptions import ValidationError
-
             raise ValidationError(f"A {mode} target needs {', '.join(missing)}.")
     target.save()
     return target

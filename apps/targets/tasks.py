@@ -6,9 +6,13 @@ import logging
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
+from django.utils import timezone
 
 from apps.core.config import CONFIG_DEFAULTS
 from apps.targets.queues import queue_of_check
+from apps.targets.services import TargetCheckGone, target_check_fail
+from apps.targets.services import target_check as check
+from apps.targets.services import target_checks_reap as reap
 
 # The check bounds itself (TARGET_CHECK_TIMEOUT_S); these limits only catch what escapes it.
 _CHECK_LIMIT_S = int(CONFIG_DEFAULTS["TARGET_CHECK_TIMEOUT_S"])
@@ -23,9 +27,6 @@ logger = logging.getLogger(__name__)
              queue_of=staticmethod(queue_of_check))
 def target_check(check_id: int) -> str:
     # Idempotent: the service claims only a queued check, so a redelivery changes nothing.
-    from apps.targets.services import TargetCheckGone, target_check_fail
-    from apps.targets.services import target_check as check
-
     try:
         return check(check_id=check_id).status
     except TargetCheckGone as exc:
@@ -39,8 +40,4 @@ def target_check(check_id: int) -> str:
 @shared_task
 def target_checks_reap() -> int:
     # Idempotent: fails each stuck check once (conditional UPDATE).
-    from django.utils import timezone
-
-    from apps.targets.services import target_checks_reap as reap
-
     return reap(now=timezone.now())

@@ -1,17 +1,18 @@
 from django.apps import AppConfig
 
+from apps.snapshots.signals import run_followups, run_succeeded
+from apps.tiering.signals import refresh_succeeded
+
 
 class TieringConfig(AppConfig):
     name = "apps.tiering"
 
     def ready(self) -> None:
-        from apps.core.audit_registry import audit_register
-        from apps.snapshots.signals import run_followups, run_succeeded
-        from apps.tiering.models import Plan, Tier
-        from apps.tiering.recommendations.export_store import on_refresh_succeeded
-        from apps.tiering.recommendations.readiness import on_run_followups
-        from apps.tiering.recommendations.refreshes import on_run_succeeded
-        from apps.tiering.signals import refresh_succeeded
+        from apps.core.audit_registry import audit_register  # ready(): auditlog needs the app registry
+        from apps.tiering.models import Plan, Tier  # ready(): models need the app registry
+        from apps.tiering.recommendations.export_store import on_refresh_succeeded  # ready(): imports models
+        from apps.tiering.recommendations.readiness import on_run_followups  # ready(): imports models
+        from apps.tiering.recommendations.refreshes import on_run_succeeded  # ready(): imports models
 
         # Prices and tier sets, with old and new values.
         audit_register(Tier)

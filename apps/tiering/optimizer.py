@@ -32,11 +32,15 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+import pulp
+
 from apps.tiering.costmodel import (
     CostModelError,
     DeviceTier,
     LinearTier,
+    PerformanceLevelTier,
     Placement,
+    ProvisionedIopsTier,
     StorageObject,
     Tier,
     VolumeTier,
@@ -250,8 +254,6 @@ def _solve(
     time_limit_s: float,
 ) -> _Solution:
     """Solve the placement MILP (or its LP relaxation) with CBC."""
-    import pulp  # optional at import time: costmodel users never pay for it
-
     category = pulp.LpContinuous if relax else pulp.LpBinary
     problem = pulp.LpProblem("placement", pulp.LpMinimize)
     assign = [
@@ -354,8 +356,6 @@ def _add_volume_tier(
     IOPS/vmax_iops], a superset, so the MILP optimum is a valid lower bound
     and its assignment is re-costed with the exact rule afterwards.
     """
-    from apps.tiering.costmodel import PerformanceLevelTier, ProvisionedIopsTier
-
     relaxed = integer == pulp.LpContinuous
     used = problem.add_variable(f"used_{t}", 0, 1, cat=pulp.LpContinuous if relaxed else pulp.LpBinary)
     volumes = problem.add_variable(f"volumes_{t}", 0, None, cat=integer)

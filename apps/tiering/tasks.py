@@ -5,8 +5,12 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from django.utils import timezone
 
 from apps.core.config import get_config
+from apps.targets.models import Target
+from apps.tiering.models import Refresh
+from apps.tiering.recommendations.export_store import export_render
 
 logger = logging.getLogger(__name__)
 
@@ -14,8 +18,6 @@ logger = logging.getLogger(__name__)
 def queue_of_refresh(refresh_id: int, *args: object, **kwargs: object) -> str:
     """The queue of the refreshed target's group (apps.core.routing; docs/scaling.md): the refresh that follows
     a collection runs on the group's workers, so they carry all the work their targets make."""
-    from apps.tiering.models import Refresh
-
     return Refresh.objects.filter(pk=refresh_id).values_list("target__collect_queue", flat=True).first() or ""
 
 
@@ -27,7 +29,10 @@ def queue_of_refresh(refresh_id: int, *args: object, **kwargs: object) -> str:
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=3, soft_time_limit=10 * 60,  # type: ignore[call-overload]
              time_limit=12 * 60, ignore_result=True, queue_of=staticmethod(queue_of_refresh))
 def refresh_run(self, refresh_id: int) -> object:
+    # cycle: apps.tiering.recommendations.refreshes
     from apps.tiering.recommendations.refreshes import RefreshGone, RefreshRetryable
+
+    # cycle: apps.tiering.recommendations.refreshes
     from apps.tiering.recommendations.refreshes import refresh_run as run
 
     try:
@@ -45,8 +50,7 @@ def refresh_run(self, refresh_id: int) -> object:
 @shared_task
 def refreshes_reap() -> dict[str, int]:
     # Idempotent: fails what is past its deadline once, queues at most one refresh per target.
-    from django.utils import timezone
-
+    # cycle: apps.tiering.recommendations.refreshes
     from apps.tiering.recommendations.refreshes import refreshes_reap as reap
 
     return reap(now=timezone.now())
@@ -55,7 +59,7 @@ def refreshes_reap() -> dict[str, int]:
 @shared_task
 def recommendation_runs_prune(target_id: int) -> int:
     # Idempotent: deletes only runs no page shows, whatever is left of them.
-    from apps.targets.models import Target
+    # cycle: apps.tiering.recommendations.services
     from apps.tiering.recommendations.services import recommendation_runs_prune as prune
 
     if not Target.objects.filter(pk=target_id).exists():  # deleted with its runs
@@ -68,8 +72,6 @@ def recommendation_runs_prune(target_id: int) -> int:
 @shared_task(acks_late=True, reject_on_worker_lost=True, soft_time_limit=10 * 60, time_limit=12 * 60,
              ignore_result=True)
 def export_lines_render(run_id: int) -> int | None:
-    from apps.tiering.recommendations.export_store import export_render
-
     render = export_render(run_id=run_id)
     if render is None:
         logger.info("export rendering of run %s: nothing to do: the run no longer exists (pruned)", run_id)

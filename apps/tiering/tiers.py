@@ -5,9 +5,11 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from apps.targets.demo.schema import DEFAULT_TABLESPACE_TIERS
 from apps.targets.models import TablespaceTier, Target
 from apps.tiering import costmodel
 from apps.tiering.models import Tier, TierSet
+from apps.tiering.presets import PRESET_BILLING, PRESETS
 
 FLASH_LATENCY_MS = 2.0  # nominal read latency at or below this: SSD/flash-backed (HDD tiers are 5 ms and up)
 
@@ -48,8 +50,6 @@ _FIELD_OF = {
 def preset_sets_ensure() -> list[str]:
     """Create the preset tier sets that do not exist yet, with their billing basis (never overwrite an edited
     set); returns the names created."""
-    from apps.tiering.presets import PRESET_BILLING, PRESETS
-
     created = []
     for set_name in PRESETS:
         billing = TierSet.Billing.PURCHASE if PRESET_BILLING[set_name] == "purchase" else TierSet.Billing.MONTHLY
@@ -61,8 +61,6 @@ def preset_sets_ensure() -> list[str]:
 
 def preset_rows() -> list[dict[str, Any]]:
     """Every preset tier as the field values of a Tier row (its set by name: ``tier_set_id``)."""
-    from apps.tiering.presets import PRESETS
-
     rows = []
     for set_name, entries in PRESETS.items():
         for entry in entries:
@@ -93,8 +91,6 @@ def tier_presets_install() -> list[str]:
 def demo_tablespaces_map(*, target: Target) -> None:
     """The demo target's tablespaces on the seed's 2009 tiers (tier names compared case-insensitively;
     a mapping a DBA changed is kept)."""
-    from apps.targets.demo.schema import DEFAULT_TABLESPACE_TIERS
-
     tiers = {tier.name.lower(): tier for tier in Tier.objects.filter(tier_set=target.tier_set)}
     for tablespace, tier_name in DEFAULT_TABLESPACE_TIERS.items():
         if tier_name.lower() in tiers:

@@ -161,8 +161,8 @@ def ldap_settings(env: Mapping[str, str]) -> dict[str, object]:
     uri = _str(env, "TIERSCOPE_LDAP_URI")
     if not uri:
         return {}
-    import ldap
-    from django_auth_ldap import config as ldap_config
+    import ldap  # optional: python-ldap, needed only when LDAP login is configured
+    from django_auth_ldap import config as ldap_config  # optional: django-auth-ldap, as above
 
     for part in uri.split():
         if not part.startswith(("ldap://", "ldaps://", "ldapi://")):

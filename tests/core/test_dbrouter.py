@@ -9,6 +9,7 @@ from django.http import HttpResponse
 from django.test import RequestFactory
 
 import apps.core.dbrouter as dbrouter
+import apps.core.middleware as middleware
 import apps.core.replica as replica
 from apps.core.dbrouter import ReplicaRouter, read_alias, replica_reads
 from apps.core.middleware import ReplicaReadsMiddleware
@@ -18,6 +19,7 @@ from apps.core.middleware import ReplicaReadsMiddleware
 def standby_fit(monkeypatch):
     """A configured standby judged fit (the real one is started in test_replica.py)."""
     monkeypatch.setattr(dbrouter, "replica_configured", lambda: True)
+    monkeypatch.setattr(middleware, "replica_configured", lambda: True)  # the middleware's name for it
     monkeypatch.setattr(replica, "replica_usable", lambda: True)
 
 

@@ -162,7 +162,7 @@ class PartitionRetentionTests:
                 def filter(**kwargs):
                     raise RuntimeError("delete failed")
 
-        monkeypatch.setattr("apps.snapshots.models.Snapshot", Broken)
+        monkeypatch.setattr("apps.snapshots.partitions.Snapshot", Broken)
         with pytest.raises(RuntimeError):
             partitions.partitions_drop([day])
 

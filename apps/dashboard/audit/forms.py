@@ -9,6 +9,7 @@ from django import forms
 
 from apps.core.audit import CHANGE_ACTIONS
 from apps.core.form_fields import form_field
+from apps.core.models import AuditLogEntry
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,4 @@ class AuditFilterForm(forms.Form):
 def _kind(content_type: Any) -> str:
     """A kind of object as the filter names it; the log's own entries are the actions about no object
     (tier presets, a command that failed before it named a target)."""
-    from apps.core.models import AuditLogEntry
-
     return "actions on no object" if content_type.model_class() is AuditLogEntry else str(content_type.name)

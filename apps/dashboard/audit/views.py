@@ -16,6 +16,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from apps.core.audit import (
+    audit_action_names,
+    audit_actor_names,
+    audit_content_types,
+    audit_entry_list,
+    audit_target_names,
+)
+from apps.core.models import AuditLogEntry
 from apps.dashboard.audit.forms import AuditFilterChoices, AuditFilterForm
 from apps.dashboard.audit.rows import AuditRow, audit_rows
 from apps.dashboard.views import staff_required
@@ -81,15 +89,6 @@ def audit_page(entries: QuerySet[Any], *, older: str | None = None, newer: str |
 def audit(request: HttpRequest) -> HttpResponse:
     """The audit log for admins: creates and deletes in one line, updates field by field (old → new), actions
     with their outcome; newest first, filtered."""
-    from apps.core.audit import (
-        audit_action_names,
-        audit_actor_names,
-        audit_content_types,
-        audit_entry_list,
-        audit_target_names,
-    )
-    from apps.core.models import AuditLogEntry
-
     choices = AuditFilterChoices(actors=audit_actor_names(), targets=audit_target_names(),
                                  content_types=audit_content_types(), actions=audit_action_names())
     form = AuditFilterForm(request.GET, choices=choices)

@@ -23,6 +23,7 @@ from apps.dashboard.periods.picker import day_range_words
 from apps.dashboard.periods.selectors import PeriodView
 from apps.dashboard.rows import SegmentPoints
 from apps.snapshots.periods import period_coverage, target_period_figures
+from apps.snapshots.rollups import day_versions, segment_days_roll_up
 
 CACHE_SECONDS = 600
 
@@ -55,7 +56,6 @@ def period_chart_context(period: PeriodView, *, target_id: int, run: Any, scatte
     """The scatter and skew of the target page over the period (their context names); {} without one."""
     if not period.active or run is None:
         return {}
-    from apps.snapshots.rollups import day_versions, segment_days_roll_up
 
     first, last = period_days(period)
     segment_days_roll_up(target_id=target_id)

@@ -16,6 +16,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from apps.dashboard.periods.picker import PARAMETERS, PeriodChoice, period_choice
+from apps.snapshots.models import Segment
 from apps.snapshots.periods import PeriodCoverage, SegmentFigures, period_coverage, segment_period_figures
 
 
@@ -52,8 +53,6 @@ def page_period(request: HttpRequest, *, target_id: int, rows: Sequence[Any] = (
         return PeriodView(choice=choice, carried=carried)
     sizes: dict[int, float | None] = {rec.segment_id: rec.size_gb for rec in rows}
     if segment_ids:
-        from apps.snapshots.models import Segment
-
         sizes.update({pk: None if size is None else size / 1024**3 for pk, size in Segment.objects.filter(
             pk__in=list(segment_ids)).values_list("id", "size_bytes")})
     start_at, stop_at = choice.span

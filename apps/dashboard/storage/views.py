@@ -21,6 +21,7 @@ from apps.snapshots.storage_map import storage_location_save
 from apps.targets.models import Target
 from apps.targets.storage import LocationError, location_name_parse
 from apps.tiering.models import Refresh, Tier
+from apps.tiering.recommendations.refreshes import refresh_enqueue
 
 
 class StorageLocationForm(forms.Form):
@@ -47,8 +48,6 @@ class StorageLocationForm(forms.Form):
 @staff_required
 def storage_location(request: HttpRequest, name: str) -> HttpResponse:
     """Save what the admin said of one location, then queue a recompute (as the Recompute button does)."""
-    from apps.tiering.recommendations.refreshes import refresh_enqueue
-
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     form = StorageLocationForm(request.POST, target=target)
     if not form.is_valid():

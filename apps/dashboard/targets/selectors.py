@@ -7,9 +7,13 @@ import datetime as dt
 from dataclasses import dataclass
 
 from django.db.models import OuterRef, Subquery
+from django.utils.timesince import timesince, timeuntil
+from django_celery_beat.models import PeriodicTask
 
 from apps.snapshots.models import CollectionRun, Segment, Snapshot
 from apps.targets.models import StorageLocation, TablespaceTier, Target, TargetCheck
+from apps.tiering.models import RecommendationRun
+from apps.tiering.plans.models import Plan
 
 # Badge classes of the stylesheet for a connection check's status (as on the check's page).
 CHECK_BADGE = {"queued": "queued", "running": "running", "passed": "succeeded", "failed": "failed"}
@@ -49,8 +53,6 @@ class TargetRow:
 
 def ago(when: dt.datetime | None, *, now: dt.datetime) -> str:
     """How long ago, in words: "never" for None, "just now" under a minute."""
-    from django.utils.timesince import timesince
-
     if when is None:
         return "never"
     if (now - when).total_seconds() < 60:
@@ -60,8 +62,6 @@ def ago(when: dt.datetime | None, *, now: dt.datetime) -> str:
 
 def collect_schedule() -> Schedule:
     """The "collect due targets" periodic task as django-celery-beat holds it (written by setup_periodic_tasks)."""
-    from django_celery_beat.models import PeriodicTask
-
     task = PeriodicTask.objects.select_related("interval").filter(name=COLLECT_DUE_TASK).first()
     if task is None:
         return Schedule(installed=False, enabled=False, every_s=None)
@@ -75,8 +75,6 @@ def next_due(target: Target, *, schedule: Schedule, now: dt.datetime) -> tuple[s
     """When beat collects ``target`` next, in words, and the time when there is one: never for a report target,
     a disabled one or with beat's fan-out not installed or off; "due now" when its time has passed (beat picks it
     up at its next tick)."""
-    from django.utils.timesince import timeuntil
-
     if not target.is_live:
         return "never: fed by imports", None
     if not target.enabled:
@@ -116,9 +114,6 @@ def target_rows(*, now: dt.datetime) -> list[TargetRow]:
 
 def target_delete_summary(*, target: Target) -> list[tuple[str, int]]:
     """What deleting ``target`` removes with it, as (what, how many), the kinds it has none of left out."""
-    from apps.tiering.models import RecommendationRun
-    from apps.tiering.plans.models import Plan
-
     counts = [
         ("snapshot", Snapshot.objects.filter(target=target).count()),
         ("segment", Segment.objects.filter(target=target).count()),

@@ -22,6 +22,7 @@ from apps.dashboard.targets.selectors import CHECK_BADGE, collect_schedule, targ
 from apps.dashboard.views import staff_required
 from apps.targets.feeding import feeding_explanation
 from apps.targets.models import Target, TargetCheck
+from apps.targets.services import target_check_enqueue
 
 
 @require_http_methods(["GET"])
@@ -91,8 +92,6 @@ def check_payload(check: TargetCheck) -> dict[str, Any]:
 def target_check_start(request: HttpRequest, name: str) -> HttpResponse:
     """Queue a "test connection" on a worker (never connect in the request): JSON for the page's fetch(), which
     follows it on the check's status URL; a plain form post lands on the check's page."""
-    from apps.targets.services import target_check_enqueue
-
     target = get_object_or_404(Target, name=name)
     with transaction.atomic():
         check = target_check_enqueue(target=target, requested_by=request.user.get_username())

@@ -8,8 +8,12 @@ from decimal import Decimal
 from typing import Any
 
 from django import template
+from django.utils import timezone
+from django.utils.html import format_html
 
 from apps.dashboard import formatting
+from apps.tiering.recommendations.lobfold import LOB_SEGMENT_TYPES
+from apps.tiering.recommendations.selectors import lob_indexes_of
 
 register = template.Library()
 
@@ -92,8 +96,6 @@ def query_with(context: template.Context, **changes: object) -> str:
 @register.simple_tag(takes_context=True)
 def sort_header(context: template.Context, key: str, label: str, numeric: bool = False) -> str:
     """A <th> whose link sorts the table by ``key`` (descending first; a second click flips it)."""
-    from django.utils.html import format_html
-
     current = context.get("sort", "")
     if current == f"-{key}":
         new, aria = key, "descending"
@@ -110,8 +112,6 @@ def sort_header(context: template.Context, key: str, label: str, numeric: bool =
 @register.filter
 def ago(moment: Any) -> str:
     """``{{ when|ago }}``: "12 min ago" from now, "never" for no moment."""
-    from django.utils import timezone
-
     if moment is None or moment == "":
         return formatting.fmt_ago(None)
     return formatting.fmt_ago((timezone.now() - moment).total_seconds())
@@ -165,9 +165,6 @@ def rec_payback(rec: Any) -> str:
 def lob_indexes(rec: Any) -> list:
     """The rows of the LOB indexes counted in a LOB's row (apps.tiering.recommendations.lobfold), each with its own figures;
     one query, for a LOB segment's row only, none when the table page read them all at once."""
-    from apps.tiering.recommendations.lobfold import LOB_SEGMENT_TYPES
-    from apps.tiering.recommendations.selectors import lob_indexes_of
-
     if rec is None or rec.segment.object_type not in LOB_SEGMENT_TYPES:
         return []
     if hasattr(rec, "lob_index_rows"):  # read for the whole table page (selectors.lob_indexes_attach)

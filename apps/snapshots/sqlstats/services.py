@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 
 from apps.snapshots.models import Segment
 from apps.snapshots.sqlstats.models import SegmentSql
@@ -109,8 +109,6 @@ def segment_sql_prune(*, keep: dt.timedelta) -> int:
     """Delete rows whose window ended more than ``keep`` before each target's newest one: the same horizon as
     the raw statistics they explain (RETENTION_DAYS), so a segment's page never names SQL for IO it no
     longer shows."""
-    from django.db.models import Max
-
     deleted = 0
     for row in SegmentSql.objects.values("target_id").annotate(latest=Max("end_at")).order_by():
         count, _ = SegmentSql.objects.filter(target_id=row["target_id"], end_at__lt=row["latest"] - keep).delete()

@@ -301,8 +301,8 @@ def _fixed_specs_on(days: int, office_hours: bool) -> tuple[SegmentSpec, ...]:
 def segments_at(snap_id: int) -> tuple[SegmentSpec, ...]:
     """Every segment of the demo database as it stands at the end of hour ``snap_id``."""
     # The partitioned tables' modules build on this one's types: imported here, not at the top.
-    from apps.targets.demo.composite import order_lines_specs
-    from apps.targets.demo.orders import _partition_specs
+    from apps.targets.demo.composite import order_lines_specs  # cycle: apps.targets.demo.composite
+    from apps.targets.demo.orders import _partition_specs  # cycle: apps.targets.demo.orders
 
     end_at = snap_end_at(snap_id)
     return (*_partition_specs(end_at), *order_lines_specs(end_at), *_fixed_specs(end_at))
@@ -310,7 +310,7 @@ def segments_at(snap_id: int) -> tuple[SegmentSpec, ...]:
 
 def clear_caches() -> None:
     """Forget the memoised schema (the simulator's clear_caches calls this)."""
-    from apps.targets.demo.orders import _full_partition_bytes, _settled_partitions
+    from apps.targets.demo.orders import _full_partition_bytes, _settled_partitions  # cycle: apps.targets.demo.orders
 
     segments_at.cache_clear()
     _settled_partitions.cache_clear()

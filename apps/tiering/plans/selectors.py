@@ -8,8 +8,10 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from apps.core.config import get_config
+from apps.tiering.models import Recommendation
 from apps.tiering.plans.models import Plan, PlanStep
 from apps.tiering.plans.script import ScriptHeader, StepRow, plan_csv, plan_csv_parts, plan_script
+from apps.tiering.plans.steps import PLANNABLE_ACTIONS
 
 _STEP_FIELDS = tuple(StepRow.__dataclass_fields__)
 
@@ -60,9 +62,6 @@ def plan_export_csv_parts(*, plan: Plan) -> Iterator[str]:
 
 def plannable_recommendations(*, target_id: int, limit: int):
     """The target's current recommendations a plan can carry out (moves and hints), largest saving first."""
-    from apps.tiering.models import Recommendation
-    from apps.tiering.plans.steps import PLANNABLE_ACTIONS
-
     return list(Recommendation.objects.current(target_id=target_id).filter(action__in=PLANNABLE_ACTIONS)
                 .select_related("run", "segment", "current_tier", "recommended_tier")
                 .order_by("-savings_usd", "segment_id")[:limit])

@@ -18,7 +18,9 @@ from apps.core.config import get_config
 from apps.snapshots.before_after import snapshot_intervals
 from apps.snapshots.models import SegmentMove
 from apps.snapshots.moves import PlannedMove, segment_moves_planned
+from apps.targets.demo import moves as demo_moves
 from apps.targets.models import Target
+from apps.targets.rows import SegmentKey
 from apps.tiering.moves import verdicts
 from apps.tiering.plans.models import Plan, PlanStep
 from apps.tiering.plans.steps import PlanError
@@ -57,9 +59,6 @@ def plan_moves_record(*, plan: Plan, executed_at: dt.datetime) -> int:
         if (segment_id := step.segment_id) is not None])  # all are (_move_steps)
     target = Target.objects.select_for_update().get(pk=plan.target_id)
     if target.mode == Target.Mode.DEMO and steps:
-        from apps.targets.demo import moves as demo_moves
-        from apps.targets.rows import SegmentKey
-
         applied = demo_moves.executed_moves(executed_at=executed_at, moved=[
             (SegmentKey(s.owner, s.object_name, s.subobject_name, s.object_type), s.to_tablespace) for s in steps])
         known = demo_moves.moves_from_json(target.capabilities.get(demo_moves.CAPABILITY_KEY))

@@ -26,6 +26,7 @@ from apps.tiering.costmodel import BillingBasis, CostModelError
 from apps.tiering.ddl.lifecycle import interval_default_ddl
 from apps.tiering.models import Recommendation, Tier, TierSet
 from apps.tiering.moves import hysteresis
+from apps.tiering.recommendations.services import advice_history
 from apps.tiering.rules.in_words import money
 from apps.tiering.tiers import tier_to_model
 
@@ -169,8 +170,6 @@ def _held_backs(recs: Sequence[Recommendation], *, target: Target) -> dict[tuple
     """(run, segment) -> why the move back was held, for the recommendations hysteresis held (their finding):
     how far their intensity lies past the break-even (the tiers' prices now), the tier set's settings, and the
     days the move had been advised (their earlier runs, one query per run)."""
-    from apps.tiering.recommendations.services import advice_history
-
     by_run: dict[int, list[Recommendation]] = defaultdict(list)
     for rec in recs:
         if rec.findings & _HELD_BACK and rec.current_tier is not None and rec.cost_tier is not None:

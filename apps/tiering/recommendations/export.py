@@ -49,6 +49,7 @@ from functools import lru_cache, partial
 from typing import Any
 
 from django.db.models import QuerySet
+from tabulate import tabulate
 
 from apps.snapshots.selectors import WindowCoverage
 from apps.targets.models import Target
@@ -338,7 +339,5 @@ TABLE_COLUMNS = ("owner", "object_name", "subobject_name", "object_type", "size_
 
 
 def export_table(rows: list[tuple[Any, ...]]) -> str:
-    from tabulate import tabulate
-
     index = [HEADER.index(c) for c in TABLE_COLUMNS]
     return tabulate([[row[i] for i in index] for row in rows], headers=TABLE_COLUMNS, floatfmt=".2f")

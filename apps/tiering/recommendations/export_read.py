@@ -23,6 +23,7 @@ from django.db.models.sql.where import AND
 from apps.core import sql as core_sql
 from apps.tiering import sql as pg
 from apps.tiering.models import Recommendation, RecommendationRun, RunFacts, Tier
+from apps.tiering.recommendations.selectors import recommendation_list
 
 #: The segment fields the export and the DDL read (besides its id).
 SEGMENT_FIELDS = ("owner", "object_name", "subobject_name", "object_type", "container", "tablespace_name",
@@ -104,8 +105,6 @@ def export_order() -> tuple[str, ...]:
     """The export's order: recommendation_list's, then the segment's id, so that rows tied on the rest (a table
     and an index of one name, two containers' segments of one name) come in one order, whether read from
     stored lines (apps.tiering.recommendations.export_store: their place in this order) or worded."""
-    from apps.tiering.recommendations.selectors import recommendation_list
-
     return _with_tiebreak(tuple(recommendation_list(target_id=0).query.order_by))
 
 

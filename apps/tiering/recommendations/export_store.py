@@ -137,7 +137,7 @@ def export_render(*, run_id: int) -> ExportRender | None:
     and every line's segment digest hold). None when the run is gone. Rows are read and stored in one transaction, in one snapshot of the
     database (REPEATABLE READ) when this is the outermost one, so each line's segment digest is that of the
     columns it was worded from."""
-    from apps.tiering.recommendations.export import keyed_row_parts
+    from apps.tiering.recommendations.export import keyed_row_parts  # cycle: apps.tiering.recommendations.export
 
     outermost = not connection.in_atomic_block
     with transaction.atomic():
@@ -230,7 +230,7 @@ def stored_lines(run_id: int, column: str, sizes: Iterator[int], *, among: Query
 
 def render_later(run_ids: Iterable[int]) -> None:
     """Queue the rendering of ``run_ids`` once the current transaction commits (a download that found none)."""
-    from apps.tiering.tasks import export_lines_render
+    from apps.tiering.tasks import export_lines_render  # cycle: apps.tiering.tasks
 
     for run_id in run_ids:
         transaction.on_commit(partial(_send, export_lines_render, run_id))
@@ -245,7 +245,7 @@ def _send(task: Any, run_id: int) -> None:
 
 def on_refresh_succeeded(sender: Any, *, target_id: int, **kwargs: Any) -> None:
     """apps.tiering.signals.refresh_succeeded: queue the rendering of the target's current run."""
-    from apps.tiering.tasks import export_lines_render
+    from apps.tiering.tasks import export_lines_render  # cycle: apps.tiering.tasks
 
     run_id = RecommendationRun.objects.filter(target_id=target_id, state=RecommendationRun.State.CURRENT).values_list(
         "id", flat=True).first()

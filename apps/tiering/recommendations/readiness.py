@@ -11,7 +11,9 @@ from typing import Any
 
 from django.utils import timezone
 
+from apps.targets.models import Target
 from apps.tiering.models import Refresh
+from apps.tiering.recommendations.selectors import refresh_latest
 from apps.tiering.rules.in_words import duration
 
 Status = Refresh.Status
@@ -23,8 +25,6 @@ def _when(moment: Any) -> str:
 
 def recommendations_missing(*, target: Any) -> str:
     """Why a target has no current recommendations, and what to run: one paragraph for stderr."""
-    from apps.tiering.recommendations.selectors import refresh_latest
-
     now_hint = f"compute them now with `manage.py recommend {target.name} --refresh`"
     refresh = refresh_latest(target_id=target.id)
     if refresh is None:
@@ -46,8 +46,6 @@ def recommendations_missing(*, target: Any) -> str:
 
 def run_followup(*, target_id: int, run_id: int) -> list[str]:
     """What follows a succeeded run for its recommendations, for the command that made the run."""
-    from apps.targets.models import Target
-
     name = Target.objects.get(pk=target_id).name
     refresh = (Refresh.objects.filter(target_id=target_id, after_run_id=run_id).order_by("-queued_at").first()
                or Refresh.objects.filter(target_id=target_id, status__in=(Status.QUEUED, Status.RUNNING))

@@ -21,6 +21,7 @@ from typing import Any
 from django.db import DatabaseError, InterfaceError, OperationalError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerError
 
 from apps.core.config import get_config
 from apps.core.db import connection_reset
@@ -29,6 +30,7 @@ from apps.snapshots.models import CollectionRun
 from apps.tiering.models import Refresh
 from apps.tiering.recommendations.services import recommendation_refresh
 from apps.tiering.signals import announce, refresh_succeeded
+from apps.tiering.tasks import refresh_run as refresh_run_task
 
 logger = logging.getLogger(__name__)
 
@@ -66,10 +68,6 @@ def refresh_now(*, target_id: int) -> Refresh:
 
 
 def _refresh_send(*, refresh_id: int) -> None:
-    from kombu.exceptions import OperationalError as BrokerError
-
-    from apps.tiering.tasks import refresh_run as refresh_run_task
-
     try:
         refresh_run_task.apply_async((refresh_id,), retry=False)
     except BrokerError as exc:

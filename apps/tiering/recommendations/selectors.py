@@ -5,21 +5,21 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from django.db.models import F, Q
+from django.db.models import F, Q, Sum
 
 from apps.snapshots.models import Segment, TablespaceIO
-from apps.snapshots.selectors import WindowCoverage, window_coverage
+from apps.snapshots.selectors import WindowCoverage, tablespace_space_latest, window_coverage
+from apps.snapshots.storage_map import growth_room_read, storage_map_read
 from apps.targets.rows import DiskGroup
 from apps.tiering.models import Recommendation, RecommendationRun, Refresh
 from apps.tiering.moves.feasibility import Move, MoveCheck, feasibility
 from apps.tiering.moves.movability import LOB_INDEX_TYPES
 from apps.tiering.recommendations.lobfold import LOB_INDEX_PREFIX, LOB_SEGMENT_TYPES, LobRow, lob_index_pairs
+from apps.tiering.rules import MOVING_ACTIONS
 
 
 def tablespace_read_latency_ms(*, target_id: int, since: dt.datetime, until: dt.datetime) -> dict[str, float]:
     """Average read latency per tablespace over the window, where the source collected it."""
-    from django.db.models import Sum
-
     rows = (
         TablespaceIO.objects.filter(
             snapshot__target_id=target_id, snapshot__end_at__gt=since, snapshot__end_at__lte=until,
@@ -154,10 +154,6 @@ def tablespace_room_table(*, target_id: int) -> TablespaceRoomTable | None:
     """Each tablespace's room now and after the current recommended moves, run in order of saving (the
     biggest first), each against the room the ones before it left (apps.tiering.moves.feasibility). None when
     no source gave the target's tablespace sizes."""
-    from apps.snapshots.selectors import tablespace_space_latest
-    from apps.snapshots.storage_map import growth_room_read, storage_map_read
-    from apps.tiering.rules import MOVING_ACTIONS
-
     space = tablespace_space_latest(target_id=target_id)
     if not space:
         return None

@@ -27,6 +27,7 @@ from apps.core.pgcopy import copy_from_arrays, fetch_arrays
 from apps.core.time import floor_day
 from apps.snapshots.figures import window_read, window_span, window_unlisted
 from apps.snapshots.models import Residency
+from apps.snapshots.storage_map import storage_map_read
 from apps.targets.models import StorageLocation, TablespaceTier, Target
 from apps.tiering import rules
 from apps.tiering import sql as pg
@@ -119,8 +120,6 @@ def segment_arrays(*, target_id: int, latency_ms: dict[str, float] | None = None
     apps.tiering.recommendations.lifecycle), whether
     interval partitioning created it, and whether its storage is an array that tiers by itself. The tier is
     the tablespace's effective one (apps.snapshots.storage_map: the hand map, else its locations')."""
-    from apps.snapshots.storage_map import storage_map_read
-
     latency_ms = latency_ms or {}
     placed = [p for p in storage_map_read(target_id=target_id).placements.values()
               if p.tier_id is not None or p.array_tiering]

@@ -6,7 +6,10 @@ import io
 import json
 from decimal import Decimal
 
+from tabulate import tabulate
+
 from apps.tiering.costmodel import PURCHASE, Placement, to_cents
+from apps.tiering.csvsafe import write_rows
 from apps.tiering.optimizer import OptimizationResult
 from apps.tiering.whatif.inputs import OUTPUT_FORMATS, WhatIfError
 from apps.tiering.whatif.report import WhatIfReport
@@ -74,8 +77,6 @@ def _placement_json(report: WhatIfReport, placement: Placement) -> dict[str, obj
 
 def report_csv(report: WhatIfReport) -> str:
     """The two-section CSV (see the module docstring for the layout)."""
-    from apps.tiering.csvsafe import write_rows
-
     names = [tier.name for tier in report.tiers]
     out = io.StringIO(newline="")
     object_rows = []
@@ -112,8 +113,6 @@ def _unit_and_month(report: WhatIfReport, amount: Decimal) -> list[object]:
 
 def report_table(report: WhatIfReport) -> str:
     """Plain-text tables of the same content, for a terminal."""
-    from tabulate import tabulate
-
     names = [tier.name for tier in report.tiers]
     sections = [
         "Tiers\n" + tabulate(

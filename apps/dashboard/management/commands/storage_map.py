@@ -20,6 +20,7 @@ from apps.snapshots.storage_map import LocationRow, StorageMap, storage_location
 from apps.targets.models import Target
 from apps.targets.storage import LocationError, location_name_parse
 from apps.tiering.models import Refresh, Tier
+from apps.tiering.recommendations.refreshes import refresh_enqueue
 
 
 def _disk_group_text(loc: LocationRow) -> str:
@@ -94,8 +95,6 @@ class Command(BaseCommand):
             self.stdout.write(line)
 
     def _save(self, target: Target, options: dict[str, Any]) -> None:
-        from apps.tiering.recommendations.refreshes import refresh_enqueue
-
         try:
             name = location_name_parse(options["location"])[0]
         except LocationError as error:

@@ -14,7 +14,10 @@ from django.core.management.base import BaseCommand, CommandError
 
 from apps.core.config import get_config
 from apps.snapshots.models import CollectionRun
+from apps.snapshots.services import CollectRetryable, snapshot_collect
+from apps.targets.feeding import not_collected_message
 from apps.targets.models import Target
+from config.celery import app
 
 
 class Command(BaseCommand):
@@ -24,9 +27,6 @@ class Command(BaseCommand):
         parser.add_argument("target", help="target name")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from apps.snapshots.services import CollectRetryable, snapshot_collect
-        from config.celery import app
-
         app.conf.task_always_eager = True  # this process runs what the collection queues, in the foreground
 
         try:
@@ -35,8 +35,6 @@ class Command(BaseCommand):
             names = ", ".join(Target.objects.values_list("name", flat=True)) or "none"
             raise CommandError(f"No target named {options['target']!r} (known: {names}).") from None
         if not target.is_live:  # before any run is recorded: nothing to collect from
-            from apps.targets.feeding import not_collected_message
-
             raise CommandError(not_collected_message(target))
         # Bounded: at most COLLECT_MAX_RETRIES + 1 attempts (the service's own policy), each bounded by
         # the Oracle connect/call/whole-run limits, with at most 10 s between them.

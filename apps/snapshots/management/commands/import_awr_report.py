@@ -8,6 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from apps.core.audit import audit_command, audit_event_record
+from apps.snapshots.imports import ImportRefused, report_import
 from apps.snapshots.management.commands.import_extract import (
     print_followups,
     print_run,
@@ -28,8 +29,6 @@ class Command(BaseCommand):
 
     @audit_command("import_awr_report")
     def handle(self, *args: Any, **options: Any) -> None:
-        from apps.snapshots.imports import ImportRefused, report_import
-
         target = target_named(options["target"])
         path: Path = options["file"]
         sizes_path: Path | None = options["sizes"]

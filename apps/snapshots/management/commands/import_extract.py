@@ -8,7 +8,10 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
 
 from apps.core.audit import audit_command, audit_event_record
+from apps.core.config import get_config
+from apps.snapshots.imports import ImportRefused, extract_import
 from apps.snapshots.models import CollectionRun
+from apps.snapshots.signals import run_followups
 from apps.targets.models import Target
 
 
@@ -23,8 +26,6 @@ def target_named(name: str) -> Target:
 
 def read_bounded(path: Path) -> bytes:
     """The file's bytes, at most one past the upload bound so the import can refuse it by size."""
-    from apps.core.config import get_config
-
     try:
         with path.open("rb") as handle:
             return handle.read(get_config()["MAX_UPLOAD_BYTES"] + 1)
@@ -43,8 +44,6 @@ def print_run(out: OutputWrapper, run: CollectionRun, *, what: str) -> None:
 
 def print_followups(out: OutputWrapper, run: CollectionRun) -> None:
     """What follows the run (the apps after this one say: the recommendations' refresh, queued when)."""
-    from apps.snapshots.signals import run_followups
-
     for _receiver, lines in run_followups.send(sender=CollectionRun, target_id=run.target_id, run_id=run.id):
         for line in lines or ():
             out.write(line)
@@ -63,8 +62,6 @@ class Command(BaseCommand):
 
     @audit_command("import_extract")
     def handle(self, *args: Any, **options: Any) -> None:
-        from apps.snapshots.imports import ImportRefused, extract_import
-
         target = target_named(options["target"])
         path: Path = options["path"]
         try:

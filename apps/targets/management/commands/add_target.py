@@ -12,6 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from apps.core.audit import audit_command, audit_event_record
 from apps.targets.feeding import feeding_explanation
+from apps.targets.services import target_create
 
 
 class Command(BaseCommand):
@@ -27,8 +28,6 @@ class Command(BaseCommand):
 
     @audit_command("add_target")
     def handle(self, *args: Any, **options: Any) -> None:
-        from apps.targets.services import target_create
-
         password = ""
         if options["password_stdin"]:
             password = sys.stdin.readline().rstrip("\r\n")

@@ -15,8 +15,10 @@ import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
+from tabulate import tabulate
 
 from apps.core.audit import audit_command, command_actor_name
+from apps.tiering.budget.services import BudgetError, budget_run_remember, fleet_budget, fleet_budget_plans
 
 #: Per-target figures, in the order of the CSV's columns (only ever appended).
 FIELDS = ("gb_now", "gb_after", "moves_in", "moves_in_gb", "moves_out", "moves_out_gb", "evicted", "evicted_gb",
@@ -43,8 +45,6 @@ class Command(BaseCommand):
 
     @audit_command("budget")
     def handle(self, *args: Any, **options: Any) -> None:
-        from apps.tiering.budget.services import BudgetError, budget_run_remember, fleet_budget, fleet_budget_plans
-
         try:
             budget = fleet_budget(tier_name=options["tier"], gb=options["gb"], usd_per_month=options["usd_per_month"])
         except BudgetError as exc:
@@ -58,8 +58,6 @@ class Command(BaseCommand):
         getattr(self, f"_{options['format']}")(budget, made)
 
     def _table(self, budget: Any, made: Any) -> None:
-        from tabulate import tabulate
-
         split = budget.split
         self.stdout.write(f"{budget.source}: {budget.tier.name} at ${budget.usd_per_gb_month:,.4f}/GB-month "
                           f"({budget.tier.tier_set.basis.describe()})")

@@ -13,6 +13,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from apps.core.audit import audit_command, audit_event_record
+from apps.targets.models import Target
+from apps.tiering.demo_fleet import FleetError, fleet_plan, fleet_target_generate
 
 
 class Command(BaseCommand):
@@ -27,9 +29,6 @@ class Command(BaseCommand):
 
     @audit_command("generate_fleet")
     def handle(self, *args: Any, **options: Any) -> None:
-        from apps.targets.models import Target
-        from apps.tiering.demo_fleet import FleetError, fleet_plan, fleet_target_generate
-
         try:
             plans = fleet_plan(targets=options["targets"], segments=options["segments"], days=options["days"],
                                seed=options["seed"], prefix=options["prefix"], now=timezone.now())

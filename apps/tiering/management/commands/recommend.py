@@ -17,6 +17,17 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from apps.core.audit import audit_command, audit_event_record
+from apps.targets.models import Target
+from apps.tiering.recommendations.export import export_csv_parts, export_json_parts, export_rows, export_table
+from apps.tiering.recommendations.readiness import recommendations_missing
+from apps.tiering.recommendations.refreshes import refresh_now
+from apps.tiering.recommendations.selectors import (
+    recommendation_changes,
+    recommendation_decisions,
+    recommendation_list,
+    recommendation_run_current,
+    recommendation_window,
+)
 
 #: Exit status when the target has no recommendations computed (not an error of the command's use).
 NOT_COMPUTED = 3
@@ -34,11 +45,6 @@ class Command(BaseCommand):
 
     @audit_command("recommend")
     def handle(self, *args: Any, **options: Any) -> None:
-        from apps.targets.models import Target
-        from apps.tiering.recommendations.export import export_csv_parts, export_json_parts, export_rows, export_table
-        from apps.tiering.recommendations.readiness import recommendations_missing
-        from apps.tiering.recommendations.selectors import recommendation_list, recommendation_run_current
-
         try:
             target = Target.objects.get(name=options["target"])
         except Target.DoesNotExist:
@@ -61,14 +67,6 @@ class Command(BaseCommand):
         self.stdout.write(export_table(export_rows(recs, target)))
 
     def _refresh(self, target: Any) -> None:
-        from apps.tiering.recommendations.refreshes import refresh_now
-        from apps.tiering.recommendations.selectors import (
-            recommendation_changes,
-            recommendation_decisions,
-            recommendation_run_current,
-            recommendation_window,
-        )
-
         before = recommendation_decisions(target_id=target.id)
         refresh = refresh_now(target_id=target.id)
         if refresh.status != refresh.Status.SUCCEEDED:
