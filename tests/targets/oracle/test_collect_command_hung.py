@@ -86,7 +86,8 @@ def test_collect_stops_retrying_after_the_policys_attempts(settings):
 
     live_target("flaky", "127.0.0.1:1/X")
     always_retryable = mock.Mock(side_effect=services.CollectRetryable("DPY-4011 at X", run_id=1))
-    with mock.patch.object(services, "snapshot_collect", always_retryable), \
+    # Patched where the command calls it (its module imports it at the top).
+    with mock.patch("apps.snapshots.management.commands.collect.snapshot_collect", always_retryable), \
             mock.patch("apps.snapshots.management.commands.collect.time.sleep") as slept:
         with pytest.raises(CommandError, match="gave up after"):
             call_command("collect", "flaky")
