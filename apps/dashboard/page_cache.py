@@ -22,11 +22,14 @@ import datetime as dt
 import hashlib
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
 from django.db import connections
 from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
 
 from apps.core.dbrouter import read_alias
 from apps.dashboard.sql import PAGE_STATE
@@ -50,28 +53,31 @@ def _query_digest(request: HttpRequest) -> str:
     return hashlib.blake2b(query.encode(), digest_size=12).hexdigest()
 
 
-def page_body(request: HttpRequest, *, page: str, target_id: int, render: Callable[[], str],
-              segment_id: int | None = None) -> str:
-    """The body of a target's ``page`` for this request: from the cache when a viewer asked for it in the
-    same state, query and UTC day (periods count back from today); rendered by ``render`` otherwise."""
+def page_body(request: HttpRequest, template: str, context: Callable[[], dict[str, Any]], *, target_id: int,
+              segment_id: int | None = None) -> SafeString:
+    """``template`` rendered with ``context()`` for this request: from the cache when a viewer asked for it in the
+    same state, query and UTC day (periods count back from today), rendered otherwise (and kept for viewers)."""
+    def rendered() -> str:
+        return render_to_string(template, context(), request=request)
+
     seconds = settings.PAGE_CACHE_SECONDS
     if not seconds or request.user.is_staff:
-        return render()
-    key = (f"page:{page}:{target_id}:{segment_id}:{target_state(target_id, segment_id)}:{_query_digest(request)}:"
-           f"{dt.datetime.now(dt.UTC):%Y%m%d}")
+        return mark_safe(rendered())  # noqa: S308 - our template's output
+    key = (f"page:{template}:{target_id}:{segment_id}:{target_state(target_id, segment_id)}:"
+           f"{_query_digest(request)}:{dt.datetime.now(dt.UTC):%Y%m%d}")
     store = caches["pages"]
     try:
         body = store.get(key)
     except Exception as exc:  # noqa: BLE001 - any cache failure only costs the saving
         _cache_failed(exc)
-        return render()
+        return mark_safe(rendered())  # noqa: S308
     if body is None:
-        body = render()
+        body = rendered()
         try:
             store.set(key, body, seconds)
         except Exception as exc:  # noqa: BLE001
             _cache_failed(exc)
-    return body
+    return mark_safe(body)  # noqa: S308 - our template's output, kept as rendered
 
 
 def _cache_failed(exc: Exception) -> None:

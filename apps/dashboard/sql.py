@@ -75,7 +75,9 @@ def _page_state() -> sql.Composed:
         # A segment's page: its own row (sizes and names are updated in place).
         sql.SQL("(SELECT {row} FROM {m} WHERE id = %(segment)s)").format(row=row, m=table(Segment)),
     ]
-    return sql.SQL("SELECT concat_ws('|', {})").format(sql.SQL(", ").join(parts))
+    # Each part in its place, an empty one too: a value moving from one part to a missing neighbour changes it.
+    return sql.SQL("SELECT concat_ws('|', {})").format(
+        sql.SQL(", ").join(sql.SQL("coalesce({}, '')").format(part) for part in parts))
 
 
 #: A digest's text of everything a target's page body shows (apps.dashboard.page_cache.target_state), for the

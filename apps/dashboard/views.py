@@ -14,7 +14,6 @@ from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.html import json_script
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.core.audit import audit_event_record
@@ -124,9 +123,9 @@ def _table_page(request: HttpRequest, target: Target, *, with_action: bool,
 def target_detail(request: HttpRequest, name: str) -> HttpResponse:
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     head = _head(target)
-    body = page_body(request, page="target", target_id=target.id, render=lambda: render_to_string(
-        "dashboard/target_body.html", _target_body(request, target, head), request=request))
-    return render(request, "dashboard/target.html", {"target": target, **head, "body": mark_safe(body)})  # noqa: S308 - rendered by our template
+    body = page_body(request, "dashboard/target_body.html", lambda: _target_body(request, target, head),
+                     target_id=target.id)
+    return render(request, "dashboard/target.html", {"target": target, **head, "body": body})
 
 
 def _target_body(request: HttpRequest, target: Target, head: dict[str, Any]) -> dict[str, Any]:
@@ -177,12 +176,12 @@ def _target_body(request: HttpRequest, target: Target, head: dict[str, Any]) -> 
 def segment_detail(request: HttpRequest, name: str, segment_id: int) -> HttpResponse:
     target = get_object_or_404(Target.objects.select_related("tier_set"), name=name)
     segment = get_object_or_404(Segment, pk=segment_id, target=target)
-    body = page_body(request, page="segment", target_id=target.id, segment_id=segment.id, render=lambda: render_to_string(
-        "dashboard/segment_body.html", segment_body(request, target, segment), request=request))
+    body = page_body(request, "dashboard/segment_body.html", lambda: segment_body(request, target, segment),
+                     target_id=target.id, segment_id=segment.id)
     label = selectors.segment_label(segment.owner, segment.object_name, segment.subobject_name,
                                     segment.parent_partition, segment.container)
     return render(request, "dashboard/segment.html", {"target": target, "segment": segment, "label": label,
-                                                      "body": mark_safe(body)})  # noqa: S308 - our template's
+                                                      "body": body})
 
 
 @require_GET
@@ -193,9 +192,9 @@ def recommendations(request: HttpRequest, name: str) -> HttpResponseBase:
         choices = run_figures.run_choices(recommendation_run_current(target_id=target.id), target=target)
         return _csv_response(target, _filtered(request, target, with_action=True, choices=choices)[1])
     head = _head(target)
-    body = page_body(request, page="recommendations", target_id=target.id, render=lambda: render_to_string(
-        "dashboard/recommendations_body.html", _recommendations_body(request, target, head), request=request))
-    return render(request, "dashboard/recommendations.html", {"target": target, **head, "body": mark_safe(body)})  # noqa: S308 - rendered by our template
+    body = page_body(request, "dashboard/recommendations_body.html",
+                     lambda: _recommendations_body(request, target, head), target_id=target.id)
+    return render(request, "dashboard/recommendations.html", {"target": target, **head, "body": body})
 
 
 def _recommendations_body(request: HttpRequest, target: Target, head: dict[str, Any]) -> dict[str, Any]:
