@@ -7,6 +7,32 @@ from __future__ import annotations
 
 import statistics
 import time
+from contextlib import AbstractContextManager, nullcontext
+
+# A page's body is kept once rendered, per role (apps.dashboard.page_cache); what rendering costs (any page's
+# first view after a change) is measured apart, with the cache off and an admin's forms in the body.
+RENDERED = ", rendered (first view)"
+RENDERED_PAGES = ("target", "segment", "recommendations", "target (demo scale)")
+ADMIN = ", admin"
+
+
+def rendered_and_admin(pages: dict[str, str]) -> dict[str, str]:
+    """``pages`` with each of RENDERED_PAGES again as rendered, and the demo target as an admin sees it."""
+    return {**pages, **{f"{page}{RENDERED}": pages[page] for page in RENDERED_PAGES},
+            f"target (demo scale){ADMIN}": pages["target (demo scale)"]}
+
+
+def page_client(label: str, *, viewer, admin):
+    return admin if label.endswith((RENDERED, ADMIN)) else viewer
+
+
+def serving(label: str) -> AbstractContextManager:
+    """The settings a page is measured under: the page cache off for the rendered figures."""
+    if not label.endswith(RENDERED):
+        return nullcontext()
+    from django.test import override_settings
+
+    return override_settings(PAGE_CACHE_SECONDS=0)
 
 
 def bench_pages(target, requests: int = 30) -> dict:
@@ -38,32 +64,30 @@ def bench_pages(target, requests: int = 30) -> dict:
     }
     demo = demo_collected()
     pages["target (demo scale)"] = f"/targets/{demo.name}/"
-    # A viewer's pages are kept once rendered (apps.dashboard.page_cache); an admin's are rendered at every view,
-    # which is also what any page costs the first time after a change: measured apart.
     admin, _ = get_user_model().objects.get_or_create(username="bench-admin", defaults={"is_staff": True})
     admin_client = Client(HTTP_HOST="127.0.0.1")
     admin_client.force_login(admin)
-    for page in ("target", "segment", "recommendations", "target (demo scale)"):
-        pages[f"{page}, rendered (admin)"] = pages[page]
+    pages = rendered_and_admin(pages)
     results = {}
     for label, url in pages.items():
         anonymous = Client(HTTP_HOST="127.0.0.1") if url == "/accounts/login/" else (
-            admin_client if label.endswith("(admin)") else client)
+            page_client(label, viewer=client, admin=admin_client))
         times, first_parts = [], []
         count = 3 if "csv" in label else requests
-        for _ in range(count):
-            start = time.perf_counter()
-            response = anonymous.get(url)
-            if response.streaming:  # the whole body, and when its first part was ready
-                parts = iter(response.streaming_content)
-                next(parts, b"")
-                next(parts, b"")
-                first_parts.append((time.perf_counter() - start) * 1000)
-                for _ in parts:
-                    pass
-            times.append((time.perf_counter() - start) * 1000)
-            if response.status_code != 200:
-                raise SystemExit(f"bench: {url} answered {response.status_code}")
+        with serving(label):
+            for _ in range(count):
+                start = time.perf_counter()
+                response = anonymous.get(url)
+                if response.streaming:  # the whole body, and when its first part was ready
+                    parts = iter(response.streaming_content)
+                    next(parts, b"")
+                    next(parts, b"")
+                    first_parts.append((time.perf_counter() - start) * 1000)
+                    for _ in parts:
+                        pass
+                times.append((time.perf_counter() - start) * 1000)
+                if response.status_code != 200:
+                    raise SystemExit(f"bench: {url} answered {response.status_code}")
         times.sort()
         results[label] = {"p95_ms": round(times[max(0, int(len(times) * 0.95) - 1)], 1),
                           "median_ms": round(statistics.median(times), 1)}

@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_pages import demo_collected  # noqa: E402
+from bench.bench_pages import demo_collected, page_client, rendered_and_admin, serving  # noqa: E402
 from bench.setup_data import setup_django  # noqa: E402
 
 SKIPPED = ("recommendations csv (100k rows)",)  # its own bench (bench_export.py)
@@ -39,10 +39,7 @@ def _pages(target) -> dict[str, str]:
         "api recommendations, 1000 rows": f"/api/v1/targets/{target.name}/recommendations/?limit=1000",
         "target (demo scale)": f"/targets/{demo_collected().name}/",
     }
-    # An admin's view is rendered every time (bench/bench_pages.py says why it is measured apart).
-    pages.update({f"{page}, rendered (admin)": pages[page]
-                  for page in ("target", "segment", "recommendations", "target (demo scale)")})
-    return pages
+    return rendered_and_admin(pages)  # bench/bench_pages.py says why rendered pages are measured apart
 
 
 def _client(username: str = "bench-viewer"):
@@ -77,21 +74,23 @@ def main(argv: list[str]) -> None:
     link = re.search(r'href="(\?[^"]*after=[^"]*)"', first.content.decode())
     pages["recommendations, next page"] = pages["recommendations"] + html.unescape(link.group(1))
     if argv and argv[0] in ("--profile", "--queries"):
-        _inspect(admin if argv[1].endswith("(admin)") else client, pages[argv[1]], argv[0])
+        with serving(argv[1]):
+            _inspect(page_client(argv[1], viewer=viewer, admin=admin), pages[argv[1]], argv[0])
         return
     requests = int(argv[0]) if argv else 20
     wanted = argv[1:] or list(pages)
     results = {}
     for label in wanted:
-        client = admin if label.endswith("(admin)") else viewer
-        client.get(pages[label])  # warm
-        times, cpu = [], []
-        for _ in range(requests):
-            start, start_cpu = time.perf_counter(), time.process_time()
-            response = client.get(pages[label])
-            times.append((time.perf_counter() - start) * 1000)
-            cpu.append((time.process_time() - start_cpu) * 1000)
-            assert response.status_code == 200, (label, response.status_code)
+        client = page_client(label, viewer=viewer, admin=admin)
+        with serving(label):
+            client.get(pages[label])  # warm
+            times, cpu = [], []
+            for _ in range(requests):
+                start, start_cpu = time.perf_counter(), time.process_time()
+                response = client.get(pages[label])
+                times.append((time.perf_counter() - start) * 1000)
+                cpu.append((time.process_time() - start_cpu) * 1000)
+                assert response.status_code == 200, (label, response.status_code)
         times.sort()
         cpu.sort()
         results[label] = {"p95_ms": round(times[max(0, int(len(times) * 0.95) - 1)], 1),

@@ -2,7 +2,8 @@
 
 Every viewer sees the same target page for the same data, query and day, so the body below the page's head
 (KPIs, charts, the table, the storage map) is rendered once and read back while nothing it shows has
-changed. Admins' pages carry forms with their own CSRF token and are always rendered.
+changed. Admins' bodies carry forms (the storage map's) and are kept apart from viewers'; their CSRF token
+is rendered as a placeholder and each response gets its own session's token in its place.
 
 What "nothing has changed" means is :func:`target_state`: one query over the target's rows that any
 write to what the body shows changes. Runs, snapshots and rollups are append-only or versioned, so their
@@ -28,6 +29,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.db import connections
 from django.http import HttpRequest
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
@@ -53,30 +55,40 @@ def _query_digest(request: HttpRequest) -> str:
     return hashlib.blake2b(query.encode(), digest_size=12).hexdigest()
 
 
+# What a kept body holds where a form's CSRF token goes; never a token (those are 64 letters and digits).
+CSRF_PLACEHOLDER = "csrf-token-of-this-response"
+
+
 def page_body(request: HttpRequest, template: str, context: Callable[[], dict[str, Any]], *, target_id: int,
               segment_id: int | None = None) -> SafeString:
-    """``template`` rendered with ``context()`` for this request: from the cache when a viewer asked for it in the
-    same state, query and UTC day (periods count back from today), rendered otherwise (and kept for viewers)."""
-    def rendered() -> str:
-        return render_to_string(template, context(), request=request)
-
+    """``template`` rendered with ``context()`` for this request: from the cache when someone of the same role
+    asked for it in the same state, query and UTC day (periods count back from today), rendered otherwise (and
+    kept)."""
     seconds = settings.PAGE_CACHE_SECONDS
-    if not seconds or request.user.is_staff:
-        return mark_safe(rendered())  # noqa: S308 - our template's output
-    key = (f"page:{template}:{target_id}:{segment_id}:{target_state(target_id, segment_id)}:"
+    if not seconds:
+        return mark_safe(render_to_string(template, context(), request=request))  # noqa: S308 - our template's output
+
+    def rendered() -> str:  # what is kept: the same for everyone of the role, so no token of this session
+        return render_to_string(template, {**context(), "csrf_token": CSRF_PLACEHOLDER}, request=request)
+
+    role = "admin" if request.user.is_staff else "viewer"  # the body's only difference by user (its forms)
+    key = (f"page:{template}:{role}:{target_id}:{segment_id}:{target_state(target_id, segment_id)}:"
            f"{_query_digest(request)}:{dt.datetime.now(dt.UTC):%Y%m%d}")
     store = caches["pages"]
     try:
         body = store.get(key)
     except Exception as exc:  # noqa: BLE001 - any cache failure only costs the saving
         _cache_failed(exc)
-        return mark_safe(rendered())  # noqa: S308
-    if body is None:
         body = rendered()
-        try:
-            store.set(key, body, seconds)
-        except Exception as exc:  # noqa: BLE001
-            _cache_failed(exc)
+    else:
+        if body is None:
+            body = rendered()
+            try:
+                store.set(key, body, seconds)
+            except Exception as exc:  # noqa: BLE001
+                _cache_failed(exc)
+    if CSRF_PLACEHOLDER in body:
+        body = body.replace(CSRF_PLACEHOLDER, get_token(request))
     return mark_safe(body)  # noqa: S308 - our template's output, kept as rendered
 
 

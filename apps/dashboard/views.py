@@ -32,6 +32,7 @@ from apps.snapshots.collect_now import collect_now
 from apps.snapshots.models import CollectionRun, Segment
 from apps.snapshots.runs import BrokerUnavailable
 from apps.snapshots.selectors import database_incarnations, incarnation_current, incomplete_intervals
+from apps.snapshots.storage_map import storage_map_read
 from apps.targets.models import Target
 from apps.tiering.calibration.selectors import tier_calibration_catalog
 from apps.tiering.models import Refresh, Tier
@@ -135,6 +136,7 @@ def _target_body(request: HttpRequest, target: Target, head: dict[str, Any]) -> 
     skew, costs = figures.skew, figures.costs
     residency = selectors.latest_residency(target_id=target.id)
     flash = selectors.flash_samples(target_id=target.id, since=selectors.window_start(run=head["reco_run"]))
+    storage = storage_map_read(target_id=target.id)  # the room table's and the map card's
     context = {
         "target": target,
         **head,
@@ -159,8 +161,8 @@ def _target_body(request: HttpRequest, target: Target, head: dict[str, Any]) -> 
         "incarnations": incarnations,
         "incomplete_intervals": incomplete_intervals(target_id=target.id),
         "incarnation_current": incarnation_current(incarnations),
-        "room": tablespace_room_table(target_id=target.id),
-        "storage_map": storage_map_card(target=target),
+        "room": tablespace_room_table(target_id=target.id, storage=storage),
+        "storage_map": storage_map_card(target=target, storage=storage),
         **_table_page(request, target, with_action=False, figures=figures),
         # The KPIs are the target's: the run's stored totals, whatever the table's filters.
         "totals": {**figures.totals, "capped": False},

@@ -7,9 +7,12 @@ import logging
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from apps.dashboard.page_cache import CSRF_PLACEHOLDER
 from apps.snapshots.models import Segment
 from apps.targets.models import StorageLocation, TablespaceTier
 from apps.tiering.models import Tier
@@ -55,12 +58,29 @@ class PageCacheTests:
         again, _ = _view(viewer_client, url)
         assert sorted_by_name != again
 
-    def test_it_always_renders_an_admins_page_with_their_own_forms(self, admin_client, collected):
+    def test_it_keeps_an_admins_page_apart_from_a_viewers(self, admin_client, viewer, collected):
         url = f"/targets/{collected.name}/"
         first, _ = _view(admin_client, url)
-        _, second_queries = _view(admin_client, url)
-        assert _reads_recommendations(second_queries)
-        assert 'id="storage-declare"' in first  # the storage map's form, with this session's CSRF token
+        second, second_queries = _view(admin_client, url)
+        assert second == first and not _reads_recommendations(second_queries)
+        assert 'id="storage-declare"' in first  # the storage map's forms are an admin's
+        viewer_client = Client()
+        viewer_client.force_login(viewer)
+        assert 'id="storage-declare"' not in _view(viewer_client, url)[0]
+
+    def test_it_gives_a_kept_admins_form_the_csrf_token_of_the_session_it_is_served_to(self, admin_user, collected):
+        url = f"/targets/{collected.name}/"
+        other = get_user_model().objects.create_user("second-admin", password="pw", is_staff=True)
+        for user in (admin_user, other):  # the second admin's body is the first's, kept
+            client = Client(enforce_csrf_checks=True)
+            client.force_login(user)
+            page = client.get(url).content.decode()
+            token = re.search(r'id="storage-declare">.*?name="csrfmiddlewaretoken" value="([^"]+)"', page, re.S)
+            assert token and CSRF_PLACEHOLDER not in page
+            response = client.post(f"/targets/{collected.name}/storage-map/", {
+                "csrfmiddlewaretoken": token.group(1), "location": f"/u0{user.id}"})
+            assert response.status_code == 302, (user.username, response.status_code)
+        assert StorageLocation.objects.filter(target=collected, name=f"/u0{other.id}").exists()
 
     @pytest.mark.parametrize("write", ["tier renamed", "tablespace unmapped", "storage location declared",
                                        "block size learnt", "collected again"])

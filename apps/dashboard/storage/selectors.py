@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from apps.snapshots.storage_map import LocationRow, storage_map_read
+from apps.snapshots.storage_map import LocationRow, StorageMap, storage_map_read
 from apps.targets.models import Target
 from apps.targets.storage import KIND_ASM, SOURCE_HAND, SOURCE_LOCATION, Placement
 from apps.tiering.models import Tier
@@ -41,9 +41,10 @@ class StorageMapCard:
         return not self.locations
 
 
-def storage_map_card(*, target: Target) -> StorageMapCard:
-    """The card's rows: locations, then tablespaces with their effective tier, its source and their flags."""
-    storage = storage_map_read(target_id=target.id)
+def storage_map_card(*, target: Target, storage: StorageMap | None = None) -> StorageMapCard:
+    """The card's rows: locations, then tablespaces with their effective tier, its source and their flags
+    (``storage``: the target's storage map when the caller has read it already)."""
+    storage = storage or storage_map_read(target_id=target.id)
     rows = tuple(_tablespace_row(placed) for placed in storage.placements.values() if placed.locations)
     return StorageMapCard(
         collected_at=storage.collected_at, locations=storage.locations, tablespaces=rows,

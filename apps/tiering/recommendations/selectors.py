@@ -9,7 +9,7 @@ from django.db.models import F, Q, Sum
 
 from apps.snapshots.models import Segment, TablespaceIO
 from apps.snapshots.selectors import WindowCoverage, tablespace_space_latest, window_coverage
-from apps.snapshots.storage_map import growth_room_read, storage_map_read
+from apps.snapshots.storage_map import StorageMap, growth_room_read, storage_map_read
 from apps.targets.rows import DiskGroup
 from apps.tiering.models import Recommendation, RecommendationRun, Refresh
 from apps.tiering.moves.feasibility import Move, MoveCheck, feasibility
@@ -150,15 +150,16 @@ class TablespaceRoomTable:
     unplaced_moves: int  # to a tier no tablespace of the target is mapped to: nowhere to count them
 
 
-def tablespace_room_table(*, target_id: int) -> TablespaceRoomTable | None:
+def tablespace_room_table(*, target_id: int, storage: StorageMap | None = None) -> TablespaceRoomTable | None:
     """Each tablespace's room now and after the current recommended moves, run in order of saving (the
     biggest first), each against the room the ones before it left (apps.tiering.moves.feasibility). None when
-    no source gave the target's tablespace sizes."""
+    no source gave the target's tablespace sizes. ``storage``: the target's storage map when the caller has
+    read it already."""
     space = tablespace_space_latest(target_id=target_id)
     if not space:
         return None
     # Each tablespace's effective tier: the hand map, else its locations' (the storage map).
-    storage = storage_map_read(target_id=target_id)
+    storage = storage or storage_map_read(target_id=target_id)
     mapped = [(name, placed.tier_id, placed.tier_name) for name, placed in sorted(storage.placements.items())
               if placed.tier_id is not None]
     tiers = {name: tier_name for name, _tier_id, tier_name in mapped}
