@@ -65,6 +65,14 @@ def demo_target(db, seed_tiers):
 
 
 @pytest.fixture
+def report_target(db):
+    """An empty target fed by AWR report imports."""
+    from apps.targets.models import Target
+
+    return Target.objects.create(name="xydb", mode=Target.Mode.REPORT)
+
+
+@pytest.fixture
 def refresh_target(db, seed_tiers):
     """Target t1 with 100 hours stored (tests/tiering/stored_targets.py): HOT, 2 GB on hi-cap disk with 10 busy
     hours, and COLD, 100 GB on flash; not refreshed yet."""

@@ -308,8 +308,6 @@ class CollectionRun(models.Model):
     #: The refresh queued after it (None: none yet), set by the run pages' reads (apps.dashboard.fleet_selectors):
     #: an apps.tiering Refresh, Any here as snapshots does not import tiering (tests/core/test_app_cycles.py).
     latest_refresh: Any
-    #: Set by apps.snapshots.runs.run_start: the delivery before this one died mid-run.
-    redelivered: bool
     target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="runs")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     trigger = models.CharField(max_length=20, default="schedule")  # schedule | manual | command | import

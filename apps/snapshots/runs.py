@@ -154,8 +154,6 @@ def run_start(*, target: Target, run_id: int | None, trigger: str) -> Collection
     run = _run_queued(target=target, run_id=run_id)  # read again: it may have ended while the lock was taken
     if run is None:
         run = CollectionRun.objects.create(target=target, trigger=trigger, queued_at=now)
-    # Still "running": the delivery before this one died mid-run (a killed worker gives its message back).
-    run.redelivered = run.status == Status.RUNNING
     run.status = Status.RUNNING
     _run_attempted(run, now=now, fields=["status"])
     deliveries = get_config()["COLLECT_MAX_RETRIES"] + get_config()["RUN_MAX_REDELIVERIES"] + 1

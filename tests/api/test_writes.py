@@ -13,7 +13,6 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from apps.core.config import get_config
 from apps.core.models import AuditLogEntry
 from apps.snapshots.models import CollectionRun, Snapshot
-from apps.targets.models import Target
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,11 +24,6 @@ HTML_11G = "pcambell__awrrptanalyzor__awrrpt__11g__awrrpt_1_36006_36007.html"
 def _actions(target_name: str) -> list[tuple[str, str, str]]:
     return [(e.actor_name, e.additional_data["action"], e.additional_data["outcome"])
             for e in AuditLogEntry.objects.filter(target_name=target_name, action=AuditLogEntry.Action.ACCESS)]
-
-
-@pytest.fixture
-def report_target(db) -> Target:
-    return Target.objects.create(name="xydb", mode=Target.Mode.REPORT)
 
 
 def _report(name: str = HTML_11G) -> SimpleUploadedFile:

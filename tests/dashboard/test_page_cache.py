@@ -7,7 +7,6 @@ import logging
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -68,10 +67,10 @@ class PageCacheTests:
         viewer_client.force_login(viewer)
         assert 'id="storage-declare"' not in _view(viewer_client, url)[0]
 
-    def test_it_gives_a_kept_admins_form_the_csrf_token_of_the_session_it_is_served_to(self, admin_user, collected):
+    def test_it_gives_a_kept_admins_form_the_csrf_token_of_the_session_it_is_served_to(self, admin_user, other_admin,
+                                                                                      collected):
         url = f"/targets/{collected.name}/"
-        other = get_user_model().objects.create_user("second-admin", password="pw", is_staff=True)
-        for user in (admin_user, other):  # the second admin's body is the first's, kept
+        for user in (admin_user, other_admin):  # the second admin's body is the first's, kept
             client = Client(enforce_csrf_checks=True)
             client.force_login(user)
             page = client.get(url).content.decode()
@@ -80,7 +79,7 @@ class PageCacheTests:
             response = client.post(f"/targets/{collected.name}/storage-map/", {
                 "csrfmiddlewaretoken": token.group(1), "location": f"/u0{user.id}"})
             assert response.status_code == 302, (user.username, response.status_code)
-        assert StorageLocation.objects.filter(target=collected, name=f"/u0{other.id}").exists()
+        assert StorageLocation.objects.filter(target=collected, name=f"/u0{other_admin.id}").exists()
 
     @pytest.mark.parametrize("write", ["tier renamed", "tablespace unmapped", "storage location declared",
                                        "block size learnt", "collected again"])

@@ -24,11 +24,3 @@ def _forget_connections(app) -> None:
     # The app keeps its broker connections and producers once made: drop them so the URL applies.
     app._pool = None
     app.amqp._producer_pool = None
-
-
-@pytest.fixture
-def report_target(db):
-    """An empty target fed by AWR report imports."""
-    from apps.targets.models import Target
-
-    return Target.objects.create(name="xydb", mode=Target.Mode.REPORT)

@@ -12,7 +12,7 @@ from tests.snapshots.import_files import EXTRACTS, HTML_11G, SAMPLES
 
 
 @pytest.fixture
-def report_target(transactional_db, seed_tiers):
+def report_target_committed(transactional_db, seed_tiers):
     return Target.objects.create(name="xydb", mode=Target.Mode.REPORT)
 
 
@@ -26,25 +26,25 @@ def _said(*args: str) -> str:
 @pytest.mark.django_db(transaction=True)
 class ImportFollowupTests:
     def test_an_extract_import_says_its_refresh_was_queued_and_how_to_check(
-            self, report_target, monkeypatch):
+            self, report_target_committed, monkeypatch):
         from apps.tiering.models import Refresh
 
         monkeypatch.setattr("apps.tiering.recommendations.refreshes._refresh_send", lambda *, refresh_id: None)  # sent; no worker
         said = _said("import_extract", str(EXTRACTS / "rac"), "--target", "xydb")
 
-        refresh = Refresh.objects.get(target=report_target)  # queued, not run: no worker in this test
+        refresh = Refresh.objects.get(target=report_target_committed)  # queued, not run: no worker in this test
         assert refresh.status == Refresh.Status.QUEUED
         line = next(line for line in said.splitlines() if line.startswith("recommendations: "))
         assert f"a refresh was queued at {refresh.queued_at:%Y-%m-%d %H:%M:%S} UTC" in line
         assert "`manage.py recommend xydb`" in line and "`manage.py recommend xydb --refresh`" in line
 
-    def test_a_report_import_whose_refresh_ran_says_it_is_done(self, report_target):
+    def test_a_report_import_whose_refresh_ran_says_it_is_done(self, report_target_committed):
         said = _said("import_awr_report", str(SAMPLES / HTML_11G), "--target", "xydb")
 
         assert "recommendations: refreshed (" in said and "`manage.py recommend xydb` prints them" in said
 
     @pytest.mark.usefixtures("closed_broker")
-    def test_an_import_that_could_not_queue_its_refresh_says_so_and_what_to_run(self, report_target):
+    def test_an_import_that_could_not_queue_its_refresh_says_so_and_what_to_run(self, report_target_committed):
         said = _said("import_extract", str(EXTRACTS / "rac"), "--target", "xydb")
 
         line = next(line for line in said.splitlines() if line.startswith("recommendations: "))

@@ -24,11 +24,6 @@ HTML_11G = "pcambell__awrrptanalyzor__awrrpt__11g__awrrpt_1_36006_36007.html"
 URL = "/targets/xydb/import/"
 
 
-@pytest.fixture
-def report_target(db) -> Target:
-    return Target.objects.create(name="xydb", mode=Target.Mode.REPORT)
-
-
 def _report_upload(name: str = HTML_11G, data: bytes | None = None) -> SimpleUploadedFile:
     return SimpleUploadedFile(name, (SAMPLES / name).read_bytes() if data is None else data, "text/html")
 

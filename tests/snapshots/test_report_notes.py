@@ -18,11 +18,6 @@ SAMPLES = Path(__file__).resolve().parents[2] / ".." / "shared" / "awr-samples"
 TEXT_11G = "1newstar__awr2csv__sample__awr_11204_1.txt"
 
 
-@pytest.fixture
-def report_target(db) -> Target:
-    return Target.objects.create(name="orcl", mode=Target.Mode.REPORT)
-
-
 def _with_write_requests_title_unread() -> str:
     """The sample with its 'Segments by Physical Write Requests' title line no longer a section title."""
     text = (SAMPLES / TEXT_11G).read_text()

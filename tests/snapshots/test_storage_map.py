@@ -36,7 +36,7 @@ def collected_demo(demo_target, collect):
 
 
 @pytest.fixture
-def report_target(db, seed_tiers) -> Target:
+def report_target_on_seed_tiers(db, seed_tiers) -> Target:
     return Target.objects.create(name="prod-report", mode=Target.Mode.REPORT, tier_set_id="seed-2009")
 
 
@@ -57,37 +57,37 @@ class DatafilesStoreTests:
         assert list(DataFile.objects.filter(target=collected_demo).values_list(
             "file_type", "file_id", "file_name")) == before
 
-    def test_an_older_collection_changes_nothing(self, report_target):
+    def test_an_older_collection_changes_nothing(self, report_target_on_seed_tiers):
         now = dt.datetime(2026, 11, 20, 12, tzinfo=UTC)
-        datafiles_store(target_id=report_target.id, collected_at=now,
+        datafiles_store(target_id=report_target_on_seed_tiers.id, collected_at=now,
                         rows=[DataFileRow("USERS", 4, "+DATA/P/users.1.1", 10)])
 
-        stored = datafiles_store(target_id=report_target.id, collected_at=now - dt.timedelta(days=1),
+        stored = datafiles_store(target_id=report_target_on_seed_tiers.id, collected_at=now - dt.timedelta(days=1),
                                  rows=[DataFileRow("USERS", 4, "/u01/oradata/P/users01.dbf", 10)])
 
         assert stored == 0
-        assert DataFile.objects.get(target=report_target).location == "+DATA"
+        assert DataFile.objects.get(target=report_target_on_seed_tiers).location == "+DATA"
 
-    def test_an_extract_import_stores_its_files(self, report_target):
-        extract_import(target=report_target, path_or_zip=EXTRACTS / "single")
+    def test_an_extract_import_stores_its_files(self, report_target_on_seed_tiers):
+        extract_import(target=report_target_on_seed_tiers, path_or_zip=EXTRACTS / "single")
 
-        storage = storage_map_read(target_id=report_target.id)
+        storage = storage_map_read(target_id=report_target_on_seed_tiers.id)
         assert [(loc.name, loc.files) for loc in storage.locations] == [("+DATA", 3), ("/u02/oradata", 1)]
         assert storage.guessed_mounts == ("/u02/oradata",)
         assert storage.collected_at is not None
 
-    def test_an_extract_without_the_file_leaves_the_map_empty(self, report_target, tmp_path):
+    def test_an_extract_without_the_file_leaves_the_map_empty(self, report_target_on_seed_tiers, tmp_path):
         import shutil
 
         directory = tmp_path / "old"
         shutil.copytree(EXTRACTS / "single", directory)
         (directory / "datafiles.csv").unlink()
 
-        extract_import(target=report_target, path_or_zip=directory)
+        extract_import(target=report_target_on_seed_tiers, path_or_zip=directory)
 
-        assert storage_map_read(target_id=report_target.id).locations == ()
+        assert storage_map_read(target_id=report_target_on_seed_tiers.id).locations == ()
 
-    def test_a_bad_extract_leaves_nothing_half_written(self, report_target, tmp_path):
+    def test_a_bad_extract_leaves_nothing_half_written(self, report_target_on_seed_tiers, tmp_path):
         import shutil
 
         directory = tmp_path / "bad"
@@ -99,8 +99,8 @@ class DatafilesStoreTests:
         from apps.snapshots.imports import ImportRefused
 
         with pytest.raises(ImportRefused, match="datafiles.csv, line 3"):
-            extract_import(target=report_target, path_or_zip=directory)
-        assert not DataFile.objects.filter(target=report_target).exists()
+            extract_import(target=report_target_on_seed_tiers, path_or_zip=directory)
+        assert not DataFile.objects.filter(target=report_target_on_seed_tiers).exists()
 
 
 @pytest.mark.django_db

@@ -12,17 +12,11 @@ from apps.snapshots.imports import extract_import
 from apps.snapshots.models import TablespaceSpace
 from apps.snapshots.selectors import tablespace_space_latest
 from apps.snapshots.store import tablespace_space_store
-from apps.targets.models import Target
 from apps.targets.rows import TablespaceSpace as TablespaceSpaceRow
 
 EXTRACTS = Path(__file__).resolve().parents[1] / "targets" / "extract" / "fixtures"
 UTC = dt.timezone.utc
 GIB = 1024**3
-
-
-@pytest.fixture
-def report_target(db) -> Target:
-    return Target.objects.create(name="xydb", mode=Target.Mode.REPORT)
 
 
 @pytest.mark.django_db
