@@ -76,13 +76,13 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [part.strip() for part in raw.split(",") if part.strip()]
 
 
-def env_secret(name: str) -> str:
-    """A required secret, from ``NAME`` or from the file named by ``NAME_FILE``."""
-    file_name = os.environ.get(f"{name}_FILE")
+def env_secret(name: str, default: str | None = None, environ: Mapping[str, str] = os.environ) -> str:
+    """A secret, from ``NAME`` or from the file named by ``NAME_FILE``; required unless ``default`` is given."""
+    file_name = environ.get(f"{name}_FILE")
     if file_name:
         try:
             with open(file_name, encoding="utf-8") as handle:
                 return handle.read().strip()
         except OSError as exc:
             raise ImproperlyConfigured(f"{name}_FILE={file_name!r} cannot be read: {exc.strerror}.") from None
-    return env_str(name)
+    return env_str(name, default, environ)

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool
+from config.env import env_bool, env_secret
 
 _PROVIDER_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 _PROVIDER_REQUIRED = ("id", "name", "server_url", "client_id", "secret")
@@ -50,18 +50,6 @@ def _list(value: object, where: str) -> list[str]:
     if isinstance(value, list) and all(isinstance(item, str) for item in value):
         return [item.strip() for item in value if item.strip()]
     raise ImproperlyConfigured(f"{where} must be a list of group names or a comma-separated string.")
-
-
-def _secret(env: Mapping[str, str], name: str) -> str:
-    """A secret from ``NAME`` or from the file named by ``NAME_FILE`` (as config.env.env_secret)."""
-    file_name = env.get(f"{name}_FILE")
-    if file_name:
-        try:
-            with open(file_name, encoding="utf-8") as handle:
-                return handle.read().strip()
-        except OSError as exc:
-            raise ImproperlyConfigured(f"{name}_FILE={file_name!r} cannot be read: {exc.strerror}.") from None
-    return env.get(name, "")
 
 
 def _origin(url: str, where: str) -> str:
@@ -170,7 +158,7 @@ def ldap_settings(env: Mapping[str, str]) -> dict[str, object]:
     result: dict[str, object] = {
         "AUTH_LDAP_SERVER_URI": uri,
         "AUTH_LDAP_BIND_DN": _str(env, "TIERSCOPE_LDAP_BIND_DN"),
-        "AUTH_LDAP_BIND_PASSWORD": _secret(env, "TIERSCOPE_LDAP_BIND_PASSWORD"),
+        "AUTH_LDAP_BIND_PASSWORD": env_secret("TIERSCOPE_LDAP_BIND_PASSWORD", "", env),
         "AUTH_LDAP_START_TLS": env_bool("TIERSCOPE_LDAP_START_TLS", False, env),
         "AUTH_LDAP_USER_ATTR_MAP": {"first_name": "givenName", "last_name": "sn", "email": "mail"},
         "AUTH_LDAP_ALWAYS_UPDATE_USER": True,

@@ -53,6 +53,22 @@ class HeaderFields:
     ) -> None:
         self.instances[number] = InstanceFields(startup, begin, end, " ".join(release.split()))
 
+    def put_instance_rows(self, headings: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+        """awrgrpt's per-instance block (I#, Startup, Begin/End Snap Time, Release), in either layout; rows
+        without an instance number are not instances."""
+        self.is_global = True
+        for row in rows:
+            named = dict(zip(headings, row, strict=False))
+            number = parse_count(named.get("i#", ""))
+            if number is not None:
+                self.add_instance(
+                    number,
+                    startup=parse_report_time(named.get("startup", "")),
+                    begin=parse_report_time(named.get("begin snap time", "")),
+                    end=parse_report_time(named.get("end snap time", "")),
+                    release=named.get("release", ""),
+                )
+
 
 def build_header(fields: HeaderFields, *, filename: str, line: int | None) -> ReportHeader:
     """Check the collected cells and build the header; AwrReportError names what is missing."""

@@ -332,17 +332,4 @@ def _read_global_database_row(table: list[Row], fields: HeaderFields) -> None:
 
 def _read_instance_rows(table: list[Row], fields: HeaderFields) -> None:
     """awrgrpt's per-instance block: I#, Startup, Begin/End Snap Time, Release."""
-    headings = [normalize(cell) for cell in table[0]]
-    fields.is_global = True
-    for row in table[1:]:
-        named = dict(zip(headings, row, strict=False))
-        number = parse_count(named.get("i#", ""))
-        if number is None:
-            continue
-        fields.add_instance(
-            number,
-            startup=parse_report_time(named.get("startup", "")),
-            begin=parse_report_time(named.get("begin snap time", "")),
-            end=parse_report_time(named.get("end snap time", "")),
-            release=named.get("release", ""),
-        )
+    fields.put_instance_rows([normalize(cell) for cell in table[0]], table[1:])

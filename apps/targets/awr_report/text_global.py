@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from apps.targets.awr_report.header import HeaderFields
-from apps.targets.awr_report.numbers import parse_count, parse_number, parse_report_time
+from apps.targets.awr_report.numbers import parse_count, parse_number
 from apps.targets.awr_report.sections import normalize
 from apps.targets.awr_report.text import column_titles, dash_spans, is_dash_line, slice_fields
 
@@ -35,25 +35,10 @@ def header_fields(header_lines: Sequence[str]) -> HeaderFields:
                 break
             rows.append(slice_fields(row, spans))
         if "i#" in titles:
-            _instances(titles, rows, fields)
+            fields.put_instance_rows(titles, rows)
         elif {"id", "name", "begin", "end"} <= set(titles) and rows:
             _summary(titles, rows[0], fields)
     return fields
-
-
-def _instances(titles: list[str], rows: list[list[str]], fields: HeaderFields) -> None:
-    for row in rows:
-        named = dict(zip(titles, row, strict=False))
-        number = parse_count(named.get("i#", ""))
-        if number is None:
-            continue
-        fields.add_instance(
-            number,
-            startup=parse_report_time(named.get("startup", "")),
-            begin=parse_report_time(named.get("begin snap time", "")),
-            end=parse_report_time(named.get("end snap time", "")),
-            release=named.get("release", ""),
-        )
 
 
 def _summary(titles: list[str], row: list[str], fields: HeaderFields) -> None:

@@ -39,8 +39,27 @@ def both_directions(read: float | None, write: float | None) -> float | None:
     return sum(measured) if measured else None
 
 
+class BothDirections:
+    """Reads and writes together, for anything with the four figures (the parsed figures, a stored row)."""
+
+    read_iops: float | None
+    write_iops: float | None
+    read_mbps: float | None
+    write_mbps: float | None
+
+    @property
+    def iops(self) -> float | None:
+        """Reads and writes per second together, from the directions measured; None if neither was."""
+        return both_directions(self.read_iops, self.write_iops)
+
+    @property
+    def mbps(self) -> float | None:
+        """MB/s of reads and writes together, from the directions measured; None if neither was."""
+        return both_directions(self.read_mbps, self.write_mbps)
+
+
 @dataclass(frozen=True)
-class CalibrationFigures:
+class CalibrationFigures(BothDirections):
     """One measurement's figures. None where the file does not measure it: a direction with no IOs is
     None, never 0."""
 
@@ -57,16 +76,6 @@ class CalibrationFigures:
     def as_dict(self) -> dict[str, Any]:
         """The figures under FIGURE_KEYS, in that order (what --format json prints)."""
         return {key: getattr(self, key) for key in FIGURE_KEYS}
-
-    @property
-    def iops(self) -> float | None:
-        """Reads and writes per second together, from the directions measured; None if neither was."""
-        return both_directions(self.read_iops, self.write_iops)
-
-    @property
-    def mbps(self) -> float | None:
-        """MB/s of reads and writes together, from the directions measured; None if neither was."""
-        return both_directions(self.read_mbps, self.write_mbps)
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from apps.tiering.calibration.base import both_directions
+from apps.tiering.calibration.base import BothDirections
 
 
-class TierCalibration(models.Model):
+class TierCalibration(BothDirections, models.Model):
     """What a calibration file (fio, ORION, CALIBRATE_IO) measured on a tier, and what it changed.
 
     Storing one sets the tier's device IOPS and read latency from what was measured
@@ -55,12 +55,3 @@ class TierCalibration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tier_id}: {self.source} {self.file_name} @ {self.uploaded_at:%Y-%m-%d %H:%M}"
-
-    @property
-    def iops(self) -> float | None:
-        """Reads and writes per second together, from the directions measured."""
-        return both_directions(self.read_iops, self.write_iops)
-
-    @property
-    def mbps(self) -> float | None:
-        return both_directions(self.read_mbps, self.write_mbps)
