@@ -154,8 +154,9 @@ def tier_pool_charges(
         for row in query.order_by():
             if row["gb"] is None or row["marginal"] is None:
                 continue  # no segment of the pool is sized: it has no cost to add to
-            usage = volumes[row["tier"]].usage(costmodel.to_decimal(row["gb"]), costmodel.to_decimal(row["iops"] or 0.0))
-            charges[when][row["tier"]] += costmodel.to_cents(usage.cost_usd - row["marginal"])
+            pool = costmodel.pool_charge(volumes[row["tier"]], gb=costmodel.to_decimal(row["gb"]),
+                                         iops=costmodel.to_decimal(row["iops"] or 0.0), marginal_usd=row["marginal"])
+            charges[when][row["tier"]] += costmodel.to_cents(pool.charge_usd)
     return dict(charges["now"]), dict(charges["after"])
 
 

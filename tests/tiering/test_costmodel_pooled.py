@@ -14,8 +14,9 @@ from apps.tiering.costmodel import (
     cost_matrix,
     place,
     place_recommended,
-    pool_charges,
+    pool_charge,
     to_cents,
+    to_decimal,
 )
 from apps.tiering.presets import preset_tiers
 
@@ -54,31 +55,27 @@ class PooledColdPartitionTests(unittest.TestCase):
         self.assertAlmostEqual(pooled[:, 1].sum() - alone[:, 1].sum(), 15 * 0.002 * 0.005, places=9)
 
 
+def _charge(tier, iops: list[float], gb: list[float]):
+    """One pool of ``tier`` holding these segments, each priced marginally inside it (as the stored costs are)."""
+    marginal = cost_matrix([tier], np.array(iops), np.array(gb), pooled=True)[:, 0].sum()
+    return pool_charge(tier, gb=to_decimal(sum(gb)), iops=to_decimal(sum(iops)), marginal_usd=to_decimal(marginal))
+
+
 class PoolChargeTests(unittest.TestCase):
     def test_it_charges_st1_s_minimum_size_once_per_pool(self) -> None:
         # Two 10 GB partitions: 20 GB marginal ($0.90), the pool is billed 125 GB ($5.625).
-        charges = pool_charges(EBS, np.array([0, 0]), np.array([7, 7]), np.array([0.0, 0.0]), np.array([10.0, 10.0]))
-        self.assertEqual([(c.tier_name, c.pool, to_cents(c.charge_usd)) for c in charges],
-                         [("EBS st1", 7, Decimal("4.73"))])
-        self.assertEqual(to_cents(charges[0].pool_cost_usd), Decimal("5.63"))
+        charge = _charge(EBS[0], [0.0, 0.0], [10.0, 10.0])
+        self.assertEqual((charge.tier_name, to_cents(charge.charge_usd)), ("EBS st1", Decimal("4.73")))
+        self.assertEqual(to_cents(charge.pool_cost_usd), Decimal("5.63"))
 
     def test_it_credits_gp3_s_free_iops_baseline_once_per_pool(self) -> None:
         # 2000 IOPS on 100 GB in one pool: marginal 100 x 0.08 + 2000 x 0.005 = $18; the pool's 3000 free
         # IOPS make it $8: a -$10 charge. Two pools pay their own volume each.
-        charges = pool_charges(EBS, np.array([1, 1, 1]), np.array([1, 1, 2]), np.array([1000.0, 1000.0, 10.0]),
-                               np.array([50.0, 50.0, 10.0]))
-        by_pool = {c.pool: to_cents(c.charge_usd) for c in charges}
-        self.assertEqual(by_pool, {1: Decimal("-10.00"), 2: Decimal("-0.05")})
-
-    def test_it_charges_nothing_on_device_tiers(self) -> None:
-        seed = preset_tiers("seed-2009")
-        self.assertEqual(pool_charges(seed, np.array([0, 1]), np.array([1, 1]), np.array([5.0, 5.0]),
-                                      np.array([1.0, 1.0])), [])
+        self.assertEqual(to_cents(_charge(EBS[1], [1000.0, 1000.0], [50.0, 50.0]).charge_usd), Decimal("-10.00"))
+        self.assertEqual(to_cents(_charge(EBS[1], [10.0], [10.0]).charge_usd), Decimal("-0.05"))
 
     def test_it_prices_oci_levels_at_the_seed_formula_per_object_and_the_minimum_once(self) -> None:
         lower = OCI[0]  # $0.0255/GB, 2 IOPS/GB, 50 GB minimum
         pooled = cost_matrix([lower], np.array([10.0, 0.0]), np.array([1.0, 1.0]), pooled=True)[:, 0]
         self.assertEqual([round(float(x), 6) for x in pooled], [0.1275, 0.0255])  # 5 GB billed for 10 IOPS, 1 GB
-        charges = pool_charges([lower], np.array([0, 0]), np.array([3, 3]), np.array([10.0, 0.0]),
-                               np.array([1.0, 1.0]))
-        self.assertEqual(to_cents(charges[0].pool_cost_usd), Decimal("1.28"))  # 50 GB minimum, once
+        self.assertEqual(to_cents(_charge(lower, [10.0, 0.0], [1.0, 1.0]).pool_cost_usd), Decimal("1.28"))  # 50 GB, once

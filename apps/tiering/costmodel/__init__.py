@@ -64,13 +64,13 @@ from apps.tiering.costmodel.placement import (
     place_all_on,
     place_recommended,
 )
-from apps.tiering.costmodel.pools import PoolCharge, pool_charges
+from apps.tiering.costmodel.pools import PoolCharge, pool_charge
 from apps.tiering.costmodel.volumes import PerformanceLevelTier, ProvisionedIopsTier, VolumeTier
 
 __all__ = [
     "CENT", "DEFAULT_AMORTISATION_MONTHS", "PER_MONTH", "PURCHASE", "BillingBasis", "BreakEven", "CostModelError", "DeviceTier", "LinearTier", "ObjectChoice", "PerformanceLevelTier",
     "Placement", "PoolCharge", "ProvisionedIopsTier", "StorageObject", "Tier", "TierUsage", "VolumeTier", "break_even_intensity",
     "break_evens", "cheapest", "cheapest_tier", "choose_tiers", "cost_matrix", "float_to_cents",
-    "io_time_saved_ms_per_s", "iops_bound", "place", "place_all_on", "place_recommended", "pool_charges", "tiers_by_intensity",
+    "io_time_saved_ms_per_s", "iops_bound", "place", "place_all_on", "place_recommended", "pool_charge", "tiers_by_intensity",
     "to_cents", "to_cents_array", "to_decimal",
 ]

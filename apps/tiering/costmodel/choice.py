@@ -105,7 +105,7 @@ def cost_matrix(tiers: Sequence[Tier], iops: np.ndarray, gb: np.ndarray, *, pool
     With ``pooled``, the cost inside a pool of the tier instead
     (``tier.marginal_cost_float``): on a cloud volume tier an object then
     pays no minimum volume size and gets no free IOPS baseline of its own;
-    :func:`apps.tiering.costmodel.pools.pool_charges` charges those once per
+    :func:`apps.tiering.costmodel.pools.pool_charge` charges those once per
     pool. Device and linear tiers cost the same either way.
 
     Row i is ``tier.object_cost_float(gb[i], iops[i])`` for every tier, to

@@ -33,7 +33,7 @@ class VolumeTier(Tier):
     (:meth:`marginal_cost_float`, :func:`_provisioned_iops_marginal`): GB and
     IOPS at the tier's unit prices, with no minimum size and no free
     baseline of its own. Those are charged, or credited, once per pool
-    (:func:`apps.tiering.costmodel.choice.pool_charges`).
+    (:func:`apps.tiering.costmodel.pools.pool_charge`).
     """
 
     usd_per_gb_price: Decimal
