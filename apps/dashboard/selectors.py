@@ -22,7 +22,7 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Extract
 from django.utils import timezone
 
 from apps.core.config import get_config
@@ -199,22 +199,19 @@ def latest_residency(*, target_id: int, limit: int = 15) -> list[ResidencyRow]:
 
 def flash_samples(*, target_id: int, since: dt.datetime) -> list[FlashSample]:
     """Flash-cache statistics per snapshot end time (RAC instances summed), oldest first."""
+    # One row per end time, the three statistics side by side (summed over instances): a few hundred rows at
+    # most for a window, and one time each.
     rows = (
         SysStat.objects.filter(snapshot__target_id=target_id, snapshot__end_at__gt=since, name__in=FLASH_STATS)
-        .values("snapshot__end_at", "name")
-        .annotate(total=Sum("value"), interval_end=Max("snapshot__end_at"), interval_begin=Max("snapshot__begin_at"))
+        .values_list("snapshot__end_at")
+        .annotate(interval_s=Extract(Max("snapshot__end_at") - Max("snapshot__begin_at"), "epoch"),
+                  **{field: Sum("value", filter=Q(name=name)) for field, name in (
+                      ("hits", STAT_FLASH_HITS), ("read_requests", STAT_READ_REQUESTS),
+                      ("inserts", STAT_FLASH_INSERTS))})
         .order_by("snapshot__end_at")
     )
-    by_end: dict[dt.datetime, tuple[float, dict[str, int]]] = {}  # end -> (interval seconds, totals by name)
-    for r in rows:
-        _interval_s, totals = by_end.setdefault(
-            r["snapshot__end_at"], ((r["interval_end"] - r["interval_begin"]).total_seconds(), {}))
-        totals[r["name"]] = r["total"]
-    return [
-        FlashSample(end_at=end_at, interval_s=float(interval_s), hits=totals.get(STAT_FLASH_HITS),
-                    read_requests=totals.get(STAT_READ_REQUESTS), inserts=totals.get(STAT_FLASH_INSERTS))
-        for end_at, (interval_s, totals) in by_end.items()
-    ]
+    return [FlashSample(end_at=end_at, interval_s=float(interval_s), hits=hits, read_requests=read_requests,
+                        inserts=inserts) for end_at, interval_s, hits, read_requests, inserts in rows]
 
 
 # ---------------------------------------------------------------- recommendation lists (table, CSV)

@@ -47,6 +47,16 @@ class TargetSelectorTests:
         assert len(samples) == SNAPSHOTS
         assert {(s.hits, s.read_requests, s.inserts, s.interval_s) for s in samples} == {(250, 1000, 40, 3600.0)}
 
+    def test_it_keeps_a_flash_statistic_missing_at_one_snapshot_unknown_not_zero(self, seed_tiers):
+        from apps.snapshots.models import SysStat
+
+        target = build_target(name="s2", segments=5)
+        first = SysStat.objects.filter(snapshot__target=target).order_by("snapshot__end_at").first().snapshot
+        SysStat.objects.filter(snapshot=first, name=selectors.STAT_FLASH_INSERTS).delete()
+        samples = selectors.flash_samples(target_id=target.id, since=selectors.window_since())
+        assert (samples[0].end_at, samples[0].hits, samples[0].inserts) == (first.end_at, 250, None)
+        assert samples[1].inserts == 40
+
     def test_it_returns_a_segment_series_in_time_order(self, seed_tiers):
         target = build_target(name="g1", segments=3)
         seg = target.segments.order_by("id").last()
