@@ -1,5 +1,5 @@
 """Who may call the API: the pages' two roles. A signed-in user reads (a viewer); only an admin (is_staff, as
-apps.dashboard.views.staff_required checks) writes, and only an admin reads the audit log."""
+apps.dashboard.access.staff_required checks) writes, and only an admin reads the audit log."""
 
 from __future__ import annotations
 

@@ -46,7 +46,7 @@ class RunSerializer(serializers.ModelSerializer):
 
 
 class TargetSerializer(serializers.Serializer):
-    """A fleet row (apps.dashboard.fleet_selectors.FleetRow) with the target's run figures."""
+    """A fleet row (apps.dashboard.fleet.selectors.FleetRow) with the target's run figures."""
 
     name = serializers.CharField(source="target.name")
     mode = serializers.CharField(source="target.mode")
@@ -119,7 +119,7 @@ class BreakEvenSerializer(serializers.Serializer):
 
 
 class TierSetSerializer(serializers.Serializer):
-    """A tier set as the tiers page reads it (apps.dashboard.fleet_selectors.tier_catalog)."""
+    """A tier set as the tiers page reads it (apps.dashboard.tiers.selectors.tier_catalog)."""
 
     name = serializers.CharField()
     billing = serializers.CharField(source="tier_set.billing")

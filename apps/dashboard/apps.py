@@ -13,6 +13,6 @@ class DashboardConfig(AppConfig):
 
 def _store_figures(sender, *, run, **kwargs) -> None:
     # ready(): run_figures imports models, and this module loads before the app registry is ready
-    from apps.dashboard.run_figures import run_figures_store
+    from apps.dashboard.recommendations.run_figures import run_figures_store
 
     run_figures_store(run)

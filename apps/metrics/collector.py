@@ -15,7 +15,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.registry import Collector
 
 from apps.core.heartbeat import PROCESSES, heartbeat_read
-from apps.dashboard.fleet_selectors import FleetRow, fleet_overview
+from apps.dashboard.fleet.selectors import FleetRow, fleet_overview
 from apps.metrics.queues import queue_depths
 from apps.snapshots.run_selectors import RunFigures, run_figures
 

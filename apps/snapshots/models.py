@@ -305,7 +305,7 @@ class CollectionRun(models.Model):
         FAILED = "failed"
         SKIPPED = "skipped"
 
-    #: The refresh queued after it (None: none yet), set by the run pages' reads (apps.dashboard.fleet_selectors):
+    #: The refresh queued after it (None: none yet), set by the run pages' reads (apps.dashboard.runs.selectors):
     #: an apps.tiering Refresh, Any here as snapshots does not import tiering (tests/core/test_app_cycles.py).
     latest_refresh: Any
     target = models.ForeignKey("targets.Target", on_delete=models.CASCADE, related_name="runs")

@@ -160,10 +160,10 @@ class RecommendationRun(models.Model):
 
 
 class RecommendationRunFigures(models.Model):
-    """What a run's pages show that depends on all its rows (apps.dashboard.run_figures), computed once: a run's
-    rows never change once stored. A table of its own, not a column of the run: the run is joined to every
-    recommendation row listed, and a 100 kB JSON document would travel with each. No row: not computed yet
-    (a run stored before it), computed on first view."""
+    """What a run's pages show that depends on all its rows (apps.dashboard.recommendations.run_figures),
+    computed once: a run's rows never change once stored. A table of its own, not a column of the run: the run is
+    joined to every recommendation row listed, and a 100 kB JSON document would travel with each. No row: not
+    computed yet (a run stored before it), computed on first view."""
 
     run = models.OneToOneField(RecommendationRun, on_delete=models.CASCADE, primary_key=True, related_name="figures")
     figures = models.JSONField()
@@ -222,7 +222,7 @@ class Recommendation(RunFacts, models.Model):
     """
 
     #: The rows of the LOB indexes folded into a LOB segment's row, set on a table page's rows
-    #: (apps.dashboard.selectors.lob_indexes_attach); absent otherwise.
+    #: (apps.dashboard.recommendations.selectors.lob_indexes_attach); absent otherwise.
     lob_index_rows: list[Recommendation]
 
     # The primary key (run, segment): a run's rows, and one segment's row in each run (its history: the
@@ -291,8 +291,8 @@ class Recommendation(RunFacts, models.Model):
     objects = RecommendationQuerySet.as_manager()
 
     class Meta:
-        # The segment tables page by keyset on each numeric sort column (apps.dashboard.keyset): one index
-        # per column, (run, column, segment), read forwards or backwards.
+        # The segment tables page by keyset on each numeric sort column (apps.dashboard.recommendations.keyset):
+        # one index per column, (run, column, segment), read forwards or backwards.
         indexes = [models.Index(fields=["run", column, "segment"], name=f"reco_{short}_key_idx")
                    for column, short in (("savings_usd", "savings"), ("iops", "iops"), ("intensity", "intensity"),
                                          ("size_gb", "size"), ("cost_now_usd", "cost_now"),

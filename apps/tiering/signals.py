@@ -14,8 +14,8 @@ logger = logging.getLogger(__name__)
 refresh_succeeded = Signal()
 
 #: Sent when a recommendation run's rows are written, before it becomes current, with ``run``. The dashboard
-#: stores the figures its pages show for the run (apps.dashboard.run_figures); a page computes them itself if
-#: they are missing.
+#: stores the figures its pages show for the run (apps.dashboard.recommendations.run_figures); a page computes
+#: them itself if they are missing.
 run_rows_written = Signal()
 
 #: Sent once a plan's state change is committed, with ``plan_id``, ``state`` (the new one) and ``by``.

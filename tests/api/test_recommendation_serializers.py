@@ -7,7 +7,7 @@ import pytest
 from rest_framework import serializers
 
 from apps.api.recommendation_serializers import HistoryRecommendationSerializer, RecommendationSerializer
-from apps.dashboard import selectors
+from apps.dashboard.recommendations import selectors
 from apps.tiering.models import Recommendation
 
 

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from apps.dashboard.keyset import cursor_encode
-from apps.dashboard.selectors import RecommendationFilter, recommendation_filtered, recommendation_sorted
+from apps.dashboard.recommendations.keyset import cursor_encode
+from apps.dashboard.recommendations.selectors import (
+    RecommendationFilter,
+    recommendation_filtered,
+    recommendation_sorted,
+)
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/targets/big/recommendations/"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from django.http import QueryDict
 
-from apps.dashboard.before_after_selectors import window_choice
+from apps.dashboard.periods.before_after import window_choice
 
 pytestmark = pytest.mark.django_db
 COMPARE_FIXTURES = Path(__file__).resolve().parents[1] / "targets" / "awr_report" / "fixtures"

@@ -17,7 +17,8 @@ class DashboardBrowserTests:
     def test_it_shows_every_page_with_drawn_charts_and_right_numbers(
         self, page, live_server, admin_user, collected, csp_violations
     ):
-        from apps.dashboard.selectors import RecommendationFilter, recommendation_filtered, window_since
+        from apps.dashboard.recommendations.selectors import RecommendationFilter, recommendation_filtered
+        from apps.dashboard.selectors import window_since
         from apps.snapshots.models import Segment, SysStat
         from apps.tiering.models import Recommendation
         from apps.tiering.recommendations.explain import explain

@@ -129,7 +129,7 @@ class FormattingTests(TestCase):
 
 class PartitionHeatTests(TestCase):
     def test_it_ages_partitions_from_the_hottest_and_keeps_unmeasured_ones_unknown(self) -> None:
-        from apps.dashboard.partition_selectors import PartitionHeat
+        from apps.dashboard.segment.partitions import PartitionHeat
 
         rows = [PartitionHeat("P1", 1, 0.05, True, "hi-cap disk", "keep", False),
                 PartitionHeat("P2", 2, None, False, "fast disk", "keep", False),
@@ -144,7 +144,7 @@ class PartitionHeatTests(TestCase):
         self.assertEqual(payload["current"], [False, False, True, False])
 
     def test_without_a_measured_partition_no_age_is_given(self) -> None:
-        from apps.dashboard.partition_selectors import PartitionHeat
+        from apps.dashboard.segment.partitions import PartitionHeat
 
         payload = charts.partition_heat_payload([PartitionHeat("P1", 1, None, False, None, "keep", True),
                                                  PartitionHeat("P2", 2, None, False, None, "keep", False)])

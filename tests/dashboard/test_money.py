@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from apps.dashboard.fleet_selectors import fleet_overview
+from apps.dashboard.fleet.selectors import fleet_overview
 from apps.snapshots.models import Segment
 from apps.targets.models import Target
 from apps.tiering.models import Recommendation, RecommendationRun, Tier

@@ -121,7 +121,7 @@ class CsvTests:
         assert response.streaming and b"".join(response.streaming_content).decode("utf-8") == out.getvalue()
 
     def test_it_applies_the_filters_to_the_csv(self, viewer_client, big):
-        from apps.dashboard.selectors import RecommendationFilter, recommendation_filtered
+        from apps.dashboard.recommendations.selectors import RecommendationFilter, recommendation_filtered
         from apps.tiering.recommendations.export import export_csv, export_rows
 
         response = viewer_client.get("/targets/big/recommendations/?format=csv&owner=OWN1&action=move&min_intensity=1")
@@ -169,7 +169,7 @@ class QueryCountTests:
 
     def test_it_uses_the_same_number_of_queries_for_60_and_300_segments(self, admin_client, seed_tiers):
         # Both more than a table page (50): a page that runs out of rows with a value reads those without one
-        # too (apps.dashboard.keyset), one query more whatever the number of segments.
+        # too (apps.dashboard.recommendations.keyset), one query more whatever the number of segments.
         small = build_target(name="small", segments=60)
         large = build_target(name="large", segments=300)
         for small_url, large_url in zip(page_urls("small", *any_ids(small)), page_urls("large", *any_ids(large))):
@@ -179,7 +179,7 @@ class QueryCountTests:
         seg_id, run_id, tier_id = any_ids(big)
         # The run's figures, as recommendation_store computes them when it stores a run (the factory writes the
         # rows directly): the pages read them back in one query.
-        from apps.dashboard.run_figures import run_figures_store
+        from apps.dashboard.recommendations.run_figures import run_figures_store
         from apps.tiering.models import RecommendationRun
 
         run_figures_store(RecommendationRun.objects.get(target=big, state=RecommendationRun.State.CURRENT))

@@ -48,7 +48,7 @@ def whole_log() -> str:
 
 
 def tier_form_data(tier: Tier, **changes) -> dict:
-    from apps.dashboard.forms import TierForm
+    from apps.dashboard.tiers.forms import TierForm
 
     form = TierForm(instance=tier)
     data = {name: form.initial.get(name) for name in form.fields}

@@ -16,8 +16,8 @@ from apps.api.permissions import AdminOnly
 from apps.api.serializers import TierSetSerializer
 from apps.api.views.base import ApiListView, ApiView
 from apps.core.audit import audit_entry_list
-from apps.dashboard import fleet_selectors
 from apps.dashboard.budget.views import BudgetForm
+from apps.dashboard.tiers.selectors import tier_catalog
 from apps.tiering.budget.services import BudgetError, budget_tier_names
 
 
@@ -27,7 +27,7 @@ class TierSetList(ApiView):
                    description="As the tiers page: each set's tiers by intensity, break-evens, billing basis and "
                                "the targets comparing it.")
     def get(self, request):
-        return Response(TierSetSerializer(fleet_selectors.tier_catalog(), many=True).data)
+        return Response(TierSetSerializer(tier_catalog(), many=True).data)
 
 
 class FleetBudgetView(ApiView):

@@ -17,7 +17,7 @@ from apps.api.views.base import ApiView, target_or_404
 from apps.core.audit import audit_event_record
 from apps.core.config import get_config
 from apps.core.uploads import upload_refusals
-from apps.dashboard import fleet_selectors
+from apps.dashboard.runs.selectors import run_get
 from apps.snapshots.forms import ExtractUploadForm, ReportUploadForm
 from apps.snapshots.imports import ImportRefused, extract_import, import_outcome, report_import, upload_bytes
 from apps.targets.awr_report import AwrReportError, decode_report
@@ -66,7 +66,7 @@ class _Import(ApiView):
         outcome = import_outcome(run, filename)
         audit_event_record(actor=request.user, action=f"import {self.kind}", target=target, detail=filename,
                            outcome=outcome)
-        return Response({"outcome": outcome, "run": RunSerializer(fleet_selectors.run_get(run_id=run.id)).data},
+        return Response({"outcome": outcome, "run": RunSerializer(run_get(run_id=run.id)).data},
                         status=status.HTTP_201_CREATED)
 
 

@@ -16,9 +16,9 @@ from apps.api.errors import BadRequest
 from apps.api.pagination import DEFAULT_LIMIT, MAX_LIMIT, bounded_int
 from apps.api.recommendation_serializers import RECOMMENDATION_FIELDS, RecommendationSerializer, fields_param
 from apps.api.views.base import ApiView, target_or_404
-from apps.dashboard import run_figures, selectors
-from apps.dashboard.forms import RecommendationFilterForm
-from apps.dashboard.keyset import BadCursor, keyset_page
+from apps.dashboard.recommendations import run_figures, selectors
+from apps.dashboard.recommendations.forms import RecommendationFilterForm
+from apps.dashboard.recommendations.keyset import BadCursor, keyset_page
 from apps.tiering.recommendations.selectors import recommendation_run_current
 
 SORT_CHOICES = [s for key in selectors.SORTS for s in (key, f"-{key}")]

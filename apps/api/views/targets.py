@@ -14,7 +14,10 @@ from apps.api.filters import RunFilter
 from apps.api.recommendation_serializers import SegmentHistorySerializer
 from apps.api.serializers import RunSerializer, SegmentSerializer, TargetSerializer
 from apps.api.views.base import ApiGenericView, ApiListView, ApiView, target_or_404
-from apps.dashboard import fleet_selectors, selectors
+from apps.dashboard.fleet.selectors import fleet_overview
+from apps.dashboard.runs.selectors import run_get, run_queryset
+from apps.dashboard.segment import selectors as segment_selectors
+from apps.dashboard.selectors import segment_label
 from apps.snapshots.collect_now import collect_now
 from apps.snapshots.models import CollectionRun, Segment
 from apps.snapshots.run_selectors import RunFigures, run_figures
@@ -25,7 +28,7 @@ from apps.targets.models import Target
 
 def _rows(target_name: str | None = None) -> list:
     """The fleet page's rows (all targets, or the one named), each with its run figures as ``figures``."""
-    rows = fleet_selectors.fleet_overview()
+    rows = fleet_overview()
     if target_name is not None:
         rows = [row for row in rows if row.target.name == target_name]
         if not rows:
@@ -62,7 +65,7 @@ class RunList(ApiListView):
     filterset_class = RunFilter
 
     def get_queryset(self):
-        return fleet_selectors.run_queryset()
+        return run_queryset()
 
     @extend_schema(operation_id="runs_list", summary="List collection runs",
                    description="Newest first; filter by target and outcome.")
@@ -76,7 +79,7 @@ class RunDetail(ApiGenericView):
     @extend_schema(operation_id="run_get", summary="One collection run")
     def get(self, request, run_id: int):
         try:
-            run = fleet_selectors.run_get(run_id=run_id)
+            run = run_get(run_id=run_id)
         except CollectionRun.DoesNotExist:
             raise Http404(f"No run {run_id}.") from None
         return Response(RunSerializer(run).data)
@@ -95,7 +98,7 @@ class CollectNow(ApiView):
         except BrokerUnavailable as exc:
             return Response({"detail": f"Collection of {target.name} not queued: {exc}",
                              "where": f"{request.method} {request.path}"}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
-        return Response(RunSerializer(fleet_selectors.run_get(run_id=run.id)).data, status=status.HTTP_202_ACCEPTED)
+        return Response(RunSerializer(run_get(run_id=run.id)).data, status=status.HTTP_202_ACCEPTED)
 
 
 class SegmentList(ApiListView):
@@ -123,10 +126,10 @@ class SegmentHistory(ApiView):
             raise Http404(f"No segment {segment_id} in target {target.name}.") from None
         history = {
             "segment_id": segment.id,
-            "label": selectors.segment_label(segment.owner, segment.object_name, segment.subobject_name,
+            "label": segment_label(segment.owner, segment.object_name, segment.subobject_name,
                                              segment.parent_partition, segment.container),
-            "series": selectors.segment_series(segment_id=segment.id),
-            "residency": selectors.segment_residency_series(segment_id=segment.id),
-            "recommendations": selectors.segment_recommendation_history(segment=segment),
+            "series": segment_selectors.segment_series(segment_id=segment.id),
+            "residency": segment_selectors.segment_residency_series(segment_id=segment.id),
+            "recommendations": segment_selectors.segment_recommendation_history(segment=segment),
         }
         return Response(SegmentHistorySerializer(history, context={"basis": target.tier_set.basis}).data)

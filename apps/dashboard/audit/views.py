@@ -24,9 +24,9 @@ from apps.core.audit import (
     audit_target_names,
 )
 from apps.core.models import AuditLogEntry
+from apps.dashboard.access import staff_required
 from apps.dashboard.audit.forms import AuditFilterChoices, AuditFilterForm
 from apps.dashboard.audit.rows import AuditRow, audit_rows
-from apps.dashboard.views import staff_required
 
 AUDIT_PAGE_SIZE = 50
 COUNT_CAP = 1000

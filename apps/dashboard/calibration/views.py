@@ -12,8 +12,8 @@ from django.views.decorators.http import require_POST
 
 from apps.core.audit import audit_event_record
 from apps.core.uploads import upload_refusals
-from apps.dashboard.forms import TierForm
-from apps.dashboard.views import staff_required
+from apps.dashboard.access import staff_required
+from apps.dashboard.tiers.forms import TierForm
 from apps.tiering.calibration import MAX_FILE_BYTES, CalibrationError, calibration_parse
 from apps.tiering.calibration.selectors import tier_set_target_names
 from apps.tiering.calibration.services import tier_calibration_store

@@ -22,7 +22,7 @@ from django.http import QueryDict
 
 from apps.dashboard import formatting
 from apps.dashboard.periods.picker import STATISTIC_WORDS, day_range_words
-from apps.dashboard.search import segment_ids_matching
+from apps.dashboard.search.selectors import segment_ids_matching
 from apps.dashboard.selectors import segment_label
 from apps.snapshots.models import Segment
 from apps.snapshots.period_compare import (

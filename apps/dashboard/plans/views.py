@@ -9,9 +9,9 @@ from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from apps.dashboard.before_after_selectors import plan_before_after, window_choice
+from apps.dashboard.access import staff_required
+from apps.dashboard.periods.before_after import plan_before_after, window_choice
 from apps.dashboard.plans.forms import PlanCreateForm
-from apps.dashboard.views import staff_required
 from apps.targets.models import Target
 from apps.tiering.plans import selectors, services
 from apps.tiering.plans.models import Plan

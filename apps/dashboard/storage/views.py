@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 
 from apps.core.audit import audit_event_record
 from apps.core.form_fields import form_field
-from apps.dashboard.views import staff_required
+from apps.dashboard.access import staff_required
 from apps.snapshots.storage_map import storage_location_save
 from apps.targets.models import Target
 from apps.targets.storage import LocationError, location_name_parse

@@ -17,9 +17,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from apps.core.audit import audit_event_record
+from apps.dashboard.access import staff_required
 from apps.dashboard.targets.forms import TargetDeleteForm, TargetPageForm
 from apps.dashboard.targets.selectors import CHECK_BADGE, collect_schedule, target_delete_summary, target_rows
-from apps.dashboard.views import staff_required
 from apps.targets.feeding import feeding_explanation
 from apps.targets.models import Target, TargetCheck
 from apps.targets.services import target_check_enqueue

@@ -167,7 +167,7 @@ def lob_indexes(rec: Any) -> list:
     one query, for a LOB segment's row only, none when the table page read them all at once."""
     if rec is None or rec.segment.object_type not in LOB_SEGMENT_TYPES:
         return []
-    if hasattr(rec, "lob_index_rows"):  # read for the whole table page (selectors.lob_indexes_attach)
+    if hasattr(rec, "lob_index_rows"):  # read for the whole table page (recommendations.selectors.lob_indexes_attach)
         return rec.lob_index_rows
     return lob_indexes_of(run_id=rec.run_id, lob_ids=[rec.segment_id]).get(rec.segment_id, [])
 

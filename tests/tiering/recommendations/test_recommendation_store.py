@@ -105,7 +105,7 @@ def test_a_failed_writer_leaves_the_current_run_shown_and_the_next_refresh_clear
 
 @pytest.mark.django_db
 def test_a_segments_history_is_its_row_in_the_last_run_of_each_day(demo_target, collect):
-    from apps.dashboard.selectors import segment_recommendation_history
+    from apps.dashboard.segment.selectors import segment_recommendation_history
     from apps.snapshots.models import Segment
 
     collect(demo_target)

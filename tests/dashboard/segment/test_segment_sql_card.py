@@ -10,8 +10,7 @@ from django.utils import timezone
 from apps.snapshots.models import Segment, SegmentSql
 from apps.targets.models import Target
 from apps.tiering.models import Recommendation
-
-from .factories import build_target
+from tests.dashboard.factories import build_target
 
 
 def _url(target: Target, segment: Segment) -> str:

@@ -1,7 +1,5 @@
 """Reads for a partitioned table's segment page: its partitions' heat by age (apps.tiering.recommendations.lifecycle) and, for
 a composite table's subpartition, its partition's subpartitions with their IO summed.
-
-Apart from apps.dashboard.selectors, which is at the 500-line mark.
 """
 
 from __future__ import annotations

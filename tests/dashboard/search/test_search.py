@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from apps.dashboard.search import SEARCH_LIMIT, like_pattern, search_segments
+from apps.dashboard.search.selectors import SEARCH_LIMIT, like_pattern, search_segments
 from apps.snapshots.models import Segment
 from tests.dashboard.factories import build_target
 

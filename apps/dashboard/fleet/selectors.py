@@ -1,6 +1,7 @@
-"""What the pages across targets read: the fleet's rows and totals, the runs, the tier catalog.
+"""What the fleet page reads: one row per target (mode, last collection, segments, costs, flash-cache hit ratio)
+and the fleet's totals.
 
-The target and segment pages read ``apps.dashboard.selectors``; this module shares its window
+The target pages read ``apps.dashboard.recommendations.selectors``; this module shares their window
 (:func:`apps.dashboard.selectors.window_since`) and statistic names.
 """
 
@@ -11,17 +12,14 @@ from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Func, IntegerField, OuterRef, Prefetch, QuerySet, Subquery, Sum
+from django.db.models import Func, IntegerField, OuterRef, Subquery, Sum
 
-from apps.dashboard import run_figures
+from apps.dashboard.recommendations import run_figures
 from apps.dashboard.selectors import STAT_FLASH_HITS, STAT_READ_REQUESTS, totals_aggregates, window_since
 from apps.snapshots.models import CollectionRun, Segment, SysStat
 from apps.targets.models import Target
 from apps.tiering import costmodel
-from apps.tiering.models import Recommendation, RecommendationRun, Refresh, Tier, TierSet
-from apps.tiering.tiers import tier_to_model
-
-# ---------------------------------------------------------------- fleet
+from apps.tiering.models import Recommendation, RecommendationRun
 
 
 @dataclass(frozen=True)
@@ -87,8 +85,9 @@ class _CountRows(Func):
 
 def fleet_overview() -> list[FleetRow]:
     """One row per target: mode, last collection, segments, costs, flash-cache hit ratio. Four queries whatever
-    the fleet's size: the costs are each current run's stored totals (apps.dashboard.run_figures), never a sum
-    over its rows; a run whose figures are missing or of an older form has them computed and stored first."""
+    the fleet's size: the costs are each current run's stored totals (apps.dashboard.recommendations.run_figures),
+    never a sum over its rows; a run whose figures are missing or of an older form has them computed and stored
+    first."""
     last_run_id = CollectionRun.objects.filter(target=OuterRef("pk")).order_by("-queued_at").values("pk")[:1]
     # count(*) per target from the segment table's target index alone (a join and GROUP BY over every segment
     # of the fleet sorted 350k rows on disk, and its cost woke PostgreSQL's JIT compiler: most of a second).
@@ -158,79 +157,3 @@ def fleet_flash_hit_ratios(*, since: dt.datetime) -> dict[int, float]:
         for target_id, t in totals.items()
         if t.get(STAT_FLASH_HITS) is not None and t.get(STAT_READ_REQUESTS)
     }
-
-
-# ---------------------------------------------------------------- runs, tiers
-
-
-def live_targets() -> list[Target]:
-    """Enabled targets that can be collected now (not report-only)."""
-    return [t for t in Target.objects.enabled() if t.is_live]
-
-
-def run_queryset() -> QuerySet[CollectionRun]:
-    """The runs, newest first, with their target and their refreshes (latest first): /runs/ and the API."""
-    return (CollectionRun.objects.select_related("target").order_by("-queued_at")
-            .prefetch_related(Prefetch("refreshes", queryset=Refresh.objects.order_by("-queued_at"))))
-
-
-def run_list(*, limit: int = 200) -> list[CollectionRun]:
-    """The latest runs, each with ``latest_refresh``: the refresh queued after it (None: none yet)."""
-    runs = list(run_queryset()[:limit])
-    for run in runs:
-        run.latest_refresh = next(iter(run.refreshes.all()), None)
-    return runs
-
-
-def run_get(*, run_id: int) -> CollectionRun:
-    """One run with ``latest_refresh`` (as run_list); raises CollectionRun.DoesNotExist."""
-    run = CollectionRun.objects.select_related("target").get(pk=run_id)
-    run.latest_refresh = Refresh.objects.filter(after_run_id=run.id).order_by("-queued_at").first()
-    return run
-
-
-@dataclass(frozen=True)
-class TierView:
-    tier: Tier
-    intensity: float | None  # ($/GB) / ($/IOPS), None when the figures are unusable
-    usd_per_gb: Decimal | None = None
-    usd_per_iops: Decimal | None = None
-
-
-@dataclass(frozen=True)
-class TierSetView:
-    name: str
-    tiers: list[TierView]
-    break_evens: list[costmodel.BreakEven]
-    targets: list[str]
-    basis: costmodel.BillingBasis = costmodel.BillingBasis(purchase=True)
-    tier_set: TierSet | None = None  # the row: its settings (hysteresis, moves worth making)
-
-
-def tier_catalog() -> list[TierSetView]:
-    """Tiers grouped by tier set with tier intensities, break-evens, the billing basis and the targets using
-    each set (three queries)."""
-    groups: dict[str, list[Tier]] = defaultdict(list)
-    for tier in Tier.objects.order_by("tier_set", "name"):
-        groups[tier.tier_set_id].append(tier)
-    users: dict[str, list[str]] = defaultdict(list)
-    for name, set_id in Target.objects.values_list("name", "tier_set"):
-        users[set_id].append(name)
-    sets = []
-    for tier_set in TierSet.objects.order_by("name"):
-        set_name, tiers = tier_set.name, groups.get(tier_set.name, [])
-        views, models = [], []
-        for tier in tiers:
-            try:
-                model = tier_to_model(tier)
-                intensity = model.intensity
-                per_gb, per_iops = model.usd_per_gb, model.usd_per_iops
-            except (costmodel.CostModelError, ArithmeticError):
-                views.append(TierView(tier=tier, intensity=None))
-                continue
-            models.append(model)
-            views.append(TierView(tier=tier, intensity=intensity, usd_per_gb=per_gb, usd_per_iops=per_iops))
-        views.sort(key=lambda v: (v.intensity is None, v.intensity or 0.0, v.tier.name))
-        sets.append(TierSetView(name=set_name, tiers=views, break_evens=costmodel.break_evens(models),
-                                targets=users.get(set_name, []), basis=tier_set.basis, tier_set=tier_set))
-    return sets

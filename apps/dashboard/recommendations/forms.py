@@ -1,4 +1,5 @@
-"""Forms of the dashboard: the recommendation filters (GET) and the tier editor (admins)."""
+"""The recommendation tables' filters, sort and page size (GET), as the target and recommendations pages
+and the API read them."""
 
 from __future__ import annotations
 
@@ -8,10 +9,7 @@ from django import forms
 from django.http import QueryDict
 
 from apps.core.form_fields import form_field
-from apps.dashboard.selectors import DEFAULT_SORT, SORTS, FilterChoices, RecommendationFilter
-from apps.tiering import costmodel
-from apps.tiering.models import Tier
-from apps.tiering.tiers import tier_to_model
+from apps.dashboard.recommendations.selectors import DEFAULT_SORT, SORTS, FilterChoices, RecommendationFilter
 
 PAGE_SIZES = (25, 50, 100, 200)
 DEFAULT_PAGE_SIZE = 50
@@ -69,28 +67,3 @@ class RecommendationFilterForm(forms.Form):
     def page_size(self) -> int:
         self.is_valid()
         return (self.cleaned_data.get("per_page") if "per_page" not in self.errors else None) or DEFAULT_PAGE_SIZE
-
-
-class TierForm(forms.ModelForm):
-    class Meta:
-        model = Tier
-        fields = [
-            "name", "tier_set", "kind", "device_cost_usd", "device_gb", "device_iops", "usd_per_gb",
-            "usd_per_iops", "included_iops", "iops_per_gb", "volume_min_gb", "volume_max_gb", "volume_max_iops",
-            "max_iops_per_gb", "max_devices", "max_gb", "read_latency_ms", "throughput_mb_s", "is_flash", "price_source", "priced_on",
-            "note",
-        ]
-        widgets = {"priced_on": forms.DateInput(attrs={"type": "date"})}
-
-    def clean(self) -> dict:
-        """Reject figures the cost model cannot price, naming the tier and the problem."""
-        super().clean()  # Form.clean returns cleaned_data (typed optional by django-stubs)
-        cleaned = self.cleaned_data
-        if not self.errors:
-            candidate = Tier(**{k: v for k, v in cleaned.items()})
-            try:
-                candidate_model = tier_to_model(candidate)
-                candidate_model.intensity  # noqa: B018 -- proves $/GB and $/IOPS are usable
-            except (costmodel.CostModelError, ArithmeticError, TypeError) as exc:
-                raise forms.ValidationError(f"These figures cannot be priced: {exc}") from exc
-        return cleaned

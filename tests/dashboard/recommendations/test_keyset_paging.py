@@ -8,8 +8,8 @@ from decimal import Decimal
 import pytest
 from django.db import connection
 
-from apps.dashboard import keyset, selectors
-from apps.dashboard.keyset import BadCursor, keyset_page
+from apps.dashboard.recommendations import keyset, selectors
+from apps.dashboard.recommendations.keyset import BadCursor, keyset_page
 from apps.tiering.models import Recommendation
 from tests.dashboard.factories import build_target
 

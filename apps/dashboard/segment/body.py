@@ -1,5 +1,6 @@
 """The segment page's content: a segment's IO and size over time, its residency, its recommendations and why,
-its partitions, before and after a move, and the SQL behind it (the view, apps.dashboard.views, caches it)."""
+its partitions, before and after a move, and the SQL behind it (the view, apps.dashboard.segment.views, caches
+it)."""
 
 from __future__ import annotations
 
@@ -8,21 +9,18 @@ from typing import Any
 from django.http import HttpRequest
 
 from apps.core.time import day_bounds
-from apps.dashboard import charts, selectors
-from apps.dashboard.before_after_selectors import segment_before_after, window_choice
-from apps.dashboard.partition_selectors import partition_heat, partition_rollup
+from apps.dashboard import charts
+from apps.dashboard.periods.before_after import segment_before_after, window_choice
 from apps.dashboard.periods.selectors import period_series
 from apps.dashboard.periods.views import page_period_context
-from apps.dashboard.segment_sql_selectors import segment_sql_card
+from apps.dashboard.segment import selectors
+from apps.dashboard.segment.partitions import partition_heat, partition_rollup
+from apps.dashboard.segment.sql_card import segment_sql_card
+from apps.dashboard.selectors import block_size_bytes, segment_label
 from apps.snapshots.models import Segment
 from apps.targets.models import Target
 from apps.tiering.recommendations.explain import explain
 from apps.tiering.recommendations.selectors import recommendation_window, tablespace_read_latency_ms
-
-
-def block_size_bytes(target: Target) -> int:
-    """The database's block size (its capabilities), else Oracle's default."""
-    return int(target.capabilities.get("block_size_bytes") or selectors.DEFAULT_BLOCK_SIZE_BYTES)
 
 
 def segment_body(request: HttpRequest, target: Target, segment: Segment) -> dict[str, Any]:
@@ -40,8 +38,8 @@ def segment_body(request: HttpRequest, target: Target, segment: Segment) -> dict
         "current": current, "reasons": explanation.reasons if explanation else (),
         "ddl": explanation.ddl if explanation else "",
         "window": recommendation_window(run=current.run) if current else None,
-        "label": selectors.segment_label(segment.owner, segment.object_name, segment.subobject_name,
-                                         segment.parent_partition, segment.container),
+        "label": segment_label(segment.owner, segment.object_name, segment.subobject_name, segment.parent_partition,
+                               segment.container),
         "io_payload": charts.segment_io_payload(series),
         "size_payload": charts.segment_size_payload(series, current_size_bytes=segment.size_bytes),
         "residency_payload": charts.residency_series_payload(residency, block_size_bytes=block_size_bytes(target)),

@@ -7,7 +7,7 @@ RecommendationRunFigures (one row per run) as JSON, the scatter's points as the 
 tier order and break-even lines) is keyed by a fingerprint of the set's tier rows: a tier edited since
 the figures were computed recomputes them rather than show figures of the old prices.
 
-The count of Oracle-maintained and unnamed rows the tables fold away by default (apps.dashboard.hidden) is one
+The count of Oracle-maintained and unnamed rows the tables fold away by default (apps.dashboard.recommendations.hidden) is one
 of them: counting it joined every row to its segment at each view. Figures stored before it was kept lack it;
 it is counted and added to them at their first view (never shown as 0 for "not counted").
 """
@@ -25,9 +25,11 @@ from django.forms.models import model_to_dict
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
-from apps.dashboard import charts, selectors
-from apps.dashboard.hidden import oracle_maintained
+from apps.dashboard import charts
+from apps.dashboard.recommendations import selectors
+from apps.dashboard.recommendations.hidden import oracle_maintained
 from apps.dashboard.rows import TierCost
+from apps.dashboard.selectors import segment_labels, segment_points
 from apps.targets.models import Target
 from apps.tiering.costmodel import break_evens, tiers_by_intensity
 from apps.tiering.models import Recommendation, RecommendationRun, RecommendationRunFigures
@@ -75,10 +77,10 @@ def figures_compute(*, target_id: int, run_id: int | None, tier_models: list[Any
                     edges: list[tuple[str, str, float | None]]) -> RunFigures:
     """Every figure from the run's rows (a few grouped queries and one read of the rows into arrays); run_id
     None: the target's current run, none yet (every figure empty)."""
-    points = selectors.segment_points(target_id=target_id, run_id=run_id)
+    points = segment_points(target_id=target_id, run_id=run_id)
     rows = Recommendation.objects.filter(run_id=run_id) if run_id else Recommendation.objects.current(target_id=target_id)
     rows = rows.counted()
-    scatter = charts.scatter_payload(points, labels=selectors.segment_labels, tier_order=tier_order, break_evens=edges)
+    scatter = charts.scatter_payload(points, labels=segment_labels, tier_order=tier_order, break_evens=edges)
     return RunFigures(
         segments_total=len(points), unsized=points.unsized,
         scatter={key: scatter[key] for key in SCATTER_COUNTS}, scatter_json=scatter_text(scatter),

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from apps.dashboard.hidden import HIDDEN_OWNERS, oracle_maintained
+from apps.dashboard.recommendations.hidden import HIDDEN_OWNERS, oracle_maintained
 from apps.tiering.models import Recommendation
 from tests.dashboard.report_target import report_imported
 

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from apps.dashboard import run_figures
+from apps.dashboard.recommendations import run_figures
 from apps.tiering.models import RecommendationRun, RecommendationRunFigures, Tier
 from tests.dashboard.factories import build_target
 
@@ -95,20 +95,20 @@ def test_storing_a_run_stores_its_figures(demo_target, collect):
 
 
 def test_the_fleet_page_shows_each_current_run_s_stored_totals(viewer_client, target):
-    from apps.dashboard import fleet_selectors
+    from apps.dashboard.fleet import selectors as fleet
 
     viewer_client.get("/targets/figs/")
     figures = stored(target)
     store(target, dict(figures, totals=dict(figures["totals"], now="1234.00", unmeasured=7, moves=3, ahead=2)))
-    (row,) = fleet_selectors.fleet_overview()  # what only the stored figures can say: not a sum of the rows
+    (row,) = fleet.fleet_overview()  # what only the stored figures can say: not a sum of the rows
     assert (row.cost_now_usd, row.unmeasured, row.moves, row.segments) == (Decimal("1234.00"), 7, 5, 80)
 
 
 def test_the_fleet_page_sums_the_rows_of_a_run_without_stored_figures(target):
-    from apps.dashboard import fleet_selectors
+    from apps.dashboard.fleet import selectors as fleet
 
     assert stored(target) is None  # a run stored before figures existed: its rows summed, nothing stored
-    (row,) = fleet_selectors.fleet_overview()
+    (row,) = fleet.fleet_overview()
     assert (row.cost_now_usd, row.cost_after_usd, row.savings_usd) == (Decimal("160.00"), Decimal("120.00"),
                                                                        Decimal("40.00"))
     assert (row.unpriced, row.moves) == (0, 40) and stored(target) is None
@@ -116,13 +116,13 @@ def test_the_fleet_page_sums_the_rows_of_a_run_without_stored_figures(target):
 
 def test_the_fleet_reads_its_costs_in_one_query_whatever_the_number_of_targets(seed_tiers,
                                                                                 django_assert_num_queries):
-    from apps.dashboard import fleet_selectors
+    from apps.dashboard.fleet import selectors as fleet
 
     for name in ("f1", "f2", "f3"):
         run_figures.run_figures_store(current_run(build_target(name=name, segments=20 * len(name))))
     # The targets with their segment counts and last runs, those runs, the stored totals, the flash ratios.
     with django_assert_num_queries(4):
-        assert len(fleet_selectors.fleet_overview()) == 3
+        assert len(fleet.fleet_overview()) == 3
 
 
 def test_the_recommendations_page_reads_the_stored_totals_and_choices_not_the_charts(viewer_client, target):

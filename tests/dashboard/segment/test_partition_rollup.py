@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 import time_machine
 
-from apps.dashboard.partition_selectors import partition_heat, partition_rollup
+from apps.dashboard.segment.partitions import partition_heat, partition_rollup
 from apps.snapshots.models import Segment
 from apps.tiering.models import Recommendation
 

@@ -14,8 +14,8 @@ class SegmentSqlBrowserTests:
     def test_the_segment_page_names_the_sql_driving_it_and_when_to_tune_it(
         self, page, live_server, admin_user, collected
     ):
-        from apps.dashboard.segment_page import read_latency
-        from apps.dashboard.segment_sql_selectors import segment_sql_card
+        from apps.dashboard.segment.body import read_latency
+        from apps.dashboard.segment.sql_card import segment_sql_card
         from apps.tiering.models import Recommendation
 
         current = list(Recommendation.objects.current(target_id=collected.id).select_related("segment", "run").filter(
