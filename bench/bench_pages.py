@@ -5,6 +5,7 @@ recommendations are what the pages read). Part of `make bench`.
 
 from __future__ import annotations
 
+import gc
 import statistics
 import time
 from contextlib import AbstractContextManager, nullcontext
@@ -42,8 +43,12 @@ def bench_pages(target, requests: int = 30) -> dict:
 
     from apps.snapshots.models import Segment
 
-    # The pages as make run serves them: static files from the manifest that collectstatic writes.
+    # The pages as make run serves them: static files from the manifest that collectstatic writes, and what this
+    # process holds (the refresh bench's arrays, before it) out of gc's sight, as a web worker's start-up is
+    # (config/wsgi.py): a web worker runs no refresh.
     call_command("collectstatic", interactive=False, verbosity=0)
+    gc.collect()
+    gc.freeze()
 
     user, _ = get_user_model().objects.get_or_create(username="bench-viewer")
     client = Client(HTTP_HOST="127.0.0.1")

@@ -88,6 +88,7 @@ def _fleet(targets: int, segments: int, seed: int = 5) -> list:
     from apps.core.pgcopy import copy_from_arrays
     from apps.targets.models import Target
     from apps.tiering import costmodel
+    from apps.tiering import sql as pg
     from apps.tiering.models import RecommendationRun, Tier
     from apps.tiering.tiers import tier_to_model
 
@@ -130,7 +131,7 @@ def _fleet(targets: int, segments: int, seed: int = 5) -> list:
                 "optimized_physical_reads", "table_scans", "db_block_changes")),
         ]
         with transaction.atomic(), connection.cursor() as cursor:
-            copy_from_arrays(cursor.cursor, "tiering_recommendation", columns)
+            copy_from_arrays(cursor.cursor, pg.RECOMMENDATIONS, columns)
         made.append(target)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE tiering_recommendation")
@@ -140,9 +141,10 @@ def _fleet(targets: int, segments: int, seed: int = 5) -> list:
 def bench_read(targets: int = READ_TARGETS, segments: int = READ_SEGMENTS) -> dict:
     """fleet_budget over a fleet of current recommendations in the database."""
     from django.db import connection
+    from psycopg import sql
 
     from apps.core.pgcopy import fetch_arrays
-    from apps.tiering.budget import selectors
+    from apps.tiering import sql as pg
     from apps.tiering.budget.models import BudgetRun
     from apps.tiering.budget.services import budget_run_remember, fleet_budget
 
@@ -154,7 +156,8 @@ def bench_read(targets: int = READ_TARGETS, segments: int = READ_SEGMENTS) -> di
     from apps.tiering.models import Tier
 
     params["tier"] = Tier.objects.get(name="flash").pk
-    ids_only = f"SELECT q.segment_id FROM ({selectors._ROWS_SQL}) AS q(t, segment_id, a, b, c, d, e, f, g, h, i, j)"
+    ids_only = sql.SQL("SELECT q.segment_id FROM ({rows}) AS q(t, segment_id, a, b, c, d, e, f, g, h, i, j)").format(
+        rows=pg.BUDGET_ROWS)
 
     def read_ids() -> None:
         with connection.cursor() as cursor:
