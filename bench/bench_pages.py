@@ -5,10 +5,11 @@ recommendations are what the pages read). Part of `make bench`.
 
 from __future__ import annotations
 
-import gc
 import statistics
 import time
 from contextlib import AbstractContextManager, nullcontext
+
+from config.gc_tuning import web_worker_gc
 
 # A page's body is kept once rendered, per role (apps.dashboard.page_cache); what rendering costs (any page's
 # first view after a change) is measured apart, with the cache off and an admin's forms in the body.
@@ -47,8 +48,7 @@ def bench_pages(target, requests: int = 30) -> dict:
     # process holds (the refresh bench's arrays, before it) out of gc's sight, as a web worker's start-up is
     # (config/wsgi.py): a web worker runs no refresh.
     call_command("collectstatic", interactive=False, verbosity=0)
-    gc.collect()
-    gc.freeze()
+    web_worker_gc()
 
     user, _ = get_user_model().objects.get_or_create(username="bench-viewer")
     client = Client(HTTP_HOST="127.0.0.1")

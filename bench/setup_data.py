@@ -27,10 +27,9 @@ def setup_django(database_suffix: str = "_bench") -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    import gc
+    from config.gc_tuning import web_worker_gc
 
-    gc.collect()  # the pages measured as config/wsgi.py serves them: what is loaded so far out of gc's sight
-    gc.freeze()
+    web_worker_gc()  # the pages measured as config/wsgi.py serves them
 
 
 def _create_database(url: str, name: str) -> None:
