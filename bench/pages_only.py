@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_pages import demo_collected, page_client, rendered_and_admin, serving  # noqa: E402
+from bench.bench_pages import demo_collected, page_client, rendered_and_admin, sent, serving  # noqa: E402
 from bench.setup_data import setup_django  # noqa: E402
 
 SKIPPED = ("recommendations csv (100k rows)",)  # its own bench (bench_export.py)
@@ -91,6 +91,7 @@ def main(argv: list[str]) -> None:
                 times.append((time.perf_counter() - start) * 1000)
                 cpu.append((time.process_time() - start_cpu) * 1000)
                 assert response.status_code == 200, (label, response.status_code)
+                sent(response)
         times.sort()
         cpu.sort()
         results[label] = {"p95_ms": round(times[max(0, int(len(times) * 0.95) - 1)], 1),

@@ -23,6 +23,7 @@ from django.db import models
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 
+from apps.core.db import json_key
 from apps.core.errors import first_line
 from apps.core.models import AuditLogEntry
 from apps.core.time import day_bounds, day_start
@@ -125,8 +126,9 @@ def audit_entry_list(*, target_name: str = "", actor_name: str = "", content_typ
 
 def audit_action_names() -> list[str]:
     """The names of the actions in the log ("collect now", "import report", …), for the page's action filter."""
-    names = (AuditLogEntry.objects.filter(action=AuditLogEntry.Action.ACCESS).order_by("additional_data__action")
-             .values_list("additional_data__action", flat=True).distinct())
+    names = (AuditLogEntry.objects.filter(action=AuditLogEntry.Action.ACCESS)
+             .annotate(action_name=json_key("additional_data", "action")).order_by("action_name")
+             .values_list("action_name", flat=True).distinct())
     return [name for name in names if name]
 
 

@@ -3,6 +3,8 @@ cursors, a subset of columns, and bad input answered 400 with its name."""
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from apps.dashboard.recommendations.keyset import cursor_encode
@@ -11,6 +13,7 @@ from apps.dashboard.recommendations.selectors import (
     recommendation_filtered,
     recommendation_sorted,
 )
+from apps.tiering.models import Recommendation
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/targets/big/recommendations/"
@@ -102,3 +105,23 @@ def test_an_unknown_target_is_a_json_404(viewer_api, db):
 
     assert response.status_code == 404
     assert "nope" in response.json()["detail"]
+
+
+def test_a_pages_rows_are_freed_when_its_response_is_sent_not_left_to_the_garbage_collector(viewer_api, big):
+    viewer_api.get(f"{URL}?limit=30")  # everything a first request sets up once
+    gc.collect()
+    gc.disable()
+    try:
+        response = viewer_api.get(f"{URL}?limit=30")
+        assert response.status_code == 200 and len(response.json()["results"]) == 30
+        del response.json  # the test client's own reference cycle (response.json is bound to the response)
+        del response
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        left = [o for o in gc.garbage if type(o) is Recommendation  # type(): a lazy object evaluates on isinstance()
+                or (type(o) is dict and type(o.get("label")) is str and "cost_now_usd_per_month" in o)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert left == []

@@ -19,6 +19,21 @@ class ApiMixin(APIView):  # mixed into APIView's subclasses: its as_view comes b
         # Not the site's login (LoginRequiredMiddleware): authentication and roles are REST_FRAMEWORK's classes.
         return login_not_required(super().as_view(**initkwargs))
 
+    def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        """DRF's, with the response no longer held by the view once answered. A view points at itself (Django's
+        setup() makes ``head`` its bound ``get``) and the response at its view until rendered: a response kept by
+        the view was only ever freed by the garbage collector, every row of its page (``data``) with it. Freed
+        when sent, a 1,000-row page no longer leaves its rows for the collector's full passes."""
+        response = super().dispatch(request, *args, **kwargs)
+        del self.response
+        if hasattr(response, "add_post_render_callback"):  # a DRF Response, rendered after the view returns
+            response.add_post_render_callback(_view_forgotten)
+        return response
+
+
+def _view_forgotten(response: Any) -> None:
+    response.renderer_context = None  # rendered: the response no longer needs its view
+
 
 class ApiView(ApiMixin, APIView):
     pass

@@ -98,6 +98,9 @@ class RecommendationList(ApiView):
             "next_cursor": page.next_cursor if page.has_next else None,
             "previous_cursor": page.previous_cursor if page.has_previous else None, "results": [],
         }
-        data = RecommendationPageSerializer(body).data
-        data["results"] = RecommendationSerializer(page.rows, many=True, fields=fields, context={"basis": basis}).data
+        data = dict(RecommendationPageSerializer(body).data)  # a plain dict: .data's points back at its serializer
+        # One serializer for every row, holding none of them: a many=True serializer keeps the page's rows in its
+        # own reference cycle (child and parent point at each other), left for the garbage collector to free.
+        serializer = RecommendationSerializer(fields=fields, context={"basis": basis})
+        data["results"] = [serializer.to_representation(row) for row in page.rows]
         return Response(data)

@@ -14,6 +14,7 @@ from decimal import Decimal
 
 from django.db.models import Func, IntegerField, OuterRef, Subquery, Sum
 
+from apps.core.db import json_key
 from apps.dashboard.recommendations import run_figures
 from apps.dashboard.selectors import STAT_FLASH_HITS, STAT_READ_REQUESTS, totals_aggregates, window_since
 from apps.snapshots.models import CollectionRun, Segment, SysStat
@@ -118,7 +119,9 @@ def _current_totals() -> dict[int, dict]:
     the charts). Runs without figures of this form (stored before them, or of an older form) have their rows
     summed instead, in one more query for all of them; their figures are the target page's to compute."""
     stored = (RecommendationRun.objects.filter(state=RecommendationRun.State.CURRENT)
-              .values_list("pk", "target_id", "figures__figures__version", "figures__figures__totals"))
+              .annotate(stored_version=json_key("figures__figures", "version"),
+                        stored_totals=json_key("figures__figures", "totals"))
+              .values_list("pk", "target_id", "stored_version", "stored_totals"))
     totals, missing = {}, []
     for run_id, target_id, version, run_totals in stored:
         if version != run_figures.VERSION or run_totals is None:

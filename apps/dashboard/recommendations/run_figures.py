@@ -25,6 +25,7 @@ from django.forms.models import model_to_dict
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
+from apps.core.db import json_key
 from apps.dashboard import charts
 from apps.dashboard.recommendations import selectors
 from apps.dashboard.recommendations.hidden import oracle_maintained
@@ -169,8 +170,10 @@ def table_figures(run: RecommendationRun | None, *, target_id: int, tier_set: st
     hundreds of kB); computed and stored first as run_figures does when missing or of an older version. Neither
     depends on the tier set's figures: a tier edited since leaves them true."""
     if run is not None:
+        keys = ("version", "totals", "choices", "hidden")
         stored = (RecommendationRunFigures.objects.filter(run_id=run.pk)
-                  .values_list("figures__version", "figures__totals", "figures__choices", "figures__hidden").first())
+                  .annotate(**{f"stored_{key}": json_key("figures", key) for key in keys})
+                  .values_list(*(f"stored_{key}" for key in keys)).first())
         if stored and stored[0] == VERSION and stored[1] is not None and stored[2] is not None:
             money = ("now", "after", "savings")
             hidden = stored[3]
