@@ -47,6 +47,7 @@ def _target_body(request: HttpRequest, target: Target, head: dict[str, Any]) -> 
     residency = selectors.latest_residency(target_id=target.id)
     flash = selectors.flash_samples(target_id=target.id, since=selectors.window_start(run=head["reco_run"]))
     storage = storage_map_read(target_id=target.id)  # the room table's and the map card's
+    block_size = block_size_bytes(target)
     context = {
         "target": target,
         **head,
@@ -62,8 +63,8 @@ def _target_body(request: HttpRequest, target: Target, head: dict[str, Any]) -> 
         "cost_payload": charts.tier_cost_payload(costs, basis=target.tier_set.basis),
         "pooled_tiers": any(c.pool_now_usd or c.pool_after_usd for c in costs),
         "residency": residency,
-        "residency_payload": charts.residency_payload(residency, block_size_bytes=block_size_bytes(target)),
-        "block_size_bytes": block_size_bytes(target),
+        "residency_payload": charts.residency_payload(residency, block_size_bytes=block_size),
+        "block_size_bytes": block_size,
         "flash": flash,
         "flash_payload": charts.flash_series_payload(flash),
         "flash_ratio": charts.flash_hit_ratio(flash),
@@ -82,7 +83,6 @@ def _target_body(request: HttpRequest, target: Target, head: dict[str, Any]) -> 
         period["scatter_script"] = json_script(period["scatter"], "data-scatter")
     context.update(period)
     return context
-
 
 
 @require_GET
