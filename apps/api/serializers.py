@@ -92,7 +92,7 @@ class TierSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "tier_set", "kind", "device_cost_usd", "device_gb", "device_iops", "usd_per_gb",
                   "usd_per_iops", "included_iops", "iops_per_gb", "volume_min_gb", "volume_max_gb",
                   "volume_max_iops", "max_iops_per_gb", "max_devices", "max_gb", "read_latency_ms",
-                  "throughput_mb_s", "is_flash", "price_source", "priced_on", "note", "intensity",
+                  "throughput_mb_s", "throughput_source", "is_flash", "price_source", "priced_on", "note", "intensity",
                   "effective_usd_per_gb", "effective_usd_per_iops"]
 
     def _view(self, tier):

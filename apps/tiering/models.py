@@ -94,6 +94,8 @@ class Tier(models.Model):
     read_latency_ms = models.FloatField(default=5.0, help_text="nominal single-block read latency")
     throughput_mb_s = models.FloatField(null=True, blank=True,
                                         help_text="sequential MB/s a move reads from or writes to it; empty: unknown")
+    throughput_source = models.CharField(max_length=300, blank=True,
+                                         help_text="where the MB/s figure comes from (a document, a benchmark)")
     is_flash = models.BooleanField(default=False)
     max_gb = models.FloatField(null=True, blank=True, help_text="capacity limit for placements; empty = unlimited")
     price_source = models.CharField(max_length=300, blank=True)

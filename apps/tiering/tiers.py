@@ -68,7 +68,7 @@ def preset_rows() -> list[dict[str, Any]]:
                 "name": entry.name, "kind": entry.kind, "tier_set_id": set_name,
                 "read_latency_ms": entry.read_latency_ms, "is_flash": entry.read_latency_ms <= FLASH_LATENCY_MS,
                 "price_source": entry.price_source, "priced_on": entry.price_read_on, "note": entry.note[:300],
-                "throughput_mb_s": entry.throughput_mb_s,
+                "throughput_mb_s": entry.throughput_mb_s, "throughput_source": entry.throughput_source[:300],
             }
             for key, value in entry.figures:
                 if value is not None:

@@ -87,3 +87,12 @@ def test_tier_sets_carry_the_seeds_intensities_and_break_evens(viewer_api, seed_
     seed = sets["seed-2009"]
     assert sorted(t["intensity"] for t in seed["tiers"]) == pytest.approx([0.1, 1.0, 375.0])
     assert sorted(b["intensity"] for b in seed["break_evens"]) == pytest.approx([0.8, 15.0])
+
+
+def test_a_tier_says_where_its_throughput_comes_from_or_that_it_is_unknown(viewer_api, seed_tiers):
+    tiers = {t["name"]: t for s in viewer_api.get("/api/v1/tier-sets/").json() for t in s["tiers"]}
+
+    assert tiers["flash"]["throughput_mb_s"] == 100
+    assert tiers["flash"]["throughput_source"].startswith("seeds/")
+    unknown = [t for t in tiers.values() if t["throughput_mb_s"] is None]
+    assert unknown and all(t["throughput_source"] == "" for t in unknown)

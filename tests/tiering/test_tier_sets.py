@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 
 from apps.targets.models import TablespaceTier, Target
 from apps.tiering.models import Tier, TierSet
+from apps.tiering.presets import SEED_DISK_THROUGHPUT, SEED_FLASH_THROUGHPUT
 
 
 @pytest.mark.django_db
@@ -45,6 +46,13 @@ class TierSetTests:
         assert sets == {"seed-2009": ("purchase", 60), "on-prem-2025": ("purchase", 60),
                         "aws-ebs": ("monthly", 60), "oci-block-volume": ("monthly", 60)}
         assert {t.name for t in Tier.objects.filter(tier_set="aws-ebs")} == {"EBS st1", "EBS gp3", "EBS io2"}
+
+    def test_it_keeps_where_each_preset_tier_s_throughput_comes_from(self, seed_tiers):
+        flash, hi_cap = Tier.objects.get(name="flash"), Tier.objects.get(name="hi-cap disk")
+        assert (flash.throughput_mb_s, flash.throughput_source) == (100, SEED_FLASH_THROUGHPUT)
+        assert (hi_cap.throughput_mb_s, hi_cap.throughput_source) == (40, SEED_DISK_THROUGHPUT)
+        unknown = Tier.objects.filter(throughput_mb_s__isnull=True)
+        assert unknown.exists() and set(unknown.values_list("throughput_source", flat=True)) == {""}
 
     def test_it_gives_a_purchase_set_s_monthly_figure_over_its_months(self, seed_tiers):
         seed = TierSet.objects.get(name="seed-2009")

@@ -15,8 +15,8 @@ class TierForm(forms.ModelForm):
         fields = [
             "name", "tier_set", "kind", "device_cost_usd", "device_gb", "device_iops", "usd_per_gb",
             "usd_per_iops", "included_iops", "iops_per_gb", "volume_min_gb", "volume_max_gb", "volume_max_iops",
-            "max_iops_per_gb", "max_devices", "max_gb", "read_latency_ms", "throughput_mb_s", "is_flash", "price_source", "priced_on",
-            "note",
+            "max_iops_per_gb", "max_devices", "max_gb", "read_latency_ms", "throughput_mb_s", "throughput_source",
+            "is_flash", "price_source", "priced_on", "note",
         ]
         widgets = {"priced_on": forms.DateInput(attrs={"type": "date"})}
 

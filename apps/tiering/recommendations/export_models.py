@@ -31,7 +31,7 @@ class ExportLine(models.Model):
     (recommendation_list's, then the segment's id)."""
 
     pk = models.CompositePrimaryKey("run_id", "segment_id")
-    position = models.IntegerField(help_text="the line's place in the export's order (apps.tiering.export_store)")
+    position = models.IntegerField(help_text="the line's place in the export's order (apps.tiering.recommendations.export_store)")
     run = models.ForeignKey("tiering.RecommendationRun", on_delete=models.CASCADE, related_name="+",
                             db_index=False)
     segment_id = models.BigIntegerField()
