@@ -60,6 +60,16 @@ class CatalogReaderTests(unittest.TestCase):
         self.assertEqual(views_and_columns("SELECT f.b FROM (SELECT d.maxbytes AS b FROM dba_data_files d) f"),
                          ({"DBA_DATA_FILES"}, {("DBA_DATA_FILES", "MAXBYTES")}))
 
+    def test_it_checks_the_columns_of_a_with_clause(self) -> None:
+        # Inside it (the catalog view's) and where it is read (what the factored query selects).
+        inside = "WITH f AS (SELECT d.maxbytez AS b FROM dba_data_files d) SELECT g.b FROM f g"
+        outside = "WITH f AS (SELECT d.maxbytes AS b FROM dba_data_files d) SELECT g.c FROM f g"
+        for sql in (inside, outside):
+            with self.subTest(sql=sql), self.assertRaises(OptimizeError):
+                views_and_columns(sql)
+        self.assertEqual(views_and_columns("WITH f AS (SELECT d.maxbytes AS b FROM dba_data_files d) SELECT g.b FROM f g"),
+                         ({"DBA_DATA_FILES"}, {("DBA_DATA_FILES", "MAXBYTES")}))
+
     def test_it_rejects_a_column_the_view_does_not_have(self) -> None:
         # DBA_LOBS has no FLASH_CACHE (NOTES section 3): the checker must say so.
         with self.assertRaises(OptimizeError):
