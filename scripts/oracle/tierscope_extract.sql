@@ -549,23 +549,7 @@ SPOOL OFF
 &gate_pack.       || '","' || REPLACE(TO_CHAR(q.SQL_TEXT), '"', '""')
 &gate_pack.       || '"' AS csv_line
 &gate_pack.FROM (
-&gate_pack.SELECT pl.object# AS obj_number,
-&gate_pack.       pl.object_owner,
-&gate_pack.       pl.object_name,
-&gate_pack.       q.sql_id,
-&gate_pack.       q.plan_hash_value,
-&gate_pack.       q.executions,
-&gate_pack.       q.read_requests,
-&gate_pack.       q.elapsed_us,
-&gate_pack.       MAX(CASE WHEN pl.operation IN ('TABLE ACCESS', 'MAT_VIEW ACCESS') AND pl.options LIKE '%FULL%' THEN 1
-&gate_pack.                WHEN pl.operation = 'INDEX' AND pl.options LIKE '%FAST FULL SCAN%' THEN 1
-&gate_pack.                ELSE 0 END) AS full_scan,
-&gate_pack.       COUNT(*) OVER (PARTITION BY q.sql_id, q.plan_hash_value) AS plan_objects,
-&gate_pack.       (SELECT MAX(DBMS_LOB.SUBSTR(t.sql_text, 1000, 1))
-&gate_pack.          FROM dba_hist_sqltext t
-&gate_pack.         WHERE t.dbid = :dbid
-&gate_pack.           AND t.sql_id = q.sql_id) AS sql_text
-&gate_pack.FROM (
+&gate_pack.WITH top_sql AS (
 &gate_pack.    SELECT r.sql_id,
 &gate_pack.           r.plan_hash_value,
 &gate_pack.           r.executions,
@@ -586,22 +570,44 @@ SPOOL OFF
 &gate_pack.        ORDER BY SUM(s.physical_read_requests_delta) DESC, s.sql_id, s.plan_hash_value
 &gate_pack.    ) r
 &gate_pack.    WHERE ROWNUM <= :top_statements
-&gate_pack.) q
-&gate_pack.JOIN dba_hist_sql_plan pl
-&gate_pack.  ON pl.dbid = :dbid
-&gate_pack. AND pl.sql_id = q.sql_id
-&gate_pack. AND pl.plan_hash_value = q.plan_hash_value
-&gate_pack.WHERE pl.object# IS NOT NULL
-&gate_pack.  AND pl.operation IN ('TABLE ACCESS', 'MAT_VIEW ACCESS', 'INDEX', 'BITMAP INDEX')
-&gate_pack.GROUP BY pl.object#,
-&gate_pack.         pl.object_owner,
-&gate_pack.         pl.object_name,
-&gate_pack.         q.sql_id,
-&gate_pack.         q.plan_hash_value,
-&gate_pack.         q.executions,
-&gate_pack.         q.read_requests,
-&gate_pack.         q.elapsed_us
-&gate_pack.ORDER BY pl.object#, q.read_requests DESC, q.sql_id
+&gate_pack.),
+&gate_pack.plan_reads AS (
+&gate_pack.    SELECT q.sql_id,
+&gate_pack.           q.plan_hash_value,
+&gate_pack.           pl.object# AS obj_number,
+&gate_pack.           pl.object_owner,
+&gate_pack.           pl.object_name,
+&gate_pack.           MAX(CASE WHEN pl.operation IN ('TABLE ACCESS', 'MAT_VIEW ACCESS') AND pl.options LIKE '%FULL%' THEN 1
+&gate_pack.                    WHEN pl.operation = 'INDEX' AND pl.options LIKE '%FAST FULL SCAN%' THEN 1
+&gate_pack.                    ELSE 0 END) AS full_scan
+&gate_pack.    FROM top_sql q
+&gate_pack.    JOIN dba_hist_sql_plan pl
+&gate_pack.      ON pl.dbid = :dbid
+&gate_pack.     AND pl.sql_id = q.sql_id
+&gate_pack.     AND pl.plan_hash_value = q.plan_hash_value
+&gate_pack.    WHERE pl.object# IS NOT NULL
+&gate_pack.      AND pl.operation IN ('TABLE ACCESS', 'MAT_VIEW ACCESS', 'INDEX', 'BITMAP INDEX')
+&gate_pack.    GROUP BY q.sql_id, q.plan_hash_value, pl.object#, pl.object_owner, pl.object_name
+&gate_pack.)
+&gate_pack.SELECT p.obj_number,
+&gate_pack.       p.object_owner,
+&gate_pack.       p.object_name,
+&gate_pack.       q.sql_id,
+&gate_pack.       q.plan_hash_value,
+&gate_pack.       q.executions,
+&gate_pack.       q.read_requests,
+&gate_pack.       q.elapsed_us,
+&gate_pack.       p.full_scan,
+&gate_pack.       COUNT(*) OVER (PARTITION BY q.sql_id, q.plan_hash_value) AS plan_objects,
+&gate_pack.       (SELECT MAX(DBMS_LOB.SUBSTR(t.sql_text, 1000, 1))
+&gate_pack.          FROM dba_hist_sqltext t
+&gate_pack.         WHERE t.dbid = :dbid
+&gate_pack.           AND t.sql_id = q.sql_id) AS sql_text
+&gate_pack.FROM top_sql q
+&gate_pack.JOIN plan_reads p
+&gate_pack.  ON p.sql_id = q.sql_id
+&gate_pack. AND p.plan_hash_value = q.plan_hash_value
+&gate_pack.ORDER BY p.obj_number, q.read_requests DESC, q.sql_id
 &gate_pack.) q
 &gate_pack./
 &gate_pack.SPOOL OFF
@@ -1088,22 +1094,7 @@ SELECT '"' || REPLACE(TO_CHAR(q.OBJ_NUMBER), '"', '""')
        || '","' || REPLACE(TO_CHAR(q.PLAN_OBJECTS), '"', '""')
        || '"' AS csv_line
 FROM (
-SELECT pl.object# AS obj_number,
-       pl.object_owner,
-       pl.object_name,
-       q.sql_id,
-       q.plan_hash_value,
-       q.executions,
-       q.read_requests,
-       q.disk_reads_blocks,
-       q.elapsed_us,
-       q.first_load_time,
-       q.sql_text,
-       MAX(CASE WHEN pl.operation IN ('TABLE ACCESS', 'MAT_VIEW ACCESS') AND pl.options LIKE '%FULL%' THEN 1
-                WHEN pl.operation = 'INDEX' AND pl.options LIKE '%FAST FULL SCAN%' THEN 1
-                ELSE 0 END) AS full_scan,
-       COUNT(*) OVER (PARTITION BY q.sql_id) AS plan_objects
-FROM (
+WITH top_sql AS (
     SELECT t.sql_id,
            t.plan_hash_value,
            t.executions,
@@ -1127,27 +1118,43 @@ FROM (
         ORDER BY SUM(s.physical_read_requests) DESC, s.sql_id
     ) t
     WHERE ROWNUM <= :top_statements
-) q
-JOIN gv$sql c
-  ON c.sql_id = q.sql_id
-JOIN gv$sql_plan pl
-  ON pl.inst_id = c.inst_id
- AND pl.sql_id = c.sql_id
- AND pl.child_number = c.child_number
-WHERE pl.object# IS NOT NULL
-  AND pl.operation IN ('TABLE ACCESS', 'MAT_VIEW ACCESS', 'INDEX', 'BITMAP INDEX')
-GROUP BY pl.object#,
-         pl.object_owner,
-         pl.object_name,
-         q.sql_id,
-         q.plan_hash_value,
-         q.executions,
-         q.read_requests,
-         q.disk_reads_blocks,
-         q.elapsed_us,
-         q.first_load_time,
-         q.sql_text
-ORDER BY pl.object#, q.read_requests DESC, q.sql_id
+),
+plan_reads AS (
+    SELECT q.sql_id,
+           pl.object# AS obj_number,
+           pl.object_owner,
+           pl.object_name,
+           MAX(CASE WHEN pl.operation IN ('TABLE ACCESS', 'MAT_VIEW ACCESS') AND pl.options LIKE '%FULL%' THEN 1
+                    WHEN pl.operation = 'INDEX' AND pl.options LIKE '%FAST FULL SCAN%' THEN 1
+                    ELSE 0 END) AS full_scan
+    FROM top_sql q
+    JOIN gv$sql c
+      ON c.sql_id = q.sql_id
+    JOIN gv$sql_plan pl
+      ON pl.inst_id = c.inst_id
+     AND pl.sql_id = c.sql_id
+     AND pl.child_number = c.child_number
+    WHERE pl.object# IS NOT NULL
+      AND pl.operation IN ('TABLE ACCESS', 'MAT_VIEW ACCESS', 'INDEX', 'BITMAP INDEX')
+    GROUP BY q.sql_id, pl.object#, pl.object_owner, pl.object_name
+)
+SELECT p.obj_number,
+       p.object_owner,
+       p.object_name,
+       q.sql_id,
+       q.plan_hash_value,
+       q.executions,
+       q.read_requests,
+       q.disk_reads_blocks,
+       q.elapsed_us,
+       q.first_load_time,
+       q.sql_text,
+       p.full_scan,
+       COUNT(*) OVER (PARTITION BY q.sql_id) AS plan_objects
+FROM top_sql q
+JOIN plan_reads p
+  ON p.sql_id = q.sql_id
+ORDER BY p.obj_number, q.read_requests DESC, q.sql_id
 ) q
 /
 SPOOL OFF

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from apps.targets.awr_report.model import AwrReportError, SegmentFigure
 from apps.targets.awr_report.numbers import parse_count, parse_number
+
+N = TypeVar("N", int, float)
 
 _OVERFLOW_RE = re.compile(r"^#+$")
 # "-> Total Physical Read Requests:   366,729" (text) / "<li ...>Total Physical Reads: 1,234</li>" (HTML).
@@ -61,19 +64,18 @@ def strict_count(text: str, *, column: str) -> int | None:
     >>> strict_count("#####", column="Reads") is None
     True
     """
-    if is_overflow(text):
-        return None
-    value = parse_count(text)
-    if value is None:
-        raise CellProblem(column, clean(text))
-    return value
+    return _strict(parse_count, text, column=column)
 
 
 def strict_number(text: str, *, column: str) -> float | None:
     """Like :func:`strict_count` for a decimal figure (an average in ms)."""
+    return _strict(parse_number, text, column=column)
+
+
+def _strict(parse: Callable[[str], N | None], text: str, *, column: str) -> N | None:
     if is_overflow(text):
         return None
-    value = parse_number(text)
+    value = parse(text)
     if value is None:
         raise CellProblem(column, clean(text))
     return value

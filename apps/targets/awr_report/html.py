@@ -15,36 +15,33 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import lxml.html
 from lxml import etree
 
 from apps.targets.awr_report import coverage
-from apps.targets.awr_report.cells import CellProblem, ListedRow, SectionListing, overflow_notes, refusal, section_total
+from apps.targets.awr_report.cells import ListedRow, SectionListing, overflow_notes, section_total
 from apps.targets.awr_report.header import HeaderFields, build_header
 from apps.targets.awr_report.model import (
     MAX_SECTION_BYTES,
     AwrReportError,
     RawReport,
+    ReaderFindings,
     SegmentFigure,
     TablespaceFigure,
-    check_names,
 )
 from apps.targets.awr_report.numbers import parse_count, parse_minutes, parse_report_time
 from apps.targets.awr_report.sections import (
-    CellOverflow,
     SegmentColumns,
     TablespaceColumns,
-    is_kept_sysstat,
     listed_segment_rows,
     normalize,
-    overflow_row_note,
     section_kind,
     segment_statistic_for_section,
-    statistic_total_columns,
-    sysstat_total,
 )
+from apps.targets.awr_report.sysstat import kept_statistic, statistic_total_columns
 
 _HEADING_RE = re.compile(r"<h([1-3])\b[^>]*>(.*?)</h\1\s*>", re.IGNORECASE | re.DOTALL)
 _TAG_RE = re.compile(r"<[^>]*>")
@@ -152,43 +149,34 @@ def read_report(
     """Read an HTML report, cut by :func:`split_sections`, into a :class:`RawReport`."""
     fields = _header_fields(title_section, filename=filename)
     header = build_header(fields, filename=filename, line=title_section.line)
-    figures: list[SegmentFigure] = []
-    sysstat: dict[str, int] = {}
-    tablespaces: list[TablespaceFigure] = []
-    notes: list[str] = []
-    listings: list[SectionListing] = []
+    found = ReaderFindings()
     for section in sections:
         kind = section_kind(section.title)
         if kind is None or kind == "compare_segments":
             if coverage.is_segment_like(section.title):
-                notes.append(coverage.passed_over_note(section.title, reason="not a section tierscope reads",
-                                                       filename=filename, line=section.line))
+                found.notes.append(coverage.passed_over_note(section.title, reason="not a section tierscope reads",
+                                                             filename=filename, line=section.line))
             continue
         tables = _section_tables(section, filename=filename)
         if kind in ("segments", "global_segments"):
-            found = _segment_figures(tables, section, kind=kind, filename=filename, notes=notes, listings=listings)
-            figures.extend(found)
+            found.figures.extend(_segment_figures(tables, section, kind=kind, filename=filename, notes=found.notes,
+                                                  listings=found.listings))
         elif kind == "sysstat":
-            sysstat.update(_sysstat(tables, section=section.title, filename=filename, notes=notes))
+            found.sysstat.update(_sysstat(tables, section=section.title, filename=filename, notes=found.notes))
         else:
-            rows = _tablespace_figures(tables, section=section.title, filename=filename, notes=notes)
-            tablespaces.extend(rows)
-    return RawReport(
-        header=header,
-        segment_figures=tuple(figures),
-        sysstat=sysstat,
-        tablespace_figures=tuple(tablespaces),
-        notes=tuple(notes),
-        listings=tuple(listings),
-    )
+            found.tablespaces.extend(_tablespace_figures(tables, section=section.title, filename=filename,
+                                                         notes=found.notes))
+    return found.raw_report(header)
 
 
-def _find_heading_row(table: list[tuple[int, Row]], required: str) -> int | None:
-    """Index of the first row that has a cell reading ``required`` (normalized)."""
-    for index, (_, row) in enumerate(table):
-        if required in (normalize(cell) for cell in row):
-            return index
-    return None
+def _headed_tables(tables: list[list[tuple[int, Row]]], required: str) -> Iterator[tuple[Row, list[tuple[int, Row]]]]:
+    """Each table with a row that has a cell reading ``required`` (normalized): the first such row (the
+    headings) and the rows under it, numbered by line."""
+    for table in tables:
+        for index, (_, row) in enumerate(table):
+            if required in (normalize(cell) for cell in row):
+                yield row, table[index + 1 :]
+                break
 
 
 def _segment_figures(
@@ -203,17 +191,13 @@ def _segment_figures(
     figures: list[SegmentFigure] = []
     rows: list[ListedRow] = []
     located = False
-    for table in tables:
-        heading_index = _find_heading_row(table, "owner")
-        if heading_index is None:
-            continue
-        columns = SegmentColumns.from_headings(table[heading_index][1])
+    for headings, body in _headed_tables(tables, "owner"):
+        columns = SegmentColumns.from_headings(headings)
         if columns is None:
-            notes.append(coverage.columns_note(section.title, table[heading_index][1], filename=filename,
-                                               line=section.line))
+            notes.append(coverage.columns_note(section.title, headings, filename=filename, line=section.line))
             return figures
         located = True
-        numbered = [(line, f"row {number}", row) for number, (line, row) in enumerate(table[heading_index + 1 :], 1)]
+        numbered = [(line, f"row {number}", row) for number, (line, row) in enumerate(body, 1)]
         listed = listed_segment_rows(columns, numbered, statistic, section=section.title, filename=filename)
         notes.extend(overflow_notes(listed, section=section.title, column=columns.value_heading, total=total,
                                     filename=filename))
@@ -234,28 +218,15 @@ def _segment_figures(
 
 def _sysstat(tables: list[list[tuple[int, Row]]], *, section: str, filename: str, notes: list[str]) -> dict[str, int]:
     found: dict[str, int] = {}
-    for table in tables:
-        heading_index = _find_heading_row(table, "statistic")
-        if heading_index is None:
-            continue
-        columns = statistic_total_columns(table[heading_index][1])
+    for headings, body in _headed_tables(tables, "statistic"):
+        columns = statistic_total_columns(headings)
         if columns is None:
             continue
-        name_at, total_at = columns
-        for number, (line, row) in enumerate(table[heading_index + 1 :], 1):
-            if max(name_at, total_at) >= len(row):
-                continue
-            name = " ".join(row[name_at].split())
-            if not name or not is_kept_sysstat(name):
-                continue
-            try:
-                value = sysstat_total(name, row[total_at])
-            except CellProblem as problem:
-                raise refusal(problem, section=section, where=f"row {number}", filename=filename, line=line) from None
-            except CellOverflow:
-                notes.append(overflow_row_note("statistic", name, section=section, line=line, filename=filename))
-                continue
-            if value is not None:
+        for number, (line, row) in enumerate(body, 1):
+            kept = kept_statistic(row, columns, section=section, where=f"row {number}", filename=filename, line=line,
+                                  notes=notes)
+            if kept is not None:
+                name, value = kept
                 found[name] = value
     return found
 
@@ -264,24 +235,14 @@ def _tablespace_figures(
     tables: list[list[tuple[int, Row]]], *, section: str, filename: str, notes: list[str]
 ) -> list[TablespaceFigure]:
     figures: list[TablespaceFigure] = []
-    for table in tables:
-        heading_index = _find_heading_row(table, "tablespace")
-        if heading_index is None:
-            continue
-        columns = TablespaceColumns.from_headings(table[heading_index][1])
+    for headings, body in _headed_tables(tables, "tablespace"):
+        columns = TablespaceColumns.from_headings(headings)
         if columns is None:
             continue
-        for number, (line, row) in enumerate(table[heading_index + 1 :], 1):
-            try:
-                figure = columns.figure(row)
-            except CellProblem as problem:
-                raise refusal(problem, section=section, where=f"row {number}", filename=filename, line=line) from None
-            except CellOverflow as overflow:
-                notes.append(overflow_row_note("tablespace", overflow.name, section=section, line=line,
-                                               filename=filename))
-                continue
+        for number, (line, row) in enumerate(body, 1):
+            figure = columns.kept_figure(row, section=section, where=f"row {number}", filename=filename, line=line,
+                                         notes=notes)
             if figure is not None:
-                check_names([figure], section=section, filename=filename, line=line)
                 figures.append(figure)
     return figures
 

@@ -89,12 +89,12 @@ def check_names(
 
 
 @dataclass(frozen=True)
-class ReportHeader:
-    """The report's identity block: database, instances, snapshots, times."""
+class ReportWindow:
+    """The database and the interval a report (or one period of a compare-period report) covers: its name,
+    DBID and release, whether it is RAC, the snapshots and their times, and the minutes between them."""
 
     db_name: str
     dbid: int
-    instances: tuple[int, ...]
     release: str
     rac: bool
     begin_snap: int
@@ -102,6 +102,13 @@ class ReportHeader:
     begin_time: dt.datetime
     end_time: dt.datetime
     elapsed_minutes: float
+
+
+@dataclass(frozen=True)
+class ReportHeader(ReportWindow):
+    """The report's identity block: database, instances, snapshots, times."""
+
+    instances: tuple[int, ...]
     is_global: bool
     #: Instance number -> startup time as the header prints it (minute precision).
     startup_times: dict[int, dt.datetime] = field(default_factory=dict)
@@ -164,6 +171,27 @@ class RawReport:
     listings: tuple[SectionListing, ...] = ()  # each "Segments by ..." section's rows (bounds.py)
 
 
+@dataclass
+class ReaderFindings:
+    """What a format reader gathers section by section, until :meth:`raw_report` freezes it."""
+
+    figures: list[SegmentFigure] = field(default_factory=list)
+    sysstat: dict[str, int] = field(default_factory=dict)
+    tablespaces: list[TablespaceFigure] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    listings: list[SectionListing] = field(default_factory=list)
+
+    def raw_report(self, header: ReportHeader) -> RawReport:
+        return RawReport(
+            header=header,
+            segment_figures=tuple(self.figures),
+            sysstat=self.sysstat,
+            tablespace_figures=tuple(self.tablespaces),
+            notes=tuple(self.notes),
+            listings=tuple(self.listings),
+        )
+
+
 @dataclass(frozen=True)
 class AwrSegment:
     """A segment with every statistic the report shows for it.
@@ -219,21 +247,12 @@ class TablespaceIOStat:
 
 
 @dataclass(frozen=True)
-class AwrPeriod:
+class AwrPeriod(ReportWindow):
     """One of the two periods of a compare-period report (awrddrpt.sql / awrddrpi.sql), with its own
     database, instance, snapshots, interval and segments (as an instance report of that period has them)."""
 
     label: str  # "1st" or "2nd"
-    db_name: str
-    dbid: int
     instance_number: int
-    release: str
-    rac: bool
-    begin_snap: int
-    end_snap: int
-    begin_time: dt.datetime
-    end_time: dt.datetime
-    elapsed_minutes: float
     elapsed_stated: bool
     segments: tuple[AwrSegment, ...] = ()
     unlisted_bounds: dict[str, int | None] = field(default_factory=dict)
@@ -249,7 +268,7 @@ class AwrPeriod:
 
 
 @dataclass(frozen=True)
-class AwrReport:
+class AwrReport(ReportWindow):
     """One parsed AWR report (``awrrpt.sql``/``awrrpti.sql`` or ``awrgrpt.sql``).
 
     Times are naive: reports print no time zone. ``sysstat`` keeps only the
@@ -257,16 +276,7 @@ class AwrReport:
     ``notes`` are one-line warnings for the run (figures printed as ``#####``).
     """
 
-    db_name: str
-    dbid: int
     instances: tuple[int, ...]
-    release: str
-    rac: bool
-    begin_snap: int
-    end_snap: int
-    begin_time: dt.datetime
-    end_time: dt.datetime
-    elapsed_minutes: float
     is_global: bool
     report_format: str  # "html" or "text"
     segments: tuple[AwrSegment, ...] = ()

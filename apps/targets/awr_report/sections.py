@@ -16,7 +16,6 @@ from apps.targets.awr_report.cells import (
     ListedRow,
     clean,
     is_blank,
-    is_overflow,
     refusal,
     strict_count,
     strict_number,
@@ -94,16 +93,6 @@ TABLESPACE_IO_SECTIONS: frozenset[str] = frozenset(
     {"tablespace io stats", "tablespace io stats (global)"}
 )
 
-_SYSSTAT_NAME_FRAGMENTS: tuple[str, ...] = ("flash cache", "optimized", "cell flash")
-_SYSSTAT_REQUEST_COUNTERS: frozenset[str] = frozenset(
-    {
-        "physical read io requests",
-        "physical write io requests",
-        "physical read total io requests",
-        "physical write total io requests",
-    }
-)
-
 # Column headings that identify a segment rather than carry its figure.
 _IDENTITY_COLUMNS: dict[str, str] = {
     "owner": "owner",
@@ -161,14 +150,6 @@ def global_statistic_key(name: str) -> str:
     """The statistic key for a V$SEGSTAT name printed in Segment Statistics (Global)."""
     normalized = normalize(name)
     return GLOBAL_SEGMENT_STATISTICS.get(normalized, snake_case(normalized))
-
-
-def is_kept_sysstat(name: str) -> bool:
-    """True for the flash-cache / optimized / IO-request statistics tierscope stores."""
-    lowered = normalize(name)
-    return lowered in _SYSSTAT_REQUEST_COUNTERS or any(
-        fragment in lowered for fragment in _SYSSTAT_NAME_FRAGMENTS
-    )
 
 
 def is_section_end_marker(text: str) -> bool:
@@ -269,16 +250,6 @@ class CellOverflow(ValueError):
         super().__init__(name)
 
 
-def sysstat_total(name: str, text: str) -> int | None:
-    """A kept statistic's Total cell: None when blank; CellOverflow for ``#####``; CellProblem when not a
-    number."""
-    if is_blank(text):
-        return None
-    if is_overflow(text):
-        raise CellOverflow(name)
-    return strict_count(text, column="Total")
-
-
 def overflow_row_note(what: str, name: str, *, section: str, line: int | None, filename: str) -> str:
     """The note for a tablespace or statistic row left out because a count is printed as ``#####``."""
     where = ", ".join(part for part in (filename, f"line {line}" if line else "") if part)
@@ -320,14 +291,6 @@ def _is_count_heading(name: str) -> bool:
     if not name or name in _IGNORED_COLUMNS or "%" in name:
         return False
     return not ("per sec" in name or name.endswith("/s") or "per trans" in name)
-
-
-def statistic_total_columns(headings: Sequence[str]) -> tuple[int, int] | None:
-    """(name column, total column) of a "Statistic / Total / per Second" table."""
-    names = [normalize(heading) for heading in headings]
-    if "statistic" not in names or "total" not in names:
-        return None
-    return names.index("statistic"), names.index("total")
 
 
 @dataclass(frozen=True)
@@ -380,6 +343,23 @@ class TablespaceColumns:
             raise CellOverflow(name)
         container = clean(row[self.container]) if self.container is not None and self.container < len(row) else ""
         return TablespaceFigure(name=name, reads=reads, av_read_ms=av_read_ms, writes=writes, container=container)
+
+    def kept_figure(
+        self, row: Sequence[str], *, section: str, where: str, filename: str, line: int | None, notes: list[str]
+    ) -> TablespaceFigure | None:
+        """:meth:`figure` for a reader: a row whose count is printed as ``#####`` is noted in ``notes`` and
+        left out (None); a count that is not a number or a name longer than Oracle allows is refused
+        (AwrReportError naming the section, ``where`` in it, the file and the line)."""
+        try:
+            figure = self.figure(row)
+        except CellProblem as problem:
+            raise refusal(problem, section=section, where=where, filename=filename, line=line) from None
+        except CellOverflow as overflow:
+            notes.append(overflow_row_note("tablespace", overflow.name, section=section, line=line, filename=filename))
+            return None
+        if figure is not None:
+            check_names([figure], section=section, filename=filename, line=line)
+        return figure
 
 
 _RELEASE_RE = re.compile(r"^(\d+)\.\d+")

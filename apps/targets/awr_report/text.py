@@ -19,30 +19,20 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from apps.targets.awr_report import coverage
-from apps.targets.awr_report.cells import CellProblem, SectionListing, overflow_notes, refusal, section_total
+from apps.targets.awr_report.cells import SectionListing, overflow_notes, section_total
 from apps.targets.awr_report.header import HeaderFields, build_header
-from apps.targets.awr_report.model import (
-    AwrReportError,
-    RawReport,
-    SegmentFigure,
-    TablespaceFigure,
-    check_names,
-)
+from apps.targets.awr_report.model import AwrReportError, RawReport, ReaderFindings, SegmentFigure, TablespaceFigure
 from apps.targets.awr_report.numbers import parse_number, parse_report_time
 from apps.targets.awr_report.sections import (
-    CellOverflow,
     SegmentColumns,
     TablespaceColumns,
-    is_kept_sysstat,
     is_section_end_marker,
     listed_segment_rows,
     normalize,
-    overflow_row_note,
     section_kind,
     segment_statistic_for_section,
-    statistic_total_columns,
-    sysstat_total,
 )
+from apps.targets.awr_report.sysstat import kept_statistic, statistic_total_columns
 
 # The title may run into its "DB/Inst:" with no space when it fills its column (11.2.0.3:
 # "Segments by Physical Read RequestsDB/Inst: ORCL/orcl1  Snaps: 2-3").
@@ -118,35 +108,23 @@ def read_report(
     header_lines = [line.lstrip("\f") for line in lines[title_index:header_end]]
     fields = (header_reader or _header_fields)(header_lines)
     header = build_header(fields, filename=filename, line=title_index + 1)
-    figures: list[SegmentFigure] = []
-    sysstat: dict[str, int] = {}
-    tablespaces: list[TablespaceFigure] = []
-    notes: list[str] = []
-    listings: list[SectionListing] = []
-    notes.extend(coverage.unrecognised_title_notes(lines, (section.line - 1 for section in sections),
-                                                   filename=filename))
+    found = ReaderFindings()
+    found.notes.extend(coverage.unrecognised_title_notes(lines, (section.line - 1 for section in sections),
+                                                         filename=filename))
     for section in sections:
         kind = section_kind(section.title)
         body = lines[section.start : section.end]
         if kind in ("segments", "global_segments"):
-            figures.extend(_segment_figures(body, section, filename=filename, notes=notes, listings=listings,
-                                            per_row=kind == "global_segments"))
+            found.figures.extend(_segment_figures(body, section, filename=filename, notes=found.notes,
+                                                  listings=found.listings, per_row=kind == "global_segments"))
         elif kind is None and coverage.is_segment_like(section.title):
-            notes.append(coverage.passed_over_note(section.title, reason="not a section tierscope reads",
-                                                   filename=filename, line=section.line))
+            found.notes.append(coverage.passed_over_note(section.title, reason="not a section tierscope reads",
+                                                         filename=filename, line=section.line))
         elif kind == "sysstat":
-            sysstat.update(_sysstat(body, section, filename=filename, notes=notes))
+            found.sysstat.update(_sysstat(body, section, filename=filename, notes=found.notes))
         elif kind == "tablespace_io":
-            rows = _tablespace_figures(body, section, filename=filename, notes=notes)
-            tablespaces.extend(rows)
-    return RawReport(
-        header=header,
-        segment_figures=tuple(figures),
-        sysstat=sysstat,
-        tablespace_figures=tuple(tablespaces),
-        notes=tuple(notes),
-        listings=tuple(listings),
-    )
+            found.tablespaces.extend(_tablespace_figures(body, section, filename=filename, notes=found.notes))
+    return found.raw_report(header)
 
 
 # -- fixed-width tables -------------------------------------------------------
@@ -313,23 +291,12 @@ def _sysstat(body: Sequence[str], section: TextSection, *, filename: str, notes:
     columns = statistic_total_columns(titles) if titles else None
     if columns is None:
         return {}
-    name_at, total_at = columns
     found: dict[str, int] = {}
     for index, record in records:
-        if max(name_at, total_at) >= len(record):
-            continue
-        name = " ".join(record[name_at].split())
-        if not name or not is_kept_sysstat(name):
-            continue
-        line = section.start + index + 1
-        try:
-            value = sysstat_total(name, record[total_at])
-        except CellProblem as problem:
-            raise refusal(problem, section=section.title, where="", filename=filename, line=line) from None
-        except CellOverflow:
-            notes.append(overflow_row_note("statistic", name, section=section.title, line=line, filename=filename))
-            continue
-        if value is not None:
+        kept = kept_statistic(record, columns, section=section.title, where="", filename=filename,
+                              line=section.start + index + 1, notes=notes)
+        if kept is not None:
+            name, value = kept
             found[name] = value
     return found
 
@@ -343,17 +310,9 @@ def _tablespace_figures(
         return []
     figures: list[TablespaceFigure] = []
     for index, record in records:
-        line = section.start + index + 1
-        try:
-            figure = columns.figure(record)
-        except CellProblem as problem:
-            raise refusal(problem, section=section.title, where="", filename=filename, line=line) from None
-        except CellOverflow as overflow:
-            notes.append(overflow_row_note("tablespace", overflow.name, section=section.title, line=line,
-                                           filename=filename))
-            continue
+        figure = columns.kept_figure(record, section=section.title, where="", filename=filename,
+                                     line=section.start + index + 1, notes=notes)
         if figure is not None:
-            check_names([figure], section=section.title, filename=filename, line=line)
             figures.append(figure)
     return figures
 

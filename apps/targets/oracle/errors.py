@@ -75,6 +75,18 @@ def grant_object(view: str) -> str:
     return f"SYS.{name}"
 
 
+#: The causes of a DPY-6005 (cannot connect) that say what is wrong: the exception the driver chains (or the
+#: words its message's later lines hold), and what it means.
+_CONNECT_FAILURES: tuple[tuple[type[BaseException], str, str], ...] = (
+    (ConnectionRefusedError, "connection refused",
+     "refused the connection: nothing listens on that host and port. Check host and port, and that the listener "
+     "is up"),
+    (TimeoutError, "timed out",
+     "did not accept a TCP connection within the connect limit — host down, wrong address or a firewall dropping "
+     "packets"),
+)
+
+
 def source_error_from(
     exc: BaseException,
     *,
@@ -113,20 +125,10 @@ def source_error_from(
             permanent=True,
             code=full,
         )
-    if full == "DPY-6005" and _caused_by(exc, ConnectionRefusedError, "connection refused"):
-        return SourceError(
-            f"DPY-6005: {dsn} refused the connection: nothing listens on that host and port. Check host and "
-            "port, and that the listener is up; tierscope will retry.",
-            permanent=False,
-            code=full,
-        )
-    if full == "DPY-6005" and _caused_by(exc, TimeoutError, "timed out"):
-        return SourceError(
-            f"DPY-6005: {dsn} did not accept a TCP connection within the connect limit — host down, wrong "
-            "address or a firewall dropping packets; tierscope will retry.",
-            permanent=False,
-            code=full,
-        )
+    if full == "DPY-6005":
+        for cause, text, meaning in _CONNECT_FAILURES:
+            if _caused_by(exc, cause, text):
+                return SourceError(f"DPY-6005: {dsn} {meaning}; tierscope will retry.", permanent=False, code=full)
     if full in ("DPY-6005", "DPY-6001") or code in (12541, 12514):
         return SourceError(
             f"{full or f'ORA-{code:05d}'}: cannot reach the database at {dsn}: {detail_text(info)}. "

@@ -47,12 +47,16 @@ def qualified(sql: str) -> exp.Expression:
 
 def views_and_columns(sql: str) -> tuple[set[str], set[tuple[str, str]]]:
     """(views read, (view, column) pairs) of a statement, resolved through its aliases. A column of a
-    derived table (an inline view's alias) is left out: qualify() has checked it against the inline
-    view's select list, whose own columns are resolved here to their catalog views."""
+    derived table (an inline view's alias, or a WITH clause's name where it is read) is left out: qualify()
+    has checked it against that query's select list, whose own columns are resolved here to their catalog
+    views."""
     tree = qualified(sql)
-    aliases = {table.alias_or_name.upper(): table.name.upper() for table in tree.find_all(exp.Table)}
-    derived = {query.alias.upper() for query in tree.find_all(exp.Subquery) if query.alias}
-    views = {table.name.upper() for table in tree.find_all(exp.Table)}
+    factored = {cte.alias.upper() for cte in tree.find_all(exp.CTE)}
+    tables = [table for table in tree.find_all(exp.Table) if table.name.upper() not in factored]
+    aliases = {table.alias_or_name.upper(): table.name.upper() for table in tables}
+    derived = {query.alias.upper() for query in tree.find_all(exp.Subquery) if query.alias} | {
+        table.alias_or_name.upper() for table in tree.find_all(exp.Table) if table.name.upper() in factored}
+    views = {table.name.upper() for table in tables}
     columns = {(aliases[column.table.upper()], column.name.upper())
                for column in tree.find_all(exp.Column) if column.table and column.table.upper() not in derived}
     return views, columns

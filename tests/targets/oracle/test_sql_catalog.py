@@ -50,15 +50,19 @@ class CatalogReaderTests(unittest.TestCase):
         self.assertEqual(since_release("12.1+ (absent in 11.2.0.4 DDL)"), (12, 1))
         self.assertIsNone(since_release("after 11.2 (not in 11.2 docs)"))
 
-    def test_it_checks_the_columns_of_an_inline_view(self) -> None:
-        # Inside it (the catalog view's) and outside it (what the inline view selects).
-        inside = "SELECT f.b FROM (SELECT d.maxbytez AS b FROM dba_data_files d) f"
-        outside = "SELECT f.c FROM (SELECT d.maxbytes AS b FROM dba_data_files d) f"
-        for sql in (inside, outside):
-            with self.subTest(sql=sql), self.assertRaises(OptimizeError):
-                views_and_columns(sql)
-        self.assertEqual(views_and_columns("SELECT f.b FROM (SELECT d.maxbytes AS b FROM dba_data_files d) f"),
-                         ({"DBA_DATA_FILES"}, {("DBA_DATA_FILES", "MAXBYTES")}))
+    def test_it_checks_the_columns_of_an_inline_view_and_a_with_clause(self) -> None:
+        # Inside it (the catalog view's) and where it is read (what the derived query selects).
+        derived = {
+            "inline view": "SELECT f.{read} FROM (SELECT d.{inside} AS b FROM dba_data_files d) f",
+            "WITH clause": "WITH f AS (SELECT d.{inside} AS b FROM dba_data_files d) SELECT g.{read} FROM f g",
+        }
+        for form, sql in derived.items():
+            for inside, read in (("maxbytez", "b"), ("maxbytes", "c")):
+                with self.subTest(form=form, inside=inside, read=read), self.assertRaises(OptimizeError):
+                    views_and_columns(sql.format(inside=inside, read=read))
+            with self.subTest(form=form):
+                self.assertEqual(views_and_columns(sql.format(inside="maxbytes", read="b")),
+                                 ({"DBA_DATA_FILES"}, {("DBA_DATA_FILES", "MAXBYTES")}))
 
     def test_it_rejects_a_column_the_view_does_not_have(self) -> None:
         # DBA_LOBS has no FLASH_CACHE (NOTES section 3): the checker must say so.

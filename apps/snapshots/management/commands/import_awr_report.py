@@ -7,13 +7,12 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from apps.core.audit import audit_command, audit_event_record
+from apps.core.audit import audit_command
 from apps.snapshots.imports import ImportRefused, report_import
 from apps.snapshots.management.commands.import_extract import (
-    print_followups,
-    print_run,
+    add_target_argument,
     read_bounded,
-    run_outcome,
+    report_run,
     target_named,
 )
 
@@ -24,7 +23,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path, help="AWR report written by awrrpt.sql / awrrpti.sql / awrgrpt.sql / awrddrpt.sql / awrddrpi.sql")
-        parser.add_argument("--target", required=True, help="target name (create it with add_target --mode report)")
+        add_target_argument(parser)
         parser.add_argument("--sizes", type=Path, help="segments.csv of an offline extract: segment sizes")
 
     @audit_command("import_awr_report")
@@ -39,6 +38,4 @@ class Command(BaseCommand):
                                 sizes_filename=sizes_path.name if sizes_path else "segments.csv")
         except ImportRefused as error:
             raise CommandError(str(error)) from None
-        print_run(self.stdout, run, what=path.name)
-        print_followups(self.stdout, run)
-        audit_event_record(actor=None, action="import_awr_report", target=target, detail=path.name, outcome=run_outcome(run))
+        report_run(self.stdout, run, action="import_awr_report", target=target, what=path.name)

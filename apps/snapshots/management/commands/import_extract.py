@@ -15,6 +15,11 @@ from apps.snapshots.signals import run_followups
 from apps.targets.models import Target
 
 
+def add_target_argument(parser: CommandParser) -> None:
+    """The --target option of the import commands; :func:`target_named` reads it."""
+    parser.add_argument("--target", required=True, help="target name (create it with add_target --mode report)")
+
+
 def target_named(name: str) -> Target:
     try:
         return Target.objects.get(name=name)
@@ -33,7 +38,15 @@ def read_bounded(path: Path) -> bytes:
         raise CommandError(f"{path}: cannot read ({error.strerror or error})") from None
 
 
-def print_run(out: OutputWrapper, run: CollectionRun, *, what: str) -> None:
+def report_run(out: OutputWrapper, run: CollectionRun, *, action: str, target: Target, what: str) -> None:
+    """Print what the import of ``what`` added and what follows it, and record it in the audit log."""
+    _print_run(out, run, what=what)
+    _print_followups(out, run)
+    audit_event_record(actor=None, action=action, target=target, detail=what,
+                       outcome=f"{run.snapshots_added} snapshot(s), {run.rows_added} rows")
+
+
+def _print_run(out: OutputWrapper, run: CollectionRun, *, what: str) -> None:
     if run.snapshots_added == 0:
         out.write(f"{what}: nothing new (already imported).")
     else:
@@ -42,15 +55,11 @@ def print_run(out: OutputWrapper, run: CollectionRun, *, what: str) -> None:
         out.write(f"  note: {note}")
 
 
-def print_followups(out: OutputWrapper, run: CollectionRun) -> None:
+def _print_followups(out: OutputWrapper, run: CollectionRun) -> None:
     """What follows the run (the apps after this one say: the recommendations' refresh, queued when)."""
     for _receiver, lines in run_followups.send(sender=CollectionRun, target_id=run.target_id, run_id=run.id):
         for line in lines or ():
             out.write(line)
-
-
-def run_outcome(run: CollectionRun) -> str:
-    return f"{run.snapshots_added} snapshot(s), {run.rows_added} rows"
 
 
 class Command(BaseCommand):
@@ -58,7 +67,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("path", type=Path, help="directory of CSV files, or a .zip of it")
-        parser.add_argument("--target", required=True, help="target name (create it with add_target --mode report)")
+        add_target_argument(parser)
 
     @audit_command("import_extract")
     def handle(self, *args: Any, **options: Any) -> None:
@@ -68,6 +77,4 @@ class Command(BaseCommand):
             run = extract_import(target=target, path_or_zip=path)
         except ImportRefused as error:
             raise CommandError(str(error)) from None
-        print_run(self.stdout, run, what=path.name)
-        print_followups(self.stdout, run)
-        audit_event_record(actor=None, action="import_extract", target=target, detail=path.name, outcome=run_outcome(run))
+        report_run(self.stdout, run, action="import_extract", target=target, what=path.name)

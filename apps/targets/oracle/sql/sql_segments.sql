@@ -9,22 +9,7 @@
 -- ACCESS FULL, INDEX FAST FULL SCAN and their STORAGE/INMEMORY forms); PLAN_OBJECTS counts the objects
 -- its plan reads. SQL_TEXT holds the first 1000 characters.
 -- Binds: :top_statements.
-SELECT pl.object# AS obj_number,
-       pl.object_owner,
-       pl.object_name,
-       q.sql_id,
-       q.plan_hash_value,
-       q.executions,
-       q.read_requests,
-       q.disk_reads_blocks,
-       q.elapsed_us,
-       q.first_load_time,
-       q.sql_text,
-       MAX(CASE WHEN pl.operation IN ('TABLE ACCESS', 'MAT_VIEW ACCESS') AND pl.options LIKE '%FULL%' THEN 1
-                WHEN pl.operation = 'INDEX' AND pl.options LIKE '%FAST FULL SCAN%' THEN 1
-                ELSE 0 END) AS full_scan,
-       COUNT(*) OVER (PARTITION BY q.sql_id) AS plan_objects
-FROM (
+WITH top_sql AS (
     SELECT t.sql_id,
            t.plan_hash_value,
            t.executions,
@@ -48,24 +33,40 @@ FROM (
         ORDER BY SUM(s.physical_read_requests) DESC, s.sql_id
     ) t
     WHERE ROWNUM <= :top_statements
-) q
-JOIN gv$sql c
-  ON c.sql_id = q.sql_id
-JOIN gv$sql_plan pl
-  ON pl.inst_id = c.inst_id
- AND pl.sql_id = c.sql_id
- AND pl.child_number = c.child_number
-WHERE pl.object# IS NOT NULL
-  AND pl.operation IN ('TABLE ACCESS', 'MAT_VIEW ACCESS', 'INDEX', 'BITMAP INDEX')
-GROUP BY pl.object#,
-         pl.object_owner,
-         pl.object_name,
-         q.sql_id,
-         q.plan_hash_value,
-         q.executions,
-         q.read_requests,
-         q.disk_reads_blocks,
-         q.elapsed_us,
-         q.first_load_time,
-         q.sql_text
-ORDER BY pl.object#, q.read_requests DESC, q.sql_id
+),
+plan_reads AS (
+    SELECT q.sql_id,
+           pl.object# AS obj_number,
+           pl.object_owner,
+           pl.object_name,
+           MAX(CASE WHEN pl.operation IN ('TABLE ACCESS', 'MAT_VIEW ACCESS') AND pl.options LIKE '%FULL%' THEN 1
+                    WHEN pl.operation = 'INDEX' AND pl.options LIKE '%FAST FULL SCAN%' THEN 1
+                    ELSE 0 END) AS full_scan
+    FROM top_sql q
+    JOIN gv$sql c
+      ON c.sql_id = q.sql_id
+    JOIN gv$sql_plan pl
+      ON pl.inst_id = c.inst_id
+     AND pl.sql_id = c.sql_id
+     AND pl.child_number = c.child_number
+    WHERE pl.object# IS NOT NULL
+      AND pl.operation IN ('TABLE ACCESS', 'MAT_VIEW ACCESS', 'INDEX', 'BITMAP INDEX')
+    GROUP BY q.sql_id, pl.object#, pl.object_owner, pl.object_name
+)
+SELECT p.obj_number,
+       p.object_owner,
+       p.object_name,
+       q.sql_id,
+       q.plan_hash_value,
+       q.executions,
+       q.read_requests,
+       q.disk_reads_blocks,
+       q.elapsed_us,
+       q.first_load_time,
+       q.sql_text,
+       p.full_scan,
+       COUNT(*) OVER (PARTITION BY q.sql_id) AS plan_objects
+FROM top_sql q
+JOIN plan_reads p
+  ON p.sql_id = q.sql_id
+ORDER BY p.obj_number, q.read_requests DESC, q.sql_id
