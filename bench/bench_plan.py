@@ -20,33 +20,19 @@ MOVES = 10_000
 def _plan_target(name: str = "bench-plan"):
     from django.utils import timezone
 
-    from apps.snapshots.models import Segment, Snapshot
-    from apps.targets.models import TablespaceTier, Target
-    from apps.tiering.models import Recommendation, RecommendationRun, Tier
+    from apps.snapshots.models import Snapshot
+    from apps.tiering.models import Recommendation, RecommendationRun
+    from bench.setup_data import MOVE_TABLESPACES, fresh_target, seed_tiers, synthetic_segments
 
-    Target.objects.filter(name=name).delete()
+    target = fresh_target(name, MOVE_TABLESPACES, capabilities={"release": "19.0.0.0.0", "dbid": 4242})
     now = timezone.now()
-    target = Target.objects.create(name=name, mode=Target.Mode.DEMO, enabled=False, tier_set_id="seed-2009",
-                                   capabilities={"release": "19.0.0.0.0", "dbid": 4242})
-    tiers = {t.name: t for t in Tier.objects.filter(tier_set="seed-2009")}
-    for tablespace, tier in (("DATA01", "fast disk"), ("HIST01", "hi-cap disk"), ("FLASH01", "flash")):
-        TablespaceTier.objects.create(target=target, tablespace_name=tablespace, tier=tiers[tier])
+    tiers = seed_tiers()
     Snapshot.objects.create(target=target, kind="demo", dbid=4242, instance_number=1, snap_id=1, begin_at=now,
                             end_at=now, startup_at=now, top_n_only=False)
     kinds = [("TABLE", ""), ("INDEX", ""), ("TABLE PARTITION", "P{:05d}"), ("INDEX PARTITION", "P{:05d}"),
              ("LOBSEGMENT", "")]
-    segments = []
-    for i in range(MOVES):
-        kind, sub = kinds[i % len(kinds)]
-        table = f"T{i // 10:05d}"
-        name = {"INDEX": f"{table}_IX", "INDEX PARTITION": f"{table}_PIX",
-                "LOBSEGMENT": f"SYS_LOB{i:010d}C00002$$"}.get(kind, table)
-        segments.append(Segment(target=target, owner=f"APP{i % 7}", object_name=name, object_type=kind,
-                                subobject_name=sub.format(i), tablespace_name="DATA01",
-                                partitioned_parent=table if kind == "LOBSEGMENT" else "",
-                                lob_column="BODY" if kind == "LOBSEGMENT" else "", size_bytes=(i % 50 + 1) * 2**27,
-                                first_seen_at=now, last_seen_at=now))
-    segments = Segment.objects.bulk_create(segments, batch_size=5000)
+    segments = synthetic_segments(target, MOVES, kinds=kinds, per_table=10, digits=5, tablespaces=("DATA01",),
+                                  now=now)
     run = RecommendationRun.objects.create(target=target, computed_at=now, state=RecommendationRun.State.CURRENT,
                                            window_days=7, statistic="p95", recommendations=MOVES)
     onto = [tiers["flash"], tiers["hi-cap disk"]]

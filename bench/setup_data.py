@@ -41,18 +41,53 @@ def _create_database(url: str, name: str) -> None:
             conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def fresh_target(name: str):
+#: The tablespaces of the large target (tablespace, seed tier), and of the synthetic targets whose
+#: recommendations move segments (bench/bench_plan.py, bench/bench_export.py).
+LARGE_TABLESPACES = (("DATA01", "fast disk"), ("DATA02", "fast disk"), ("DATA03", "hi-cap disk"),
+                     ("DATA04", "fast disk"), ("INDX01", "fast disk"), ("INDX02", "fast disk"),
+                     ("HIST01", "hi-cap disk"), ("FLASH01", "flash"))
+MOVE_TABLESPACES = (("DATA01", "fast disk"), ("HIST01", "hi-cap disk"), ("FLASH01", "flash"))
+
+
+def fresh_target(name: str, tablespaces: tuple[tuple[str, str], ...] = LARGE_TABLESPACES, **fields):
+    """A new demo target named ``name`` (one of that name deleted first) on the seed's tiers, its
+    ``tablespaces`` mapped to their tiers; ``fields``: more of its fields (``capabilities``)."""
     from apps.targets.models import TablespaceTier, Target
-    from apps.tiering.models import Tier
 
     Target.objects.filter(name=name).delete()
-    target = Target.objects.create(name=name, mode=Target.Mode.DEMO, enabled=False, tier_set_id="seed-2009")
-    tiers = {t.name: t for t in Tier.objects.filter(tier_set="seed-2009")}
-    for tablespace, tier in (("DATA01", "fast disk"), ("DATA02", "fast disk"), ("DATA03", "hi-cap disk"),
-                             ("DATA04", "fast disk"), ("INDX01", "fast disk"), ("INDX02", "fast disk"),
-                             ("HIST01", "hi-cap disk"), ("FLASH01", "flash")):
+    target = Target.objects.create(name=name, mode=Target.Mode.DEMO, enabled=False, tier_set_id="seed-2009", **fields)
+    tiers = seed_tiers()
+    for tablespace, tier in tablespaces:
         TablespaceTier.objects.create(target=target, tablespace_name=tablespace, tier=tiers[tier])
     return target
+
+
+def seed_tiers() -> dict:
+    """The seed's tiers by name."""
+    from apps.tiering.models import Tier
+
+    return {t.name: t for t in Tier.objects.filter(tier_set="seed-2009")}
+
+
+def synthetic_segments(target, count: int, *, kinds, per_table: int, digits: int, tablespaces, now) -> list:
+    """``count`` segments of ``target``, stored: of ``kinds`` ((object type, subobject name format) in turn), each
+    ``per_table`` in a row of table T<n> (n ``digits`` wide; its index <table>_IX, its partitioned index
+    <table>_PIX, LOB number i SYS_LOB<i>C00002$$ of its column BODY), owned by APP0 to APP6, in ``tablespaces``
+    in turn, 128 MiB to 6.25 GiB."""
+    from apps.snapshots.models import Segment
+
+    segments = []
+    for i in range(count):
+        kind, sub = kinds[i % len(kinds)]
+        table = f"T{i // per_table:0{digits}d}"
+        object_name = {"INDEX": f"{table}_IX", "INDEX PARTITION": f"{table}_PIX",
+                       "LOBSEGMENT": f"SYS_LOB{i:010d}C00002$$"}.get(kind, table)
+        segments.append(Segment(
+            target=target, owner=f"APP{i % 7}", object_name=object_name, object_type=kind,
+            subobject_name=sub.format(i), tablespace_name=tablespaces[i % len(tablespaces)],
+            partitioned_parent=table if kind == "LOBSEGMENT" else "", lob_column="BODY" if kind == "LOBSEGMENT" else "",
+            size_bytes=(i % 50 + 1) * 2**27, first_seen_at=now, last_seen_at=now))
+    return Segment.objects.bulk_create(segments, batch_size=5000)
 
 
 def _load_large(target, n_segments: int, n_hours: int) -> None:

@@ -8,12 +8,14 @@ also come from a file named by ``<NAME>_FILE`` (Docker/Kubernetes secrets).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import TypeVar
 
 from django.core.exceptions import ImproperlyConfigured
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
+_Number = TypeVar("_Number", int, float)
 
 
 def env_str(name: str, default: str | None = None, environ: Mapping[str, str] = os.environ) -> str:
@@ -41,23 +43,23 @@ def env_bool(name: str, default: bool = False, environ: Mapping[str, str] = os.e
 
 
 def env_int(name: str, default: int, environ: Mapping[str, str] = os.environ) -> int:
-    raw = environ.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise ImproperlyConfigured(f"Environment variable {name}={raw!r} is not an integer.") from None
+    return _env_number(name, default, int, "an integer", environ)
 
 
 def env_float(name: str, default: float, environ: Mapping[str, str] = os.environ) -> float:
+    return _env_number(name, default, float, "a number", environ)
+
+
+def _env_number(name: str, default: _Number, parse: Callable[[str], _Number], what: str,
+                environ: Mapping[str, str]) -> _Number:
+    """``name`` of ``environ`` read by ``parse`` (``default`` when unset or empty); refused when it is not ``what``."""
     raw = environ.get(name)
     if raw is None or raw == "":
         return default
     try:
-        return float(raw)
+        return parse(raw)
     except ValueError:
-        raise ImproperlyConfigured(f"Environment variable {name}={raw!r} is not a number.") from None
+        raise ImproperlyConfigured(f"Environment variable {name}={raw!r} is not {what}.") from None
 
 
 def env_like(name: str, default: object, environ: Mapping[str, str] = os.environ) -> object:

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import datetime as dt
+
 from auditlog.models import AbstractLogEntry
 from django.db import models
 
@@ -34,3 +36,18 @@ class AuditLogEntry(AbstractLogEntry):
         if self.actor_name:
             return self.actor_name
         return self.actor.get_username() if self.actor_id else "system"
+
+
+class RunDuration:
+    """``duration_s`` of a model run by a worker (a collection run, a refresh): the seconds from its
+    ``started_at`` to its ``finished_at``, None until both are set."""
+
+    __slots__ = ()
+    started_at: dt.datetime | None
+    finished_at: dt.datetime | None
+
+    @property
+    def duration_s(self) -> float | None:
+        if self.started_at and self.finished_at:
+            return (self.finished_at - self.started_at).total_seconds()
+        return None

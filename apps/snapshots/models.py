@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db import models
 
+from apps.core.models import RunDuration
 from apps.targets.rows import segment_name
 
 
@@ -295,7 +296,7 @@ class SampleState(models.Model):
 WARNING_PREFIX = "Warning: "
 
 
-class CollectionRun(models.Model):
+class CollectionRun(RunDuration, models.Model):
     """One collection (or import) of one target, shown on /runs/."""
 
     class Status(models.TextChoices):
@@ -329,12 +330,6 @@ class CollectionRun(models.Model):
             # /runs/ and the fleet overview: latest runs per target.
             models.Index(fields=["target", "-queued_at"], name="run_target_idx"),
         ]
-
-    @property
-    def duration_s(self) -> float | None:
-        if self.started_at and self.finished_at:
-            return (self.finished_at - self.started_at).total_seconds()
-        return None
 
     @property
     def warnings(self) -> list[str]:

@@ -5,6 +5,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 
 from apps.core.fields import MoneyField
+from apps.core.models import RunDuration
 from apps.tiering.costmodel import DEFAULT_AMORTISATION_MONTHS, BillingBasis
 
 
@@ -310,7 +311,7 @@ class Recommendation(RunFacts, models.Model):
         return self.run.state == RecommendationRun.State.CURRENT
 
 
-class Refresh(models.Model):
+class Refresh(RunDuration, models.Model):
     """One refresh of a target's recommendations as a task of its own, after a collection or an import.
 
     Shown on /runs/ beside the run that caused it. A refresh that fails fails
@@ -342,12 +343,6 @@ class Refresh(models.Model):
             # /runs/ and the reaper: a target's latest refreshes.
             models.Index(fields=["target", "-queued_at"], name="refresh_target_idx"),
         ]
-
-    @property
-    def duration_s(self) -> float | None:
-        if self.started_at and self.finished_at:
-            return (self.finished_at - self.started_at).total_seconds()
-        return None
 
 
 # The fleet budget's remembered runs (its package, apps.tiering.budget) and a tier's measured figures (issue 17)

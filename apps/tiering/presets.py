@@ -96,23 +96,15 @@ SEED_2009: tuple[PresetTier, ...] = (
 # Drive figures: random 8 KiB IOPS an array can sustain per drive (not the
 # 4 KiB read maximum of the datasheet), so disks get ~1/2 of their seek rate
 # and SSDs a mixed read/write figure well below the datasheet.
-ON_PREM_2025: tuple[PresetTier, ...] = (
-    _device(
-        "NL-SAS HDD 20TB", "420", 20000, 150, 8.0, STREET_PRICES,
-        "7.2k rpm enterprise drive (Exos X20 / Ultrastar HC560 class), ~$21/TB",
-    ),
-    _device(
-        "SAS 10k HDD 2.4TB", "380", 2400, 220, 5.0, STREET_PRICES,
-        "10k rpm SAS (Exos 10E2400 class); end-of-line product, prices vary",
-    ),
-    _device(
-        "SATA SSD 3.84TB", "520", 3840, 60000, 0.2, STREET_PRICES,
-        "enterprise SATA TLC (PM893 / 5400 PRO class), mixed 70/30 8K figure",
-    ),
-    _device(
-        "NVMe SSD 7.68TB", "1100", 7680, 250000, 0.1, STREET_PRICES,
-        "enterprise U.2/U.3 TLC (PM9A3 / 7450 PRO class), mixed 70/30 8K figure",
-    ),
+ON_PREM_2025: tuple[PresetTier, ...] = tuple(
+    _device(name, cost, gb, iops, latency_ms, STREET_PRICES, note)
+    for name, cost, gb, iops, latency_ms, note in (
+        # (name, price USD, GB, IOPS, read latency ms, what it is)
+        ("NL-SAS HDD 20TB", "420", 20000, 150, 8.0, "7.2k rpm enterprise drive (Exos X20 / Ultrastar HC560 class), ~$21/TB"),
+        ("SAS 10k HDD 2.4TB", "380", 2400, 220, 5.0, "10k rpm SAS (Exos 10E2400 class); end-of-line product, prices vary"),
+        ("SATA SSD 3.84TB", "520", 3840, 60000, 0.2, "enterprise SATA TLC (PM893 / 5400 PRO class), mixed 70/30 8K figure"),
+        ("NVMe SSD 7.68TB", "1100", 7680, 250000, 0.1, "enterprise U.2/U.3 TLC (PM9A3 / 7450 PRO class), mixed 70/30 8K figure"),
+    )
 )
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_int, env_secret, env_str
+from config.env import env_bool, env_float, env_int, env_secret, env_str
 
 
 class EnvTests:
@@ -27,6 +27,20 @@ class EnvTests:
         monkeypatch.setenv("X_NUM", "ten")
         with pytest.raises(ImproperlyConfigured, match="X_NUM"):
             env_int("X_NUM", 1)
+
+    @pytest.mark.parametrize(("read", "raw", "value", "bad", "refusal"), [
+        (env_int, "12", 12, "1.5", "Environment variable X_NUM='1.5' is not an integer."),
+        (env_float, "1.5", 1.5, "1.5x", "Environment variable X_NUM='1.5x' is not a number."),
+    ])
+    def test_it_reads_a_number_or_says_what_a_bad_one_is_not(self, monkeypatch, read, raw, value, bad, refusal):
+        monkeypatch.setenv("X_NUM", "")
+        assert read("X_NUM", 7) == 7
+        monkeypatch.setenv("X_NUM", raw)
+        assert read("X_NUM", 7) == value
+        monkeypatch.setenv("X_NUM", bad)
+        with pytest.raises(ImproperlyConfigured) as refused:
+            read("X_NUM", 7)
+        assert str(refused.value) == refusal
 
     def test_it_reads_a_secret_from_a_file(self, monkeypatch, tmp_path):
         secret = tmp_path / "s"

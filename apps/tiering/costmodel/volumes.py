@@ -41,6 +41,10 @@ class VolumeTier(Tier):
     volume_max_gb: float = 16384.0
     volume_max_iops: float | None = None
 
+    @property
+    def usd_per_gb(self) -> Decimal:
+        return to_decimal(self.usd_per_gb_price)
+
     def _billed_gb(self, gb: float, iops: float, volumes: int) -> float:
         return max(gb, volumes * self.volume_min_gb)
 
@@ -86,10 +90,6 @@ class ProvisionedIopsTier(VolumeTier):
                 f"tier {self.name!r}: without usd_per_iops, volume_max_iops must be set and "
                 "not exceed included_iops_per_volume"
             )
-
-    @property
-    def usd_per_gb(self) -> Decimal:
-        return to_decimal(self.usd_per_gb_price)
 
     @property
     def usd_per_iops(self) -> Decimal:
@@ -142,10 +142,6 @@ class PerformanceLevelTier(VolumeTier):
         _positive(self.name, "iops_per_gb", self.iops_per_gb)
         _positive(self.name, "volume_max_gb", self.volume_max_gb)
         _positive(self.name, "volume_min_gb", self.volume_min_gb)
-
-    @property
-    def usd_per_gb(self) -> Decimal:
-        return to_decimal(self.usd_per_gb_price)
 
     @property
     def usd_per_iops(self) -> Decimal:

@@ -105,45 +105,53 @@ def movability(owner: str, object_name: str, object_type: str, *, name_truncated
     return MOVABLE
 
 
+#: Why a segment of each code (but MOVABLE) is not moved by itself, and what to do instead: filled with the
+#: segment's ``name`` (owner.object), ``owner``, ``kind`` (its type) and ``lob`` (" <its LOB>" for a LOB index
+#: named after its LOB, else "").
+_WHY_NOT: dict[str, str] = {
+    NAME_TRUNCATED: (
+        "Its name ({name}) was cut short by the text report, so it may not be the segment's real name: "
+        "resolve it (import the HTML report, or a sizes listing where exactly one segment has that "
+        "prefix) before acting on it; no DDL until then."),
+    MOVES_WITH_LOB: (
+        "{name} is a LOB index: Oracle moves it with its LOB segment{lob} (ALTER TABLE ... MOVE LOB "
+        "(...) STORE AS (TABLESPACE ...)), never by itself; it is neither moved nor counted in savings on its own."),
+    DICTIONARY: (
+        "{name} is a data dictionary object ({owner}): Oracle does not support moving it "
+        "(SYSAUX occupants move only with the procedure V$SYSAUX_OCCUPANTS.MOVE_PROCEDURE names)."),
+    ORACLE_MAINTAINED: (
+        "{owner} is a schema Oracle maintains: its objects move only with their feature's own "
+        "procedure (V$SYSAUX_OCCUPANTS.MOVE_PROCEDURE for SYSAUX occupants), not with ALTER TABLE/INDEX."),
+    UNKNOWN_OBJECT: (
+        "AWR could not name this object ({name}, type {kind}): it was dropped, or its "
+        "dictionary row is gone, so there is nothing to move."),
+    CLUSTER: (
+        "{name} is a CLUSTER segment: ALTER TABLE ... MOVE refuses clustered tables (ORA-14512) and online "
+        "redefinition cannot change their tablespace (ORA-42066); recreate the cluster in the new "
+        "tablespace and reload it."),
+    AQ_INTERNAL: (
+        "{name} is an internal object of an Advanced Queuing queue table: it moves only with its "
+        "queue table, e.g. recreated with DBMS_AQADM.CREATE_QUEUE_TABLE(storage_clause => "
+        "'TABLESPACE ...')."),
+    IOT_SEGMENT: (
+        "{name} is the index or overflow segment of an index-organized table: it moves with the "
+        "table (ALTER TABLE <table> MOVE [OVERFLOW] TABLESPACE ...), not by itself."),
+    SEGMENT_TYPE: "No DDL moves a segment of type {kind} by itself; it stays where it is.",
+}
+
+
 def why_not_movable(code: str, *, owner: str, object_name: str, object_type: str) -> str:
     """One sentence: why a segment of ``code`` is not moved by itself, and what to do instead.
 
     Names are printed with ``ascii`` when they hold anything unusual, so the
     sentence can also be a DDL comment line.
     """
-    name = f"{_shown(owner)}.{_shown(object_name)}"
-    kind = " ".join(object_type.upper().split())
-    if code == NAME_TRUNCATED:
-        return (f"Its name ({name}) was cut short by the text report, so it may not be the segment's real name: "
-                "resolve it (import the HTML report, or a sizes listing where exactly one segment has that "
-                "prefix) before acting on it; no DDL until then.")
-    if code == MOVES_WITH_LOB:
-        lob = f" {_shown(_lob_of(object_name))}" if _LOB_INDEX_NAME.match(object_name) else ""
-        return (f"{name} is a LOB index: Oracle moves it with its LOB segment{lob} (ALTER TABLE ... MOVE LOB "
-                "(...) STORE AS (TABLESPACE ...)), never by itself; it is neither moved nor counted in savings on its own.")
-    if code == DICTIONARY:
-        return (f"{name} is a data dictionary object ({_shown(owner)}): Oracle does not support moving it "
-                "(SYSAUX occupants move only with the procedure V$SYSAUX_OCCUPANTS.MOVE_PROCEDURE names).")
-    if code == ORACLE_MAINTAINED:
-        return (f"{_shown(owner)} is a schema Oracle maintains: its objects move only with their feature's own "
-                "procedure (V$SYSAUX_OCCUPANTS.MOVE_PROCEDURE for SYSAUX occupants), not with ALTER TABLE/INDEX.")
-    if code == UNKNOWN_OBJECT:
-        return (f"AWR could not name this object ({name}, type {_shown(kind)}): it was dropped, or its "
-                "dictionary row is gone, so there is nothing to move.")
-    if code == CLUSTER:
-        return (f"{name} is a CLUSTER segment: ALTER TABLE ... MOVE refuses clustered tables (ORA-14512) and online "
-                "redefinition cannot change their tablespace (ORA-42066); recreate the cluster in the new "
-                "tablespace and reload it.")
-    if code == AQ_INTERNAL:
-        return (f"{name} is an internal object of an Advanced Queuing queue table: it moves only with its "
-                "queue table, e.g. recreated with DBMS_AQADM.CREATE_QUEUE_TABLE(storage_clause => "
-                "'TABLESPACE ...').")
-    if code == IOT_SEGMENT:
-        return (f"{name} is the index or overflow segment of an index-organized table: it moves with the "
-                "table (ALTER TABLE <table> MOVE [OVERFLOW] TABLESPACE ...), not by itself.")
-    if code == SEGMENT_TYPE:
-        return f"No DDL moves a segment of type {_shown(kind)} by itself; it stays where it is."
-    raise ValueError(f"not a not-movable code: {code!r}")
+    sentence = _WHY_NOT.get(code)
+    if sentence is None:
+        raise ValueError(f"not a not-movable code: {code!r}")
+    lob = f" {_shown(_lob_of(object_name))}" if _LOB_INDEX_NAME.match(object_name) else ""
+    return sentence.format(name=f"{_shown(owner)}.{_shown(object_name)}", owner=_shown(owner),
+                           kind=_shown(" ".join(object_type.upper().split())), lob=lob)
 
 
 def _lob_of(lob_index_name: str) -> str:

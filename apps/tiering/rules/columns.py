@@ -21,6 +21,7 @@ from apps.tiering.rules.figures import (
     FLASH_CACHE_CODES,
     LOB_TYPES,
     PARTITION_TYPES,
+    RULE_COUNTS,
     TEMP_TYPES,
     UNDO_TYPES,
     PartitionSkew,
@@ -30,20 +31,7 @@ from apps.tiering.rules.figures import (
 from apps.tiering.rules.limits import DEFAULT_THRESHOLDS, RulesError, merge_thresholds
 
 _FLOAT_COLUMNS = frozenset(
-    {
-        "size_bytes",
-        "read_requests",
-        "write_requests",
-        "physical_reads_blocks",
-        "physical_reads_direct_blocks",
-        "optimized_physical_reads",
-        "table_scans",
-        "iops",
-        "intensity",
-        "flash_blocks",
-        "block_size_bytes",
-        "iops_bound",
-    }
+    {"size_bytes", *RULE_COUNTS, "iops", "intensity", "flash_blocks", "block_size_bytes", "iops_bound"}
 )
 #: Columns with a default for callers that do not pass them: (dtype, fill value).
 _DEFAULTED: dict[str, tuple[type[object], object]] = {"unmeasured": (bool, False), "iops_bound": (np.float64, math.nan), "movability": (np.int8, 0),

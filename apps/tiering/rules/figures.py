@@ -87,6 +87,11 @@ class MoveFigures:
     unknown_throughput: tuple[str, ...] = ()
 
 
+#: The window's counts of a segment the rules read (SegmentFigures' and rules.Columns' fields of these names).
+RULE_COUNTS = ("read_requests", "write_requests", "physical_reads_blocks", "physical_reads_direct_blocks",
+               "optimized_physical_reads", "table_scans")
+
+
 @dataclass(frozen=True)
 class SegmentFigures:
     """One segment over a window, as the service fills it from stored rollups.
@@ -168,15 +173,7 @@ class SegmentFigures:
     def __post_init__(self) -> None:
         if _plainly_valid(self):
             return
-        for name in (
-            "read_requests",
-            "write_requests",
-            "physical_reads_blocks",
-            "physical_reads_direct_blocks",
-            "optimized_physical_reads",
-            "table_scans",
-            "db_block_changes",
-        ):
+        for name in (*RULE_COUNTS, "db_block_changes"):
             self._check_count(name, getattr(self, name))
         for name in ("size_bytes", "flash_blocks", "cache_blocks"):
             if getattr(self, name) is not None:

@@ -129,10 +129,6 @@ _BELOW_AWR_CAPTURE = Reason(
 )
 
 
-def _below_capture(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
-    return _BELOW_AWR_CAPTURE
-
-
 def _undo(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
     return Reason(
         "undo_redo",
@@ -149,10 +145,6 @@ _TEMP_OK = Reason(
     "2.5x faster with TEMP on flash. The flash cache does not serve TEMP; only a "
     "temporary tablespace on flash does.",
 )
-
-
-def _temp(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
-    return _TEMP_OK
 
 
 def _write_heavy(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
@@ -311,11 +303,16 @@ def _said(code: str, words: Callable[[Figures], str]) -> _Wording:
     return lambda figures, skew, row: Reason(code, words(figures))
 
 
+def _always(reason: Reason) -> _Wording:
+    """The wording of a finding whose sentence is the same for every segment."""
+    return lambda figures, skew, row: reason
+
+
 _WORDING_BY_CODE: dict[str, _Wording] = {
     "size_unknown": _size_unknown,
-    "below_awr_capture": _below_capture,
+    "below_awr_capture": _always(_BELOW_AWR_CAPTURE),
     "undo_redo": _undo,
-    "temp_ok": _temp,
+    "temp_ok": _always(_TEMP_OK),
     "write_heavy": _write_heavy,
     "full_scan": _full_scan,
     "already_resident": _already_resident,

@@ -17,6 +17,7 @@ from tabulate import tabulate
 
 from apps.core.audit import audit_command, command_actor_name
 from apps.targets.models import Target
+from apps.tiering.management.lookups import target_named
 from apps.tiering.models import Tier
 from apps.tiering.plans.models import Plan
 from apps.tiering.plans.selectors import plan_export, plan_header, plan_step_rows
@@ -53,10 +54,7 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
 
     def _create(self, options: dict[str, Any]) -> None:
-        try:
-            target = Target.objects.select_related("tier_set").get(name=options["target"])
-        except Target.DoesNotExist:
-            raise CommandError(f"No target named {options['target']!r}.") from None
+        target = target_named(options["target"], Target.objects.select_related("tier_set"))
         tier = None
         if options["budget_gb"] is not None:
             if not options["tier"]:

@@ -17,7 +17,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from apps.core.audit import audit_command, audit_event_record
-from apps.targets.models import Target
+from apps.tiering.management.lookups import target_named
 from apps.tiering.recommendations.export import export_csv_parts, export_json_parts, export_rows, export_table
 from apps.tiering.recommendations.readiness import recommendations_missing
 from apps.tiering.recommendations.refreshes import refresh_now
@@ -45,10 +45,7 @@ class Command(BaseCommand):
 
     @audit_command("recommend")
     def handle(self, *args: Any, **options: Any) -> None:
-        try:
-            target = Target.objects.get(name=options["target"])
-        except Target.DoesNotExist:
-            raise CommandError(f"No target named {options['target']!r}.") from None
+        target = target_named(options["target"])
         if options["refresh"]:
             self._refresh(target)
             if options["format"] is None:
