@@ -112,17 +112,20 @@ class Tier(models.Model):
         return self.name
 
     def clean(self) -> None:
-        """A tier mapped to tablespaces stays in its targets' set: moving it would price them in another unit."""
+        """A tier mapped to tablespaces or storage locations stays in their targets' set: moving it would price
+        them in another unit."""
         super().clean()
         if self.pk is None or self.tier_set_id is None:
             return
-        elsewhere = self.tablespaces.exclude(target__tier_set_id=self.tier_set_id).select_related("target")
-        if elsewhere:
-            maps = ", ".join(f"{m.target.name}: {m.tablespace_name}" for m in elsewhere[:5])
-            raise ValidationError({"tier_set": (
-                f"tier {self.name!r} is mapped to tablespaces of targets on another set ({maps}); "
-                f"map them to other tiers first, or keep the set"
-            )})
+        errors = []
+        for what, mapped, name in (("tablespaces", self.tablespaces, "tablespace_name"),
+                                   ("storage locations", self.storage_locations, "name")):
+            elsewhere = mapped.exclude(target__tier_set_id=self.tier_set_id).select_related("target").order_by(name)
+            if maps := ", ".join(f"{m.target.name}: {getattr(m, name)}" for m in elsewhere[:5]):
+                errors.append(f"tier {self.name!r} is mapped to {what} of targets on another set ({maps}); "
+                              f"map them to other tiers first, or keep the set")
+        if errors:
+            raise ValidationError({"tier_set": errors})
 
 
 class RecommendationRun(models.Model):

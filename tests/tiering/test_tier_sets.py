@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 
-from apps.targets.models import TablespaceTier, Target
+from apps.targets.models import StorageLocation, TablespaceTier, Target
 from apps.tiering.models import Tier, TierSet
 from apps.tiering.presets import SEED_DISK_THROUGHPUT, SEED_FLASH_THROUGHPUT
 
@@ -105,5 +105,19 @@ class TierMoveTests:
 
         assert response.status_code == 200
         assert "mapped to tablespaces of targets on another set (prod: USERS)" in response.content.decode()
+        fast.refresh_from_db()
+        assert fast.tier_set_id == "seed-2009"
+
+    def test_it_refuses_to_move_a_tier_a_storage_location_is_mapped_to(self, admin_client, seed_tiers):
+        target = Target.objects.create(name="prod", mode=Target.Mode.REPORT, tier_set_id="seed-2009")
+        fast = Tier.objects.get(name="fast disk")
+        StorageLocation.objects.create(target=target, name="+DATA", kind=StorageLocation.Kind.ASM, tier=fast)
+        data = {f: getattr(fast, f) for f in ("name", "kind", "device_cost_usd", "device_gb", "device_iops",
+                                              "read_latency_ms")}
+
+        response = admin_client.post(f"/tiers/{fast.pk}/edit/", {**data, "tier_set": "aws-ebs"})
+
+        assert response.status_code == 200
+        assert "mapped to storage locations of targets on another set (prod: +DATA)" in response.content.decode()
         fast.refresh_from_db()
         assert fast.tier_set_id == "seed-2009"
