@@ -10,26 +10,33 @@ from apps.api.views import fleet, imports, plans, recommendations, targets
 
 app_name = "api"
 
+target = [
+    path("", targets.TargetDetail.as_view(), name="target"),
+    path("collect/", targets.CollectNow.as_view(), name="collect"),
+    path("segments/", targets.SegmentList.as_view(), name="segments"),
+    path("segments/<int:segment_id>/history/", targets.SegmentHistory.as_view(), name="segment_history"),
+    path("recommendations/", recommendations.RecommendationList.as_view(), name="recommendations"),
+    path("imports/report/", imports.ReportImport.as_view(), name="import_report"),
+    path("imports/extract/", imports.ExtractImport.as_view(), name="import_extract"),
+]
+
+plan = [
+    path("", plans.PlanDetail.as_view(), name="plan"),
+    path("steps/", plans.PlanSteps.as_view(), name="plan_steps"),
+    path("state/", plans.PlanState.as_view(), name="plan_state"),
+    path("script/", plans.PlanScript.as_view(), name="plan_script"),
+]
+
 v1 = [
     path("targets/", targets.TargetList.as_view(), name="targets"),
-    path("targets/<str:name>/", targets.TargetDetail.as_view(), name="target"),
-    path("targets/<str:name>/collect/", targets.CollectNow.as_view(), name="collect"),
-    path("targets/<str:name>/segments/", targets.SegmentList.as_view(), name="segments"),
-    path("targets/<str:name>/segments/<int:segment_id>/history/", targets.SegmentHistory.as_view(),
-         name="segment_history"),
-    path("targets/<str:name>/recommendations/", recommendations.RecommendationList.as_view(), name="recommendations"),
-    path("targets/<str:name>/imports/report/", imports.ReportImport.as_view(), name="import_report"),
-    path("targets/<str:name>/imports/extract/", imports.ExtractImport.as_view(), name="import_extract"),
+    path("targets/<str:name>/", include(target)),
     path("runs/", targets.RunList.as_view(), name="runs"),
     path("runs/<int:run_id>/", targets.RunDetail.as_view(), name="run"),
     path("tier-sets/", fleet.TierSetList.as_view(), name="tier_sets"),
     path("budget/", fleet.FleetBudgetView.as_view(), name="budget"),
     path("audit/", fleet.AuditList.as_view(), name="audit"),
     path("plans/", plans.PlanList.as_view(), name="plans"),
-    path("plans/<int:plan_id>/", plans.PlanDetail.as_view(), name="plan"),
-    path("plans/<int:plan_id>/steps/", plans.PlanSteps.as_view(), name="plan_steps"),
-    path("plans/<int:plan_id>/state/", plans.PlanState.as_view(), name="plan_state"),
-    path("plans/<int:plan_id>/script/", plans.PlanScript.as_view(), name="plan_script"),
+    path("plans/<int:plan_id>/", include(plan)),
 ]
 
 urlpatterns = [
