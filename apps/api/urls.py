@@ -10,27 +10,29 @@ from apps.api.views import fleet, imports, plans, recommendations, targets
 
 app_name = "api"
 
-v1 = [
-    path("targets/", targets.TargetList.as_view(), name="targets"),
-    path("targets/<str:name>/", targets.TargetDetail.as_view(), name="target"),
-    path("targets/<str:name>/collect/", targets.CollectNow.as_view(), name="collect"),
-    path("targets/<str:name>/segments/", targets.SegmentList.as_view(), name="segments"),
-    path("targets/<str:name>/segments/<int:segment_id>/history/", targets.SegmentHistory.as_view(),
-         name="segment_history"),
-    path("targets/<str:name>/recommendations/", recommendations.RecommendationList.as_view(), name="recommendations"),
-    path("targets/<str:name>/imports/report/", imports.ReportImport.as_view(), name="import_report"),
-    path("targets/<str:name>/imports/extract/", imports.ExtractImport.as_view(), name="import_extract"),
-    path("runs/", targets.RunList.as_view(), name="runs"),
-    path("runs/<int:run_id>/", targets.RunDetail.as_view(), name="run"),
-    path("tier-sets/", fleet.TierSetList.as_view(), name="tier_sets"),
-    path("budget/", fleet.FleetBudgetView.as_view(), name="budget"),
-    path("audit/", fleet.AuditList.as_view(), name="audit"),
-    path("plans/", plans.PlanList.as_view(), name="plans"),
-    path("plans/<int:plan_id>/", plans.PlanDetail.as_view(), name="plan"),
-    path("plans/<int:plan_id>/steps/", plans.PlanSteps.as_view(), name="plan_steps"),
-    path("plans/<int:plan_id>/state/", plans.PlanState.as_view(), name="plan_state"),
-    path("plans/<int:plan_id>/script/", plans.PlanScript.as_view(), name="plan_script"),
-]
+#: (route under /api/v1/, view, URL name)
+V1_ROUTES = (
+    ("targets/", targets.TargetList, "targets"),
+    ("targets/<str:name>/", targets.TargetDetail, "target"),
+    ("targets/<str:name>/collect/", targets.CollectNow, "collect"),
+    ("targets/<str:name>/segments/", targets.SegmentList, "segments"),
+    ("targets/<str:name>/segments/<int:segment_id>/history/", targets.SegmentHistory, "segment_history"),
+    ("targets/<str:name>/recommendations/", recommendations.RecommendationList, "recommendations"),
+    ("targets/<str:name>/imports/report/", imports.ReportImport, "import_report"),
+    ("targets/<str:name>/imports/extract/", imports.ExtractImport, "import_extract"),
+    ("runs/", targets.RunList, "runs"),
+    ("runs/<int:run_id>/", targets.RunDetail, "run"),
+    ("tier-sets/", fleet.TierSetList, "tier_sets"),
+    ("budget/", fleet.FleetBudgetView, "budget"),
+    ("audit/", fleet.AuditList, "audit"),
+    ("plans/", plans.PlanList, "plans"),
+    ("plans/<int:plan_id>/", plans.PlanDetail, "plan"),
+    ("plans/<int:plan_id>/steps/", plans.PlanSteps, "plan_steps"),
+    ("plans/<int:plan_id>/state/", plans.PlanState, "plan_state"),
+    ("plans/<int:plan_id>/script/", plans.PlanScript, "plan_script"),
+)
+
+v1 = [path(route, view.as_view(), name=name) for route, view, name in V1_ROUTES]
 
 urlpatterns = [
     path("api/v1/", include(v1)),

@@ -1,4 +1,4 @@
-/* A target's pages: follow its latest refresh (a Recompute's) until it is done, without a reload. */
+/* A target's pages: follow its latest refresh (a Recompute's) until it is done, without a reload (js/follow.js). */
 (function () {
   "use strict";
   const box = document.getElementById("refresh-state");
@@ -27,15 +27,7 @@
     }
   }
 
-  function tick() {
-    fetch(box.dataset.statusUrl, { headers: { Accept: "application/json" }, credentials: "same-origin" })
-      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
-      .then(function (refresh) {
-        update(refresh);
-        if (!refresh.done) setTimeout(tick, 1000);
-      })
-      .catch(function () { setTimeout(tick, 3000); });
+  if (PENDING.indexOf(box.dataset.status) >= 0) {
+    window.tsFollow(box.dataset.statusUrl, update, function (refresh) { return refresh.done; }, 1000);
   }
-
-  if (PENDING.indexOf(box.dataset.status) >= 0) setTimeout(tick, 1000);
 })();

@@ -1,4 +1,5 @@
-/* Connection check page: polls the check's status every second and shows each step as it completes. */
+/* Connection check page: polls the check's status every second (js/follow.js) and shows each step as it
+   completes. */
 (function () {
   "use strict";
   const card = document.getElementById("target-check");
@@ -42,15 +43,7 @@
     error.hidden = !check.error || failed.some(function (detail) { return check.error.indexOf(detail) >= 0; });
   }
 
-  function tick() {
-    fetch(card.dataset.statusUrl, { headers: { Accept: "application/json" }, credentials: "same-origin" })
-      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
-      .then(function (check) {
-        update(check);
-        if (!check.done) setTimeout(tick, 1000);
-      })
-      .catch(function () { setTimeout(tick, 3000); });
+  if (DONE.indexOf(card.dataset.status) < 0) {
+    window.tsFollow(card.dataset.statusUrl, update, function (check) { return check.done; }, 500);
   }
-
-  if (DONE.indexOf(card.dataset.status) < 0) setTimeout(tick, 500);
 })();

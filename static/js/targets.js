@@ -1,5 +1,5 @@
 /* /manage/targets/: "Test connection" and "Collect now" without leaving the page. Each queues a task on a
-   worker; the row follows it (polling its status every second) and shows the verdict. */
+   worker; the row follows it (polling its status every second, js/follow.js) and shows the verdict. */
 (function () {
   "use strict";
   const table = document.getElementById("targets-table");
@@ -16,11 +16,6 @@
     box.hidden = false;
   }
 
-  function getJson(url) {
-    return fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" })
-      .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); });
-  }
-
   function post(form) {
     return fetch(form.action, {
       method: "POST", credentials: "same-origin",
@@ -31,17 +26,6 @@
         return body;
       });
     });
-  }
-
-  // Polls url every second until done(body); update(body) each time.
-  function follow(url, update, done) {
-    const tick = function () {
-      getJson(url).then(function (body) {
-        update(body);
-        if (!done(body)) setTimeout(tick, 1000);
-      }).catch(function () { setTimeout(tick, 3000); });
-    };
-    setTimeout(tick, 1000);
   }
 
   function showCheck(row, check) {
@@ -82,44 +66,39 @@
     if (run.status === "succeeded") row.querySelector("[data-col=last_success]").textContent = "just now";
   }
 
-  table.querySelectorAll("form.check-form").forEach(function (form) {
-    form.addEventListener("submit", function (event) {
-      event.preventDefault();
-      const row = form.closest("tr");
-      const button = form.querySelector("button");
-      button.disabled = true;
-      post(form).then(function (check) {
-        showCheck(row, check);
-        if (CHECK_DONE.indexOf(check.status) >= 0) { button.disabled = false; return; }
-        follow(check.status_url, function (body) { showCheck(row, Object.assign({}, check, body)); },
-          function (body) {
-            const over = CHECK_DONE.indexOf(body.status) >= 0;
-            if (over) button.disabled = false;
-            return over;
-          });
-      }).catch(function (err) {
-        button.disabled = false;
-        showError("Connection check of " + row.dataset.target + " not queued: " + err.message);
+  // Each form of a row posts with fetch(); its button stays off until started(row, body, enable) calls enable().
+  function queueOnSubmit(selector, what, started) {
+    table.querySelectorAll(selector).forEach(function (form) {
+      form.addEventListener("submit", function (event) {
+        event.preventDefault();
+        const row = form.closest("tr");
+        const button = form.querySelector("button");
+        const enable = function () { button.disabled = false; };
+        button.disabled = true;
+        post(form).then(function (body) { started(row, body, enable); }).catch(function (err) {
+          enable();
+          showError(what + " of " + row.dataset.target + " not queued: " + err.message);
+        });
       });
     });
+  }
+
+  queueOnSubmit("form.check-form", "Connection check", function (row, check, enable) {
+    showCheck(row, check);
+    if (CHECK_DONE.indexOf(check.status) >= 0) { enable(); return; }
+    window.tsFollow(check.status_url, function (body) { showCheck(row, Object.assign({}, check, body)); },
+      function (body) {
+        const over = CHECK_DONE.indexOf(body.status) >= 0;
+        if (over) enable();
+        return over;
+      }, 1000);
   });
 
-  table.querySelectorAll("form.collect-form").forEach(function (form) {
-    form.addEventListener("submit", function (event) {
-      event.preventDefault();
-      const row = form.closest("tr");
-      const button = form.querySelector("button");
-      button.disabled = true;
-      post(form).then(function (run) {
-        showRun(row, run);
-        if (run.done) { button.disabled = false; return; }
-        const url = table.dataset.runStatusUrl.replace(/\/0\.json$/, "/" + run.id + ".json");
-        follow(url, function (body) { showRun(row, body); },
-          function (body) { if (body.done) button.disabled = false; return body.done; });
-      }).catch(function (err) {
-        button.disabled = false;
-        showError("Collection of " + row.dataset.target + " not queued: " + err.message);
-      });
-    });
+  queueOnSubmit("form.collect-form", "Collection", function (row, run, enable) {
+    showRun(row, run);
+    if (run.done) { enable(); return; }
+    const url = table.dataset.runStatusUrl.replace(/\/0\.json$/, "/" + run.id + ".json");
+    window.tsFollow(url, function (body) { showRun(row, body); },
+      function (body) { if (body.done) enable(); return body.done; }, 1000);
   });
 })();

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
@@ -89,6 +89,10 @@ class AuditEntrySerializer(serializers.Serializer):
         return {} if self._access(entry) else {field: list(values) for field, values in entry.changes_dict.items()}
 
 
+@extend_schema_view(get=extend_schema(
+    operation_id="audit_list", summary="The audit log (admins)", description="Newest first.",
+    parameters=[OpenApiParameter("target", str, description="a target's name"),
+                OpenApiParameter("actor", str, description="who")]))
 class AuditList(ApiListView):
     permission_classes = [AdminOnly]
     serializer_class = AuditEntrySerializer
@@ -97,9 +101,3 @@ class AuditList(ApiListView):
     def get_queryset(self):
         return audit_entry_list(target_name=self.request.query_params.get("target", "")[:128],
                                 actor_name=self.request.query_params.get("actor", "")[:200])
-
-    @extend_schema(operation_id="audit_list", summary="The audit log (admins)", description="Newest first.",
-                   parameters=[OpenApiParameter("target", str, description="a target's name"),
-                               OpenApiParameter("actor", str, description="who")])
-    def get(self, request, *args, **kwargs):
-        return super().get(request, *args, **kwargs)

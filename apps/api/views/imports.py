@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from django import forms
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
@@ -49,7 +50,8 @@ def _form_errors(form) -> BadRequest:
 class _Import(ApiView):
     parser_classes = [MultiPartParser]
     kind = ""
-    run_import: Callable[..., tuple[Any, str]]  # each kind's: (the run, the file's name)
+    form_class: type[forms.Form]
+    run_import: Callable[..., tuple[Any, str]]  # each kind's, given its form's cleaned data: (the run, the file's name)
 
     def post(self, request, name: str):
         target = target_or_404(name)
@@ -58,7 +60,10 @@ class _Import(ApiView):
         try:
             if refused:
                 raise ImportRefused("; ".join(refused))
-            run, filename = self.run_import(target, request.data, files)
+            form = self.form_class(request.data, files)
+            if not form.is_valid():
+                raise _form_errors(form)
+            run, filename = self.run_import(target, form.cleaned_data)
         except (ImportRefused, AwrReportError) as exc:
             audit_event_record(actor=request.user, action=f"import {self.kind}", target=target,
                                detail=" ".join(f.name for f in files.values()), outcome=f"refused: {exc}")
@@ -70,38 +75,28 @@ class _Import(ApiView):
                         status=status.HTTP_201_CREATED)
 
 
+@extend_schema_view(post=extend_schema(operation_id="import_report", summary="Import an AWR report (admins)",
+                                       request={"multipart/form-data": ReportUpload}, responses=_RESPONSES))
 class ReportImport(_Import):
     kind = "report"
+    form_class = ReportUploadForm
 
-    @extend_schema(operation_id="import_report", summary="Import an AWR report (admins)", request={"multipart/form-data": ReportUpload},
-                   responses=_RESPONSES)
-    def post(self, request, name: str):
-        return super().post(request, name)
-
-    def run_import(self, target, data, files):
-        form = ReportUploadForm(data, files)
-        if not form.is_valid():
-            raise _form_errors(form)
-        upload, sizes = form.cleaned_data["report"], form.cleaned_data["sizes"]
+    def run_import(self, target, cleaned):
+        upload, sizes = cleaned["report"], cleaned["sizes"]
         run = report_import(target=target, data=decode_report(upload_bytes(upload), filename=upload.name),
                             filename=upload.name, sizes=upload_bytes(sizes) if sizes else None,
                             sizes_filename=sizes.name if sizes else "segments.csv")
         return run, upload.name
 
 
+@extend_schema_view(post=extend_schema(operation_id="import_extract", summary="Import an offline extract (admins)",
+                                       request={"multipart/form-data": ExtractUpload}, responses=_RESPONSES))
 class ExtractImport(_Import):
     kind = "extract"
+    form_class = ExtractUploadForm
 
-    @extend_schema(operation_id="import_extract", summary="Import an offline extract (admins)", request={"multipart/form-data": ExtractUpload},
-                   responses=_RESPONSES)
-    def post(self, request, name: str):
-        return super().post(request, name)
-
-    def run_import(self, target, data, files):
-        form = ExtractUploadForm(data, files)
-        if not form.is_valid():
-            raise _form_errors(form)
-        upload = form.cleaned_data["extract"]
+    def run_import(self, target, cleaned):
+        upload = cleaned["extract"]
         upload.seek(0)
         run = extract_import(target=target, path_or_zip=upload, max_unpacked_bytes=get_config()["MAX_WEB_EXTRACT_BYTES"])
         return run, upload.name

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import status
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
@@ -28,17 +28,14 @@ def _plan_or_404(plan_id: int) -> Plan:
         raise Http404(f"No plan {plan_id}.") from None
 
 
+@extend_schema_view(get=extend_schema(operation_id="plans_list", summary="List move plans",
+                                      description="Newest first; filter by target and state."))
 class PlanList(ApiListView):
     serializer_class = PlanSerializer
     filterset_class = PlanFilter
 
     def get_queryset(self):
         return selectors.plan_list()
-
-    @extend_schema(operation_id="plans_list", summary="List move plans",
-                   description="Newest first; filter by target and state.")
-    def get(self, request, *args, **kwargs):
-        return super().get(request, *args, **kwargs)
 
     @extend_schema(operation_id="plan_create", summary="Make a draft plan (admins)", request=PlanCreateSerializer,
                    responses={201: PlanSerializer, 400: OpenApiResponse(description="nothing can be planned as asked")})
@@ -77,6 +74,8 @@ class PlanDetail(ApiGenericView):
         return Response(PlanSerializer(_plan_or_404(plan_id)).data)
 
 
+@extend_schema_view(get=extend_schema(operation_id="plan_steps_list", summary="A plan's steps",
+                                      description="In the order they run."))
 class PlanSteps(ApiListView):
     serializer_class = PlanStepSerializer
 
@@ -84,10 +83,6 @@ class PlanSteps(ApiListView):
         if getattr(self, "swagger_fake_view", False):
             return PlanStep.objects.none()
         return selectors.plan_steps_list(plan_id=_plan_or_404(self.kwargs["plan_id"]).pk)
-
-    @extend_schema(operation_id="plan_steps_list", summary="A plan's steps", description="In the order they run.")
-    def get(self, request, *args, **kwargs):
-        return super().get(request, *args, **kwargs)
 
 
 class PlanState(ApiView):

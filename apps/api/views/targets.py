@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
@@ -39,17 +39,15 @@ def _rows(target_name: str | None = None) -> list:
     return rows
 
 
+@extend_schema_view(get=extend_schema(
+    operation_id="targets_list", summary="List the targets",
+    description="The fleet page's rows: each target with its last run, last successful collection, state and "
+                "current costs per month."))
 class TargetList(ApiListView):
     serializer_class = TargetSerializer
 
     def get_queryset(self):
         return Target.objects.none() if getattr(self, "swagger_fake_view", False) else _rows()
-
-    @extend_schema(operation_id="targets_list", summary="List the targets",
-                   description="The fleet page's rows: each target with its last run, last successful collection, "
-                               "state and current costs per month.")
-    def get(self, request, *args, **kwargs):
-        return super().get(request, *args, **kwargs)
 
 
 class TargetDetail(ApiGenericView):
@@ -60,17 +58,14 @@ class TargetDetail(ApiGenericView):
         return Response(TargetSerializer(_rows(name)[0]).data)
 
 
+@extend_schema_view(get=extend_schema(operation_id="runs_list", summary="List collection runs",
+                                      description="Newest first; filter by target and outcome."))
 class RunList(ApiListView):
     serializer_class = RunSerializer
     filterset_class = RunFilter
 
     def get_queryset(self):
         return run_queryset()
-
-    @extend_schema(operation_id="runs_list", summary="List collection runs",
-                   description="Newest first; filter by target and outcome.")
-    def get(self, request, *args, **kwargs):
-        return super().get(request, *args, **kwargs)
 
 
 class RunDetail(ApiGenericView):
@@ -101,6 +96,8 @@ class CollectNow(ApiView):
         return Response(RunSerializer(run_get(run_id=run.id)).data, status=status.HTTP_202_ACCEPTED)
 
 
+@extend_schema_view(get=extend_schema(operation_id="segments_list", summary="A target's segments",
+                                      description="Ordered by id."))
 class SegmentList(ApiListView):
     serializer_class = SegmentSerializer
 
@@ -108,10 +105,6 @@ class SegmentList(ApiListView):
         if getattr(self, "swagger_fake_view", False):
             return Segment.objects.none()
         return segment_list(target_id=target_or_404(self.kwargs["name"]).id)
-
-    @extend_schema(operation_id="segments_list", summary="A target's segments", description="Ordered by id.")
-    def get(self, request, *args, **kwargs):
-        return super().get(request, *args, **kwargs)
 
 
 class SegmentHistory(ApiView):

@@ -21,7 +21,7 @@ from django.core.paginator import Paginator
 from django.http import QueryDict
 
 from apps.dashboard import formatting
-from apps.dashboard.periods.picker import STATISTIC_WORDS, day_range_words
+from apps.dashboard.periods.picker import STATISTIC_WORDS, day_range_check, day_range_words
 from apps.dashboard.search.selectors import segment_ids_matching
 from apps.dashboard.selectors import segment_label
 from apps.snapshots.models import Segment
@@ -87,12 +87,10 @@ class CompareForm(forms.Form):
             first, last = cleaned.get(f"{period}_from"), cleaned.get(f"{period}_to")
             if first is None or last is None:
                 continue
-            if last < first:
-                raise forms.ValidationError(f"Period {period.upper()} ends ({last}) before it starts ({first}).")
-            if first < self.bounds.first_day or last > self.bounds.last_day:
-                raise forms.ValidationError(
-                    f"Period {period.upper()}, {first} to {last}, is outside the statistics kept, "
-                    f"{self.bounds.first_day} to {self.bounds.last_day}.")
+            name = period.upper()
+            day_range_check(first, last, self.bounds, backwards=f"Period {name} ends ({last}) before it starts ({first}).",
+                            outside=f"Period {name}, {first} to {last}, is outside the statistics kept, "
+                                    f"{self.bounds.first_day} to {self.bounds.last_day}.")
         return cleaned
 
 

@@ -61,13 +61,20 @@ class PeriodForm(forms.Form):
         first, last = cleaned.get("from_day"), cleaned.get("to_day")
         if first is None or last is None:
             raise forms.ValidationError("A custom period needs both dates, From and To (YYYY-MM-DD).")
-        if last < first:
-            raise forms.ValidationError(f"The period's To ({last}) is before its From ({first}).")
-        if first < self.bounds.first_day or last > self.bounds.last_day:
-            raise forms.ValidationError(
-                f"The period {first} to {last} is outside the statistics kept, {self.bounds.first_day} to "
-                f"{self.bounds.last_day} (RETENTION_DAYS before the latest snapshot).")
+        day_range_check(first, last, self.bounds, backwards=f"The period's To ({last}) is before its From ({first}).",
+                        outside=f"The period {first} to {last} is outside the statistics kept, "
+                                f"{self.bounds.first_day} to {self.bounds.last_day} (RETENTION_DAYS before the "
+                                f"latest snapshot).")
         return cleaned
+
+
+def day_range_check(first: dt.date, last: dt.date, bounds: PeriodBounds, *, backwards: str, outside: str) -> None:
+    """A ValidationError saying ``backwards`` when the range ends before it starts, ``outside`` when it leaves
+    the days the statistics cover (``bounds``)."""
+    if last < first:
+        raise forms.ValidationError(backwards)
+    if first < bounds.first_day or last > bounds.last_day:
+        raise forms.ValidationError(outside)
 
 
 @dataclass(frozen=True)

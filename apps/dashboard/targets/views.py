@@ -36,24 +36,25 @@ def targets_manage(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @staff_required
 def target_add(request: HttpRequest) -> HttpResponse:
-    form = TargetPageForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        target = form.save()
-        messages.success(request, f"Added target {target.name} ({target.mode}). {feeding_explanation(target)}")
-        return redirect("dashboard:targets_manage")
-    return render(request, "dashboard/targets_form.html", {"form": form, "target": None},
-                  status=400 if request.method == "POST" else 200)
+    return _target_form_page(request, None)
 
 
 @require_http_methods(["GET", "POST"])
 @staff_required
 def target_edit(request: HttpRequest, name: str) -> HttpResponse:
-    target = get_object_or_404(Target, name=name)
+    return _target_form_page(request, get_object_or_404(Target, name=name))
+
+
+def _target_form_page(request: HttpRequest, target: Target | None) -> HttpResponse:
+    """The add form (no target) or a target's edit form; a valid post saves and goes back to the targets page."""
     form = TargetPageForm(request.POST or None, instance=target)
     if request.method == "POST" and form.is_valid():
-        target = form.save()
-        changed = ", ".join(form.changed_data) or "nothing"
-        messages.success(request, f"Saved target {target.name} (changed: {changed}).")
+        saved = form.save()
+        if target is None:
+            messages.success(request, f"Added target {saved.name} ({saved.mode}). {feeding_explanation(saved)}")
+        else:
+            changed = ", ".join(form.changed_data) or "nothing"
+            messages.success(request, f"Saved target {saved.name} (changed: {changed}).")
         return redirect("dashboard:targets_manage")
     return render(request, "dashboard/targets_form.html", {"form": form, "target": target},
                   status=400 if request.method == "POST" else 200)

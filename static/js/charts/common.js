@@ -69,5 +69,28 @@
     return new Chart(canvas, config);
   }
 
-  window.TS = { data: data, tierColour: tierColour, paintTierDots: paintTierDots, fmt: fmt, logTicks: logTicks, logGrid: logGrid, make: make };
+  // MB held in the Smart Flash Cache and the buffer cache, stacked: per snapshot (columns, the segment page) or
+  // per segment (horizontal bars, the target page).
+  function residencyChart(canvasId, d, horizontal) {
+    const mb = { stacked: true, title: { display: true, text: "MB cached" }, ticks: { callback: function (v) { return sig(v) + " MB"; } } };
+    return make(canvasId, {
+      type: "bar",
+      data: {
+        labels: d.labels,
+        datasets: [
+          { label: "Smart Flash Cache", data: d.flashMb, backgroundColor: "#7c3aed" },
+          { label: "Buffer cache", data: d.cacheMb, backgroundColor: "#0891b2" },
+        ],
+      },
+      options: {
+        indexAxis: horizontal ? "y" : "x",
+        scales: horizontal ? { x: mb, y: { stacked: true, ticks: { font: { size: 11 } } } }
+          : { x: { stacked: true }, y: Object.assign({ beginAtZero: true }, mb) },
+        plugins: { legend: { position: "bottom" }, tooltip: { callbacks: { label: function (i) { return i.dataset.label + ": " + fmt.mb(i.raw); } } } },
+      },
+    });
+  }
+
+  window.TS = { data: data, tierColour: tierColour, paintTierDots: paintTierDots, fmt: fmt, logTicks: logTicks, logGrid: logGrid, make: make,
+                residencyChart: residencyChart };
 })();

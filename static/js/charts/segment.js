@@ -36,22 +36,7 @@
   }
 
   const res = TS.data("data-residency-series");
-  if (res && res.labels.length) {
-    TS.make("chart-residency", {
-      type: "bar",
-      data: {
-        labels: res.labels,
-        datasets: [
-          { label: "Smart Flash Cache", data: res.flashMb, backgroundColor: "#7c3aed" },
-          { label: "Buffer cache", data: res.cacheMb, backgroundColor: "#0891b2" },
-        ],
-      },
-      options: {
-        scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, title: { display: true, text: "MB cached" }, ticks: { callback: function (v) { return fmt.sig(v) + " MB"; } } } },
-        plugins: { legend: { position: "bottom" }, tooltip: { callbacks: { label: function (i) { return i.dataset.label + ": " + fmt.mb(i.raw); } } } },
-      },
-    });
-  }
+  if (res && res.labels.length) TS.residencyChart("chart-residency", res, false);
 })();
 
 /* Heat by partition age: a partitioned table's partitions, oldest first, on a log scale (0 and unmeasured

@@ -116,22 +116,7 @@
 
   function residency() {
     const d = TS.data("data-residency");
-    if (!d || !d.labels.length) return;
-    TS.make("chart-residency", {
-      type: "bar",
-      data: {
-        labels: d.labels,
-        datasets: [
-          { label: "Smart Flash Cache", data: d.flashMb, backgroundColor: "#7c3aed" },
-          { label: "Buffer cache", data: d.cacheMb, backgroundColor: "#0891b2" },
-        ],
-      },
-      options: {
-        indexAxis: "y",
-        scales: { x: { stacked: true, title: { display: true, text: "MB cached" }, ticks: { callback: function (v) { return fmt.sig(v) + " MB"; } } }, y: { stacked: true, ticks: { font: { size: 11 } } } },
-        plugins: { legend: { position: "bottom" }, tooltip: { callbacks: { label: function (i) { return i.dataset.label + ": " + fmt.mb(i.raw); } } } },
-      },
-    });
+    if (d && d.labels.length) TS.residencyChart("chart-residency", d, true);
   }
 
   function flash() {
