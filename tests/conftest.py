@@ -207,12 +207,12 @@ def csp_violations(page, request) -> list[str]:
 
 
 @pytest.fixture
-def collected(demo_target):
-    """The demo target, collected once (its snapshots and recommendations stored)."""
-    from apps.snapshots.services import snapshot_collect
-
-    run = snapshot_collect(target_id=demo_target.id, trigger="command")
+def collected(demo_target, collect):
+    """The demo target, collected once as the worker does (its snapshots and recommendations stored; its
+    tablespaces are mapped, so some of its recommendations are moves)."""
+    run = collect(demo_target)
     assert run.status == "succeeded", run.error
+    demo_target.refresh_from_db()
     return demo_target
 
 

@@ -8,20 +8,11 @@ import pytest
 from django.db import connection, connections
 
 from apps.core.locks import LockSpace
-from apps.snapshots.models import CollectionRun, Residency, Segment, SegmentStat, Snapshot, SysStat
+from apps.snapshots.models import CollectionRun, Segment, SegmentStat, Snapshot
 from apps.snapshots.services import snapshot_collect
 from apps.targets.models import Target
 from apps.tiering.models import Recommendation
-
-
-def _counts(target: Target) -> dict[str, int]:
-    return {
-        "snapshots": Snapshot.objects.filter(target=target).count(),
-        "segment_stats": SegmentStat.objects.filter(snapshot__target=target).count(),
-        "sysstats": SysStat.objects.filter(snapshot__target=target).count(),
-        "segments": Segment.objects.filter(target=target).count(),
-        "residency": Residency.objects.filter(target=target).count(),
-    }
+from tests.snapshots.stored_counts import stored_counts
 
 
 @pytest.mark.django_db
@@ -38,13 +29,13 @@ class SnapshotCollectTests:
 
     def test_it_adds_nothing_when_run_again(self, demo_target, collect):
         collect(demo_target)
-        before = _counts(demo_target)
+        before = stored_counts(demo_target)
 
         run = collect(demo_target)
 
         assert run.status == CollectionRun.Status.SUCCEEDED
         assert run.snapshots_added == 0
-        assert _counts(demo_target) == before
+        assert stored_counts(demo_target) == before
 
     def test_it_never_stores_a_negative_delta(self, demo_target, collect):
         collect(demo_target)

@@ -19,12 +19,6 @@ def _run(*args: str) -> str:
     return out.getvalue()
 
 
-@pytest.fixture
-def collected(demo_target, collect):
-    collect(demo_target)
-    return demo_target
-
-
 @pytest.mark.django_db
 class BudgetCommandTests:
     def test_it_prints_the_split_per_target_with_the_fleet_total_and_the_marginal_gb(self, collected):
