@@ -23,6 +23,14 @@ def copy_fixture(tmp_path: Path, name: str = "single") -> Path:
     return target
 
 
+def copy_without(tmp_path: Path, *filenames: str) -> Path:
+    """A copy of the "single" extract fixture in ``tmp_path`` without the files ``filenames`` (an older extract)."""
+    directory = copy_fixture(tmp_path)
+    for filename in filenames:
+        (directory / filename).unlink()
+    return directory
+
+
 def replace_line(path: Path, number: int, text: str) -> None:
     """Line ``number`` (from 1) of the file at ``path`` replaced by ``text``."""
     lines = path.read_text(encoding="utf-8").splitlines()

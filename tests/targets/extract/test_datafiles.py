@@ -9,7 +9,7 @@ import pytest
 
 from apps.targets.extract import read_extract
 
-from .fixture_copies import FIXTURES, copy_fixture, refused_line, zipped
+from .fixture_copies import FIXTURES, copy_fixture, copy_without, refused_line, zipped
 
 GIB = 1024**3
 
@@ -25,10 +25,7 @@ class DatafilesFileTests:
             "+DATA/PROD/DATAFILE/users.259.1150000001", 2 * GIB, True)
 
     def test_it_imports_an_older_extract_without_the_file(self, tmp_path: Path) -> None:
-        directory = copy_fixture(tmp_path)
-        (directory / "datafiles.csv").unlink()
-
-        collection = read_extract(directory)
+        collection = read_extract(copy_without(tmp_path, "datafiles.csv"))
 
         assert collection.datafiles == ()
         assert len(collection.snapshots) == 3

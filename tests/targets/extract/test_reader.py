@@ -13,10 +13,15 @@ from apps.targets.extract import FILES, ExtractError, ExtractLimits, read_extrac
 from apps.targets.extract.reader import RETIRED_COLUMNS
 from apps.targets.rows import SegmentKey
 
-from .fixture_copies import FIXTURES, copy_fixture, refused, refused_line, zipped
+from .fixture_copies import FIXTURES, copy_fixture, copy_without, refused, refused_line, zipped
 
 UTC = dt.timezone.utc
 ORDERS_P = SegmentKey("APP", "ORDERS", "P2024_05", "TABLE PARTITION")
+
+
+def _seg_stat_line(*, snap_id: str = "102", read_requests: str = "3600") -> str:
+    return (f'"1","{snap_id}","APP","ORDERS","P2024_05","TABLE PARTITION","USERS","76543","76544","{read_requests}",'
+            '"720","4000","800","100","0","1200","90000","5000","2","1073741824"')
 
 
 class SingleInstanceExtractTests:
@@ -102,9 +107,7 @@ class SingleInstanceExtractTests:
         assert sample.tablespace_totals["LOBS"] == (1000, 0, None)
 
     def test_it_reads_a_nopack_extract_without_pack_files(self, tmp_path: Path) -> None:
-        directory = copy_fixture(tmp_path)
-        (directory / "pack_sysstat.csv").unlink()
-        (directory / "pack_filestat.csv").unlink()
+        directory = copy_without(tmp_path, "pack_sysstat.csv", "pack_filestat.csv")
 
         collection = read_extract(directory)
 
@@ -173,17 +176,14 @@ class ZipExtractTests:
 
 class BadExtractTests:
     def test_it_names_every_missing_file(self, tmp_path: Path) -> None:
-        directory = copy_fixture(tmp_path)
-        (directory / "segments.csv").unlink()
-        (directory / "residency.csv").unlink()
+        directory = copy_without(tmp_path, "segments.csv", "residency.csv")
 
         error = refused(directory)
 
         assert "missing residency.csv, segments.csv" in str(error)
 
     def test_it_refuses_half_of_the_pack_files(self, tmp_path: Path) -> None:
-        directory = copy_fixture(tmp_path)
-        (directory / "pack_filestat.csv").unlink()
+        directory = copy_without(tmp_path, "pack_filestat.csv")
 
         assert "not pack_filestat.csv" in str(refused(directory))
 
@@ -198,11 +198,21 @@ class BadExtractTests:
 
         assert str(error) == ("seg_stat.csv, line 3, column PHYSICAL_READ_REQUESTS: '12x' is not a whole number")
 
-    def test_it_names_a_bad_date(self, tmp_path: Path) -> None:
-        error = refused_line(tmp_path, "instances.csv", 2,
-                             '"1","1","PROD","dbhost1","02-MAY-24","OPEN","2024-05-02T11:05:00.123"')
+    @pytest.mark.parametrize(("filename", "number", "text", "column"), [
+        pytest.param("instances.csv", 2, '"1","1","PROD","dbhost1","02-MAY-24","OPEN","2024-05-02T11:05:00.123"',
+                     "STARTUP_TIME", id="a bad date"),
+        pytest.param("seg_stat.csv", 2, _seg_stat_line(snap_id="99"), "SNAP_ID",
+                     id="history rows without their snapshot"),
+        pytest.param("snapshots.csv", 4, '"42","1","103","2024-05-01T08:00:00","2024-05-02T12:00:00.000",'
+                                         '"2024-05-02T13:00:00.000","","",""', "DBID",
+                     id="a snapshot of another database"),
+    ])
+    def test_it_names_file_line_and_column_of_a_refused_line(
+        self, tmp_path: Path, filename: str, number: int, text: str, column: str
+    ) -> None:
+        error = refused_line(tmp_path, filename, number, text)
 
-        assert (error.filename, error.line, error.column) == ("instances.csv", 2, "STARTUP_TIME")
+        assert (error.filename, error.line, error.column) == (filename, number, column)
 
     def test_it_refuses_null_in_a_required_column(self, tmp_path: Path) -> None:
         error = refused_line(tmp_path, "segments.csv", 3,
@@ -243,18 +253,6 @@ class BadExtractTests:
 
         assert (error.filename, error.line) == ("segments.csv", 6)
         assert "UTF-8" in error.problem
-
-    def test_it_refuses_history_rows_without_their_snapshot(self, tmp_path: Path) -> None:
-        error = refused_line(tmp_path, "seg_stat.csv", 2, _seg_stat_line(snap_id="99"))
-
-        assert (error.filename, error.line, error.column) == ("seg_stat.csv", 2, "SNAP_ID")
-
-    def test_it_refuses_a_snapshot_of_another_database(self, tmp_path: Path) -> None:
-        error = refused_line(tmp_path, "snapshots.csv", 4,
-                             '"42","1","103","2024-05-01T08:00:00","2024-05-02T12:00:00.000",'
-                             '"2024-05-02T13:00:00.000","","",""')
-
-        assert (error.filename, error.line, error.column) == ("snapshots.csv", 4, "DBID")
 
     def test_it_refuses_a_release_before_11_2(self, tmp_path: Path) -> None:
         error = refused_line(tmp_path, "instance.csv", 2,
@@ -298,8 +296,3 @@ class SegmentsCsvTests:
             header = ",".join(column.name for column in columns if column.name not in RETIRED_COLUMNS.get(name, ()))
             assert f"{name}  (from" in script
             assert f"--     {header}\n" in script, name
-
-
-def _seg_stat_line(*, snap_id: str = "102", read_requests: str = "3600") -> str:
-    return (f'"1","{snap_id}","APP","ORDERS","P2024_05","TABLE PARTITION","USERS","76543","76544","{read_requests}",'
-            '"720","4000","800","100","0","1200","90000","5000","2","1073741824"')

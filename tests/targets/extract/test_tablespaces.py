@@ -6,7 +6,7 @@ from pathlib import Path
 
 from apps.targets.extract import read_extract
 
-from .fixture_copies import FIXTURES, copy_fixture, refused_line, replace_line, zipped
+from .fixture_copies import FIXTURES, copy_fixture, copy_without, refused_line, replace_line, zipped
 
 GIB = 1024**3
 
@@ -23,10 +23,7 @@ class TablespaceFileTests:
         assert spaces["LOBS"].autoextensible is False
 
     def test_it_imports_an_older_extract_without_the_file(self, tmp_path: Path) -> None:
-        directory = copy_fixture(tmp_path)
-        (directory / "tablespaces.csv").unlink()
-
-        collection = read_extract(directory)
+        collection = read_extract(copy_without(tmp_path, "tablespaces.csv"))
 
         assert collection.tablespaces == ()
         assert len(collection.snapshots) == 3
