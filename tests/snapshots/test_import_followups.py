@@ -8,7 +8,8 @@ import pytest
 from django.core.management import call_command
 
 from apps.targets.models import Target
-from tests.snapshots.import_files import EXTRACTS, HTML_11G, SAMPLES
+from tests.snapshots.import_files import EXTRACTS, SAMPLES
+from tests.targets.awr_report.samples import HTML_11G
 
 
 @pytest.fixture
