@@ -5,13 +5,13 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
-from apps.core.locks import LockSpace
 from apps.snapshots.models import CollectionRun, Segment, SegmentStat, Snapshot
 from apps.snapshots.services import snapshot_collect
 from apps.targets.models import Target
 from apps.tiering.models import Recommendation
+from tests.snapshots.run_lock import run_lock_held
 from tests.snapshots.stored_counts import stored_counts
 
 
@@ -53,14 +53,8 @@ class SnapshotCollectTests:
         assert recs.exclude(recommended_tier=None).exists()
 
     def test_it_skips_when_another_collection_of_the_target_holds_the_lock(self, demo_target, collect):
-        other = connections.create_connection("default")
-        try:
-            with other.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [LockSpace.TARGET_RUN, demo_target.id])
-
+        with run_lock_held(demo_target.id):
             run = collect(demo_target)
-        finally:
-            other.close()
 
         assert run.status == CollectionRun.Status.SKIPPED
         assert "Another collection" in run.error
