@@ -30,6 +30,16 @@ UNLISTED = SegmentKey("APP", "UNLISTED", "", "TABLE")
 RAC_KEY = SegmentKey("APP", "ORDERS", "", "TABLE")
 
 
+def seed_target_create(name: str, mode: str, tiers: dict[str, str]) -> Target:
+    """Target ``name`` in ``mode`` on the seed-2009 tiers (install them first), ``tiers`` mapping its tablespaces to
+    tier names."""
+    target = Target.objects.create(name=name, mode=mode, tier_set_id="seed-2009")
+    for tablespace, tier in tiers.items():
+        TablespaceTier.objects.create(target=target, tablespace_name=tablespace,
+                                      tier=Tier.objects.get(tier_set="seed-2009", name=tier))
+    return target
+
+
 def hourly_snapshots(hours: int, reads_of, writes_of, key: SegmentKey, tablespace: str, latency_ms: float):
     """``hours`` hourly snapshots ending at NOW of one segment of ``tablespace``: ``reads_of(hour)`` and
     ``writes_of(hour)`` requests, its tablespace read at ``latency_ms`` a request."""
@@ -50,10 +60,7 @@ def hourly_snapshots(hours: int, reads_of, writes_of, key: SegmentKey, tablespac
 def refresh_target_store() -> Target:
     """Target t1 (demo mode, seed-2009 tiers: install them first) with 100 hours stored: HOT, 2 GB on SLOW
     (hi-cap disk), and COLD, 100 GB on FLASHY (flash)."""
-    target = Target.objects.create(name="t1", mode=Target.Mode.DEMO, tier_set_id="seed-2009")
-    tiers = {t.name: t for t in Tier.objects.filter(tier_set="seed-2009")}
-    TablespaceTier.objects.create(target=target, tablespace_name="SLOW", tier=tiers["hi-cap disk"])
-    TablespaceTier.objects.create(target=target, tablespace_name="FLASHY", tier=tiers["flash"])
+    target = seed_target_create("t1", Target.Mode.DEMO, {"SLOW": "hi-cap disk", "FLASHY": "flash"})
     # HOT: 100 hours of 3600 reads/h (1 IOPS) except 10 busy hours at 360,000 reads/h (100 IOPS).
     hot = hourly_snapshots(100, lambda h: 360_000 if h % 10 == 0 else 3600, lambda h: 0, HOT, "SLOW", 12.5)
     cold = hourly_snapshots(100, lambda h: 36, lambda h: 0, COLD, "FLASHY", 0.25)
@@ -109,10 +116,7 @@ def grouped_target_store() -> Target:
     """Target "grouped" (demo mode, seed-2009 tiers: install them first) with 48 hours stored of fifteen
     0.2 GB partitions of APP.ORDERS on SLOW (hi-cap disk), each at 10 IOPS: each not worth moving alone,
     worth moving to flash together (LABEL) under the set's default terms."""
-    target = Target.objects.create(name="grouped", mode=Target.Mode.DEMO, tier_set_id="seed-2009")
-    tiers = {t.name: t for t in Tier.objects.filter(tier_set="seed-2009")}
-    TablespaceTier.objects.create(target=target, tablespace_name="SLOW", tier=tiers["hi-cap disk"])
-    TablespaceTier.objects.create(target=target, tablespace_name="FLASHY", tier=tiers["flash"])
+    target = seed_target_create("grouped", Target.Mode.DEMO, {"SLOW": "hi-cap disk", "FLASHY": "flash"})
     steady_reads_store(target, GROUPED_PARTITIONS, tablespace="SLOW", reads_per_hour=36_000, size_bytes=GB // 5,
                        first_object=100, first_snap_id=1000, db_name="G", partitioned_parent="ORDERS")
     return target
@@ -133,9 +137,7 @@ def report_target_store(*, unlisted_bound: int | None) -> Target:
     """Report target "rpt" (seed-2009 tiers: install them first), refreshed, with one top-N hour of four 100 GB
     segments on FLASHY (flash): LISTED measured, LOGICAL_ONLY listed by logical reads only (with bounds),
     UNBOUNDED listed without a usable bound, UNLISTED listed nowhere (the report's ``unlisted_bound``)."""
-    target = Target.objects.create(name="rpt", mode=Target.Mode.REPORT, tier_set_id="seed-2009")
-    flash = Tier.objects.get(tier_set="seed-2009", name="flash")
-    TablespaceTier.objects.create(target=target, tablespace_name="FLASHY", tier=flash)
+    target = seed_target_create("rpt", Target.Mode.REPORT, {"FLASHY": "flash"})
     snapshot = Snapshot(
         dbid=7, instance_number=1, snap_id=100, begin_at=NOW - dt.timedelta(hours=1), end_at=NOW,
         startup_at=NOW - dt.timedelta(days=30), top_n_only=True,
