@@ -26,6 +26,12 @@ def sample_bytes(name: str) -> bytes:
     return (SAMPLES_DIR / name).read_bytes()
 
 
+def replaced_after(document: str, title: str, old: str, new: str) -> str:
+    """``document`` with the first ``old`` after ``title`` replaced by ``new`` (one section's heading edited)."""
+    at = document.index(old, document.index(title))
+    return document[:at] + new + document[at + len(old):]
+
+
 #: Real reports printed without any "Segments by ..." section (MANIFEST.tsv): read with a warning.
 WITHOUT_SEGMENTS: tuple[str, ...] = (
     "Azure__Oracle-Workloads-for-Azure__levelup-oracle-on-iaas__lab1__awr__AWR_DBS.html",
