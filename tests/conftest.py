@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -15,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser import watch_csp
+from tests.workers import worker_process, worker_stop
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -123,24 +122,11 @@ def celery_worker(settings) -> Iterator[Worker]:
     (``@pytest.mark.django_db(transaction=True)``). The worker runs in its own
     process group so a test can kill it whole.
     """
-    from django.db import connection
-
     from config.celery import app
 
     queue = f"test-{uuid.uuid4().hex[:8]}"
-    db = connection.settings_dict
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.local",
-        "DATABASE_URL": f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "CELERY_TASK_DEFAULT_QUEUE": queue,  # what the worker enqueues (a window base to prepare) stays with it
-    }
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "--concurrency", "1",
-         "--pool", "prefork", "-l", "INFO", "--without-gossip", "--without-mingle", "--without-heartbeat",
-         "-n", f"{queue}@%h"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
-    )
+    # What the worker enqueues (a window base to prepare) stays with it.
+    proc = worker_process(queue, default_queue=queue, log_level="INFO", stdout=subprocess.PIPE)
     app.conf.task_always_eager = False
     previous_queue = app.conf.task_default_queue
     app.conf.task_default_queue = queue  # everything the test enqueues goes to this worker only
@@ -158,13 +144,7 @@ def celery_worker(settings) -> Iterator[Worker]:
     finally:
         app.conf.task_always_eager = True
         app.conf.task_default_queue = previous_queue
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+        worker_stop(proc, timeout_s=20)
 
 
 CHROMIUM = "/usr/bin/chromium"
@@ -207,12 +187,12 @@ def csp_violations(page, request) -> list[str]:
 
 
 @pytest.fixture
-def collected(demo_target):
-    """The demo target, collected once (its snapshots and recommendations stored)."""
-    from apps.snapshots.services import snapshot_collect
-
-    run = snapshot_collect(target_id=demo_target.id, trigger="command")
+def collected(demo_target, collect):
+    """The demo target, collected once as the worker does (its snapshots and recommendations stored; its
+    tablespaces are mapped, so some of its recommendations are moves)."""
+    run = collect(demo_target)
     assert run.status == "succeeded", run.error
+    demo_target.refresh_from_db()
     return demo_target
 
 

@@ -15,21 +15,14 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def demo_collected(demo_target, collect):
-    run = collect(demo_target)
-    assert run.status == "succeeded", run.error
-    return demo_target
-
-
-@pytest.fixture
 def other_admin_api(django_user_model):
     client = APIClient()
     client.force_login(django_user_model.objects.create_superuser(username="bob", email="", password="bob-pass-1"))
     return client
 
 
-def test_an_admin_makes_a_plan_of_chosen_segments_and_it_is_audited(admin_api, demo_collected):
-    moves = list(Recommendation.objects.current(target_id=demo_collected.id).filter(action="move")
+def test_an_admin_makes_a_plan_of_chosen_segments_and_it_is_audited(admin_api, collected):
+    moves = list(Recommendation.objects.current(target_id=collected.id).filter(action="move")
                  .order_by("-savings_usd", "segment_id").values_list("segment_id", flat=True)[:3])
 
     response = admin_api.post("/api/v1/plans/", {"target": "demo", "mode": "selected", "segments": moves,
@@ -45,7 +38,7 @@ def test_an_admin_makes_a_plan_of_chosen_segments_and_it_is_audited(admin_api, d
     assert created.actor_name == "ada" or created.actor.username == "ada"
 
 
-def test_approve_by_another_admin_then_executed(admin_api, other_admin_api, demo_collected):
+def test_approve_by_another_admin_then_executed(admin_api, other_admin_api, collected):
     plan_id = admin_api.post("/api/v1/plans/", {"target": "demo", "mode": "worth"}, format="json").json()["id"]
 
     own = admin_api.post(f"/api/v1/plans/{plan_id}/state/", {"to": "approved"}, format="json")
@@ -60,7 +53,7 @@ def test_approve_by_another_admin_then_executed(admin_api, other_admin_api, demo
     assert changes.count() == 2
 
 
-def test_a_plan_its_steps_and_its_script_are_read_by_viewers(admin_api, viewer_api, demo_collected):
+def test_a_plan_its_steps_and_its_script_are_read_by_viewers(admin_api, viewer_api, collected):
     plan_id = admin_api.post("/api/v1/plans/", {"target": "demo", "mode": "worth"}, format="json").json()["id"]
     plan = Plan.objects.get(pk=plan_id)
 
@@ -76,7 +69,7 @@ def test_a_plan_its_steps_and_its_script_are_read_by_viewers(admin_api, viewer_a
     assert "NOT APPROVED" in script.content.decode()
 
 
-def test_a_viewer_makes_no_plan_and_moves_no_state(viewer_api, admin_api, demo_collected):
+def test_a_viewer_makes_no_plan_and_moves_no_state(viewer_api, admin_api, collected):
     plan_id = admin_api.post("/api/v1/plans/", {"target": "demo", "mode": "worth"}, format="json").json()["id"]
 
     assert viewer_api.post("/api/v1/plans/", {"target": "demo", "mode": "worth"}, format="json").status_code == 403
@@ -92,7 +85,7 @@ def test_a_viewer_makes_no_plan_and_moves_no_state(viewer_api, admin_api, demo_c
     ({"target": "demo", "mode": "selected", "segments": [2**62]}, "segments"),
     ({"target": "demo", "mode": "everything"}, "mode"),
 ])
-def test_a_plan_that_cannot_be_made_is_a_400_naming_the_field(admin_api, demo_collected, body, named):
+def test_a_plan_that_cannot_be_made_is_a_400_naming_the_field(admin_api, collected, body, named):
     response = admin_api.post("/api/v1/plans/", body, format="json")
 
     assert response.status_code == 400

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from django.core.management import call_command
+
+from tests.commands import command_output
 
 pytestmark = pytest.mark.django_db
 
 
 def bootstrap(*args: str) -> str:
-    out = io.StringIO()
-    call_command("bootstrap", *args, stdout=out)
-    return out.getvalue()
+    return command_output("bootstrap", *args)
 
 
 @pytest.fixture

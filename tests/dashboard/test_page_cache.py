@@ -17,12 +17,6 @@ from apps.targets.models import StorageLocation, TablespaceTier
 from apps.tiering.models import Tier
 
 
-@pytest.fixture
-def collected(demo_target, collect):
-    collect(demo_target)
-    return demo_target
-
-
 def _view(client, url: str) -> tuple[str, list[str]]:
     """The page (its CSRF tokens, masked afresh for every response, left out) and the queries it made."""
     with CaptureQueriesContext(connection) as queries:

@@ -10,7 +10,13 @@ from django.utils.html import escape
 from apps.snapshots.models import Segment
 from apps.targets.models import Target
 from tests.base import NOW
-from tests.tiering.stored_targets import HOT, hourly_snapshots, rac_interval_store, report_target_store
+from tests.tiering.stored_targets import (
+    HOT,
+    hourly_snapshots,
+    rac_interval_store,
+    report_target_store,
+    seed_target_create,
+)
 
 
 def _unsized_target() -> Target:
@@ -64,12 +70,7 @@ class UnmeasuredPageTests:
 
 @pytest.mark.django_db
 def test_the_target_page_names_a_rac_interval_missing_instances(admin_client, seed_tiers):
-    from apps.targets.models import TablespaceTier
-    from apps.tiering.models import Tier
-
-    target = Target.objects.create(name="rac", mode=Target.Mode.REPORT, tier_set_id="seed-2009")
-    TablespaceTier.objects.create(target=target, tablespace_name="FLASHY",
-                                  tier=Tier.objects.get(tier_set="seed-2009", name="flash"))
+    target = seed_target_create("rac", Target.Mode.REPORT, {"FLASHY": "flash"})
     rac_interval_store(target, 1)
 
     body = admin_client.get(f"/targets/{target.name}/").content.decode()
@@ -93,14 +94,10 @@ def test_the_segment_page_says_whether_its_read_latency_was_measured_or_nominal(
 def test_the_segment_page_names_the_measured_latency(admin_client, seed_tiers):
     from apps.snapshots.services import collection_store
     from apps.targets.base import CollectState
-    from apps.targets.models import TablespaceTier
     from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo
-    from apps.tiering.models import Tier
     from apps.tiering.recommendations.services import recommendation_refresh
 
-    target = Target.objects.create(name="t1", mode=Target.Mode.DEMO, tier_set_id="seed-2009")
-    TablespaceTier.objects.create(target=target, tablespace_name="SLOW",
-                                  tier=Tier.objects.get(tier_set="seed-2009", name="hi-cap disk"))
+    target = seed_target_create("t1", Target.Mode.DEMO, {"SLOW": "hi-cap disk"})
     collection = Collection(
         database=DatabaseInfo(dbid=7, db_name="T1", release="19.0.0.0.0", is_rac=False, instances=(1,)),
         snapshots=tuple(hourly_snapshots(24, lambda h: 3600, lambda h: 0, HOT, "SLOW", 12.5)),

@@ -97,6 +97,16 @@ def _start_and_hold(stack: PrivateStack, name: str) -> dict[str, int]:
     return ids
 
 
+@contextmanager
+def _in_flight(stack: PrivateStack, name: str) -> Iterator[tuple[dict[str, int], dict[str, int], int]]:
+    """A quiet worker, then a collection of a new target held in flight for the block (_start_and_hold): the
+    counts before it, its target and run ids, and the worker's pid."""
+    _worker_quiet(stack)
+    before = stack.counts()
+    with _writes_held(stack):
+        yield before, _start_and_hold(stack, name), stack.pid("worker")
+
+
 def _run(stack: PrivateStack, run_id: int) -> tuple[str, str]:
     return stack.sql("SELECT status, error FROM snapshots_collectionrun WHERE id = %s", (run_id,))[0]
 
@@ -204,11 +214,7 @@ class ProcessFaultTests:
         record(Figure("web master SIGKILL", before, stack.counts(), recovered_s, "back, /healthz 200, no orphans"))
 
     def test_worker_pool_child_killed_mid_collection(self, stack):
-        _worker_quiet(stack)
-        before = stack.counts()
-        with _writes_held(stack):
-            ids = _start_and_hold(stack, "fault-pool-child")
-            worker = stack.pid("worker")
+        with _in_flight(stack, "fault-pool-child") as (before, ids, worker):
             pool = children(worker)
             assert len(pool) == 1
             os.kill(pool[0], signal.SIGKILL)
@@ -226,11 +232,7 @@ class ProcessFaultTests:
             [f"run ended {recovered_s:.0f} s after the kill: {outcome[1] or 'no error'}"]))
 
     def test_whole_worker_killed_mid_collection(self, stack):
-        _worker_quiet(stack)
-        before = stack.counts()
-        with _writes_held(stack):
-            ids = _start_and_hold(stack, "fault-worker")
-            worker = stack.pid("worker")
+        with _in_flight(stack, "fault-worker") as (before, ids, worker):
             os.killpg(worker, signal.SIGKILL)  # supervisord starts each program as its own process group
             killed_at = time.monotonic()
             wait_for(lambda: not alive(worker), timeout_s=10, what="the worker to die")

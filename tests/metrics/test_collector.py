@@ -21,22 +21,16 @@ def samples(response) -> dict[tuple[str, tuple], float]:
 
 
 @pytest.fixture
-def collected_demo(demo_target, collect):
-    collect(demo_target)
-    return demo_target
-
-
-@pytest.fixture
 def never_collected(seed_tiers):
     return Target.objects.create(name="idle", mode=Target.Mode.AWR, dsn="db:1521/x", collect_queue="group_a")
 
 
 @pytest.mark.django_db(transaction=False)
 class CollectorTests:
-    def test_it_exports_a_collected_targets_figures(self, client, metrics_token, collected_demo, no_heartbeats):
+    def test_it_exports_a_collected_targets_figures(self, client, metrics_token, collected, no_heartbeats):
         got = samples(scrape(client))
         demo = (("target", "demo"),)
-        run = CollectionRun.objects.get(target=collected_demo)
+        run = CollectionRun.objects.get(target=collected)
 
         # Runs: the last success as Unix time, no failure since, runs by outcome as a counter.
         assert got[("tierscope_target_last_success_timestamp_seconds", demo)] == pytest.approx(

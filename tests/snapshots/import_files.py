@@ -5,21 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-SAMPLES = Path(__file__).resolve().parents[2] / ".." / "shared" / "awr-samples"
+from tests.targets.awr_report.samples import HTML_11G_TWIN, HTML_GLOBAL, SAMPLES_DIR, TEXT_11G, TEXT_11G_2, sample_bytes
+
+SAMPLES = SAMPLES_DIR
 EXTRACTS = Path(__file__).resolve().parents[1] / "targets" / "extract" / "fixtures"
-HTML_11G = "pcambell__awrrptanalyzor__awrrpt__11g__awrrpt_1_36006_36007.html"
-INSTANCE_1 = "1newstar__awr2csv__sample__awr_11204_1.txt"
-INSTANCE_2 = "1newstar__awr2csv__sample__awr_11204_2.txt"
-GLOBAL = "edwinjiang__dataextraction_found__beautifulsoap__awr_rac.html"
-TEXT_12C = "ora600pl__jas-min__awrrpt_1_2668_2669.txt"
+INSTANCE_1, INSTANCE_2, GLOBAL = TEXT_11G, TEXT_11G_2, HTML_GLOBAL
 #: One instance's report of one interval, in its HTML and its text form.
-SAME_HTML = "1newstar__awr2csv__sample__awr_11204_1.html"
-SAME_TEXT = "1newstar__awr2csv__sample__awr_11204_1.txt"
-
-
-def sample(name: str) -> bytes:
-    """A real AWR report's bytes."""
-    return (SAMPLES / name).read_bytes()
+SAME_HTML, SAME_TEXT = HTML_11G_TWIN, TEXT_11G
+sample = sample_bytes  # a real AWR report's bytes
 
 
 def as_instance_of_the_global_interval(name: str) -> bytes:

@@ -9,9 +9,10 @@ import pytest
 
 from apps.snapshots.storage_map import datafiles_store, disk_groups_read, growth_room_read, storage_map_read
 from apps.snapshots.storage_models import DiskGroup
-from apps.targets.models import Target
 from apps.targets.rows import DataFile as DataFileRow
 from apps.targets.rows import DiskGroup as DiskGroupRow
+
+pytestmark = pytest.mark.usefixtures("seed_tiers")  # the report target's tier set, seed-2009, priced
 
 UTC = dt.timezone.utc
 AT = dt.datetime(2026, 11, 20, 12, tzinfo=UTC)
@@ -27,55 +28,50 @@ DATA = DiskGroupRow("DATA", redundancy="NORMAL", state="CONNECTED", total_mb=104
                     required_mirror_free_mb=65536, usable_file_mb=120832, offline_disks=0)
 
 
-@pytest.fixture
-def target(db, seed_tiers) -> Target:
-    return Target.objects.create(name="prod", mode=Target.Mode.REPORT, tier_set_id="seed-2009")
-
-
 @pytest.mark.django_db
 class DiskGroupStoreTests:
-    def test_it_keeps_the_groups_read_with_the_files(self, target):
-        datafiles_store(target_id=target.id, collected_at=AT, rows=FILES, disk_groups=[DATA])
+    def test_it_keeps_the_groups_read_with_the_files(self, report_target):
+        datafiles_store(target_id=report_target.id, collected_at=AT, rows=FILES, disk_groups=[DATA])
 
-        assert disk_groups_read(target_id=target.id) == {"+DATA": DATA}
+        assert disk_groups_read(target_id=report_target.id) == {"+DATA": DATA}
 
-    def test_a_newer_collection_without_the_groups_drops_them(self, target):
+    def test_a_newer_collection_without_the_groups_drops_them(self, report_target):
         # Yesterday's free space must not pass for today's: a group not read is unknown.
-        datafiles_store(target_id=target.id, collected_at=AT, rows=FILES, disk_groups=[DATA])
-        datafiles_store(target_id=target.id, collected_at=AT + dt.timedelta(hours=1), rows=FILES)
+        datafiles_store(target_id=report_target.id, collected_at=AT, rows=FILES, disk_groups=[DATA])
+        datafiles_store(target_id=report_target.id, collected_at=AT + dt.timedelta(hours=1), rows=FILES)
 
-        assert DiskGroup.objects.filter(target=target).count() == 0
+        assert DiskGroup.objects.filter(target=report_target).count() == 0
 
-    def test_an_older_extract_imported_late_changes_nothing(self, target):
-        datafiles_store(target_id=target.id, collected_at=AT, rows=FILES, disk_groups=[DATA])
-        datafiles_store(target_id=target.id, collected_at=AT - dt.timedelta(days=1), rows=FILES)
+    def test_an_older_extract_imported_late_changes_nothing(self, report_target):
+        datafiles_store(target_id=report_target.id, collected_at=AT, rows=FILES, disk_groups=[DATA])
+        datafiles_store(target_id=report_target.id, collected_at=AT - dt.timedelta(days=1), rows=FILES)
 
-        assert list(disk_groups_read(target_id=target.id)) == ["+DATA"]
+        assert list(disk_groups_read(target_id=report_target.id)) == ["+DATA"]
 
 
 @pytest.mark.django_db
 class DiskGroupReadTests:
-    def test_the_map_shows_each_location_with_its_group_or_none(self, target):
-        datafiles_store(target_id=target.id, collected_at=AT, rows=FILES, disk_groups=[DATA])
+    def test_the_map_shows_each_location_with_its_group_or_none(self, report_target):
+        datafiles_store(target_id=report_target.id, collected_at=AT, rows=FILES, disk_groups=[DATA])
 
-        locations = {row.name: row for row in storage_map_read(target_id=target.id).locations}
+        locations = {row.name: row for row in storage_map_read(target_id=report_target.id).locations}
 
         assert locations["+DATA"].disk_group == DATA
         assert locations["+FLASH"].disk_group is None  # named by a file, not listed by the view: unknown
         assert locations["/u03/oradata"].disk_group is None
 
-    def test_the_map_offers_a_group_no_file_of_this_database_is_in(self, target):
+    def test_the_map_offers_a_group_no_file_of_this_database_is_in(self, report_target):
         reco = DiskGroupRow("RECO", redundancy="HIGH", total_mb=10, free_mb=5, usable_file_mb=1)
-        datafiles_store(target_id=target.id, collected_at=AT, rows=FILES, disk_groups=[DATA, reco])
+        datafiles_store(target_id=report_target.id, collected_at=AT, rows=FILES, disk_groups=[DATA, reco])
 
-        locations = {row.name: row for row in storage_map_read(target_id=target.id).locations}
+        locations = {row.name: row for row in storage_map_read(target_id=report_target.id).locations}
 
         assert (locations["+RECO"].kind, locations["+RECO"].files, locations["+RECO"].disk_group) == ("asm", 0, reco)
 
-    def test_growth_headroom_is_per_tablespace_and_location_of_autoextensible_data_files(self, target):
-        datafiles_store(target_id=target.id, collected_at=AT, rows=FILES, disk_groups=[DATA])
+    def test_growth_headroom_is_per_tablespace_and_location_of_autoextensible_data_files(self, report_target):
+        datafiles_store(target_id=report_target.id, collected_at=AT, rows=FILES, disk_groups=[DATA])
 
-        growth = growth_room_read(target_id=target.id)
+        growth = growth_room_read(target_id=report_target.id)
 
         assert growth.headroom == {"SOE": {"+DATA": 2 * GIB, "+FLASH": 22 * GIB}, "HIST": {"/u03/oradata": None}}
         assert growth.location_room == {"+DATA": 120832 * 1024**2, "+FLASH": None, "/u03/oradata": None}
@@ -83,8 +79,8 @@ class DiskGroupReadTests:
 
 @pytest.mark.django_db
 class DiskGroupAdminTests:
-    def test_admins_read_the_groups_and_cannot_add_one(self, target, admin_client):
-        datafiles_store(target_id=target.id, collected_at=AT, rows=FILES, disk_groups=[DATA])
+    def test_admins_read_the_groups_and_cannot_add_one(self, report_target, admin_client):
+        datafiles_store(target_id=report_target.id, collected_at=AT, rows=FILES, disk_groups=[DATA])
 
         listing = admin_client.get("/admin/snapshots/diskgroup/")
 

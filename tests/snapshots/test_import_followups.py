@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from django.core.management import call_command
 
 from apps.targets.models import Target
-from tests.snapshots.import_files import EXTRACTS, HTML_11G, SAMPLES
+from tests.commands import command_output
+from tests.snapshots.import_files import EXTRACTS, SAMPLES
+from tests.targets.awr_report.samples import HTML_11G
 
 
 @pytest.fixture
 def report_target_committed(transactional_db, seed_tiers):
     return Target.objects.create(name="xydb", mode=Target.Mode.REPORT)
-
-
-def _said(*args: str) -> str:
-    out = io.StringIO()
-    call_command(*args, stdout=out)
-    return out.getvalue()
 
 
 # Committed as the command commits (autocommit): what it queues once committed is queued before it prints.
@@ -30,7 +23,7 @@ class ImportFollowupTests:
         from apps.tiering.models import Refresh
 
         monkeypatch.setattr("apps.tiering.recommendations.refreshes._refresh_send", lambda *, refresh_id: None)  # sent; no worker
-        said = _said("import_extract", str(EXTRACTS / "rac"), "--target", "xydb")
+        said = command_output("import_extract", str(EXTRACTS / "rac"), "--target", "xydb")
 
         refresh = Refresh.objects.get(target=report_target_committed)  # queued, not run: no worker in this test
         assert refresh.status == Refresh.Status.QUEUED
@@ -39,13 +32,13 @@ class ImportFollowupTests:
         assert "`manage.py recommend xydb`" in line and "`manage.py recommend xydb --refresh`" in line
 
     def test_a_report_import_whose_refresh_ran_says_it_is_done(self, report_target_committed):
-        said = _said("import_awr_report", str(SAMPLES / HTML_11G), "--target", "xydb")
+        said = command_output("import_awr_report", str(SAMPLES / HTML_11G), "--target", "xydb")
 
         assert "recommendations: refreshed (" in said and "`manage.py recommend xydb` prints them" in said
 
     @pytest.mark.usefixtures("closed_broker")
     def test_an_import_that_could_not_queue_its_refresh_says_so_and_what_to_run(self, report_target_committed):
-        said = _said("import_extract", str(EXTRACTS / "rac"), "--target", "xydb")
+        said = command_output("import_extract", str(EXTRACTS / "rac"), "--target", "xydb")
 
         line = next(line for line in said.splitlines() if line.startswith("recommendations: "))
         assert line.startswith("recommendations: not refreshed: Not queued: the task broker did not answer (")

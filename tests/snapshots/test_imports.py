@@ -23,8 +23,9 @@ from apps.snapshots.models import (
 )
 from apps.targets.awr_report import MAX_REPORT_BYTES
 from apps.tiering.models import Recommendation
-from tests.snapshots.import_files import EXTRACTS, HTML_11G, SAME_HTML, SAME_TEXT, SAMPLES, TEXT_12C, sample, sizes_csv
+from tests.snapshots.import_files import EXTRACTS, SAME_HTML, SAME_TEXT, SAMPLES, sample, sizes_csv
 from tests.snapshots.stored_counts import NOTHING, stored_counts
+from tests.targets.awr_report.samples import HTML_11G, TEXT_12C
 
 RAC_GLOBAL = "edwinjiang__dataextraction_found__beautifulsoap__awr_rac.html"
 UTC = dt.timezone.utc

@@ -9,9 +9,10 @@ import pytest
 
 from apps.snapshots.imports import collection_import
 from apps.snapshots.models import Snapshot
-from apps.targets.models import Target
 from apps.targets.rows import Collection, DatabaseInfo, SegmentKey, SegmentStat
 from apps.targets.rows import Snapshot as SnapshotRow
+
+pytestmark = pytest.mark.usefixtures("seed_tiers")  # the report target's tier set, seed-2009, priced
 
 UTC = dt.timezone.utc
 T0 = dt.datetime(2026, 11, 20, 0, 0, tzinfo=UTC)
@@ -31,46 +32,41 @@ def _collection(*intervals: tuple[int, int, int, int]) -> Collection:
                                             instances=(1,)), snapshots=snapshots)
 
 
-@pytest.fixture
-def target(db, seed_tiers) -> Target:
-    return Target.objects.create(name="orcl", mode=Target.Mode.REPORT, tier_set_id="seed-2009")
-
-
 @pytest.mark.django_db
 class OverlappingSourceTests:
-    def test_a_report_of_snapshots_an_extract_holds_adds_nothing_and_says_so(self, target):
-        collection_import(target=target, collection=_collection((1, 101, 0, 1), (1, 102, 1, 2)), kind="extract",
+    def test_a_report_of_snapshots_an_extract_holds_adds_nothing_and_says_so(self, report_target):
+        collection_import(target=report_target, collection=_collection((1, 101, 0, 1), (1, 102, 1, 2)), kind="extract",
                       authoritative=True)
 
-        run = collection_import(target=target, collection=_collection((1, 102, 0, 2)), kind="report", authoritative=False)
+        run = collection_import(target=report_target, collection=_collection((1, 102, 0, 2)), kind="report", authoritative=False)
 
-        assert Snapshot.objects.filter(target=target, kind="report").count() == 0
+        assert Snapshot.objects.filter(target=report_target, kind="report").count() == 0
         assert run.snapshots_added == 0
         (warning,) = run.warnings
         assert "overlaps snapshot 101 of instance 1 stored from an offline extract" in warning
         assert "count that time twice" in warning
 
-    def test_two_reports_of_overlapping_ranges_keep_the_first(self, target):
-        collection_import(target=target, collection=_collection((1, 110, 0, 10)), kind="report", authoritative=False)
+    def test_two_reports_of_overlapping_ranges_keep_the_first(self, report_target):
+        collection_import(target=report_target, collection=_collection((1, 110, 0, 10)), kind="report", authoritative=False)
 
-        run = collection_import(target=target, collection=_collection((1, 106, 5, 6)), kind="report",
+        run = collection_import(target=report_target, collection=_collection((1, 106, 5, 6)), kind="report",
                             authoritative=False)
 
-        assert list(Snapshot.objects.filter(target=target).values_list("snap_id", flat=True)) == [110]
+        assert list(Snapshot.objects.filter(target=report_target).values_list("snap_id", flat=True)) == [110]
         assert "overlaps snapshot 110" in run.warnings[0]
 
-    def test_adjacent_intervals_and_other_instances_are_kept(self, target):
-        collection_import(target=target, collection=_collection((1, 101, 0, 1)), kind="extract", authoritative=True)
+    def test_adjacent_intervals_and_other_instances_are_kept(self, report_target):
+        collection_import(target=report_target, collection=_collection((1, 101, 0, 1)), kind="extract", authoritative=True)
 
-        run = collection_import(target=target, collection=_collection((1, 102, 1, 2), (2, 101, 0, 1)), kind="report",
+        run = collection_import(target=report_target, collection=_collection((1, 102, 1, 2), (2, 101, 0, 1)), kind="report",
                             authoritative=False)
 
         assert run.snapshots_added == 2 and not run.warnings
 
-    def test_a_global_report_overlaps_every_instance(self, target):
-        collection_import(target=target, collection=_collection((1, 101, 0, 1)), kind="extract", authoritative=True)
+    def test_a_global_report_overlaps_every_instance(self, report_target):
+        collection_import(target=report_target, collection=_collection((1, 101, 0, 1)), kind="extract", authoritative=True)
 
-        run = collection_import(target=target, collection=_collection((0, 101, 0, 1)), kind="report",
+        run = collection_import(target=report_target, collection=_collection((0, 101, 0, 1)), kind="report",
                             authoritative=False)
 
         assert run.snapshots_added == 0 and "overlaps snapshot 101 of instance 1" in run.warnings[0]

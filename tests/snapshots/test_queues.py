@@ -4,9 +4,7 @@ that worker gone the other targets still collect while the group's runs wait and
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
-import sys
 import uuid
 from collections.abc import Iterator
 
@@ -15,47 +13,23 @@ from django.db import transaction
 
 from apps.snapshots.models import CollectionRun
 from apps.targets.models import Target
-from tests.conftest import ROOT
 from tests.waiting import wait_for
+from tests.workers import worker_process, worker_stop
 
 ENDED = ("succeeded", "failed", "skipped")
 
 
 def _worker_start(*, queue: str, default_queue: str) -> subprocess.Popen:
     """A real worker consuming ``queue`` only (standing in for another machine), in its own process group."""
-    from django.db import connection
-
     from config.celery import app
 
-    db = connection.settings_dict
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.local",
-        "DATABASE_URL": f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "CELERY_TASK_DEFAULT_QUEUE": default_queue,
-        "TIERSCOPE_HEARTBEAT_EVERY_S": "1",
-    }
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "--concurrency", "1",
-         "--pool", "prefork", "-l", "WARNING", "--without-gossip", "--without-mingle", "--without-heartbeat",
-         "-n", f"{queue}@%h"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )
+    proc = worker_process(queue, default_queue=default_queue, log_level="WARNING",
+                          env={"TIERSCOPE_HEARTBEAT_EVERY_S": "1"})
     node = f"{queue}@{os.uname().nodename}"
     wait_for(lambda: proc.poll() is not None or app.control.ping(destination=[node], timeout=0.5),
              timeout_s=60, what=f"worker {node} to answer a ping")
     assert proc.poll() is None, f"worker {node} exited with {proc.returncode}"
     return proc
-
-
-def _worker_stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 @pytest.fixture
@@ -76,7 +50,7 @@ def two_workers(settings) -> Iterator[dict[str, object]]:
     finally:
         app.conf.task_default_queue, app.conf.task_always_eager = previous
         for proc in procs:
-            _worker_stop(proc)
+            worker_stop(proc, timeout_s=30)
         app.connection_for_write().default_channel.queue_purge(group_queue)
 
 
@@ -110,7 +84,7 @@ class QueuesPerGroupTests:
         assert group_run.worker == f"{group}@{node}" and group_run.queue == group
 
         assert client.get("/healthz").json()["queues"]["queues"][group]["ok"] is True  # its worker's heartbeat
-        _worker_stop(two_workers["group_proc"])  # the group's machine goes away
+        worker_stop(two_workers["group_proc"], timeout_s=30)  # the group's machine goes away
         wait_for(lambda: client.get("/healthz").json()["queues"]["queues"][group]["ok"] is False,
                  timeout_s=60, what=f"/healthz to see no worker on {group}")
         waiting, collected = _enqueue(other), _enqueue(demo_target)

@@ -10,8 +10,9 @@ import pytest
 
 from apps.snapshots.imports import ImportRefused, report_import
 from apps.snapshots.models import CollectionRun, Segment, SegmentStat, Snapshot
-from tests.snapshots.import_files import HTML_11G, SAME_HTML, SAME_TEXT, TEXT_12C, sample, sizes_csv
+from tests.snapshots.import_files import SAME_HTML, SAME_TEXT, sample, sizes_csv
 from tests.snapshots.stored_counts import NOTHING, stored_counts
+from tests.targets.awr_report.samples import HTML_11G, TEXT_12C
 
 UTC = dt.timezone.utc
 

@@ -6,7 +6,7 @@ import datetime as dt
 import time
 
 import pytest
-from django.db import OperationalError, connections, transaction
+from django.db import OperationalError, transaction
 from django.utils import timezone
 
 from apps.core.locks import LockSpace
@@ -15,6 +15,7 @@ from apps.snapshots.models import CollectionRun, Snapshot
 from apps.snapshots.runs import BrokerUnavailable, RunEnded, run_enqueue, runs_reap
 from apps.snapshots.services import CollectRetryable, snapshot_collect
 from apps.targets.models import Target
+from tests.snapshots.run_lock import run_lock_held
 from tests.waiting import wait_for
 
 Status = CollectionRun.Status
@@ -44,14 +45,8 @@ class RunsReapTests:
 
     def test_it_leaves_a_run_whose_worker_holds_the_lock(self, demo_target):
         run = _run(demo_target, status=Status.RUNNING, minutes_ago=5)
-        worker = connections.create_connection("default")  # the live worker's session
-        try:
-            with worker.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [LockSpace.TARGET_RUN, demo_target.id])
-
+        with run_lock_held(demo_target.id):  # the live worker's session
             assert runs_reap(now=timezone.now()) == []
-        finally:
-            worker.close()
         run.refresh_from_db()
         assert run.status == Status.RUNNING
 
@@ -64,14 +59,8 @@ class RunsReapTests:
 
     def test_it_fails_a_run_running_past_every_time_limit_even_with_its_lock_held(self, demo_target):
         run = _run(demo_target, status=Status.RUNNING, minutes_ago=30)
-        worker = connections.create_connection("default")
-        try:
-            with worker.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [LockSpace.TARGET_RUN, demo_target.id])
-
+        with run_lock_held(demo_target.id):
             assert runs_reap(now=timezone.now()) == [run.id]
-        finally:
-            worker.close()
         run.refresh_from_db()
         assert run.status == Status.FAILED and "still running after 25 minutes" in run.error
 
@@ -208,15 +197,9 @@ class RedeliveredRunTests:
         # The first delivery died mid-statement: its run is "running" and its session still holds the
         # target's lock for a few seconds (PostgreSQL notices the dead client at its next check).
         run = _run(demo_target, status=Status.RUNNING, minutes_ago=0.1)
-        dead_session = connections.create_connection("default")
-        try:
-            with dead_session.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [LockSpace.TARGET_RUN, demo_target.id])
-
+        with run_lock_held(demo_target.id):
             with pytest.raises(CollectRetryable):
                 snapshot_collect(target_id=demo_target.id, run_id=run.id)
-        finally:
-            dead_session.close()
 
         run.refresh_from_db()
         assert run.status == Status.QUEUED
@@ -227,14 +210,8 @@ class RedeliveredRunTests:
         assert snapshot_collect(target_id=demo_target.id, run_id=run.id).status == Status.SUCCEEDED
 
     def test_a_new_run_that_finds_another_collection_running_is_skipped(self, demo_target):
-        other = connections.create_connection("default")
-        try:
-            with other.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [LockSpace.TARGET_RUN, demo_target.id])
-
+        with run_lock_held(demo_target.id):
             run = snapshot_collect(target_id=demo_target.id)
-        finally:
-            other.close()
 
         assert run.status == Status.SKIPPED
 

@@ -5,23 +5,14 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
-from apps.core.locks import LockSpace
-from apps.snapshots.models import CollectionRun, Residency, Segment, SegmentStat, Snapshot, SysStat
+from apps.snapshots.models import CollectionRun, Segment, SegmentStat, Snapshot
 from apps.snapshots.services import snapshot_collect
 from apps.targets.models import Target
 from apps.tiering.models import Recommendation
-
-
-def _counts(target: Target) -> dict[str, int]:
-    return {
-        "snapshots": Snapshot.objects.filter(target=target).count(),
-        "segment_stats": SegmentStat.objects.filter(snapshot__target=target).count(),
-        "sysstats": SysStat.objects.filter(snapshot__target=target).count(),
-        "segments": Segment.objects.filter(target=target).count(),
-        "residency": Residency.objects.filter(target=target).count(),
-    }
+from tests.snapshots.run_lock import run_lock_held
+from tests.snapshots.stored_counts import stored_counts
 
 
 @pytest.mark.django_db
@@ -38,13 +29,13 @@ class SnapshotCollectTests:
 
     def test_it_adds_nothing_when_run_again(self, demo_target, collect):
         collect(demo_target)
-        before = _counts(demo_target)
+        before = stored_counts(demo_target)
 
         run = collect(demo_target)
 
         assert run.status == CollectionRun.Status.SUCCEEDED
         assert run.snapshots_added == 0
-        assert _counts(demo_target) == before
+        assert stored_counts(demo_target) == before
 
     def test_it_never_stores_a_negative_delta(self, demo_target, collect):
         collect(demo_target)
@@ -62,14 +53,8 @@ class SnapshotCollectTests:
         assert recs.exclude(recommended_tier=None).exists()
 
     def test_it_skips_when_another_collection_of_the_target_holds_the_lock(self, demo_target, collect):
-        other = connections.create_connection("default")
-        try:
-            with other.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [LockSpace.TARGET_RUN, demo_target.id])
-
+        with run_lock_held(demo_target.id):
             run = collect(demo_target)
-        finally:
-            other.close()
 
         assert run.status == CollectionRun.Status.SKIPPED
         assert "Another collection" in run.error

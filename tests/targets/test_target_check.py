@@ -12,6 +12,7 @@ from oracledb import errors as oracledb_errors
 from apps.targets import services
 from apps.targets.models import Target, TargetCheck
 from apps.targets.oracle.source import OracleSource
+from tests.targets.live_target import live_target_create
 from tests.targets.oracle.fakes import FakeConnect, load_recording
 from tests.waiting import wait_for
 
@@ -25,10 +26,7 @@ def ora(code: int, text: str) -> Exception:
 
 @pytest.fixture
 def live_target(db) -> Target:
-    target = Target(name="prod", mode=Target.Mode.NOPACK, dsn="dbhost1:1521/PROD", username="TIERSCOPE")
-    target.set_password("s3cret")
-    target.save()
-    return target
+    return live_target_create("s3cret")
 
 
 def fake_oracle(connect: FakeConnect):

@@ -6,6 +6,7 @@ tests.base.NOW. Shared fixtures built from them (``refresh_target``, ``grouped_t
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 
 from apps.snapshots.models import Segment
 from apps.snapshots.services import collection_store
@@ -29,6 +30,16 @@ UNLISTED = SegmentKey("APP", "UNLISTED", "", "TABLE")
 RAC_KEY = SegmentKey("APP", "ORDERS", "", "TABLE")
 
 
+def seed_target_create(name: str, mode: str, tiers: dict[str, str]) -> Target:
+    """Target ``name`` in ``mode`` on the seed-2009 tiers (install them first), ``tiers`` mapping its tablespaces to
+    tier names."""
+    target = Target.objects.create(name=name, mode=mode, tier_set_id="seed-2009")
+    for tablespace, tier in tiers.items():
+        TablespaceTier.objects.create(target=target, tablespace_name=tablespace,
+                                      tier=Tier.objects.get(tier_set="seed-2009", name=tier))
+    return target
+
+
 def hourly_snapshots(hours: int, reads_of, writes_of, key: SegmentKey, tablespace: str, latency_ms: float):
     """``hours`` hourly snapshots ending at NOW of one segment of ``tablespace``: ``reads_of(hour)`` and
     ``writes_of(hour)`` requests, its tablespace read at ``latency_ms`` a request."""
@@ -49,10 +60,7 @@ def hourly_snapshots(hours: int, reads_of, writes_of, key: SegmentKey, tablespac
 def refresh_target_store() -> Target:
     """Target t1 (demo mode, seed-2009 tiers: install them first) with 100 hours stored: HOT, 2 GB on SLOW
     (hi-cap disk), and COLD, 100 GB on FLASHY (flash)."""
-    target = Target.objects.create(name="t1", mode=Target.Mode.DEMO, tier_set_id="seed-2009")
-    tiers = {t.name: t for t in Tier.objects.filter(tier_set="seed-2009")}
-    TablespaceTier.objects.create(target=target, tablespace_name="SLOW", tier=tiers["hi-cap disk"])
-    TablespaceTier.objects.create(target=target, tablespace_name="FLASHY", tier=tiers["flash"])
+    target = seed_target_create("t1", Target.Mode.DEMO, {"SLOW": "hi-cap disk", "FLASHY": "flash"})
     # HOT: 100 hours of 3600 reads/h (1 IOPS) except 10 busy hours at 360,000 reads/h (100 IOPS).
     hot = hourly_snapshots(100, lambda h: 360_000 if h % 10 == 0 else 3600, lambda h: 0, HOT, "SLOW", 12.5)
     cold = hourly_snapshots(100, lambda h: 36, lambda h: 0, COLD, "FLASHY", 0.25)
@@ -78,53 +86,46 @@ def recommendation_of(target: Target, key: SegmentKey) -> Recommendation:
     return Recommendation.objects.current().select_related("run").get(segment=segment)
 
 
+def steady_reads_store(target: Target, keys: Sequence[SegmentKey], *, tablespace: str, reads_per_hour: int,
+                       size_bytes: int, first_object: int, first_snap_id: int, db_name: str,
+                       partitioned_parent: str | None = None) -> None:
+    """48 hours ending at NOW stored into ``target``: each of ``keys`` a segment of ``size_bytes`` on ``tablespace``
+    (object numbers from ``first_object``, of ``partitioned_parent`` if given), read ``reads_per_hour`` times an hour,
+    never written, in snapshots numbered from ``first_snap_id`` of database ``db_name``."""
+    snapshots = []
+    for hour in range(48):
+        end = NOW - dt.timedelta(hours=47 - hour)
+        stats = tuple(SegmentStat(key=key, tablespace_name=tablespace, obj_number=first_object + i,
+                                  dataobj_number=first_object + i, physical_read_requests=reads_per_hour,
+                                  physical_write_requests=0, physical_reads_blocks=reads_per_hour)
+                      for i, key in enumerate(keys))
+        snapshots.append(Snapshot(dbid=7, instance_number=1, snap_id=first_snap_id + hour,
+                                  begin_at=end - dt.timedelta(hours=1), end_at=end,
+                                  startup_at=NOW - dt.timedelta(days=30), segment_stats=stats, top_n_only=False))
+    collection = Collection(
+        database=DatabaseInfo(dbid=7, db_name=db_name, release="19.0.0.0.0", is_rac=False, instances=(1,)),
+        snapshots=tuple(snapshots),
+        segments=tuple(SegmentInfo(key=key, tablespace_name=tablespace, bytes=size_bytes, blocks=size_bytes // 8192,
+                                   partitioned_parent=partitioned_parent) for key in keys),
+    )
+    collection_store(target=target, collection=collection, kind="demo",
+                     state=CollectState(now=NOW, history_start_at=NOW - dt.timedelta(days=8)))
+
+
 def grouped_target_store() -> Target:
     """Target "grouped" (demo mode, seed-2009 tiers: install them first) with 48 hours stored of fifteen
     0.2 GB partitions of APP.ORDERS on SLOW (hi-cap disk), each at 10 IOPS: each not worth moving alone,
     worth moving to flash together (LABEL) under the set's default terms."""
-    target = Target.objects.create(name="grouped", mode=Target.Mode.DEMO, tier_set_id="seed-2009")
-    tiers = {t.name: t for t in Tier.objects.filter(tier_set="seed-2009")}
-    TablespaceTier.objects.create(target=target, tablespace_name="SLOW", tier=tiers["hi-cap disk"])
-    TablespaceTier.objects.create(target=target, tablespace_name="FLASHY", tier=tiers["flash"])
-    snapshots = []
-    for hour in range(48):
-        end = NOW - dt.timedelta(hours=47 - hour)
-        stats = tuple(SegmentStat(key=key, tablespace_name="SLOW", obj_number=100 + i, dataobj_number=100 + i,
-                                  physical_read_requests=36_000, physical_write_requests=0,
-                                  physical_reads_blocks=36_000) for i, key in enumerate(GROUPED_PARTITIONS))
-        snapshots.append(Snapshot(dbid=7, instance_number=1, snap_id=1000 + hour, begin_at=end - dt.timedelta(hours=1),
-                                  end_at=end, startup_at=NOW - dt.timedelta(days=30), segment_stats=stats,
-                                  top_n_only=False))
-    collection = Collection(
-        database=DatabaseInfo(dbid=7, db_name="G", release="19.0.0.0.0", is_rac=False, instances=(1,)),
-        snapshots=tuple(snapshots),
-        segments=tuple(SegmentInfo(key=key, tablespace_name="SLOW", bytes=GB // 5, blocks=GB // 5 // 8192,
-                                   partitioned_parent="ORDERS") for key in GROUPED_PARTITIONS),
-    )
-    collection_store(target=target, collection=collection, kind="demo",
-                     state=CollectState(now=NOW, history_start_at=NOW - dt.timedelta(days=8)))
+    target = seed_target_create("grouped", Target.Mode.DEMO, {"SLOW": "hi-cap disk", "FLASHY": "flash"})
+    steady_reads_store(target, GROUPED_PARTITIONS, tablespace="SLOW", reads_per_hour=36_000, size_bytes=GB // 5,
+                       first_object=100, first_snap_id=1000, db_name="G", partitioned_parent="ORDERS")
     return target
 
 
-def cold_partitions_store(target: Target) -> None:
-    """Fifteen 10 GB partitions in tablespace COLD, read 7 times an hour each (0.002 IOPS)."""
-    snapshots = []
-    for hour in range(48):
-        end = NOW - dt.timedelta(hours=47 - hour)
-        stats = tuple(SegmentStat(key=key, tablespace_name="COLD", obj_number=i + 1, dataobj_number=i + 1,
-                                  physical_read_requests=7, physical_write_requests=0, physical_reads_blocks=7)
-                      for i, key in enumerate(COLD_PARTITIONS))
-        snapshots.append(Snapshot(dbid=7, instance_number=1, snap_id=2000 + hour, begin_at=end - dt.timedelta(hours=1),
-                                  end_at=end, startup_at=NOW - dt.timedelta(days=30), segment_stats=stats,
-                                  top_n_only=False))
-    collection = Collection(
-        database=DatabaseInfo(dbid=7, db_name="C1", release="19.0.0.0.0", is_rac=False, instances=(1,)),
-        snapshots=tuple(snapshots),
-        segments=tuple(SegmentInfo(key=key, tablespace_name="COLD", bytes=10 * GB, blocks=10 * GB // 8192)
-                       for key in COLD_PARTITIONS),
-    )
-    state = CollectState(now=NOW, history_start_at=NOW - dt.timedelta(days=8))
-    collection_store(target=target, collection=collection, kind="demo", state=state)
+def cold_partitions_store(target: Target, keys: Sequence[SegmentKey] = COLD_PARTITIONS) -> None:
+    """Fifteen 10 GB partitions (or ``keys``) in tablespace COLD, read 7 times an hour each (0.002 IOPS)."""
+    steady_reads_store(target, keys, tablespace="COLD", reads_per_hour=7, size_bytes=10 * GB, first_object=1,
+                       first_snap_id=2000, db_name="C1")
 
 
 def flashy_stat(key: SegmentKey, **figures) -> SegmentStat:
@@ -136,9 +137,7 @@ def report_target_store(*, unlisted_bound: int | None) -> Target:
     """Report target "rpt" (seed-2009 tiers: install them first), refreshed, with one top-N hour of four 100 GB
     segments on FLASHY (flash): LISTED measured, LOGICAL_ONLY listed by logical reads only (with bounds),
     UNBOUNDED listed without a usable bound, UNLISTED listed nowhere (the report's ``unlisted_bound``)."""
-    target = Target.objects.create(name="rpt", mode=Target.Mode.REPORT, tier_set_id="seed-2009")
-    flash = Tier.objects.get(tier_set="seed-2009", name="flash")
-    TablespaceTier.objects.create(target=target, tablespace_name="FLASHY", tier=flash)
+    target = seed_target_create("rpt", Target.Mode.REPORT, {"FLASHY": "flash"})
     snapshot = Snapshot(
         dbid=7, instance_number=1, snap_id=100, begin_at=NOW - dt.timedelta(hours=1), end_at=NOW,
         startup_at=NOW - dt.timedelta(days=30), top_n_only=True,

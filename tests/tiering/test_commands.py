@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
@@ -10,23 +9,19 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError
 from django.db.models import F, Sum
+
+from tests.commands import command_output
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run(*args: str) -> str:
-    out = io.StringIO()
-    call_command(*args, stdout=out)
-    return out.getvalue()
-
-
 class WhatIfCommandTests:
     def test_it_prints_the_seed_example_as_json(self):
-        report = json.loads(run("whatif", "--tiers", str(FIXTURES / "example_tiers.json"),
-                                "--objects", str(FIXTURES / "example_objects.csv"), "--format", "json"))
+        report = json.loads(command_output("whatif", "--tiers", str(FIXTURES / "example_tiers.json"),
+                                           "--objects", str(FIXTURES / "example_objects.csv"), "--format", "json"))
 
         assert set(report) == {"tiers", "break_even", "objects", "placements", "cost_unit", "amortisation_months"}
         assert (report["cost_unit"], report["amortisation_months"]) == ("USD purchase", 60)
@@ -54,7 +49,7 @@ class WhatIfCommandTests:
         objects.write_text("name,iops,gb\nA,10,300\nB,-4,600\n")
 
         with pytest.raises(CommandError) as raised:
-            run("whatif", "--tiers", str(FIXTURES / "example_tiers.json"), "--objects", str(objects))
+            command_output("whatif", "--tiers", str(FIXTURES / "example_tiers.json"), "--objects", str(objects))
 
         message = str(raised.value)
         assert "\n" not in message
@@ -69,7 +64,7 @@ class RecommendCommandTests:
 
         collect(demo_target)
 
-        csv_text = run("recommend", "demo", "--format", "csv")
+        csv_text = command_output("recommend", "demo", "--format", "csv")
 
         assert csv_text.splitlines()[0] == ",".join(HEADER)
         assert csv_text == export_csv(export_rows(recommendation_list(target_id=demo_target.id), demo_target))
@@ -79,24 +74,24 @@ class RecommendCommandTests:
         from apps.tiering.recommendations import export
 
         collect(demo_target)
-        whole = run("recommend", "demo", "--format", "csv")
+        whole = command_output("recommend", "demo", "--format", "csv")
         monkeypatch.setattr(export, "CHUNK_ROWS", 7)  # the demo's partitioned tables span several parts
 
-        assert run("recommend", "demo", "--format", "csv") == whole
+        assert command_output("recommend", "demo", "--format", "csv") == whole
         assert "partitions of" in whole  # the partition-skew reason, worded from partitions of other parts
 
     def test_json_and_table_carry_the_same_rows(self, demo_target, collect):
 
         collect(demo_target)
 
-        rows = json.loads(run("recommend", "demo", "--format", "json"))
-        table = run("recommend", "demo", "--format", "table")
+        rows = json.loads(command_output("recommend", "demo", "--format", "json"))
+        table = command_output("recommend", "demo", "--format", "table")
         assert len(rows) == len(table.strip().splitlines()) - 2
         assert {"owner", "savings_usd", "ddl"} <= set(rows[0])
 
     def test_an_unknown_target_is_named(self, db):
         with pytest.raises(CommandError, match="nosuch"):
-            run("recommend", "nosuch")
+            command_output("recommend", "nosuch")
 
     def test_refresh_rebuilds_a_report_target_after_a_map_change_and_says_what_it_did(
         self, seed_tiers, django_capture_on_commit_callbacks
@@ -111,7 +106,7 @@ class RecommendCommandTests:
         TablespaceTier.objects.create(target=target, tablespace_name="EPS_TDS_TBLSPC",
                                       tier=Tier.objects.get(tier_set=target.tier_set, name="flash"))
 
-        said = run("recommend", "ppd", "--refresh")
+        said = command_output("recommend", "ppd", "--refresh")
 
         count = mapped.count()
         assert count and set(mapped.values_list("current_tier__name", flat=True)) == {"flash"}
@@ -122,7 +117,7 @@ class RecommendCommandTests:
         assert Refresh.objects.filter(target=target).latest("queued_at").status == Refresh.Status.SUCCEEDED
         assert AuditLogEntry.objects.filter(additional_data__action="recommend --refresh").count() == 1
         # Again, with nothing changed since: said so; and the rows printed when a format is asked for.
-        again = run("recommend", "ppd", "--refresh", "--format", "csv")
+        again = command_output("recommend", "ppd", "--refresh", "--format", "csv")
         assert "; nothing changed." in again.splitlines()[0] and again.splitlines()[2].startswith("target,owner,")
 
     def test_refresh_applies_a_tier_price_change_to_a_live_target(self, demo_target, collect):
@@ -132,7 +127,7 @@ class RecommendCommandTests:
         before = Recommendation.objects.current(target_id=demo_target.id).aggregate(s=Sum("cost_now_usd"))["s"]
         Tier.objects.filter(tier_set=demo_target.tier_set).update(device_cost_usd=F("device_cost_usd") * 2)
 
-        said = run("recommend", "demo", "--refresh")
+        said = command_output("recommend", "demo", "--refresh")
 
         after = Recommendation.objects.current(target_id=demo_target.id).aggregate(s=Sum("cost_now_usd"))["s"]
         assert after == pytest.approx(2 * before, rel=Decimal("0.01"))
@@ -143,7 +138,7 @@ class ParseAwrReportCommandTests:
     def test_it_prints_the_parsed_report_as_json(self):
         sample = ROOT.parent / "shared" / "awr-samples" / "1newstar__awr2csv__sample__awr_11204_1.html"
 
-        report = json.loads(run("parse_awr_report", str(sample), "--format", "json"))
+        report = json.loads(command_output("parse_awr_report", str(sample), "--format", "json"))
 
         assert report["db_name"] and isinstance(report["dbid"], int)
         assert report["segments"] and "object_name" in report["segments"][0]
@@ -153,4 +148,4 @@ class ParseAwrReportCommandTests:
         bogus.write_text("hello\n")
 
         with pytest.raises(CommandError, match="notes.txt"):
-            run("parse_awr_report", str(bogus), "--format", "json")
+            command_output("parse_awr_report", str(bogus), "--format", "json")

@@ -26,18 +26,11 @@ from apps.tiering.costmodel import (
     place_recommended,
     to_cents,
 )
+from tests.tiering.example_tiers import FAST, FLASH_80, FLASH_320, HI_CAP, OBJECT_A, OBJECT_B, SEED_TIERS
 
 ROOT = Path(__file__).resolve().parents[2]
 
-HI_CAP = DeviceTier(name="hi-cap disk", device_cost_usd=Decimal(250), device_gb=1000, device_iops=100)
-FAST = DeviceTier(name="fast disk", device_cost_usd=Decimal(600), device_gb=300, device_iops=300)
-FLASH_80 = DeviceTier(name="flash", device_cost_usd=Decimal(2400), device_gb=80, device_iops=30000)
-# The "IO Optimization Example" slide prices a 320 GB flash device at $9,600.
-FLASH_320 = DeviceTier(name="flash", device_cost_usd=Decimal(9600), device_gb=320, device_iops=30000)
-SEED_TIERS = (HI_CAP, FAST, FLASH_80)
 EXAMPLE_TIERS = (FLASH_320, FAST)
-OBJECT_A = StorageObject("A", iops=10000, gb=300)
-OBJECT_B = StorageObject("B", iops=4000, gb=600)
 
 
 def gp3() -> ProvisionedIopsTier:

@@ -34,13 +34,9 @@ from apps.tiering.costmodel import (
     to_cents_array,
 )
 from apps.tiering.presets import PRESETS, preset_tiers
+from tests.tiering.example_tiers import FAST, FLASH_320, SEED_TIERS
 
 PRESET_TIERS: tuple[Tier, ...] = tuple(tier for name in PRESETS for tier in preset_tiers(name))
-HI_CAP = DeviceTier(name="hi-cap disk", device_cost_usd=Decimal(250), device_gb=1000, device_iops=100)
-FAST = DeviceTier(name="fast disk", device_cost_usd=Decimal(600), device_gb=300, device_iops=300)
-FLASH_80 = DeviceTier(name="flash", device_cost_usd=Decimal(2400), device_gb=80, device_iops=30000)
-FLASH_320 = DeviceTier(name="flash", device_cost_usd=Decimal(9600), device_gb=320, device_iops=30000)
-SEED_TIERS = (HI_CAP, FAST, FLASH_80)
 # Below this, costs are subnormal floats and per-unit vs per-device rounding differ by whole ulps.
 SUBNORMAL_USD = 1e-300
 EXAMPLES = settings(max_examples=40, deadline=None)

@@ -7,7 +7,7 @@ import unittest
 from dataclasses import replace
 
 from apps.tiering.ddl import DdlError, move_ddl, move_partitions_ddl
-from tests.tiering.ddl_requests import R112, R121, request
+from tests.tiering.ddl_requests import R19, R112, R121, request
 
 
 class MoveDdlTests(unittest.TestCase):
@@ -113,44 +113,21 @@ class MoveDdlTests(unittest.TestCase):
             ),
         )
 
-    def test_it_moves_a_lob_partition_through_its_table_partition(self) -> None:
-        script = move_ddl(
-            request(
-                "LOB PARTITION",
-                object_name="SYS_LOB0000073512C00004$$",
-                subobject_name="SYS_LOB_P123",
-                partitioned_parent="ORDERS",
-                lob_column="NOTES",
-                table_partition_name="P_2024_06",
-            )
+    def test_it_moves_a_lob_partition_or_subpartition_through_its_table_partition(self) -> None:
+        cases = (
+            ("LOB PARTITION", R19, "SYS_LOB0000073512C00004$$", "SYS_LOB_P123", "P_2024_06",
+             'ALTER TABLE "SOE"."ORDERS" MOVE PARTITION "P_2024_06" LOB ("NOTES") STORE AS '
+             '(TABLESPACE "FLASH_DATA") UPDATE INDEXES ONLINE;'),
+            ("LOB SUBPARTITION", R112, "SYS_LOB1", "SYS_LOB_SUBP9", "P_2024_06_EU",
+             'ALTER TABLE "SOE"."ORDERS" MOVE SUBPARTITION "P_2024_06_EU" LOB ("NOTES") STORE AS '
+             '(TABLESPACE "FLASH_DATA") UPDATE INDEXES;'),
         )
-        self.assertEqual(
-            script.statements,
-            (
-                'ALTER TABLE "SOE"."ORDERS" MOVE PARTITION "P_2024_06" LOB ("NOTES") STORE AS '
-                '(TABLESPACE "FLASH_DATA") UPDATE INDEXES ONLINE;',
-            ),
-        )
-
-    def test_it_moves_a_lob_subpartition(self) -> None:
-        script = move_ddl(
-            request(
-                "LOB SUBPARTITION",
-                R112,
-                object_name="SYS_LOB1",
-                subobject_name="SYS_LOB_SUBP9",
-                partitioned_parent="ORDERS",
-                lob_column="NOTES",
-                table_partition_name="P_2024_06_EU",
-            )
-        )
-        self.assertEqual(
-            script.statements,
-            (
-                'ALTER TABLE "SOE"."ORDERS" MOVE SUBPARTITION "P_2024_06_EU" LOB ("NOTES") STORE AS '
-                '(TABLESPACE "FLASH_DATA") UPDATE INDEXES;',
-            ),
-        )
+        for kind, release, lob_name, lob_part, table_part, statement in cases:
+            with self.subTest(kind=kind):
+                script = move_ddl(request(kind, release, object_name=lob_name, subobject_name=lob_part,
+                                          partitioned_parent="ORDERS", lob_column="NOTES",
+                                          table_partition_name=table_part))
+                self.assertEqual(script.statements, (statement,))
 
     def test_it_needs_the_table_partition_of_a_lob_partition(self) -> None:
         bad = request("LOB PARTITION", object_name="SYS_LOB1", subobject_name="SYS_LOB_P1",

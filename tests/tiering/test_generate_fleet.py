@@ -1,24 +1,22 @@
 from __future__ import annotations
 
 import datetime as dt
-import io
 
 import pytest
 import time_machine
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError
 
 from apps.snapshots.models import RollupDay, Segment, SegmentStat, Snapshot
 from apps.targets.models import Target
 from apps.tiering.models import Recommendation
 from apps.tiering.recommendations.services import recommendation_refresh
+from tests.commands import command_output
 
 NOW = dt.datetime(2026, 11, 20, 10, 30, tzinfo=dt.timezone.utc)
 
 
 def generate(*args: str) -> str:
-    out = io.StringIO()
-    call_command("generate_fleet", *args, stdout=out)
-    return out.getvalue()
+    return command_output("generate_fleet", *args)
 
 
 @pytest.mark.django_db

@@ -16,14 +16,7 @@ from apps.tiering.costmodel import (
     place_recommended,
 )
 from apps.tiering.optimizer import InfeasiblePlacementError, optimize_placement
-
-HI_CAP = DeviceTier(name="hi-cap disk", device_cost_usd=Decimal(250), device_gb=1000, device_iops=100)
-FAST = DeviceTier(name="fast disk", device_cost_usd=Decimal(600), device_gb=300, device_iops=300)
-FLASH_80 = DeviceTier(name="flash", device_cost_usd=Decimal(2400), device_gb=80, device_iops=30000)
-FLASH_320 = DeviceTier(name="flash", device_cost_usd=Decimal(9600), device_gb=320, device_iops=30000)
-SEED_TIERS = (HI_CAP, FAST, FLASH_80)
-OBJECT_A = StorageObject("A", iops=10000, gb=300)
-OBJECT_B = StorageObject("B", iops=4000, gb=600)
+from tests.tiering.example_tiers import FAST, FLASH_80, FLASH_320, OBJECT_A, OBJECT_B, SEED_TIERS
 
 
 def synthetic(count: int, seed: int) -> list[StorageObject]:

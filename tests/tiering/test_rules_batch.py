@@ -8,7 +8,7 @@ from arrays decide like Columns built from SegmentFigures.
 from __future__ import annotations
 
 import unittest
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import fields
 
 import numpy as np
@@ -109,15 +109,28 @@ _THRESHOLDS = st.one_of(
 _BATCH = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+def over_batches(*, min_size: int = 0) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """A property test given ``batch``, ``min_size`` to 12 segments' figures, and ``thresholds``."""
+    return lambda test: _BATCH(given(batch=st.lists(_SEGMENT_FIGURES, min_size=min_size, max_size=12),
+                                     thresholds=_THRESHOLDS)(test))
+
+
+# The SegmentFigures fields a service reads as whole stored columns, by the dtype it stores them in.
+_FLOAT_COLUMNS = ("size_bytes", "physical_reads_blocks", "physical_reads_direct_blocks", "optimized_physical_reads",
+                  "table_scans", "iops", "intensity", "flash_blocks", "iops_bound")  # None -> NaN
+_INT_COLUMNS = ("read_requests", "write_requests", "block_size_bytes")  # the request counts converted to float64
+_BOOL_COLUMNS = ("current_is_flash", "recommended_is_flash", "flash_cache_enabled", "below_awr_capture", "unmeasured")
+
+
 def columns_from_arrays(batch: list[SegmentFigures], thresholds: Mapping[str, float] = DEFAULT_THRESHOLDS) -> Columns:
     """Columns the way a service builds them: whole columns of stored values, no SegmentFigures."""
     kinds = np.array([" ".join(f.object_type.upper().split()) for f in batch], dtype=object)
     current = np.array([f.current_tier for f in batch], dtype=object)
     recommended = np.array([f.recommended_tier for f in batch], dtype=object)
     hints = np.array([f.flash_cache or "" for f in batch], dtype=object)
-
-    def values(name: str, dtype: type = float) -> np.ndarray:
-        return np.array([getattr(f, name) for f in batch], dtype=dtype)  # None -> NaN for float
+    stored = {name: np.array([getattr(f, name) for f in batch], dtype=dtype)
+              for names, dtype in ((_FLOAT_COLUMNS, float), (_INT_COLUMNS, np.int64), (_BOOL_COLUMNS, bool))
+              for name in names}
 
     codes = np.zeros(len(batch), dtype=np.int64)
     for code, hint in enumerate(FLASH_CACHE_CODES):
@@ -127,28 +140,12 @@ def columns_from_arrays(batch: list[SegmentFigures], thresholds: Mapping[str, fl
         is_temp=np.isin(kinds, list(TEMP_TYPES)),
         is_lob=np.isin(kinds, list(LOB_TYPES)),
         is_partition=np.isin(kinds, list(PARTITION_TYPES)),
-        size_bytes=values("size_bytes"),
-        read_requests=values("read_requests", np.int64),  # converted to float64
-        write_requests=values("write_requests", np.int64),
-        physical_reads_blocks=values("physical_reads_blocks"),
-        physical_reads_direct_blocks=values("physical_reads_direct_blocks"),
-        optimized_physical_reads=values("optimized_physical_reads"),
-        table_scans=values("table_scans"),
-        iops=values("iops"),
-        intensity=values("intensity"),
-        current_is_flash=values("current_is_flash", bool),
-        recommended_is_flash=values("recommended_is_flash", bool),
         cost_moves=current != recommended,
-        flash_blocks=values("flash_blocks"),
-        block_size_bytes=values("block_size_bytes", np.int64),
         flash_cache=codes,
-        flash_cache_enabled=values("flash_cache_enabled", bool),
-        below_awr_capture=values("below_awr_capture", bool),
         skewed=[partition_skew(f.partition_intensities, thresholds=thresholds) is not None for f in batch],
-        unmeasured=values("unmeasured", bool),
-        iops_bound=values("iops_bound"),
         movability=[movability(f.owner, f.object_name, f.object_type, name_truncated=f.name_truncated)
                     for f in batch],
+        **stored,
     )
 
 
@@ -161,8 +158,7 @@ class BatchTestCase(unittest.TestCase):
 
 
 class AdviseManyTests(BatchTestCase):
-    @_BATCH
-    @given(st.lists(_SEGMENT_FIGURES, max_size=12), _THRESHOLDS)
+    @over_batches()
     def test_it_advises_each_segment_of_a_batch_as_if_it_were_alone(
         self, batch: list[SegmentFigures], thresholds: Mapping[str, float]
     ) -> None:
@@ -170,8 +166,7 @@ class AdviseManyTests(BatchTestCase):
             advise_many(batch, thresholds=thresholds), [advise(f, thresholds=thresholds) for f in batch]
         )
 
-    @_BATCH
-    @given(st.lists(_SEGMENT_FIGURES, min_size=1, max_size=12), _THRESHOLDS)
+    @over_batches(min_size=1)
     def test_it_decides_what_the_advice_reports(
         self, batch: list[SegmentFigures], thresholds: Mapping[str, float]
     ) -> None:
@@ -206,8 +201,7 @@ class AdviseManyTests(BatchTestCase):
 
 
 class ColumnsTests(BatchTestCase):
-    @_BATCH
-    @given(st.lists(_SEGMENT_FIGURES, max_size=12), _THRESHOLDS)
+    @over_batches()
     def test_it_decides_columns_built_from_arrays_like_columns_from_figures(
         self, batch: list[SegmentFigures], thresholds: Mapping[str, float]
     ) -> None:

@@ -73,12 +73,8 @@ class UnmeasuredTests(unittest.TestCase):
                                 unmeasured=True, reads_unmeasured=True, writes_unmeasured=True))
 
         self.assertEqual((advice.action, advice.recommended_tier), ("keep", "FAST_DISK"))
-        text = reason_text(advice, "unmeasured")
-        self.assertIn("read and write requests", text)
-        self.assertIn("nopack", text)
-        self.assertIn("V$SEGSTAT", text)
-        self.assertIn("topnsql", text)
-        self.assertIn("SQL only", text)
+        for named in ("read and write requests", "nopack", "V$SEGSTAT", "topnsql", "SQL only"):
+            self.assertIn(named, reason_text(advice, "unmeasured"))
 
     def test_it_shows_the_bound_the_source_gives(self) -> None:
         advice = advise(figures(iops=None, intensity=None, unmeasured=True, reads_unmeasured=True,
@@ -112,22 +108,25 @@ class UnmeasuredTests(unittest.TestCase):
 
 
 class ReasonsAgreeWithActionTests(unittest.TestCase):
+    def assert_reason(self, advice, code: str, *, says: str, never: str) -> None:
+        """``advice``'s reason ``code`` says ``says`` and never ``never``."""
+        text = reason_text(advice, code)
+        self.assertIn(says, text)
+        self.assertNotIn(never, text)
+
     def test_it_does_not_speak_of_flash_speeding_writes_on_a_move_to_disk(self) -> None:
         # ORDERS_P2025_12 in the demo: the flash cache serves its reads; cost moves it to hi-cap disk.
         advice = advise(served_by_the_flash_cache_moving_to_hicap(intensity=1.0))
 
         self.assertEqual((advice.action, advice.recommended_tier), ("move", "HICAP"))
-        text = reason_text(advice, "already_resident")
-        self.assertNotIn("moving it to flash", text)
-        self.assertIn("its reads stay fast on HICAP once the flash cache holds", text)
+        self.assert_reason(advice, "already_resident", says="its reads stay fast on HICAP once the flash cache holds",
+                           never="moving it to flash")
 
     def test_it_says_reads_are_fast_already_when_the_segment_stays(self) -> None:
         advice = advise(figures(recommended_tier="FAST_DISK", recommended_is_flash=False, intensity=5.0,
                                 flash_cache_enabled=True, flash_blocks=200_000, optimized_physical_reads=700_000))
         self.assertEqual(advice.action, "keep")
-        text = reason_text(advice, "already_resident")
-        self.assertNotIn("moving it to flash", text)
-        self.assertIn("fast already", text)
+        self.assert_reason(advice, "already_resident", says="fast already", never="moving it to flash")
 
     def test_it_still_says_a_move_to_flash_mainly_speeds_writes_when_that_is_the_move(self) -> None:
         advice = advise(figures(flash_cache_enabled=True, flash_blocks=200_000, optimized_physical_reads=700_000))
@@ -152,6 +151,4 @@ class ReasonsAgreeWithActionTests(unittest.TestCase):
         advice = advise(served_by_the_flash_cache_moving_to_hicap(intensity=0.5))
 
         self.assertEqual((advice.action, advice.flash_cache_hint), ("move", "NONE"))
-        text = reason_text(advice, "already_resident")
-        self.assertNotIn("stay fast", text)
-        self.assertIn("FLASH_CACHE NONE", text)
+        self.assert_reason(advice, "already_resident", says="FLASH_CACHE NONE", never="stay fast")

@@ -11,15 +11,6 @@ from tests.browser import assert_no_csp_violation, login, shot
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture
-def collected(demo_target):
-    from apps.snapshots.services import snapshot_collect
-
-    run = snapshot_collect(target_id=demo_target.id, trigger="command")
-    assert run.status == "succeeded", run.error
-    return demo_target
-
-
 class BudgetBrowserTests:
     def test_it_splits_a_flash_budget_and_makes_the_plans_it_implies(
         self, page, live_server, admin_user, collected, csp_violations

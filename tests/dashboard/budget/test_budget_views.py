@@ -11,12 +11,6 @@ SPLIT = {"budget_tier": "flash", "budget_amount": "20", "budget_unit": "gb"}
 SPLIT_SMALL = {**SPLIT, "budget_amount": "2"}
 
 
-@pytest.fixture
-def collected(demo_target, collect):
-    collect(demo_target)
-    return demo_target
-
-
 @pytest.mark.django_db
 class BudgetCardTests:
     def test_it_offers_the_form_and_splits_on_a_get_of_the_fleet_page(self, viewer_client, collected):

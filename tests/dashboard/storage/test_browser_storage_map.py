@@ -9,17 +9,8 @@ from tests.browser import SHOTS, login
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture
-def demo_collected(demo_target):
-    from apps.snapshots.services import snapshot_collect
-
-    run = snapshot_collect(target_id=demo_target.id, trigger="command")
-    assert run.status == "succeeded", run.error
-    return demo_target
-
-
 class StorageMapBrowserTests:
-    def test_an_admin_maps_disk_groups_and_the_flags_show(self, page, live_server, admin_user, demo_collected):
+    def test_an_admin_maps_disk_groups_and_the_flags_show(self, page, live_server, admin_user, collected):
         from apps.targets.models import StorageLocation
         from apps.tiering.models import Refresh
 
@@ -42,7 +33,7 @@ class StorageMapBrowserTests:
 
         # Saved, audited and recomputed (eager in tests); the page says what follows from it.
         assert StorageLocation.objects.get(name="+DATA").array_tiering
-        assert Refresh.objects.filter(target=demo_collected).latest("queued_at").status == Refresh.Status.SUCCEEDED
+        assert Refresh.objects.filter(target=collected).latest("queued_at").status == Refresh.Status.SUCCEEDED
         card = page.locator("#storage-map")
         assert "Recompute queued" in page.locator("body").inner_text()
         assert card.locator('tr[data-location="+DATA"] td').nth(9).inner_text().strip() == "fast disk"

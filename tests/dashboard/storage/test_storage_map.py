@@ -16,20 +16,14 @@ from apps.targets.models import StorageLocation, TablespaceTier
 from apps.tiering.models import Refresh, Tier
 
 
-@pytest.fixture
-def collected_demo(demo_target, collect):
-    collect(demo_target)
-    return demo_target
-
-
 def _tier(target, name: str) -> Tier:
     return Tier.objects.get(tier_set_id=target.tier_set_id, name=name)
 
 
 @pytest.mark.django_db
 class StorageMapCardTests:
-    def test_it_lists_locations_and_tablespaces_from_the_hand_map(self, collected_demo):
-        card = storage_map_card(target=collected_demo)
+    def test_it_lists_locations_and_tablespaces_from_the_hand_map(self, collected):
+        card = storage_map_card(target=collected)
 
         assert [(loc.name, loc.kind) for loc in card.locations] == [
             ("+DATA", "asm"), ("+FLASH", "asm"), ("/u03/oradata", "mount")]
@@ -39,23 +33,23 @@ class StorageMapCardTests:
         assert card.flagged == 0  # nothing is mapped: nothing to flag
         assert {tier.name for tier in card.tiers} == {"flash", "fast disk", "hi-cap disk"}
 
-    def test_it_flags_a_spread_tablespace_and_double_tiering(self, collected_demo):
-        storage_location_save(target=collected_demo, name="+DATA", tier_id=_tier(collected_demo, "fast disk").id,
+    def test_it_flags_a_spread_tablespace_and_double_tiering(self, collected):
+        storage_location_save(target=collected, name="+DATA", tier_id=_tier(collected, "fast disk").id,
                               array_tiering=True)
-        storage_location_save(target=collected_demo, name="+FLASH", tier_id=_tier(collected_demo, "flash").id)
+        storage_location_save(target=collected, name="+FLASH", tier_id=_tier(collected, "flash").id)
 
-        rows = {row.placement.tablespace_name: row for row in storage_map_card(target=collected_demo).tablespaces}
+        rows = {row.placement.tablespace_name: row for row in storage_map_card(target=collected).tablespaces}
 
         assert rows["SOE_INDEX"].flags[0].startswith("spread over several tiers (fast disk, flash)")
         assert "double tiering: the array pool behind +DATA tiers by itself" in rows["SOE_DATA"].flags[0]
         assert rows["FLASH_DATA"].flags == ()
 
-    def test_it_says_where_a_tier_comes_from_without_the_hand_map(self, collected_demo):
-        TablespaceTier.objects.filter(target=collected_demo, tablespace_name="HIST_DATA").delete()
-        storage_location_save(target=collected_demo, name="/u03/oradata",
-                              tier_id=_tier(collected_demo, "hi-cap disk").id)
+    def test_it_says_where_a_tier_comes_from_without_the_hand_map(self, collected):
+        TablespaceTier.objects.filter(target=collected, tablespace_name="HIST_DATA").delete()
+        storage_location_save(target=collected, name="/u03/oradata",
+                              tier_id=_tier(collected, "hi-cap disk").id)
 
-        rows = {row.placement.tablespace_name: row for row in storage_map_card(target=collected_demo).tablespaces}
+        rows = {row.placement.tablespace_name: row for row in storage_map_card(target=collected).tablespaces}
 
         assert (rows["HIST_DATA"].placement.tier_name, rows["HIST_DATA"].source_label) == (
             "hi-cap disk", "location /u03/oradata")
@@ -63,7 +57,7 @@ class StorageMapCardTests:
 
 @pytest.mark.django_db
 class StorageMapPageTests:
-    def test_the_target_page_shows_the_card(self, collected_demo, viewer_client):
+    def test_the_target_page_shows_the_card(self, collected, viewer_client):
         html = viewer_client.get(reverse("dashboard:target", args=["demo"])).content.decode()
 
         assert 'id="storage-map"' in html
@@ -71,7 +65,7 @@ class StorageMapPageTests:
         assert "its path's first two components stand for the mount point" in html
         assert 'class="map-form"' not in html  # viewers see the map, not the form
 
-    def test_it_shows_each_disk_group_with_redundancy_and_free_space(self, collected_demo, viewer_client):
+    def test_it_shows_each_disk_group_with_redundancy_and_free_space(self, collected, viewer_client):
         html = viewer_client.get(reverse("dashboard:target", args=["demo"])).content.decode()
 
         row = re.search(r'<tr data-location="\+FLASH">(.*?)</tr>', html, re.S).group(1)
@@ -82,10 +76,10 @@ class StorageMapPageTests:
         mount = re.search(r'<tr data-location="/u03/oradata">(.*?)</tr>', html, re.S).group(1)
         assert "not read" in mount  # a file system's free space is not read
 
-    def test_a_disk_group_not_listed_by_the_view_is_unknown(self, collected_demo, viewer_client):
+    def test_a_disk_group_not_listed_by_the_view_is_unknown(self, collected, viewer_client):
         from apps.snapshots.storage_models import DiskGroup
 
-        DiskGroup.objects.filter(target=collected_demo, name="FLASH").delete()
+        DiskGroup.objects.filter(target=collected, name="FLASH").delete()
 
         html = viewer_client.get(reverse("dashboard:target", args=["demo"])).content.decode()
 
@@ -100,53 +94,53 @@ class StorageMapPageTests:
 
         assert "No source gave this target's data files" in html
 
-    def test_an_admin_maps_a_location_and_a_recompute_is_queued(self, collected_demo, admin_client, admin_user,
+    def test_an_admin_maps_a_location_and_a_recompute_is_queued(self, collected, admin_client, admin_user,
                                                                 django_capture_on_commit_callbacks):
-        flash = _tier(collected_demo, "flash")
+        flash = _tier(collected, "flash")
         url = reverse("dashboard:storage_location", args=["demo"])
 
         with django_capture_on_commit_callbacks(execute=True):
             response = admin_client.post(url, {"location": "+flash", "tier": flash.id, "array_tiering": "on"})
 
         assert response.status_code == 302 and response["Location"].endswith("/targets/demo/#storage-map")
-        location = StorageLocation.objects.get(target=collected_demo)
+        location = StorageLocation.objects.get(target=collected)
         assert (location.name, location.tier, location.array_tiering) == ("+FLASH", flash, True)
-        assert Refresh.objects.filter(target=collected_demo).latest("queued_at").status == Refresh.Status.SUCCEEDED
+        assert Refresh.objects.filter(target=collected).latest("queued_at").status == Refresh.Status.SUCCEEDED
         # The change (auditlog, old and new values) and the recompute both name their author.
         change = AuditLogEntry.objects.get(content_type__model="storagelocation", object_id=location.id)
         assert (change.actor, change.target_name, change.changes_dict["tier"][1]) == (admin_user, "demo", "flash")
         assert AuditLogEntry.objects.filter(actor=admin_user, additional_data__action="recompute").exists()
 
-    def test_it_refuses_a_tier_of_another_set(self, collected_demo, admin_client):
-        other = Tier.objects.exclude(tier_set_id=collected_demo.tier_set_id).first()
+    def test_it_refuses_a_tier_of_another_set(self, collected, admin_client):
+        other = Tier.objects.exclude(tier_set_id=collected.tier_set_id).first()
 
         response = admin_client.post(reverse("dashboard:storage_location", args=["demo"]),
                                      {"location": "+DATA", "tier": other.id}, follow=True)
 
         assert "not changed" in response.content.decode()
-        assert not StorageLocation.objects.filter(target=collected_demo).exists()
+        assert not StorageLocation.objects.filter(target=collected).exists()
 
-    def test_it_refuses_a_name_that_is_no_location(self, collected_demo, admin_client):
+    def test_it_refuses_a_name_that_is_no_location(self, collected, admin_client):
         response = admin_client.post(reverse("dashboard:storage_location", args=["demo"]),
                                      {"location": "oradata/x", "tier": ""}, follow=True)
 
         assert "neither a disk group" in response.content.decode()
         assert not StorageLocation.objects.exists()
 
-    def test_a_viewer_may_not_map(self, collected_demo, viewer_client):
+    def test_a_viewer_may_not_map(self, collected, viewer_client):
         response = viewer_client.post(reverse("dashboard:storage_location", args=["demo"]),
                                       {"location": "+DATA", "tier": ""})
 
         assert response.status_code == 403
         assert not StorageLocation.objects.exists()
 
-    def test_it_takes_posts_only(self, collected_demo, admin_client):
+    def test_it_takes_posts_only(self, collected, admin_client):
         assert admin_client.get(reverse("dashboard:storage_location", args=["demo"])).status_code == 405
 
 
 @pytest.mark.django_db
 class StorageMapCommandTests:
-    def test_it_prints_the_map(self, collected_demo):
+    def test_it_prints_the_map(self, collected):
         out = StringIO()
 
         call_command("storage_map", "demo", stdout=out)
@@ -155,10 +149,10 @@ class StorageMapCommandTests:
         assert "+DATA" in text and "/u03/oradata" in text
         assert "SOE_INDEX" in text and "(from hand map)" in text
 
-    def test_it_prints_each_disk_group_with_redundancy_and_usable_space(self, collected_demo):
+    def test_it_prints_each_disk_group_with_redundancy_and_usable_space(self, collected):
         from apps.snapshots.storage_models import DiskGroup
 
-        DiskGroup.objects.filter(target=collected_demo, name="DATA").delete()
+        DiskGroup.objects.filter(target=collected, name="DATA").delete()
         out = StringIO()
 
         call_command("storage_map", "demo", stdout=out)
@@ -168,7 +162,7 @@ class StorageMapCommandTests:
         assert re.search(r"\[NORMAL, usable \d+\.\d GiB, free \d+\.\d GiB of 400\.0 GiB raw\]$", lines["+FLASH"])
         assert "[free space unknown: not listed by V$ASM_DISKGROUP_STAT]" in lines["+DATA"]
 
-    def test_it_maps_a_location_and_flags_double_tiering(self, collected_demo, django_capture_on_commit_callbacks):
+    def test_it_maps_a_location_and_flags_double_tiering(self, collected, django_capture_on_commit_callbacks):
         out = StringIO()
 
         with django_capture_on_commit_callbacks(execute=True):
@@ -178,19 +172,19 @@ class StorageMapCommandTests:
         text = out.getvalue()
         assert "demo: +DATA → fast disk, array tiers by itself; recompute queued" in text
         assert "DOUBLE TIERING (+DATA tiers by itself)" in text
-        location = StorageLocation.objects.get(target=collected_demo)
+        location = StorageLocation.objects.get(target=collected)
         assert (location.tier.name, location.array_tiering) == ("fast disk", True)
         assert AuditLogEntry.objects.filter(actor_name__startswith="manage.py storage_map").exists()
 
-    def test_array_tiering_alone_keeps_the_tier(self, collected_demo, django_capture_on_commit_callbacks):
-        storage_location_save(target=collected_demo, name="+DATA", tier_id=_tier(collected_demo, "fast disk").id)
+    def test_array_tiering_alone_keeps_the_tier(self, collected, django_capture_on_commit_callbacks):
+        storage_location_save(target=collected, name="+DATA", tier_id=_tier(collected, "fast disk").id)
 
         with django_capture_on_commit_callbacks(execute=True):
             call_command("storage_map", "demo", "--location", "+DATA", "--no-array-tiering", stdout=StringIO())
 
-        assert StorageLocation.objects.get(target=collected_demo).tier.name == "fast disk"
+        assert StorageLocation.objects.get(target=collected).tier.name == "fast disk"
 
-    def test_it_refuses_an_unknown_tier_and_a_missing_location(self, collected_demo):
+    def test_it_refuses_an_unknown_tier_and_a_missing_location(self, collected):
         with pytest.raises(CommandError, match="no tier 'nvme'"):
             call_command("storage_map", "demo", "--location", "+DATA", "--tier", "nvme", stdout=StringIO())
         with pytest.raises(CommandError, match="need --location"):

@@ -11,6 +11,7 @@ from django.utils import timezone
 from apps.core.models import AuditLogEntry
 from apps.snapshots.models import CollectionRun
 from apps.targets.models import Target, TargetCheck
+from tests.targets.live_target import live_target_create
 
 pytestmark = pytest.mark.django_db
 
@@ -26,10 +27,7 @@ def form_data(**overrides) -> dict[str, object]:
 
 @pytest.fixture
 def prod(seed_tiers) -> Target:
-    target = Target(name="prod", mode=Target.Mode.NOPACK, dsn="dbhost1:1521/PROD", username="TIERSCOPE")
-    target.set_password("s3cret-pw")
-    target.save()
-    return target
+    return live_target_create("s3cret-pw")
 
 
 class TargetAddTests:

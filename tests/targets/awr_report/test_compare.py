@@ -17,7 +17,7 @@ from pathlib import Path
 
 from apps.targets.awr_report import parse_report
 from apps.targets.awr_report.source import report_to_collection
-from tests.targets.awr_report.samples import RefusalAssertions
+from tests.targets.awr_report.samples import RefusalAssertions, replaced_after
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 TEXT_11203 = "awrddrpt_11203.txt"
@@ -174,10 +174,8 @@ class CompareLayoutTests(RefusalAssertions, unittest.TestCase):
         self.assertNotIn("truncated", str(error))
 
     def test_it_refuses_a_text_table_without_an_owner_heading(self) -> None:
-        text = _data(TEXT_11203).decode()
-        start = text.index("Top Segments Comparison by Physical Write Requests")
-        at = text.index("\nOwner ", start)
-        data = text[:at] + "\nSchema" + text[at + len("\nOwner "):]
+        data = replaced_after(_data(TEXT_11203).decode(), "Top Segments Comparison by Physical Write Requests",
+                              "\nOwner ", "\nSchema")
         self.assert_refused(data, "'Top Segments Comparison by Physical Write Requests'", "columns tierscope does not read",
                             filename="diff.txt")
 

@@ -25,23 +25,24 @@ def _named(segments, object_name: str) -> dict[str, AwrSegment]:
 
 
 class ContainerColumnTests(unittest.TestCase):
+    def assert_one_in(self, report, object_name: str, container: str, read_requests: int) -> None:
+        """``object_name`` is one segment of ``report``, in ``container``, with ``read_requests`` read requests."""
+        (segment,) = _named(report.segments, object_name).values()
+        self.assertEqual((segment.container, segment.stats["physical_read_requests"]), (container, read_requests))
+
     def test_each_segment_carries_the_pdb_its_row_names(self) -> None:
         # Segments by Physical Read Requests of the 19c CDB report: 56 requests in CDB$ROOT, 1 in DATAASSETS
         report = parse_report(sample_bytes(CDB_19C), filename=CDB_19C)
 
-        (root,) = _named(report.segments, "SYS_TEMP_0FD9D9844_2E45E087").values()
-        (assets,) = _named(report.segments, "SYS_C008671").values()
-        self.assertEqual((root.container, root.stats["physical_read_requests"]), ("CDB$ROOT", 56))
-        self.assertEqual((assets.container, assets.stats["physical_read_requests"]), ("DATAASSETS", 1))
+        self.assert_one_in(report, "SYS_TEMP_0FD9D9844_2E45E087", "CDB$ROOT", 56)
+        self.assert_one_in(report, "SYS_C008671", "DATAASSETS", 1)
         self.assertEqual(report.to_json_dict()["segments"][0]["container"], report.segments[0].container)
 
     def test_it_reads_the_pdb_of_every_row_of_another_cdb_report(self) -> None:
         report = parse_report(sample_bytes(CDB_19C_XYDB), filename=CDB_19C_XYDB)
 
-        (lob,) = _named(report.segments, "SYS_LOB0000115263C00005$$").values()
-        (index,) = _named(report.segments, "nr_out_id").values()
-        self.assertEqual((lob.container, lob.stats["physical_read_requests"]), ("EAMSPDB", 25730))
-        self.assertEqual((index.container, index.stats["physical_read_requests"]), ("LPTMJPDB", 200))
+        self.assert_one_in(report, "SYS_LOB0000115263C00005$$", "EAMSPDB", 25730)
+        self.assert_one_in(report, "nr_out_id", "LPTMJPDB", 200)
         self.assertTrue(all(segment.container for segment in report.segments))
 
     def test_a_report_without_a_pdb_column_gives_no_container(self) -> None:

@@ -11,10 +11,8 @@ from apps.targets.awr_report import html as html_reader
 from apps.targets.awr_report import text as text_reader
 from apps.targets.awr_report.parser import decode_report
 from apps.targets.awr_report.sections import normalize, segment_statistic_for_section
-from tests.targets.awr_report.samples import sample_bytes, sample_paths
+from tests.targets.awr_report.samples import HTML_11G, TEXT_11G, replaced_after, sample_bytes, sample_paths
 
-TEXT_11G = "1newstar__awr2csv__sample__awr_11204_1.txt"
-HTML_11G = "pcambell__awrrptanalyzor__awrrpt__11g__awrrpt_1_36006_36007.html"
 REQUESTS = ("physical_read_requests", "physical_write_requests", "physical_reads_direct", "physical_writes_direct")
 
 
@@ -95,30 +93,22 @@ class PassedOverSectionTests(unittest.TestCase):
         self.assertIn(f"line {original.split(chr(10)).index(line) + 1}", note)
         self.assertNotIn("physical_writes", _read_statistics(report))
 
-    def test_it_names_a_text_section_whose_columns_it_cannot_locate(self) -> None:
-        original = sample_bytes(TEXT_11G).decode()
-        start = original.index("Segments by DB Blocks Changes")
-        heading = original.index("\nOwner ", start)
-        data = original[:heading] + "\nSchema" + original[heading + len("\nOwner "):]
+    def test_it_names_a_section_whose_columns_it_cannot_locate(self) -> None:
+        cases = (  # report, where the section's title stands, its title, its owner heading renamed, its statistic
+            (TEXT_11G, "Segments by DB Blocks Changes", "Segments by DB Blocks Changes", "\nOwner ", "\nSchema",
+             "db_block_changes"),
+            (HTML_11G, "Segments by Table Scans</h3>", "Segments by Table Scans", ">Owner<", ">Schema<", "table_scans"),
+        )
+        for name, where, title, owner, schema, statistic in cases:
+            with self.subTest(report=name):
+                data = replaced_after(sample_bytes(name).decode(), where, owner, schema)
 
-        report = parse_report(data, filename=TEXT_11G)
+                report = parse_report(data, filename=name)
 
-        (note,) = self._notes_naming(report, "Segments by DB Blocks Changes")
-        self.assertIn("passed over", note)
-        self.assertIn("Schema", note)
-        self.assertNotIn("db_block_changes", _read_statistics(report))
-
-    def test_it_names_an_html_section_whose_columns_it_cannot_locate(self) -> None:
-        document = sample_bytes(HTML_11G).decode()
-        start = document.index("Segments by Table Scans</h3>")
-        heading = document.index(">Owner<", start)
-        data = document[:heading] + ">Schema<" + document[heading + len(">Owner<"):]
-
-        report = parse_report(data, filename=HTML_11G)
-
-        (note,) = self._notes_naming(report, "Segments by Table Scans")
-        self.assertIn("passed over", note)
-        self.assertNotIn("table_scans", _read_statistics(report))
+                (note,) = self._notes_naming(report, title)
+                self.assertIn("passed over", note)
+                self.assertIn("Schema", note)
+                self.assertNotIn(statistic, _read_statistics(report))
 
     def test_it_says_nothing_of_a_section_that_prints_no_data(self) -> None:
         # 'Segments by Optimized Reads' of this report says "No data exists for this section of the report."

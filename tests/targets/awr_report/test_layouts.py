@@ -5,15 +5,17 @@ from __future__ import annotations
 import unittest
 
 from apps.targets.awr_report import AwrReport, parse_report
-from tests.targets.awr_report.samples import WITHOUT_SEGMENTS, sample_bytes
+from tests.targets.awr_report.samples import (
+    HTML_11G,
+    HTML_12C_RAC,
+    HTML_19C,
+    HTML_GLOBAL,
+    TEXT_11G,
+    TEXT_12C,
+    WITHOUT_SEGMENTS,
+    sample_bytes,
+)
 from tests.targets.awr_report.spooled import sqlplus_wrap
-
-HTML_11G = "pcambell__awrrptanalyzor__awrrpt__11g__awrrpt_1_36006_36007.html"
-HTML_12C_RAC = "edwinjiang__dataextraction_found__beautifulsoap__awr_db1tp.html"
-HTML_19C = "pcambell__awrrptanalyzor__awrrpt__19c_rac__awrrpt_1_18175_18176.html"
-HTML_GLOBAL = "edwinjiang__dataextraction_found__beautifulsoap__awr_rac.html"
-TEXT_11G = "1newstar__awr2csv__sample__awr_11204_1.txt"
-TEXT_12C = "ora600pl__jas-min__awrrpt_1_2668_2669.txt"
 
 
 def _without_segment_sections(document: str) -> str:

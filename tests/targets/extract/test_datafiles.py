@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from apps.targets.extract import ExtractError, read_extract
+from apps.targets.extract import read_extract
 
-from .fixture_copies import FIXTURES, copy_fixture, replace_line, zipped
+from .fixture_copies import FIXTURES, copy_fixture, copy_without, refused_line, zipped
 
 GIB = 1024**3
 
@@ -24,10 +25,7 @@ class DatafilesFileTests:
             "+DATA/PROD/DATAFILE/users.259.1150000001", 2 * GIB, True)
 
     def test_it_imports_an_older_extract_without_the_file(self, tmp_path: Path) -> None:
-        directory = copy_fixture(tmp_path)
-        (directory / "datafiles.csv").unlink()
-
-        collection = read_extract(directory)
+        collection = read_extract(copy_without(tmp_path, "datafiles.csv"))
 
         assert collection.datafiles == ()
         assert len(collection.snapshots) == 3
@@ -39,42 +37,18 @@ class DatafilesFileTests:
 
         assert len(read_extract(archive).datafiles) == 4
 
-    def test_it_names_file_line_and_column_of_a_bad_file_id(self, tmp_path: Path) -> None:
-        directory = copy_fixture(tmp_path)
-        replace_line(directory / "datafiles.csv", 4, '"LOBS","five","/u02/oradata/PROD/lobs01.dbf","1","NO","0","DATA"')
-
-        with pytest.raises(ExtractError) as caught:
-            read_extract(directory)
-
-        message = str(caught.value)
-        assert message.startswith("datafiles.csv, line 4")
-        assert "FILE_ID" in message
-        assert "\n" not in message
-
-    def test_it_refuses_a_file_listed_twice(self, tmp_path: Path) -> None:
-        directory = copy_fixture(tmp_path)
-        replace_line(directory / "datafiles.csv", 4, '"LOBS","4","/u02/oradata/PROD/lobs01.dbf","1","NO","0","DATA"')
-
-        with pytest.raises(ExtractError, match=r"^datafiles.csv, line 4.*FILE_ID.*data file 4 is listed twice"):
-            read_extract(directory)
-
-    def test_it_refuses_an_unknown_file_type(self, tmp_path: Path) -> None:
-        directory = copy_fixture(tmp_path)
-        replace_line(directory / "datafiles.csv", 5, '"TEMP","1","+DATA/PROD/TEMPFILE/t","1","NO","0","REDO"')
-
-        with pytest.raises(ExtractError, match=r"^datafiles.csv, line 5.*FILE_TYPE"):
-            read_extract(directory)
-
-    def test_it_refuses_a_file_without_a_name(self, tmp_path: Path) -> None:
-        directory = copy_fixture(tmp_path)
-        replace_line(directory / "datafiles.csv", 2, '"SYSTEM","1","","1","NO","0","DATA"')
-
-        with pytest.raises(ExtractError, match=r"^datafiles.csv, line 2.*FILE_NAME"):
-            read_extract(directory)
-
-    def test_it_refuses_a_header_of_another_file(self, tmp_path: Path) -> None:
-        directory = copy_fixture(tmp_path)
-        replace_line(directory / "datafiles.csv", 1, "TABLESPACE_NAME,FILE_ID")
-
-        with pytest.raises(ExtractError, match=r"^datafiles.csv, line 1.*FILE_NAME"):
-            read_extract(directory)
+    @pytest.mark.parametrize(("number", "text", "message"), [
+        pytest.param(4, '"LOBS","five","/u02/oradata/PROD/lobs01.dbf","1","NO","0","DATA"',
+                     r"^datafiles.csv, line 4.*FILE_ID", id="a bad file id"),
+        pytest.param(4, '"LOBS","4","/u02/oradata/PROD/lobs01.dbf","1","NO","0","DATA"',
+                     r"^datafiles.csv, line 4.*FILE_ID.*data file 4 is listed twice", id="a file listed twice"),
+        pytest.param(5, '"TEMP","1","+DATA/PROD/TEMPFILE/t","1","NO","0","REDO"',
+                     r"^datafiles.csv, line 5.*FILE_TYPE", id="an unknown file type"),
+        pytest.param(2, '"SYSTEM","1","","1","NO","0","DATA"',
+                     r"^datafiles.csv, line 2.*FILE_NAME", id="a file without a name"),
+        pytest.param(1, "TABLESPACE_NAME,FILE_ID", r"^datafiles.csv, line 1.*FILE_NAME", id="a header of another file"),
+    ])
+    def test_it_refuses_a_bad_line_naming_file_line_and_column(
+        self, tmp_path: Path, number: int, text: str, message: str
+    ) -> None:
+        assert re.search(message, str(refused_line(tmp_path, "datafiles.csv", number, text)))

@@ -13,17 +13,15 @@ from apps.targets.extract import FILES, ExtractError, ExtractLimits, read_extrac
 from apps.targets.extract.reader import RETIRED_COLUMNS
 from apps.targets.rows import SegmentKey
 
-from .fixture_copies import FIXTURES, copy_fixture, replace_line, zipped
+from .fixture_copies import FIXTURES, copy_fixture, copy_without, refused, refused_line, zipped
 
 UTC = dt.timezone.utc
 ORDERS_P = SegmentKey("APP", "ORDERS", "P2024_05", "TABLE PARTITION")
 
 
-def _refused(source: object) -> ExtractError:
-    with pytest.raises(ExtractError) as caught:
-        read_extract(source)  # type: ignore[arg-type]
-    assert "\n" not in str(caught.value)
-    return caught.value
+def _seg_stat_line(*, snap_id: str = "102", read_requests: str = "3600") -> str:
+    return (f'"1","{snap_id}","APP","ORDERS","P2024_05","TABLE PARTITION","USERS","76543","76544","{read_requests}",'
+            '"720","4000","800","100","0","1200","90000","5000","2","1073741824"')
 
 
 class SingleInstanceExtractTests:
@@ -109,9 +107,7 @@ class SingleInstanceExtractTests:
         assert sample.tablespace_totals["LOBS"] == (1000, 0, None)
 
     def test_it_reads_a_nopack_extract_without_pack_files(self, tmp_path: Path) -> None:
-        directory = copy_fixture(tmp_path)
-        (directory / "pack_sysstat.csv").unlink()
-        (directory / "pack_filestat.csv").unlink()
+        directory = copy_without(tmp_path, "pack_sysstat.csv", "pack_filestat.csv")
 
         collection = read_extract(directory)
 
@@ -156,7 +152,7 @@ class ZipExtractTests:
         path = tmp_path / "notes.zip"
         path.write_bytes(b"hello")
 
-        error = _refused(path)
+        error = refused(path)
 
         assert "not a readable .zip" in str(error)
 
@@ -167,7 +163,7 @@ class ZipExtractTests:
                 for path in (FIXTURES / "single").iterdir():
                     archive.write(path, folder + path.name)
 
-        error = _refused(io.BytesIO(buffer.getvalue()))
+        error = refused(io.BytesIO(buffer.getvalue()))
 
         assert "more than once" in str(error) and "(a/" in str(error) and ", b/" in str(error)
 
@@ -180,62 +176,54 @@ class ZipExtractTests:
 
 class BadExtractTests:
     def test_it_names_every_missing_file(self, tmp_path: Path) -> None:
-        directory = copy_fixture(tmp_path)
-        (directory / "segments.csv").unlink()
-        (directory / "residency.csv").unlink()
+        directory = copy_without(tmp_path, "segments.csv", "residency.csv")
 
-        error = _refused(directory)
+        error = refused(directory)
 
         assert "missing residency.csv, segments.csv" in str(error)
 
     def test_it_refuses_half_of_the_pack_files(self, tmp_path: Path) -> None:
-        directory = copy_fixture(tmp_path)
-        (directory / "pack_filestat.csv").unlink()
+        directory = copy_without(tmp_path, "pack_filestat.csv")
 
-        assert "not pack_filestat.csv" in str(_refused(directory))
+        assert "not pack_filestat.csv" in str(refused(directory))
 
     def test_it_refuses_a_wrong_header_naming_the_missing_columns(self, tmp_path: Path) -> None:
-        directory = copy_fixture(tmp_path)
-        replace_line(directory / "snapshots.csv", 1, "DBID,INSTANCE_NUMBER,SNAP,STARTUP_TIME")
-
-        error = _refused(directory)
+        error = refused_line(tmp_path, "snapshots.csv", 1, "DBID,INSTANCE_NUMBER,SNAP,STARTUP_TIME")
 
         assert (error.filename, error.line) == ("snapshots.csv", 1)
         assert "SNAP_ID" in error.problem and "END_INTERVAL_TIME" in error.problem
 
     def test_it_names_file_line_and_column_of_a_bad_number(self, tmp_path: Path) -> None:
-        directory = copy_fixture(tmp_path)
-        replace_line(directory / "seg_stat.csv", 3, _seg_stat_line(read_requests="12x"))
-
-        error = _refused(directory)
+        error = refused_line(tmp_path, "seg_stat.csv", 3, _seg_stat_line(read_requests="12x"))
 
         assert str(error) == ("seg_stat.csv, line 3, column PHYSICAL_READ_REQUESTS: '12x' is not a whole number")
 
-    def test_it_names_a_bad_date(self, tmp_path: Path) -> None:
-        directory = copy_fixture(tmp_path)
-        replace_line(directory / "instances.csv", 2,
-                      '"1","1","PROD","dbhost1","02-MAY-24","OPEN","2024-05-02T11:05:00.123"')
+    @pytest.mark.parametrize(("filename", "number", "text", "column"), [
+        pytest.param("instances.csv", 2, '"1","1","PROD","dbhost1","02-MAY-24","OPEN","2024-05-02T11:05:00.123"',
+                     "STARTUP_TIME", id="a bad date"),
+        pytest.param("seg_stat.csv", 2, _seg_stat_line(snap_id="99"), "SNAP_ID",
+                     id="history rows without their snapshot"),
+        pytest.param("snapshots.csv", 4, '"42","1","103","2024-05-01T08:00:00","2024-05-02T12:00:00.000",'
+                                         '"2024-05-02T13:00:00.000","","",""', "DBID",
+                     id="a snapshot of another database"),
+    ])
+    def test_it_names_file_line_and_column_of_a_refused_line(
+        self, tmp_path: Path, filename: str, number: int, text: str, column: str
+    ) -> None:
+        error = refused_line(tmp_path, filename, number, text)
 
-        error = _refused(directory)
-
-        assert (error.filename, error.line, error.column) == ("instances.csv", 2, "STARTUP_TIME")
+        assert (error.filename, error.line, error.column) == (filename, number, column)
 
     def test_it_refuses_null_in_a_required_column(self, tmp_path: Path) -> None:
-        directory = copy_fixture(tmp_path)
-        replace_line(directory / "segments.csv", 3,
-                      '"APP","ORDERS_PK","","INDEX","USERS","","32768","DEFAULT","DEFAULT","DEFAULT","76550","76550",'
-                      '"","",""')
-
-        error = _refused(directory)
+        error = refused_line(tmp_path, "segments.csv", 3,
+                             '"APP","ORDERS_PK","","INDEX","USERS","","32768","DEFAULT","DEFAULT","DEFAULT","76550",'
+                             '"76550","","",""')
 
         assert (error.filename, error.line, error.column) == ("segments.csv", 3, "BYTES")
         assert "NULL" in error.problem
 
     def test_it_refuses_a_line_with_the_wrong_number_of_values(self, tmp_path: Path) -> None:
-        directory = copy_fixture(tmp_path)
-        replace_line(directory / "parameters.csv", 3, '"control_management_pack_access","A","B"')
-
-        error = _refused(directory)
+        error = refused_line(tmp_path, "parameters.csv", 3, '"control_management_pack_access","A","B"')
 
         assert (error.filename, error.line) == ("parameters.csv", 3)
         assert "3 values, the header has 2" in error.problem
@@ -245,7 +233,7 @@ class BadExtractTests:
         with (directory / "residency.csv").open("a", encoding="utf-8") as handle:
             handle.write("ORA-00942: table or view does not exist\n")
 
-        error = _refused(directory)
+        error = refused(directory)
 
         assert (error.filename, error.line) == ("residency.csv", 5)
         assert "ORA-00942" in error.problem
@@ -254,46 +242,26 @@ class BadExtractTests:
         directory = copy_fixture(tmp_path)
         (directory / "instances.csv").write_bytes(b"")
 
-        assert "instances.csv: is empty" in str(_refused(directory))
+        assert "instances.csv: is empty" in str(refused(directory))
 
     def test_it_refuses_text_that_is_not_utf8(self, tmp_path: Path) -> None:
         directory = copy_fixture(tmp_path)
         with (directory / "segments.csv").open("ab") as handle:
             handle.write('"APP","CAFÉ","","TABLE","USERS","1","1","","","","1","1","","",""\n'.encode("latin-1"))
 
-        error = _refused(directory)
+        error = refused(directory)
 
         assert (error.filename, error.line) == ("segments.csv", 6)
         assert "UTF-8" in error.problem
 
-    def test_it_refuses_history_rows_without_their_snapshot(self, tmp_path: Path) -> None:
-        directory = copy_fixture(tmp_path)
-        replace_line(directory / "seg_stat.csv", 2, _seg_stat_line(snap_id="99"))
-
-        error = _refused(directory)
-
-        assert (error.filename, error.line, error.column) == ("seg_stat.csv", 2, "SNAP_ID")
-
-    def test_it_refuses_a_snapshot_of_another_database(self, tmp_path: Path) -> None:
-        directory = copy_fixture(tmp_path)
-        replace_line(directory / "snapshots.csv", 4, '"42","1","103","2024-05-01T08:00:00","2024-05-02T12:00:00.000",'
-                                                      '"2024-05-02T13:00:00.000","","",""')
-
-        error = _refused(directory)
-
-        assert (error.filename, error.line, error.column) == ("snapshots.csv", 4, "DBID")
-
     def test_it_refuses_a_release_before_11_2(self, tmp_path: Path) -> None:
-        directory = copy_fixture(tmp_path)
-        replace_line(directory / "instance.csv", 2,
-                      '"1","PROD","dbhost1","10.2.0.5.0","2024-05-01T08:00:00","1234567890","PROD","120"')
-
-        error = _refused(directory)
+        error = refused_line(tmp_path, "instance.csv", 2,
+                             '"1","PROD","dbhost1","10.2.0.5.0","2024-05-01T08:00:00","1234567890","PROD","120"')
 
         assert (error.filename, error.column) == ("instance.csv", "VERSION")
 
     def test_it_refuses_a_path_that_does_not_exist(self, tmp_path: Path) -> None:
-        assert "no such directory" in str(_refused(tmp_path / "nowhere"))
+        assert "no such directory" in str(refused(tmp_path / "nowhere"))
 
 
 class SegmentsCsvTests:
@@ -328,8 +296,3 @@ class SegmentsCsvTests:
             header = ",".join(column.name for column in columns if column.name not in RETIRED_COLUMNS.get(name, ()))
             assert f"{name}  (from" in script
             assert f"--     {header}\n" in script, name
-
-
-def _seg_stat_line(*, snap_id: str = "102", read_requests: str = "3600") -> str:
-    return (f'"1","{snap_id}","APP","ORDERS","P2024_05","TABLE PARTITION","USERS","76543","76544","{read_requests}",'
-            '"720","4000","800","100","0","1200","90000","5000","2","1073741824"')

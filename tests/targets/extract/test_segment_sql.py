@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import datetime as dt
-import shutil
 from pathlib import Path
 
 from apps.targets.extract import read_extract
+from apps.targets.rows import Collection
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+from .fixture_copies import FIXTURES, copy_fixture
+
 UTC = dt.timezone.utc
+
+
+def _read_with_file(tmp_path: Path, fixture: str, filename: str, text: str) -> Collection:
+    """The extract fixture ``fixture`` read with a file ``filename`` holding ``text`` added to a copy of it."""
+    directory = copy_fixture(tmp_path, fixture)
+    (directory / filename).write_text(text, encoding="utf-8")
+    return read_extract(directory)
 
 
 def test_it_reads_ash_over_the_extracts_snapshots_in_awr_mode() -> None:
@@ -34,15 +42,12 @@ def test_it_says_not_collected_without_the_files() -> None:
 
 
 def test_it_reads_the_cursor_cache_in_nopack_mode(tmp_path: Path) -> None:
-    directory = tmp_path / "rac"
-    shutil.copytree(FIXTURES / "rac", directory)
-    (directory / "sql_segments.csv").write_text(
+    collection = _read_with_file(
+        tmp_path, "rac", "sql_segments.csv",
         "OBJ_NUMBER,OBJECT_OWNER,OBJECT_NAME,SQL_ID,PLAN_HASH_VALUE,EXECUTIONS,READ_REQUESTS,DISK_READS_BLOCKS,"
         "ELAPSED_US,FIRST_LOAD_TIME,SQL_TEXT,FULL_SCAN,PLAN_OBJECTS\n"
         '"5001","SALES","INVOICES","9babjv8yq8ru3","3056123445","40","182000","2900000","610000000",'
-        '"2024-05-01/08:15:02","SELECT * FROM sales.invoices","1","1"\n', encoding="utf-8")
-
-    collection = read_extract(directory)
+        '"2024-05-01/08:15:02","SELECT * FROM sales.invoices","1","1"\n')
 
     assert collection.segment_sql_source == "v$sql"
     [row] = collection.segment_sql
@@ -51,15 +56,13 @@ def test_it_reads_the_cursor_cache_in_nopack_mode(tmp_path: Path) -> None:
 
 
 def test_it_reads_awrs_plan_rows_in_awr_mode(tmp_path: Path) -> None:
-    directory = tmp_path / "single"
-    shutil.copytree(FIXTURES / "single", directory)
-    (directory / "pack_sqlstat_segments.csv").write_text(
+    collection = _read_with_file(
+        tmp_path, "single", "pack_sqlstat_segments.csv",
         "OBJ_NUMBER,OBJECT_OWNER,OBJECT_NAME,SQL_ID,PLAN_HASH_VALUE,EXECUTIONS,READ_REQUESTS,ELAPSED_US,FULL_SCAN,"
         "PLAN_OBJECTS,SQL_TEXT\n"
-        '"76550","APP","ORDERS_PK","3mcu9v6pnw2tg","3977204512","5000","7000","","0","1","SELECT 1 FROM dual"\n',
-        encoding="utf-8")
+        '"76550","APP","ORDERS_PK","3mcu9v6pnw2tg","3977204512","5000","7000","","0","1","SELECT 1 FROM dual"\n')
 
-    rows = [r for r in read_extract(directory).segment_sql if r.source == "sqlstat"]
+    rows = [r for r in collection.segment_sql if r.source == "sqlstat"]
 
     assert [(r.sql_id, r.read_requests, r.full_scan, r.elapsed_s, r.end_at) for r in rows] == [
         ("3mcu9v6pnw2tg", 7000, False, None, dt.datetime(2024, 5, 2, 11, tzinfo=UTC))]

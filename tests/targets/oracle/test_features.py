@@ -17,10 +17,8 @@ from apps.targets.oracle.features import (
 
 class ReleaseTests(unittest.TestCase):
     def test_it_parses_instance_versions(self) -> None:
-        self.assertEqual(parse_release("11.2.0.4.0"), (11, 2))
-        self.assertEqual(parse_release("12.1.0.2.0"), (12, 1))
-        self.assertEqual(parse_release("19.0.0.0.0"), (19, 0))
-        self.assertEqual(parse_release("23.0.0.0.0"), (23, 0))
+        versions = ("11.2.0.4.0", "12.1.0.2.0", "19.0.0.0.0", "23.0.0.0.0")
+        self.assertEqual([parse_release(version) for version in versions], [(11, 2), (12, 1), (19, 0), (23, 0)])
 
     def test_it_rejects_garbage(self) -> None:
         with self.assertRaisesRegex(ValueError, "'banana'"):

@@ -11,23 +11,9 @@ from unittest import mock
 
 import numpy as np
 
-from apps.tiering.budget import (
-    EVICTED,
-    GB,
-    KEPT,
-    KEPT_NOT_REPAYING,
-    MOVES_IN,
-    MOVES_OUT,
-    OFF,
-    STAYS,
-    BudgetError,
-    Capacity,
-    Items,
-    TargetTerms,
-    budget_split,
-    usd_per_gb_month,
-)
+from apps.tiering.budget import BudgetError, Capacity, Items, TargetTerms, budget_split, usd_per_gb_month
 from apps.tiering.budget import split as budget
+from apps.tiering.budget.outcomes import EVICTED, GB, KEPT, KEPT_NOT_REPAYING, MOVES_IN, MOVES_OUT, OFF, STAYS
 from apps.tiering.moves.payback import MovePolicy
 
 FREE = MovePolicy(dba_cost_usd=Decimal(0), horizon_months=Decimal(3), min_saving_usd_per_month=Decimal(0))

@@ -7,22 +7,15 @@ import io
 import json
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError
 
 from apps.tiering.budget.models import BudgetRun
 from apps.tiering.plans.models import Plan
+from tests.commands import command_output
 
 
 def _run(*args: str) -> str:
-    out = io.StringIO()
-    call_command("budget", *args, stdout=out)
-    return out.getvalue()
-
-
-@pytest.fixture
-def collected(demo_target, collect):
-    collect(demo_target)
-    return demo_target
+    return command_output("budget", *args)
 
 
 @pytest.mark.django_db

@@ -132,12 +132,18 @@ class OrionTests(unittest.TestCase):
             "read_latency_ms": 7.45, "write_latency_ms": None, "block_size_bytes": 8192, "jobs": None,
         })
 
-    def test_it_dates_an_11_1_summary_from_its_file_name(self) -> None:
-        reading = parse("mytest_20081111_1431_summary.txt")
+    def test_it_dates_an_11_1_summary_by_its_file_name_and_19c_console_output_by_its_stamp(self) -> None:
+        cases = (  # the file, its read IOPS, MB/s and latency (ms), when it was measured
+            ("mytest_20081111_1431_summary.txt", (442.0, 56.97, 14.62), dt.datetime(2008, 11, 11, 14, 31, tzinfo=dt.UTC)),
+            ("orion_19c_simple.txt", (58778.0, 1571.33, 0.097677), dt.datetime(2021, 11, 13, 18, 9, tzinfo=dt.UTC)),
+        )
+        for name, reads, measured_at in cases:
+            with self.subTest(name=name):
+                reading = parse(name)
 
-        self.assertEqual((reading.figures.read_iops, reading.figures.read_mbps, reading.figures.read_latency_ms),
-                         (442.0, 56.97, 14.62))
-        self.assertEqual(reading.measured_at, dt.datetime(2008, 11, 11, 14, 31, tzinfo=dt.UTC))
+                self.assertEqual(
+                    (reading.figures.read_iops, reading.figures.read_mbps, reading.figures.read_latency_ms), reads)
+                self.assertEqual(reading.measured_at, measured_at)
 
     def test_it_reads_usecs_of_12c_and_keeps_the_minimums_own_figure(self) -> None:
         figures = parse("orion_12c_oltp_summary.txt").figures
@@ -152,13 +158,6 @@ class OrionTests(unittest.TestCase):
         # -write 50: half of the 918 IOPS were writes; each direction's latency at the minimum's point.
         self.assertEqual((figures.read_iops, figures.write_iops), (459.0, 459.0))
         self.assertEqual((figures.read_latency_ms, figures.write_latency_ms), (4.455933, 4.363848))
-
-    def test_it_reads_19c_console_output_with_its_stamp(self) -> None:
-        reading = parse("orion_19c_simple.txt")
-
-        self.assertEqual((reading.figures.read_iops, reading.figures.read_mbps, reading.figures.read_latency_ms),
-                         (58778.0, 1571.33, 0.097677))
-        self.assertEqual(reading.measured_at, dt.datetime(2021, 11, 13, 18, 9, tzinfo=dt.UTC))
 
     def test_it_reads_the_three_matrices(self) -> None:
         self.assertEqual(parse("mytest_20190329_1057_iops.csv").figures.read_iops, 6210.0)

@@ -31,66 +31,63 @@ def window(label: str, *, snapshots: int = 168, reads: int | None = 3_600_000, w
 PREDICTED = Prediction(Decimal("10.00"), 1000.0, "made up")
 
 
+def judged(after: WindowFigures, *, cost_now: str | None = "10.00",
+           prediction: Prediction = PREDICTED) -> tuple[str, str]:
+    """judge()'s verdict and sentence for ``after`` against the default before-window, ``cost_now`` $ a month."""
+    return judge(before=window("before"), after=after, prediction=prediction,
+                 cost_now_usd_per_month=None if cost_now is None else Decimal(cost_now))
+
+
 class JudgeTests:
     def test_it_is_too_early_while_the_after_window_holds_fewer_snapshots_than_a_verdict_needs(self):
         # 168 before: a quarter is 42, above the minimum of 24.
-        verdict, sentence = judge(before=window("before"), after=window("after", snapshots=41), prediction=PREDICTED,
-                                  cost_now_usd_per_month=Decimal("10.00"))
+        verdict, sentence = judged(window("after", snapshots=41))
         assert verdict == verdicts.TOO_EARLY
         assert sentence == ("Too early: the after-window holds 41 snapshots; a verdict needs 42 (at least 24, and 25% "
                             "of the before-window's 168).")
         enough = window("after", snapshots=42, reads=900_000, writes=9_000, read_ms=0.5)  # the same load
-        assert judge(before=window("before"), after=enough, prediction=PREDICTED,
-                     cost_now_usd_per_month=Decimal("10.00"))[0] == verdicts.PAID
+        assert judged(enough)[0] == verdicts.PAID
 
     def test_it_paid_when_reads_got_faster_and_the_cost_is_as_predicted(self):
         # 3.6M reads in 168 h = 514,286 a day: at 5 ms 42 min 51 s a day, at 0.5 ms 4 min 17 s.
-        verdict, sentence = judge(before=window("before"), after=window("after", read_ms=0.5), prediction=PREDICTED,
-                                  cost_now_usd_per_month=Decimal("10.99"))
+        verdict, sentence = judged(window("after", read_ms=0.5), cost_now="10.99")
         assert verdict == verdicts.PAID
         assert sentence == ("Paid: IO time went from 42 min 51 s to 4 min 17 s a day (38 min 34 s saved, 16 min 40 s "
                             "predicted), and it costs $10.99/month against $10.00/month predicted.")
 
     def test_it_did_not_pay_when_reads_got_slower_or_the_cost_went_past_the_tolerance(self):
-        slower = judge(before=window("before"), after=window("after", read_ms=6.0), prediction=PREDICTED,
-                       cost_now_usd_per_month=Decimal("10.00"))
+        slower = judged(window("after", read_ms=6.0))
         assert slower[0] == verdicts.DID_NOT_PAY
         assert slower[1].startswith("Did not pay (it reads slower than before): IO time went from 42 min 51 s to "
                                     "51 min 26 s a day (8 min 34 s lost")
-        dearer = judge(before=window("before"), after=window("after", read_ms=0.5), prediction=PREDICTED,
-                       cost_now_usd_per_month=Decimal("11.02"))  # above $10.00 + 10 % + 1 cent
+        dearer = judged(window("after", read_ms=0.5), cost_now="11.02")  # above $10.00 + 10 % + 1 cent
         assert dearer[0] == verdicts.DID_NOT_PAY
         assert "its cost is more than 10% above the prediction" in dearer[1]
 
     def test_a_move_down_for_money_pays_when_it_loses_no_more_io_time_than_predicted(self):
         # A cold segment sent to a cheaper, slower tier: predicted to lose 8 min 34 s a day for its saving.
         down = Prediction(Decimal("2.00"), -514.3, "made up")
-        verdict, sentence = judge(before=window("before"), after=window("after", read_ms=6.0), prediction=down,
-                                  cost_now_usd_per_month=Decimal("2.00"))
+        verdict, sentence = judged(window("after", read_ms=6.0), cost_now="2.00", prediction=down)
         assert verdict == verdicts.PAID
         assert sentence == ("Paid: IO time went from 42 min 51 s to 51 min 26 s a day (8 min 34 s lost, 8 min 34 s "
                             "lost predicted), and it costs $2.00/month against $2.00/month predicted.")
         # Losing more than predicted (past the tolerance) did not pay.
-        worse = judge(before=window("before"), after=window("after", read_ms=7.0), prediction=down,
-                      cost_now_usd_per_month=Decimal("2.00"))
+        worse = judged(window("after", read_ms=7.0), cost_now="2.00", prediction=down)
         assert worse[0] == verdicts.DID_NOT_PAY
         assert worse[1].startswith("Did not pay (it reads slower than predicted): ")
 
     def test_a_load_change_past_the_factor_is_said_to_confound_the_comparison(self):
-        verdict, sentence = judge(before=window("before"), after=window("after", reads=8_000_000, read_ms=0.5),
-                                  prediction=PREDICTED, cost_now_usd_per_month=Decimal("10.00"))
+        verdict, sentence = judged(window("after", reads=8_000_000, read_ms=0.5))
         assert verdict == verdicts.PAID
         assert sentence.endswith("Confounded by a load change: IO requests/s went from 6.0 to 13.3 (2.2×), more than "
                                  "the 2× the comparison allows.")
-        calm = judge(before=window("before"), after=window("after", reads=7_000_000, read_ms=0.5),
-                     prediction=PREDICTED, cost_now_usd_per_month=Decimal("10.00"))
+        calm = judged(window("after", reads=7_000_000, read_ms=0.5))
         assert "Confounded" not in calm[1]
 
     def test_unknown_figures_stay_unknown_and_are_not_judged(self):
         after = window("after", reads=None)
         assert (after.io_requests_per_s, after.io_time_s_per_day, after.flash_hit_share) == (None, None, None)
-        verdict, sentence = judge(before=window("before"), after=after, prediction=PREDICTED,
-                                  cost_now_usd_per_month=None)
+        verdict, sentence = judged(after, cost_now=None)
         assert verdict == verdicts.NOT_JUDGED
         assert sentence == "Not judged: the IO time per day after and the cost now are not known."
         no_latency = window("before", read_ms=None)

@@ -23,7 +23,7 @@ def run(*args: str) -> str:
 
 
 class PlanCommandTests:
-    def test_it_creates_shows_and_exports_a_plan(self, demo_collected, tmp_path):
+    def test_it_creates_shows_and_exports_a_plan(self, collected, tmp_path):
         said = run("create", "demo", "--all-worth-moving", "--note", "night of the 3rd")
         plan = Plan.objects.get()
         assert said.startswith(f"plan {plan.pk}: {plan.steps_count} steps (all worth moving)")
@@ -40,7 +40,7 @@ class PlanCommandTests:
         rows = list(csv.reader(io.StringIO(run("export", str(plan.pk), "--format", "csv"))))
         assert len(rows) == plan.steps_count + 1 and rows[0][:4] == ["plan_id", "target", "dbid", "state"]
 
-    def test_bad_input_is_one_line(self, demo_collected):
+    def test_bad_input_is_one_line(self, collected):
         with pytest.raises(CommandError, match="No target named 'nope'"):
             run("create", "nope", "--all-worth-moving")
         with pytest.raises(CommandError, match="--budget-gb needs --tier NAME"):

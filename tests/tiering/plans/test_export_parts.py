@@ -60,12 +60,12 @@ def test_a_part_is_made_before_the_later_steps_are_read(monkeypatch):
 
 
 @pytest.mark.django_db
-def test_a_stored_plan_s_streamed_csv_is_its_export(demo_collected):
+def test_a_stored_plan_s_streamed_csv_is_its_export(collected):
     from apps.tiering.plans.models import Plan
     from apps.tiering.plans.selectors import plan_export, plan_export_csv_parts
     from apps.tiering.plans.services import plan_create
 
-    plan = plan_create(target=demo_collected, author=None, author_name="ada", all_worth_moving=True)
+    plan = plan_create(target=collected, author=None, author_name="ada", all_worth_moving=True)
     plan = Plan.objects.select_related("target").get(pk=plan.pk)
     assert plan.steps_count > 0
 

@@ -17,8 +17,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def plan(demo_collected, admin_user):
-    return plan_create(target=demo_collected, author=admin_user, author_name="ada", all_worth_moving=True)
+def plan(collected, admin_user):
+    return plan_create(target=collected, author=admin_user, author_name="ada", all_worth_moving=True)
 
 
 class PlanPagesTests:
@@ -36,14 +36,14 @@ class PlanPagesTests:
         rows = list(csv.reader(io.StringIO(body)))
         assert len(rows) == plan.steps_count + 1
 
-    def test_viewers_make_no_plan_and_change_no_state(self, viewer_client, plan, demo_collected):
+    def test_viewers_make_no_plan_and_change_no_state(self, viewer_client, plan, collected):
         assert viewer_client.get("/targets/demo/plans/new/").status_code == 403
         assert viewer_client.post("/targets/demo/plans/new/", {"mode": "worth"}).status_code == 403
         assert viewer_client.post(f"/plans/{plan.pk}/state/", {"to": "approved"}).status_code == 403
         assert Plan.objects.get().state == "draft"
 
-    def test_an_admin_makes_a_plan_of_ticked_recommendations(self, admin_client, demo_collected):
-        moves = list(Recommendation.objects.current(target_id=demo_collected.id).filter(action="move")
+    def test_an_admin_makes_a_plan_of_ticked_recommendations(self, admin_client, collected):
+        moves = list(Recommendation.objects.current(target_id=collected.id).filter(action="move")
                      .order_by("-savings_usd", "segment_id").values_list("segment_id", flat=True)[:3])
         page = admin_client.get("/targets/demo/plans/new/").content.decode()
         assert f'value="{moves[0]}"' in page
@@ -54,7 +54,7 @@ class PlanPagesTests:
         assert set(plan.steps.filter(kind="move").values_list("segment_id", flat=True)) == set(moves)
         assert (plan.note, plan.source) == ("CHG-1", "selected (3 recommendations)")
 
-    def test_a_form_without_a_choice_says_what_is_missing(self, admin_client, demo_collected):
+    def test_a_form_without_a_choice_says_what_is_missing(self, admin_client, collected):
         page = admin_client.post("/targets/demo/plans/new/", {"mode": "budget", "budget_gb": "10"}).content.decode()
         assert "A budget needs its GB and its tier." in page and not Plan.objects.exists()
 

@@ -8,24 +8,21 @@ fifteen save $4.75 a month.
 
 from __future__ import annotations
 
-import datetime as dt
 from decimal import Decimal
 
 import pytest
 
 from apps.snapshots.models import Segment
-from apps.snapshots.services import collection_store
-from apps.targets.base import CollectState
 from apps.targets.models import TablespaceTier, Target
-from apps.targets.rows import Collection, DatabaseInfo, SegmentInfo, SegmentKey, SegmentStat, Snapshot
+from apps.targets.rows import SegmentKey
 from apps.tiering.models import Recommendation, Tier, TierSet
 from apps.tiering.recommendations.explain import explain
 from apps.tiering.recommendations.export import HEADER, export_rows
 from apps.tiering.recommendations.selectors import recommendation_list
 from apps.tiering.recommendations.services import recommendation_refresh
-from tests.base import GB, NOW
+from tests.base import NOW
 from tests.tiering.recommendations.reason_checks import contradictions
-from tests.tiering.stored_targets import LABEL
+from tests.tiering.stored_targets import LABEL, cold_partitions_store
 
 
 @pytest.fixture
@@ -96,25 +93,6 @@ class GroupedPaybackTests:
 TABLES = tuple(SegmentKey("APP", f"SALES_2024_{month:02d}", "", "TABLE") for month in range(1, 16))
 
 
-def _cold_tables(target: Target, keys=TABLES) -> None:
-    """Fifteen cold 10 GB tables in tablespace COLD (as tests.tiering.recommendations.test_recommendation_pooled's partitions)."""
-    snapshots = []
-    for hour in range(48):
-        end = NOW - dt.timedelta(hours=47 - hour)
-        stats = tuple(SegmentStat(key=key, tablespace_name="COLD", obj_number=i + 1, dataobj_number=i + 1,
-                                  physical_read_requests=7, physical_write_requests=0, physical_reads_blocks=7)
-                      for i, key in enumerate(keys))
-        snapshots.append(Snapshot(dbid=7, instance_number=1, snap_id=2000 + hour, begin_at=end - dt.timedelta(hours=1),
-                                  end_at=end, startup_at=NOW - dt.timedelta(days=30), segment_stats=stats,
-                                  top_n_only=False))
-    collection_store(target=target, kind="demo", state=CollectState(now=NOW, history_start_at=NOW - dt.timedelta(days=8)),
-                     collection=Collection(
-                         database=DatabaseInfo(dbid=7, db_name="C1", release="19.0.0.0.0", is_rac=False, instances=(1,)),
-                         snapshots=tuple(snapshots),
-                         segments=tuple(SegmentInfo(key=key, tablespace_name="COLD", bytes=10 * GB,
-                                                    blocks=10 * GB // 8192) for key in keys)))
-
-
 @pytest.fixture
 def cloud_target(db, seed_tiers) -> Target:
     """The aws-ebs set at its own terms ($1 a month at least): COLD on gp3."""
@@ -127,7 +105,7 @@ def cloud_target(db, seed_tiers) -> Target:
 class CloudVolumeGroupTests:
     def test_a_volume_tablespace_s_tables_each_under_the_minimum_move_together(self, cloud_target):
         # Each table saves $0.35 a month on pooled st1 ($0.80 on gp3, $0.45 on st1), under the $1 minimum.
-        _cold_tables(cloud_target)
+        cold_partitions_store(cloud_target, keys=TABLES)
         recommendation_refresh(target_id=cloud_target.id, now=NOW)
 
         recs = list(Recommendation.objects.current(target_id=cloud_target.id).select_related("recommended_tier"))
@@ -139,7 +117,7 @@ class CloudVolumeGroupTests:
     def test_a_new_volume_s_minimum_counts_against_a_small_group(self, cloud_target):
         # Two tables alone: $0.70 a month of marginal saving, but their 20 GB on a new st1 volume pay its
         # 125 GB minimum ($4.73 a month more): not worth it together.
-        _cold_tables(cloud_target, keys=TABLES[:2])
+        cold_partitions_store(cloud_target, keys=TABLES[:2])
         recommendation_refresh(target_id=cloud_target.id, now=NOW)
 
         recs = list(Recommendation.objects.current(target_id=cloud_target.id))
