@@ -94,30 +94,23 @@ class TierSetAdminTests:
 
 @pytest.mark.django_db
 class TierMoveTests:
-    def test_it_refuses_to_move_a_mapped_tier_to_another_set(self, admin_client, seed_tiers):
+    @pytest.mark.parametrize(("mapped_to", "refusal"), [
+        ("tablespace", "mapped to tablespaces of targets on another set (prod: USERS)"),
+        ("storage location", "mapped to storage locations of targets on another set (prod: +DATA)"),
+    ])
+    def test_it_refuses_to_move_a_mapped_tier_to_another_set(self, admin_client, seed_tiers, mapped_to, refusal):
         target = Target.objects.create(name="prod", mode=Target.Mode.REPORT, tier_set_id="seed-2009")
         fast = Tier.objects.get(name="fast disk")
-        TablespaceTier.objects.create(target=target, tablespace_name="USERS", tier=fast)
+        if mapped_to == "tablespace":
+            TablespaceTier.objects.create(target=target, tablespace_name="USERS", tier=fast)
+        else:
+            StorageLocation.objects.create(target=target, name="+DATA", kind=StorageLocation.Kind.ASM, tier=fast)
         data = {f: getattr(fast, f) for f in ("name", "kind", "device_cost_usd", "device_gb", "device_iops",
                                               "read_latency_ms")}
 
         response = admin_client.post(f"/tiers/{fast.pk}/edit/", {**data, "tier_set": "aws-ebs"})
 
         assert response.status_code == 200
-        assert "mapped to tablespaces of targets on another set (prod: USERS)" in response.content.decode()
-        fast.refresh_from_db()
-        assert fast.tier_set_id == "seed-2009"
-
-    def test_it_refuses_to_move_a_tier_a_storage_location_is_mapped_to(self, admin_client, seed_tiers):
-        target = Target.objects.create(name="prod", mode=Target.Mode.REPORT, tier_set_id="seed-2009")
-        fast = Tier.objects.get(name="fast disk")
-        StorageLocation.objects.create(target=target, name="+DATA", kind=StorageLocation.Kind.ASM, tier=fast)
-        data = {f: getattr(fast, f) for f in ("name", "kind", "device_cost_usd", "device_gb", "device_iops",
-                                              "read_latency_ms")}
-
-        response = admin_client.post(f"/tiers/{fast.pk}/edit/", {**data, "tier_set": "aws-ebs"})
-
-        assert response.status_code == 200
-        assert "mapped to storage locations of targets on another set (prod: +DATA)" in response.content.decode()
+        assert refusal in response.content.decode()
         fast.refresh_from_db()
         assert fast.tier_set_id == "seed-2009"
