@@ -1,4 +1,4 @@
-"""Fixtures the snapshot tests share: the real Celery app with its broker down, a report target."""
+"""Fixtures the snapshot tests share: the real Celery app with its broker down (the report target is tests/conftest.py's)."""
 
 from __future__ import annotations
 
