@@ -15,8 +15,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from apps.core.audit import audit_command, audit_event_record
-from apps.snapshots.management.commands.import_extract import target_named
+from apps.snapshots.management.commands.import_extract import REPORT_TARGET_MISSING
 from apps.snapshots.storage_map import LocationRow, StorageMap, storage_location_save, storage_map_read
+from apps.targets.management.lookups import target_named
 from apps.targets.models import Target
 from apps.targets.storage import LocationError, location_name_parse
 from apps.tiering.models import Refresh, Tier
@@ -86,7 +87,7 @@ class Command(BaseCommand):
 
     @audit_command("storage_map")
     def handle(self, *args: Any, **options: Any) -> None:
-        target = target_named(options["target"])
+        target = target_named(options["target"], missing=REPORT_TARGET_MISSING)
         if options["location"]:
             self._save(target, options)
         elif options["tier"] or options["no_tier"] or options["array_tiering"] is not None:

@@ -10,11 +10,12 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from apps.core.audit import audit_command
 from apps.snapshots.imports import ImportRefused, report_import
 from apps.snapshots.management.commands.import_extract import (
+    REPORT_TARGET_MISSING,
     add_target_argument,
     read_bounded,
     report_run,
-    target_named,
 )
+from apps.targets.management.lookups import target_named
 
 
 class Command(BaseCommand):
@@ -28,7 +29,7 @@ class Command(BaseCommand):
 
     @audit_command("import_awr_report")
     def handle(self, *args: Any, **options: Any) -> None:
-        target = target_named(options["target"])
+        target = target_named(options["target"], missing=REPORT_TARGET_MISSING)
         path: Path = options["file"]
         sizes_path: Path | None = options["sizes"]
         data = read_bounded(path)

@@ -12,21 +12,17 @@ from apps.core.config import get_config
 from apps.snapshots.imports import ImportRefused, extract_import
 from apps.snapshots.models import CollectionRun
 from apps.snapshots.signals import run_followups
+from apps.targets.management.lookups import target_named
 from apps.targets.models import Target
 
 
 def add_target_argument(parser: CommandParser) -> None:
-    """The --target option of the import commands; :func:`target_named` reads it."""
+    """The --target option of the import commands, read with ``target_named(..., missing=REPORT_TARGET_MISSING)``."""
     parser.add_argument("--target", required=True, help="target name (create it with add_target --mode report)")
 
 
-def target_named(name: str) -> Target:
-    try:
-        return Target.objects.get(name=name)
-    except Target.DoesNotExist:
-        raise CommandError(
-            f"no target named {name!r}: create it with `manage.py add_target --name {name} --mode report`"
-        ) from None
+#: The refusal of a --target that names no target (apps.targets.management.lookups.target_named).
+REPORT_TARGET_MISSING = "no target named {name!r}: create it with `manage.py add_target --name {name} --mode report`"
 
 
 def read_bounded(path: Path) -> bytes:
@@ -71,7 +67,7 @@ class Command(BaseCommand):
 
     @audit_command("import_extract")
     def handle(self, *args: Any, **options: Any) -> None:
-        target = target_named(options["target"])
+        target = target_named(options["target"], missing=REPORT_TARGET_MISSING)
         path: Path = options["path"]
         try:
             run = extract_import(target=target, path_or_zip=path)

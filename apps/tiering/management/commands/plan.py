@@ -16,8 +16,8 @@ from django.core.management.base import BaseCommand, CommandError
 from tabulate import tabulate
 
 from apps.core.audit import audit_command, command_actor_name
+from apps.targets.management.lookups import target_named
 from apps.targets.models import Target
-from apps.tiering.management.lookups import target_named
 from apps.tiering.models import Tier
 from apps.tiering.plans.models import Plan
 from apps.tiering.plans.selectors import plan_export, plan_header, plan_step_rows

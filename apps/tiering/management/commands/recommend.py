@@ -17,7 +17,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from apps.core.audit import audit_command, audit_event_record
-from apps.tiering.management.lookups import target_named
+from apps.targets.management.lookups import target_named
 from apps.tiering.recommendations.export import export_csv_parts, export_json_parts, export_rows, export_table
 from apps.tiering.recommendations.readiness import recommendations_missing
 from apps.tiering.recommendations.refreshes import refresh_now
