@@ -120,7 +120,7 @@ class SegmentHistory(ApiView):
         history = {
             "segment_id": segment.id,
             "label": segment_label(segment.owner, segment.object_name, segment.subobject_name,
-                                             segment.parent_partition, segment.container),
+                                   segment.parent_partition, segment.container),
             "series": segment_selectors.segment_series(segment_id=segment.id),
             "residency": segment_selectors.segment_residency_series(segment_id=segment.id),
             "recommendations": segment_selectors.segment_recommendation_history(segment=segment),
