@@ -28,13 +28,11 @@ from apps.tiering.ddl.base import (
     FEATURE_SINCE,
     FLASH_CACHE_ATTRIBUTES,
     FLASH_CACHE_HINTS,
-    TEMP_TYPES,
-    UNDO_TYPES,
     DdlError,
     DdlRequest,
     DdlScript,
     ReleaseLike,
-    _comment,
+    comment,
     in_container,
     max_identifier_bytes,
     parse_release,
@@ -44,6 +42,7 @@ from apps.tiering.ddl.base import (
 )
 from apps.tiering.ddl.hints import flash_cache_ddl
 from apps.tiering.ddl.moves import move_ddl, move_partitions_ddl
+from apps.tiering.moves.movability import TEMP_TYPES, UNDO_TYPES
 
 __all__ = [
     "DICTIONARY_OWNERS", "FEATURE_SINCE", "FLASH_CACHE_ATTRIBUTES", "FLASH_CACHE_HINTS", "TEMP_TYPES",
@@ -79,9 +78,9 @@ def ddl_for_action(
             return script
         hint = flash_cache_ddl(request, flash_cache_hint)
         if flash_cache_hint == "KEEP" and onto_flash:
-            alternative = [_comment("instead of the move, a cheap alternative (not both): keep its blocks in the "
+            alternative = [comment("instead of the move, a cheap alternative (not both): keep its blocks in the "
                                     "flash cache")]
-            alternative += [line if line.startswith("--") else _comment(line) for line in hint.lines]
+            alternative += [line if line.startswith("--") else comment(line) for line in hint.lines]
             return DdlScript(script.lines + tuple(alternative))
         return DdlScript(script.lines + hint.lines)
     if action == "flash_cache_keep":
@@ -91,5 +90,5 @@ def ddl_for_action(
     if action == "not_movable":
         return move_ddl(request)
     if action == "keep":
-        return DdlScript((_comment("no change recommended"),))
+        return DdlScript((comment("no change recommended"),))
     raise DdlError(f"unknown action {action!r}")

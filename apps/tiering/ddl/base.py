@@ -1,6 +1,6 @@
 """What every statement builder shares: releases, identifiers, the request and the script.
 
-Pure: standard library only.
+Pure: standard library and the segment types of ``apps.tiering.moves.movability``.
 """
 
 from __future__ import annotations
@@ -8,6 +8,8 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+
+from apps.tiering.moves.movability import LOB_TYPES
 
 #: First release (major, minor) that supports each feature.
 FEATURE_SINCE: dict[str, tuple[int, int]] = {
@@ -34,8 +36,6 @@ FEATURE_SINCE: dict[str, tuple[int, int]] = {
 #: Owners whose segments are data dictionary objects Oracle does not support moving.
 DICTIONARY_OWNERS: frozenset[str] = frozenset({"SYS"})
 
-UNDO_TYPES: frozenset[str] = frozenset({"TYPE2 UNDO", "UNDO", "ROLLBACK", "DEFERRED ROLLBACK"})
-TEMP_TYPES: frozenset[str] = frozenset({"TEMPORARY"})
 
 FLASH_CACHE_HINTS: frozenset[str] = frozenset({"KEEP", "NONE", "DEFAULT"})
 #: FLASH_CACHE is the Database Smart Flash Cache hint; CELL_FLASH_CACHE the Exadata one.
@@ -87,6 +87,58 @@ class DdlRequest:
     table_indexes: tuple[tuple[str, str], ...] = ()
     online: bool = True
     name_truncated: bool = False
+
+    # What a statement names: each raises DdlError saying which input is missing for which segment.
+
+    def segment_type(self) -> str:
+        """``object_type`` in one spelling: upper case, single spaces ("table  partition" -> "TABLE PARTITION")."""
+        if not isinstance(self.object_type, str) or not self.object_type.strip():
+            raise DdlError(f"object_type is empty for {self.owner}.{self.object_name}")
+        return " ".join(self.object_type.upper().split())
+
+    def supports(self, feature: str) -> bool:
+        """Whether this request's release has ``feature`` (:data:`FEATURE_SINCE`)."""
+        return supports(feature, self.release)
+
+    def quoted(self, name: str, what: str) -> str:
+        """``name`` as an identifier of this request's release (``what`` names it in an error)."""
+        return quote_identifier(name, release=self.release, what=what)
+
+    def quoted_object(self) -> str:
+        """``"OWNER"."OBJECT_NAME"``: the table or index itself."""
+        return qualified_name(self.owner, self.object_name, release=self.release)
+
+    def quoted_table(self) -> str:
+        """The table a statement alters: a LOB's table (``partitioned_parent``), else the object itself."""
+        if self.segment_type() not in LOB_TYPES:
+            return self.quoted_object()
+        parent = self._required("partitioned_parent", "the table, DBA_LOBS.TABLE_NAME")
+        return qualified_name(self.owner, parent, release=self.release)
+
+    def quoted_tablespace(self) -> str:
+        tablespace = self._required("target_tablespace", "where the segment moves to")
+        return self.quoted(tablespace, "target tablespace")
+
+    def subobject(self) -> str:
+        """The (sub)partition's own name."""
+        return self._required("subobject_name", "the partition or subpartition name")
+
+    def quoted_lob_column(self) -> str:
+        column = self._required("lob_column", "DBA_LOBS.COLUMN_NAME")
+        return self.quoted(column, "lob_column")
+
+    def lob_table_partition(self) -> str:
+        """A LOB (sub)partition's *table* (sub)partition: the name its statements use."""
+        return self._required("table_partition_name", "DBA_LOB_PARTITIONS.PARTITION_NAME / "
+                                                      "DBA_LOB_SUBPARTITIONS.SUBPARTITION_NAME")
+
+    def _required(self, field: str, what: str) -> str:
+        value = getattr(self, field)
+        if not value:
+            segment = " ".join(filter(None, (self.object_type, f"{self.owner}.{self.object_name}",
+                                             self.subobject_name)))
+            raise DdlError(f"{segment}: {field} is needed ({what})")
+        return str(value)
 
 
 @dataclass(frozen=True)
@@ -212,56 +264,10 @@ def in_container(script: DdlScript, container: str) -> DdlScript:
     return DdlScript((switch, *script.lines))
 
 
-# --------------------------------------------------------------------------- helpers
+# --------------------------------------------------------------------------- comments
 
 
-def _kind(request: DdlRequest) -> str:
-    if not isinstance(request.object_type, str) or not request.object_type.strip():
-        raise DdlError(f"object_type is empty for {request.owner}.{request.object_name}")
-    return " ".join(request.object_type.upper().split())
-
-
-def _tablespace(request: DdlRequest) -> str:
-    if not request.target_tablespace:
-        raise DdlError(
-            f"target_tablespace is needed to move {request.owner}.{request.object_name}"
-        )
-    return quote_identifier(request.target_tablespace, release=request.release, what="target tablespace")
-
-
-def _subobject(request: DdlRequest) -> str:
-    if not request.subobject_name:
-        raise DdlError(
-            f"{request.object_type} {request.owner}.{request.object_name}: subobject_name "
-            "(the partition or subpartition name) is needed"
-        )
-    return request.subobject_name
-
-
-def _table_name(request: DdlRequest) -> str:
-    """The table a statement alters: the LOB's parent table, else object_name."""
-    kind = _kind(request)
-    if kind in ("LOBSEGMENT", "LOB PARTITION", "LOB SUBPARTITION"):
-        if not request.partitioned_parent:
-            raise DdlError(
-                f"{kind} {request.owner}.{request.object_name}: partitioned_parent "
-                "(the table, DBA_LOBS.TABLE_NAME) is needed"
-            )
-        return qualified_name(request.owner, request.partitioned_parent, release=request.release)
-    return qualified_name(request.owner, request.object_name, release=request.release)
-
-
-def _lob_column(request: DdlRequest) -> str:
-    if not request.lob_column:
-        raise DdlError(
-            f"{request.object_type} {request.owner}.{request.object_name}: lob_column "
-            "(DBA_LOBS.COLUMN_NAME) is needed"
-        )
-    return quote_identifier(request.lob_column, release=request.release, what="lob_column")
-
-
-
-def _safe(name: str) -> str:
+def comment_name(name: str) -> str:
     """A name for a comment line: quoted when valid, else escaped on one line."""
     try:
         return quote_identifier(name, release=(23, 0))
@@ -269,6 +275,5 @@ def _safe(name: str) -> str:
         return ascii(name)
 
 
-def _comment(text: str) -> str:
+def comment(text: str) -> str:
     return "-- " + text
-

@@ -10,19 +10,19 @@ keep their tablespace: these statements act on the partitions created after them
 
 from __future__ import annotations
 
-from apps.tiering.ddl.base import DdlRequest, DdlScript, _comment, _kind, _tablespace, qualified_name
+from apps.tiering.ddl.base import DdlRequest, DdlScript, comment
 
 
 def interval_default_ddl(request: DdlRequest) -> DdlScript:
     """The statements that send the future interval partitions of ``request``'s table or index (named by
     a partition of it) to ``target_tablespace``."""
-    kind = _kind(request)
-    tablespace = _tablespace(request)
-    name = qualified_name(request.owner, request.object_name, release=request.release)
-    note = _comment("new interval partitions are created here from now on (existing ones stay where they are)")
+    kind = request.segment_type()
+    tablespace = request.quoted_tablespace()
+    name = request.quoted_object()
+    note = comment("new interval partitions are created here from now on (existing ones stay where they are)")
     if kind.startswith("TABLE"):
         return DdlScript((note, f"ALTER TABLE {name} SET STORE IN ({tablespace});",
                           f"ALTER TABLE {name} MODIFY DEFAULT ATTRIBUTES TABLESPACE {tablespace};"))
     if kind.startswith("INDEX"):
         return DdlScript((note, f"ALTER INDEX {name} MODIFY DEFAULT ATTRIBUTES TABLESPACE {tablespace};"))
-    return DdlScript((_comment(f"no interval default DDL for segment type {kind}"),))
+    return DdlScript((comment(f"no interval default DDL for segment type {kind}"),))

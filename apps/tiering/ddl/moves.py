@@ -9,23 +9,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from apps.tiering.ddl.base import (
-    TEMP_TYPES,
-    UNDO_TYPES,
     DdlError,
     DdlRequest,
     DdlScript,
-    _comment,
-    _kind,
-    _lob_column,
-    _safe,
-    _subobject,
-    _table_name,
-    _tablespace,
-    qualified_name,
-    quote_identifier,
-    supports,
+    comment,
+    comment_name,
 )
-from apps.tiering.moves.movability import movability, why_not_movable
+from apps.tiering.moves.movability import LOB_TYPES, TEMP_TYPES, UNDO_TYPES, movability, why_not_movable
 
 # --------------------------------------------------------------------------- moves
 
@@ -35,21 +25,21 @@ def move_ddl(request: DdlRequest) -> DdlScript:
 
     Segments that DDL cannot move get comment lines instead (see module doc).
     """
-    kind = _kind(request)
+    kind = request.segment_type()
     note = _unmovable_note(request, kind)
     if note is not None:
         return DdlScript(tuple(note))
-    tablespace = _tablespace(request)
+    tablespace = request.quoted_tablespace()
     if kind == "TABLE":
         return DdlScript(tuple(_table_move(request, tablespace)))
     if kind in ("TABLE PARTITION", "TABLE SUBPARTITION"):
         level = kind.split()[1]
-        return DdlScript(tuple(_partition_move(request, level, _subobject(request), "", tablespace)))
+        return DdlScript(tuple(_partition_move(request, level, request.subobject(), "", tablespace)))
     if kind in ("INDEX", "INDEX PARTITION", "INDEX SUBPARTITION"):
         return DdlScript((_index_rebuild(request, kind, tablespace),))
-    if kind in ("LOBSEGMENT", "LOB PARTITION", "LOB SUBPARTITION"):
+    if kind in LOB_TYPES:
         return DdlScript(tuple(_lob_move(request, kind, tablespace)))
-    return DdlScript((_comment(f"no move DDL is generated for segment type {kind}; move it by hand"),))
+    return DdlScript((comment(f"no move DDL is generated for segment type {kind}; move it by hand"),))
 
 
 def move_partitions_ddl(request: DdlRequest, partitions: Sequence[str]) -> DdlScript:
@@ -59,14 +49,14 @@ def move_partitions_ddl(request: DdlRequest, partitions: Sequence[str]) -> DdlSc
     PARTITION) or the index (INDEX or INDEX PARTITION: REBUILD PARTITION); used
     for the intensity-skew advice ("move the hot partitions, not the table").
     """
-    kind = _kind(request)
+    kind = request.segment_type()
     if kind not in ("TABLE", "TABLE PARTITION", "INDEX", "INDEX PARTITION"):
         raise DdlError(
             f"move_partitions_ddl needs a table or an index, got object_type {request.object_type!r}"
         )
     if not partitions:
         raise DdlError("move_partitions_ddl: no partitions named")
-    tablespace = _tablespace(request)
+    tablespace = request.quoted_tablespace()
     lines: list[str] = []
     for partition in partitions:
         if kind.startswith("INDEX"):
@@ -83,20 +73,20 @@ def _table_move(request: DdlRequest, tablespace: str) -> list[str]:
 
 def _whole_table_move(request: DdlRequest, what: str) -> list[str]:
     """MOVE of a non-partitioned table (``what`` = TABLESPACE .. or LOB .. STORE AS ..)."""
-    table = _table_name(request)
-    if request.online and supports("online_table_move", request.release):
+    table = request.quoted_table()
+    if request.online and request.supports("online_table_move"):
         # 12.2 online move keeps DML running and maintains the indexes itself.
         return [
             f"ALTER TABLE {table} MOVE ONLINE {what};",
-            _comment(
+            comment(
                 "if ONLINE is refused (e.g. a domain index, or an index-organized table with "
                 "LOB or object columns), run it offline with UPDATE INDEXES"
             ),
         ]
-    if supports("update_indexes_table_move", request.release):
+    if request.supports("update_indexes_table_move"):
         return [f"ALTER TABLE {table} MOVE {what} UPDATE INDEXES;"]
     lines = [
-        _comment("before 12.2 a table MOVE is offline: DML waits, and every index becomes UNUSABLE"),
+        comment("before 12.2 a table MOVE is offline: DML waits, and every index becomes UNUSABLE"),
         f"ALTER TABLE {table} MOVE {what};",
     ]
     lines.extend(_index_rebuilds(request))
@@ -106,18 +96,18 @@ def _whole_table_move(request: DdlRequest, what: str) -> list[str]:
 def _index_rebuilds(request: DdlRequest) -> list[str]:
     if not request.table_indexes:
         return [
-            _comment(
+            comment(
                 "rebuild each index of this table that DBA_INDEXES now shows as UNUSABLE "
                 "(ALTER INDEX ... REBUILD ONLINE)"
             )
         ]
-    online = " ONLINE" if supports("online_index_rebuild", request.release) else ""
+    online = " ONLINE" if request.supports("online_index_rebuild") else ""
     lines = []
     for number, (owner, index) in enumerate(request.table_indexes, start=1):
         name = (
-            quote_identifier(owner, release=request.release, what=f"table_indexes[{number}] owner")
+            request.quoted(owner, f"table_indexes[{number}] owner")
             + "."
-            + quote_identifier(index, release=request.release, what=f"table_indexes[{number}] name")
+            + request.quoted(index, f"table_indexes[{number}] name")
         )
         lines.append(f"ALTER INDEX {name} REBUILD{online};")
     return lines
@@ -127,88 +117,80 @@ def _partition_move(
     request: DdlRequest, level: str, partition: str, lob_clause: str, tablespace: str
 ) -> list[str]:
     """MOVE PARTITION|SUBPARTITION; ``lob_clause`` replaces TABLESPACE for LOB moves."""
-    table = _table_name(request)
-    name = quote_identifier(partition, release=request.release, what=f"{level.lower()} name")
+    table = request.quoted_table()
+    name = request.quoted(partition, f"{level.lower()} name")
     storage = lob_clause or f"TABLESPACE {tablespace}"
     # UPDATE INDEXES keeps local and global indexes usable; ONLINE (12.1+) comes last
     # in move_table_partition / move_table_subpartition.
     clauses = f"{storage} UPDATE INDEXES"
     lines = []
-    if request.online and supports("online_partition_move", request.release):
+    if request.online and request.supports("online_partition_move"):
         clauses += " ONLINE"
     else:
-        lines.append(_comment(f"offline {level.lower()} move: DML on it waits until the move ends"))
+        lines.append(comment(f"offline {level.lower()} move: DML on it waits until the move ends"))
     lines.append(f"ALTER TABLE {table} MOVE {level} {name} {clauses};")
     return lines
 
 
 def _index_rebuild(request: DdlRequest, kind: str, tablespace: str) -> str:
-    index = qualified_name(request.owner, request.object_name, release=request.release)
+    index = request.quoted_object()
     part = ""
     if kind != "INDEX":
         level = kind.split()[1]
-        part = f" {level} " + quote_identifier(
-            _subobject(request), release=request.release, what=f"{level.lower()} name"
-        )
+        part = f" {level} " + request.quoted(request.subobject(), f"{level.lower()} name")
     online = (
         " ONLINE"
-        if request.online and supports("online_index_rebuild", request.release)
+        if request.online and request.supports("online_index_rebuild")
         else ""
     )
     return f"ALTER INDEX {index} REBUILD{part} TABLESPACE {tablespace}{online};"
 
 
 def _lob_move(request: DdlRequest, kind: str, tablespace: str) -> list[str]:
-    column = _lob_column(request)
+    column = request.quoted_lob_column()
     lob_clause = f"LOB ({column}) STORE AS (TABLESPACE {tablespace})"
-    note = _comment(
+    note = comment(
         "moving a LOB rebuilds its table (or table partition) segment in place too; "
         "the LOB index moves with the LOB"
     )
     if kind == "LOBSEGMENT":
         return [note, *_whole_table_move(request, lob_clause)]
     level = "PARTITION" if kind == "LOB PARTITION" else "SUBPARTITION"
-    if not request.table_partition_name:
-        raise DdlError(
-            f"{kind} {request.owner}.{request.object_name} {request.subobject_name or ''}: "
-            "table_partition_name is needed (DBA_LOB_PARTITIONS.PARTITION_NAME / "
-            "DBA_LOB_SUBPARTITIONS.SUBPARTITION_NAME)"
-        )
-    return [note, *_partition_move(request, level, request.table_partition_name, lob_clause, tablespace)]
+    return [note, *_partition_move(request, level, request.lob_table_partition(), lob_clause, tablespace)]
 
 
 
 def _unmovable_note(request: DdlRequest, kind: str) -> list[str] | None:
     """Comment lines for segments DDL cannot move; None when DDL can."""
     storage = (
-        f"the storage that holds tablespace {_safe(request.target_tablespace)}"
+        f"the storage that holds tablespace {comment_name(request.target_tablespace)}"
         if request.target_tablespace
         else "the target tier's storage"
     )
     code = movability(request.owner, request.object_name, kind, name_truncated=request.name_truncated)
     if code:
-        return [_comment(why_not_movable(code, owner=request.owner, object_name=request.object_name,
+        return [comment(why_not_movable(code, owner=request.owner, object_name=request.object_name,
                                          object_type=kind))]
     if kind in UNDO_TYPES:
         # Undo segments belong to the instance's UNDO_TABLESPACE; only switching
         # that parameter to a new undo tablespace relocates them.
         return [
-            _comment("undo segments cannot be moved with DDL; to put undo on another tier:"),
-            _comment(f"1. CREATE UNDO TABLESPACE <new name> with its datafiles on {storage}"),
-            _comment(
+            comment("undo segments cannot be moved with DDL; to put undo on another tier:"),
+            comment(f"1. CREATE UNDO TABLESPACE <new name> with its datafiles on {storage}"),
+            comment(
                 "2. ALTER SYSTEM SET UNDO_TABLESPACE = <new name> "
                 "(on RAC once per instance, with SID='<sid>')"
             ),
-            _comment(
+            comment(
                 "3. drop the old undo tablespace once none of its undo segments is "
                 "ONLINE or PENDING OFFLINE"
             ),
         ]
     if kind in TEMP_TYPES:
         return [
-            _comment("temporary segments are not moved; to put TEMP on another tier:"),
-            _comment(f"1. CREATE TEMPORARY TABLESPACE <new name> with its tempfiles on {storage}"),
-            _comment(
+            comment("temporary segments are not moved; to put TEMP on another tier:"),
+            comment(f"1. CREATE TEMPORARY TABLESPACE <new name> with its tempfiles on {storage}"),
+            comment(
                 "2. ALTER DATABASE DEFAULT TEMPORARY TABLESPACE <new name>, or ALTER USER ... "
                 "TEMPORARY TABLESPACE <new name> for the users that sort"
             ),

@@ -60,13 +60,18 @@ CLUSTER_TYPES: frozenset[str] = frozenset({"CLUSTER"})
 AQ_PREFIX = "AQ$_"
 #: An index-organized table's primary key index and overflow segment.
 IOT_PREFIXES: tuple[str, ...] = ("SYS_IOT_TOP_", "SYS_IOT_OVER_")
-#: Segment types with their own rules (rules.UNDO_TYPES, TEMP_TYPES): never classified here.
-OWN_RULE_TYPES: frozenset[str] = frozenset({"TYPE2 UNDO", "UNDO", "ROLLBACK", "DEFERRED ROLLBACK", "TEMPORARY"})
+#: Segment types (DBA_SEGMENTS.SEGMENT_TYPE) that DDL never moves: undo moves by switching UNDO_TABLESPACE,
+#: temporary segments by switching the temporary tablespace.
+UNDO_TYPES: frozenset[str] = frozenset({"TYPE2 UNDO", "UNDO", "ROLLBACK", "DEFERRED ROLLBACK"})
+TEMP_TYPES: frozenset[str] = frozenset({"TEMPORARY"})
+#: A LOB's segments: statements name the LOB's table and column.
+LOB_TYPES: frozenset[str] = frozenset({"LOBSEGMENT", "LOB PARTITION", "LOB SUBPARTITION"})
+#: Segment types with their own rules (undo and temporary): never classified here.
+OWN_RULE_TYPES: frozenset[str] = UNDO_TYPES | TEMP_TYPES
 #: Segment types whose own ALTER TABLE ... MOVE / ALTER INDEX ... REBUILD / MOVE LOB relocates them.
 MOVABLE_TYPES: frozenset[str] = frozenset({
     "TABLE", "TABLE PARTITION", "TABLE SUBPARTITION", "INDEX", "INDEX PARTITION", "INDEX SUBPARTITION",
-    "LOBSEGMENT", "LOB PARTITION", "LOB SUBPARTITION",
-})
+}) | LOB_TYPES
 
 _LOB_INDEX_NAME = re.compile(LOB_INDEX_NAME)
 

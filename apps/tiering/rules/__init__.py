@@ -33,6 +33,8 @@ Pure: standard library and numpy only, no clock, no settings.
 """
 from __future__ import annotations
 
+from apps.tiering.ddl.base import FLASH_CACHE_HINTS
+from apps.tiering.moves.movability import LOB_TYPES, TEMP_TYPES, UNDO_TYPES
 from apps.tiering.rules.advise import advise, advise_many, finding_codes
 from apps.tiering.rules.batch import Columns, Decisions, decide
 from apps.tiering.rules.figures import (
@@ -46,13 +48,9 @@ from apps.tiering.rules.figures import (
     ACTION_PLACE_AHEAD,
     ACTIONS,
     FLASH_CACHE_CODES,
-    FLASH_CACHE_HINTS,
     HINTS,
-    LOB_TYPES,
     MOVING_ACTIONS,
     PARTITION_TYPES,
-    TEMP_TYPES,
-    UNDO_TYPES,
     Advice,
     MoveFigures,
     PartitionSkew,

@@ -17,13 +17,11 @@ from operator import attrgetter
 import numpy as np
 
 from apps.tiering.moves.movability import CODES as MOVABILITY_CODES
+from apps.tiering.moves.movability import LOB_TYPES, TEMP_TYPES, UNDO_TYPES
 from apps.tiering.rules.figures import (
     FLASH_CACHE_CODES,
-    LOB_TYPES,
     PARTITION_TYPES,
     RULE_COUNTS,
-    TEMP_TYPES,
-    UNDO_TYPES,
     PartitionSkew,
     SegmentFigures,
     _partition_skews,

@@ -11,14 +11,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from apps.tiering.ddl.base import FLASH_CACHE_HINTS
 from apps.tiering.moves.hysteresis import HeldBack
 from apps.tiering.moves.movability import movability
 from apps.tiering.rules.findings import Reason
 from apps.tiering.rules.limits import DEFAULT_THRESHOLDS, Limits, RulesError, merge_thresholds
 
-UNDO_TYPES: frozenset[str] = frozenset({"TYPE2 UNDO", "UNDO", "ROLLBACK", "DEFERRED ROLLBACK"})
-TEMP_TYPES: frozenset[str] = frozenset({"TEMPORARY"})
-LOB_TYPES: frozenset[str] = frozenset({"LOBSEGMENT", "LOB PARTITION", "LOB SUBPARTITION"})
 PARTITION_TYPES: frozenset[str] = frozenset(
     {
         "TABLE PARTITION",
@@ -29,7 +27,6 @@ PARTITION_TYPES: frozenset[str] = frozenset(
         "LOB SUBPARTITION",
     }
 )
-FLASH_CACHE_HINTS: frozenset[str] = frozenset({"DEFAULT", "KEEP", "NONE"})
 
 ACTION_MOVE = "move"
 ACTION_KEEP = "keep"

@@ -9,16 +9,15 @@ from functools import partial
 import pytest
 from django.db import connection
 
-from apps.tiering.ddl import base, hints, moves
+from apps.tiering.ddl import base
 from apps.tiering.recommendations import export
 from apps.tiering.recommendations.export import export_csv, export_csv_parts, export_rows
 from apps.tiering.recommendations.selectors import recommendation_list
 
 
 def _unmemoized(monkeypatch) -> None:
-    plain = base.quote_identifier.__wrapped__
-    for module in (base, hints, moves):
-        monkeypatch.setattr(module, "quote_identifier", plain)
+    # Every statement builder quotes through base (DdlRequest.quoted, qualified_name): one name to replace.
+    monkeypatch.setattr(base, "quote_identifier", base.quote_identifier.__wrapped__)
     monkeypatch.setattr(export, "_per_month_memo", lambda basis: partial(export._per_month, basis=basis))
 
 
