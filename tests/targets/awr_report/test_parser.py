@@ -1,5 +1,5 @@
 """parse_report against every real report in ../shared/awr-samples, each figure checked against the one read
-off the report by hand (sample_figures.py)."""
+off the report by hand (sample_figures.toml)."""
 
 from __future__ import annotations
 
