@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -29,6 +29,7 @@ from apps.tiering import sql as pg
 from apps.tiering.models import Recommendation, Tier
 from apps.tiering.plans import space, verification
 from apps.tiering.plans.models import Plan, PlanStep
+from apps.tiering.plans.script import StepRow
 from apps.tiering.plans.steps import (
     MOVE_ACTIONS,
     PLANNABLE_ACTIONS,
@@ -95,56 +96,39 @@ def plan_create(*, target: Target, author: Any, author_name: str, segment_ids: S
     return plan
 
 
-class _StepRow(NamedTuple):
-    """A PlanStep as _steps_copy writes it: one field per column, named as the model's fields (cents for money)."""
-
-    plan: int
-    position: int
-    phase: str
-    kind: str
-    segment: int | None
-    owner: str
-    object_name: str
-    subobject_name: str
-    object_type: str
-    action: str
-    from_tablespace: str
-    to_tablespace: str
-    to_tier: str
-    runnable: bool
-    ddl: str
-    size_bytes: int | None
-    seconds: float | None
-    redo_bytes: int | None
-    free_after_bytes: int | None
-    shortfall_bytes: int | None
-    saving_usd_per_month: int | None
-    move_cost_usd: int | None
-    payback_days: float | None
-    container: str
+#: A step's columns as _steps_copy writes them: its plan and segment, then the step as the exports read it.
+_COPIED = ("plan", "segment", *StepRow.__dataclass_fields__)
+#: Of those, the MoneyFields: stored in cents.
+_MONEY = frozenset({"saving_usd_per_month", "move_cost_usd"})
 
 
 def _steps_copy(plan: Plan, steps, room: space.Room) -> None:
     """The steps written with COPY: 10k steps by bulk_create (a model object each, then every value
     prepared by its field) took 3.8 s of a plan's 6."""
-    columns = [column.column for column in model_columns(PlanStep, _StepRow._fields)]
+    columns = [column.column for column in model_columns(PlanStep, _COPIED)]
     with connection.cursor() as cursor, cursor.cursor.copy(pg.plan_steps_copy(columns)) as copy:
         for step in steps:
-            copy.write_row(_step_values(plan, step, room.get(step.position, (None, None))))
+            row = _step_row(step, room.get(step.position, (None, None)))
+            copy.write_row((plan.pk, step.item.segment_id,
+                            *(_cents(value) if name in _MONEY else value for name, value in _fields(row))))
 
 
-def _step_values(plan: Plan, step, room: tuple[int | None, int | None]) -> _StepRow:
+def _step_row(step, room: tuple[int | None, int | None]) -> StepRow:
     item = step.item
-    return _StepRow(
-        plan=plan.pk, position=step.position, phase=step.phase, kind=step.kind, segment=item.segment_id,
-        owner=item.owner, object_name=item.object_name, subobject_name=step.subobject_name,
-        object_type=step.object_type, action=item.action, from_tablespace=item.from_tablespace,
+    return StepRow(
+        position=step.position, phase=step.phase, kind=step.kind, owner=item.owner, object_name=item.object_name,
+        subobject_name=step.subobject_name, object_type=step.object_type, action=item.action,
+        from_tablespace=item.from_tablespace,
         to_tablespace=(item.to_tablespace or "") if step.kind == "move" else "", to_tier=item.to_tier,
-        runnable=step.runnable, ddl="\n".join(step.ddl), size_bytes=step.size_bytes, seconds=step.seconds,
-        redo_bytes=step.redo_bytes, free_after_bytes=room[0], shortfall_bytes=room[1],
-        saving_usd_per_month=_cents(step.saving_usd_per_month), move_cost_usd=_cents(step.move_cost_usd),
+        runnable=step.runnable, ddl="\n".join(step.ddl), seconds=step.seconds, redo_bytes=step.redo_bytes,
+        size_bytes=step.size_bytes, free_after_bytes=room[0], shortfall_bytes=room[1],
+        saving_usd_per_month=step.saving_usd_per_month, move_cost_usd=step.move_cost_usd,
         payback_days=step.payback_days, container=item.container,
     )
+
+
+def _fields(row: StepRow) -> Iterator[tuple[str, Any]]:
+    return ((name, getattr(row, name)) for name in StepRow.__dataclass_fields__)
 
 
 def _cents(amount: Decimal | None) -> int | None:
