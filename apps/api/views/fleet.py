@@ -98,6 +98,6 @@ class AuditList(ApiListView):
     serializer_class = AuditEntrySerializer
     filter_backends: list = []
 
-    def get_queryset(self):
+    def rows(self):
         return audit_entry_list(target_name=self.request.query_params.get("target", "")[:128],
                                 actor_name=self.request.query_params.get("actor", "")[:200])

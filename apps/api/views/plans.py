@@ -34,7 +34,7 @@ class PlanList(ApiListView):
     serializer_class = PlanSerializer
     filterset_class = PlanFilter
 
-    def get_queryset(self):
+    def rows(self):
         return selectors.plan_list()
 
     @extend_schema(operation_id="plan_create", summary="Make a draft plan (admins)", request=PlanCreateSerializer,
@@ -78,10 +78,9 @@ class PlanDetail(ApiGenericView):
                                       description="In the order they run."))
 class PlanSteps(ApiListView):
     serializer_class = PlanStepSerializer
+    schema_model = PlanStep
 
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):
-            return PlanStep.objects.none()
+    def rows(self):
         return selectors.plan_steps_list(plan_id=_plan_or_404(self.kwargs["plan_id"]).pk)
 
 

@@ -45,9 +45,10 @@ def _rows(target_name: str | None = None) -> list:
                 "current costs per month."))
 class TargetList(ApiListView):
     serializer_class = TargetSerializer
+    schema_model = Target
 
-    def get_queryset(self):
-        return Target.objects.none() if getattr(self, "swagger_fake_view", False) else _rows()
+    def rows(self):
+        return _rows()
 
 
 class TargetDetail(ApiGenericView):
@@ -64,7 +65,7 @@ class RunList(ApiListView):
     serializer_class = RunSerializer
     filterset_class = RunFilter
 
-    def get_queryset(self):
+    def rows(self):
         return run_queryset()
 
 
@@ -100,10 +101,9 @@ class CollectNow(ApiView):
                                       description="Ordered by id."))
 class SegmentList(ApiListView):
     serializer_class = SegmentSerializer
+    schema_model = Segment
 
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):
-            return Segment.objects.none()
+    def rows(self):
         return segment_list(target_id=target_or_404(self.kwargs["name"]).id)
 
 

@@ -159,15 +159,17 @@ def flash_samples(*, target_id: int, since: dt.datetime) -> list[FlashSample]:
 
 # ---------------------------------------------------------------- recommendation lists (table, CSV)
 
+#: Rows of equal value keep the name's order.
+_BY_NAME = ("segment__owner", "segment__object_name")
 SORTS = {
-    "savings": ("savings_usd", "segment__owner", "segment__object_name"),
-    "iops": ("iops", "segment__owner", "segment__object_name"),
-    "intensity": ("intensity", "segment__owner", "segment__object_name"),
-    "size": ("size_gb", "segment__owner", "segment__object_name"),
-    "cost_now": ("cost_now_usd", "segment__owner", "segment__object_name"),
-    "cost_after": ("cost_after_usd", "segment__owner", "segment__object_name"),
-    "name": ("segment__owner", "segment__object_name", "segment__subobject_name"),
-    "tier": ("recommended_tier__name", "segment__owner", "segment__object_name"),
+    "savings": ("savings_usd", *_BY_NAME),
+    "iops": ("iops", *_BY_NAME),
+    "intensity": ("intensity", *_BY_NAME),
+    "size": ("size_gb", *_BY_NAME),
+    "cost_now": ("cost_now_usd", *_BY_NAME),
+    "cost_after": ("cost_after_usd", *_BY_NAME),
+    "name": (*_BY_NAME, "segment__subobject_name"),
+    "tier": ("recommended_tier__name", *_BY_NAME),
 }
 DEFAULT_SORT = "-savings"
 
