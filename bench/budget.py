@@ -48,7 +48,7 @@ def _median(fn, repeats: int = 3) -> tuple[float, float]:
 
 def bench_split(targets: int = SPLIT_TARGETS, segments: int = SPLIT_SEGMENTS, seed: int = 17) -> dict:
     """The pure split over ``targets`` x ``segments`` candidates."""
-    from apps.tiering.budget import EVICTED, Capacity, Items, TargetTerms, budget_split, explain
+    from apps.tiering.budget import Capacity, Items, Outcome, TargetTerms, budget_split, explain
     from apps.tiering.moves.payback import MovePolicy
 
     rng = np.random.default_rng(seed)
@@ -76,7 +76,7 @@ def bench_split(targets: int = SPLIT_TARGETS, segments: int = SPLIT_SEGMENTS, se
             "met": max(worst, memory_worst) <= BAR_S, "argsort_s": round(sort_s, 2),
             "ratio_to_argsort": round(median / sort_s, 1), "split_remembered_costed_s": round(memory_s, 2),
             "remembered_worst_s": round(memory_worst, 2), "explain_s": round(explain_s, 2),
-            "evicted": int((split.outcome == EVICTED).sum())}
+            "evicted": int((split.outcome == Outcome.EVICTED).sum())}
 
 
 def _fleet(targets: int, segments: int, seed: int = 5) -> list:

@@ -27,13 +27,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from apps.tiering.costmodel import (
-    CostModelError,
-    DeviceTier,
-    PerformanceLevelTier,
-    ProvisionedIopsTier,
-    Tier,
-)
+from apps.tiering.costmodel import TIER_KINDS, CostModelError, Tier
 
 SEED_DOCUMENT = 'seeds/database-on-flash-oracle-development.txt ("This is your Database on Flash", Oracle, 2009)'
 AWS_EBS_PRICING = "https://aws.amazon.com/ebs/pricing/ (us-east-1)"
@@ -175,11 +169,6 @@ PRESET_BILLING: dict[str, str] = {
     "oci-block-volume": "monthly",
 }
 
-_KINDS: dict[str, type[Tier]] = {
-    "device": DeviceTier,
-    "provisioned_iops": ProvisionedIopsTier,
-    "performance_level": PerformanceLevelTier,
-}
 _MONEY_FIELDS = frozenset({"device_cost_usd", "usd_per_gb_price", "usd_per_iops_price"})
 
 
@@ -189,7 +178,7 @@ def preset_tier(preset: PresetTier) -> Tier:
     kwargs: dict[str, Any] = {"name": preset.name, "read_latency_ms": preset.read_latency_ms}
     for key, number in preset.figures:
         kwargs[key] = Decimal(number) if key in _MONEY_FIELDS and number is not None else number
-    return _KINDS[preset.kind](**kwargs)
+    return TIER_KINDS[preset.kind](**kwargs)
 
 
 def preset_tiers(name: str) -> tuple[Tier, ...]:

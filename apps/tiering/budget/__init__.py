@@ -10,18 +10,7 @@ recommendations, the previous run), :mod:`.services` (a fleet's split, its plans
 Importing this package loads the pure modules only (no Django).
 """
 
-from apps.tiering.budget.outcomes import (
-    EVICTED,
-    GB,
-    KEPT,
-    KEPT_NOT_REPAYING,
-    MOVES_IN,
-    MOVES_OUT,
-    OFF,
-    OUTCOMES,
-    STAYS,
-    TargetResult,
-)
+from apps.tiering.budget.outcomes import GB, OUTCOMES, Outcome, TargetResult
 from apps.tiering.budget.split import (
     MICRO_USD,
     BudgetError,
@@ -33,6 +22,5 @@ from apps.tiering.budget.split import (
     usd_per_gb_month,
 )
 
-__all__ = ["EVICTED", "GB", "KEPT", "KEPT_NOT_REPAYING", "MICRO_USD", "MOVES_IN", "MOVES_OUT", "OFF", "OUTCOMES",
-           "STAYS", "BudgetError", "Capacity", "Items", "Split", "TargetResult", "TargetTerms", "budget_split",
+__all__ = ["GB", "MICRO_USD", "OUTCOMES", "BudgetError", "Outcome", "Capacity", "Items", "Split", "TargetResult", "TargetTerms", "budget_split",
            "usd_per_gb_month"]

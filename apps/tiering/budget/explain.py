@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from apps.tiering.budget.outcomes import EVICTED, MOVES_IN, STAYS
+from apps.tiering.budget.outcomes import Outcome
 from apps.tiering.budget.split import Items, Split, TargetTerms, per_target_terms
 
 #: Why a segment holding a place keeps it (module docstring).
@@ -74,9 +74,9 @@ def evictions(items: Items, terms: Sequence[TargetTerms], split: Split) -> Evict
     outcome = split.outcome[order]
     horizon = _horizon(items, terms)
     cost = np.nan_to_num(np.asarray(items.move_cost_usd, dtype=np.float64))
-    supply = (outcome == MOVES_IN) & (weight[order] > 0)
+    supply = (outcome == Outcome.MOVES_IN) & (weight[order] > 0)
     given = np.cumsum(np.where(supply, weight[order], 0))  # the room moved in, up to each position
-    at = np.flatnonzero(outcome == EVICTED)
+    at = np.flatnonzero(outcome == Outcome.EVICTED)
     evicted = order[at]
     demand = np.cumsum(weight[evicted])
     # Handed over up to eviction k: A_k = min(A_(k-1) + w_k, given_k), i.e. D_k + min(0, min_(j<=k) (given_j - D_j)).
@@ -126,8 +126,8 @@ class Kept:
 def kept(items: Items, split: Split) -> Kept:
     """Why each segment holding a place keeps it (module docstring)."""
     outcome, weight, worth = split.outcome, split.weight, split.worth
-    index = np.flatnonzero(split.holds & np.isin(outcome, (STAYS, MOVES_IN)))
-    left_out = split.order[~np.isin(outcome[split.order], (STAYS, MOVES_IN))]
+    index = np.flatnonzero(split.holds & np.isin(outcome, (Outcome.STAYS, Outcome.MOVES_IN)))
+    left_out = split.order[~np.isin(outcome[split.order], (Outcome.STAYS, Outcome.MOVES_IN))]
     challenger = np.full(index.size, -1, dtype=np.int64)
     if left_out.size and index.size:
         by_weight = left_out[np.argsort(weight[left_out], kind="stable")]
@@ -164,5 +164,5 @@ def lost(items: Items, split: Split) -> tuple[int, int]:
     incumbent = np.asarray(items.incumbent, dtype=bool) & ~np.asarray(items.on_tier, dtype=bool)
     competed = np.zeros(split.outcome.size, dtype=bool)
     competed[split.order] = True
-    left = incumbent & (split.outcome != MOVES_IN)
+    left = incumbent & (split.outcome != Outcome.MOVES_IN)
     return int((left & competed).sum()), int((left & ~competed).sum())

@@ -16,7 +16,7 @@ from apps.targets.models import Target
 from apps.tiering.budget import explain
 from apps.tiering.budget.explain import KEPT_REASONS
 from apps.tiering.budget.models import BudgetRun
-from apps.tiering.budget.outcomes import EVICTED, GB, KEPT_NOT_REPAYING, MOVES_IN, MOVES_OUT, OUTCOMES
+from apps.tiering.budget.outcomes import GB, OUTCOMES, Outcome
 from apps.tiering.budget.split import Capacity, Items, Split, TargetTerms
 from apps.tiering.models import Tier
 from apps.tiering.plans.steps import segment_label
@@ -162,7 +162,7 @@ class FleetBudget:
         """The segments moved in, out or evicted, or kept because their move out would not repay (all
         targets, or one), the most valuable per GB first; ``limit`` per call."""
         outcome = self.split.outcome
-        chosen = np.isin(outcome, (MOVES_IN, MOVES_OUT, EVICTED, KEPT_NOT_REPAYING))
+        chosen = np.isin(outcome, (Outcome.MOVES_IN, Outcome.MOVES_OUT, Outcome.EVICTED, Outcome.KEPT_NOT_REPAYING))
         if target_index is not None:
             chosen &= self.rows["target"] == target_index
         index = np.flatnonzero(chosen)
@@ -181,7 +181,7 @@ class FleetBudget:
             target=self._target(i), segment_id=int(self.rows["segment_id"][i]), label=names[i],
             outcome=OUTCOMES[outcome], size_gb=size / GB, to_tier=self._to_tier(i),
             value_usd_per_gb_month=value / (size / GB) if size > 0 else None,
-            saving_usd_per_month=float(self.rows["saving"][i]) if outcome in (MOVES_IN, MOVES_OUT, EVICTED) else 0.0,
+            saving_usd_per_month=float(self.rows["saving"][i]) if outcome in (Outcome.MOVES_IN, Outcome.MOVES_OUT, Outcome.EVICTED) else 0.0,
         )
 
     # -- evictions and kept places (apps.tiering.budget.explain) --------------------------------------------
@@ -233,7 +233,7 @@ class FleetBudget:
         if target_index is not None:
             rows = rows[self.rows["target"][found.index[rows]] == target_index]
         if moving_in:
-            rows = rows[self.split.outcome[found.index[rows]] == MOVES_IN]
+            rows = rows[self.split.outcome[found.index[rows]] == Outcome.MOVES_IN]
         mine, theirs = found.index[rows], np.maximum(found.challenger[rows], 0)
         worth, weight = self.split.worth, self.split.weight
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -306,7 +306,7 @@ class FleetBudget:
 
     def _to_tier(self, i: int) -> str:
         outcome = int(self.split.outcome[i])
-        if outcome in (MOVES_OUT, EVICTED):
+        if outcome in (Outcome.MOVES_OUT, Outcome.EVICTED):
             return self.tier_names.get(int(self.rows["elsewhere_tier_id"][i]), "")
         return self.tier.name
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -16,9 +17,22 @@ if TYPE_CHECKING:
 
 #: Bytes in a GB (GiB, as the recommendations count ``size_gb``).
 GB = 1024**3
-#: What happens to each item (:attr:`Split.outcome` indexes these).
-OUTCOMES: tuple[str, ...] = ("off", "moves_in", "stays", "kept", "kept_not_repaying", "moves_out", "evicted")
-OFF, MOVES_IN, STAYS, KEPT, KEPT_NOT_REPAYING, MOVES_OUT, EVICTED = range(len(OUTCOMES))
+
+
+class Outcome(IntEnum):
+    """What happens to each item (:attr:`Split.outcome` holds these numbers)."""
+
+    OFF = 0
+    MOVES_IN = 1
+    STAYS = 2
+    KEPT = 3
+    KEPT_NOT_REPAYING = 4
+    MOVES_OUT = 5
+    EVICTED = 6
+
+
+#: Each outcome's word (in the fleet rows and the totals), indexed by its number.
+OUTCOMES: tuple[str, ...] = tuple(outcome.name.lower() for outcome in Outcome)
 
 
 @dataclass(frozen=True)
@@ -66,7 +80,7 @@ def per_target(items: Items, terms: Sequence[TargetTerms], outcome: np.ndarray, 
                               for w in (None, gb, saving))
     # The one-off costs of the moves only (a few of the items): a bincount over all 10M took 0.1 s more.
     is_move = np.zeros(kinds, dtype=bool)
-    is_move[[MOVES_IN, MOVES_OUT, EVICTED]] = True
+    is_move[[Outcome.MOVES_IN, Outcome.MOVES_OUT, Outcome.EVICTED]] = True
     moved = np.flatnonzero(is_move[outcome])
     costs = np.bincount(key[moved], weights=np.nan_to_num(one_off[moved]), minlength=count * kinds).reshape(count,
                                                                                                            kinds)
@@ -77,11 +91,11 @@ def per_target(items: Items, terms: Sequence[TargetTerms], outcome: np.ndarray, 
     moves_in_allowed = ~np.asarray(items.on_tier, dtype=bool) & np.asarray(items.may_move, dtype=bool) & repays \
         & known & (value > 0)
     recommended = (np.bincount(target[moves_in_allowed], weights=saving[moves_in_allowed], minlength=count)
-                   + savings[:, MOVES_OUT])
-    on_now, on_after = [STAYS, KEPT, KEPT_NOT_REPAYING, MOVES_OUT, EVICTED], [STAYS, MOVES_IN, KEPT, KEPT_NOT_REPAYING]
-    parts = {"moves_in": MOVES_IN, "moves_out": MOVES_OUT, "evicted": EVICTED, "kept": KEPT,
-             "kept_not_repaying": KEPT_NOT_REPAYING}
-    moves = [MOVES_IN, MOVES_OUT, EVICTED]
+                   + savings[:, Outcome.MOVES_OUT])
+    on_now, on_after = [Outcome.STAYS, Outcome.KEPT, Outcome.KEPT_NOT_REPAYING, Outcome.MOVES_OUT, Outcome.EVICTED], [Outcome.STAYS, Outcome.MOVES_IN, Outcome.KEPT, Outcome.KEPT_NOT_REPAYING]
+    parts = {"moves_in": Outcome.MOVES_IN, "moves_out": Outcome.MOVES_OUT, "evicted": Outcome.EVICTED, "kept": Outcome.KEPT,
+             "kept_not_repaying": Outcome.KEPT_NOT_REPAYING}
+    moves = [Outcome.MOVES_IN, Outcome.MOVES_OUT, Outcome.EVICTED]
 
     def per_part(i: int) -> dict[str, Any]:  # TargetResult's keyword arguments named after ``parts``
         return {**{name: int(counts[i, code]) for name, code in parts.items()},
@@ -94,7 +108,7 @@ def per_target(items: Items, terms: Sequence[TargetTerms], outcome: np.ndarray, 
             **per_part(i),
             saving_usd_per_month=float(savings[i, moves].sum()),
             recommended_saving_usd_per_month=float(recommended[i]),
-            one_off_usd=float(costs[i, moves].sum()), evicted_one_off_usd=float(costs[i, EVICTED]),
+            one_off_usd=float(costs[i, moves].sum()), evicted_one_off_usd=float(costs[i, Outcome.EVICTED]),
         )
         for i, term in enumerate(terms)
     )

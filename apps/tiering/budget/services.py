@@ -28,7 +28,7 @@ from apps.tiering import costmodel
 from apps.tiering.budget.explain import KEPT_REASONS
 from apps.tiering.budget.fleet import BudgetEviction, BudgetKept, BudgetSegment, FleetBudget
 from apps.tiering.budget.models import ID_DTYPE, BudgetRun
-from apps.tiering.budget.outcomes import EVICTED, GB, KEPT, KEPT_NOT_REPAYING, MOVES_IN, MOVES_OUT, STAYS
+from apps.tiering.budget.outcomes import GB, Outcome
 from apps.tiering.budget.selectors import budget_candidates, budget_run_chosen, budget_run_latest, budget_tier_names
 from apps.tiering.budget.split import BudgetError, Capacity, Items, TargetTerms, budget_split, usd_per_gb_month
 from apps.tiering.models import Tier
@@ -100,7 +100,7 @@ def budget_run_remember(*, budget: FleetBudget, author: Any, author_name: str, h
                         now: dt.datetime | None = None) -> BudgetRun:
     """Remember ``budget``: the segments it places on the tier become the places the tier's next budget holds
     (module docstring); the tier's runs beyond the latest RUNS_KEPT are deleted."""
-    on_after = np.isin(budget.split.outcome, (STAYS, MOVES_IN, KEPT, KEPT_NOT_REPAYING))
+    on_after = np.isin(budget.split.outcome, (Outcome.STAYS, Outcome.MOVES_IN, Outcome.KEPT, Outcome.KEPT_NOT_REPAYING))
     chosen = np.sort(budget.rows["segment_id"][on_after]).astype(ID_DTYPE)
     with transaction.atomic():
         run = BudgetRun.objects.create(
@@ -180,8 +180,8 @@ def _plan_moves(budget: FleetBudget, index: int, tiers: dict[int, Tier], divisor
     rows, outcome = budget.rows, budget.split.outcome
     mine = rows["target"] == index
     moves: dict[int, PlanMove | None] = {int(s): None for s in rows["segment_id"][mine & np.isin(outcome, (
-        MOVES_IN, MOVES_OUT))].tolist()}
-    for i in np.flatnonzero(mine & (outcome == EVICTED)).tolist():
+        Outcome.MOVES_IN, Outcome.MOVES_OUT))].tolist()}
+    for i in np.flatnonzero(mine & (outcome == Outcome.EVICTED)).tolist():
         saving = Decimal(repr(float(rows["saving"][i]) * divisor)).quantize(_CENT, ROUND_HALF_UP)
         seconds = float(rows["move_out_seconds"][i])
         moves[int(rows["segment_id"][i])] = PlanMove(

@@ -68,15 +68,9 @@ from decimal import Decimal
 import numpy as np
 
 from apps.tiering.budget.outcomes import (
-    EVICTED,
     GB,
-    KEPT,
-    KEPT_NOT_REPAYING,
-    MOVES_IN,
-    MOVES_OUT,
-    OFF,
     OUTCOMES,
-    STAYS,
+    Outcome,
     TargetResult,
     per_target,
 )
@@ -216,13 +210,13 @@ def budget_split(items: Items, terms: Sequence[TargetTerms], capacity: Capacity)
     known = (size >= 0) & np.isfinite(value)
     weight, capacity_weight = _weights(size, target, terms, capacity)
     repays = _repays(items, terms, target)
-    outcome = np.full(n, OFF, dtype=np.int8)
+    outcome = np.full(n, Outcome.OFF, dtype=np.int8)
     # On the tier and cannot leave: not movable, not measured, held; or a move out that saves but would not repay.
     may_leave = np.asarray(items.may_move, dtype=bool) & known
-    outcome[on_tier & ~may_leave] = KEPT
+    outcome[on_tier & ~may_leave] = Outcome.KEPT
     not_repaying = on_tier & may_leave & (value <= 0) & ~repays
-    outcome[not_repaying] = KEPT_NOT_REPAYING
-    forced = (outcome == KEPT) | (outcome == KEPT_NOT_REPAYING)
+    outcome[not_repaying] = Outcome.KEPT_NOT_REPAYING
+    forced = (outcome == Outcome.KEPT) | (outcome == Outcome.KEPT_NOT_REPAYING)
     left = capacity_weight - int(weight[forced & (size >= 0)].sum())
     # Competing for the rest: on the tier and free to leave, or off it with a move in allowed that repays.
     free = known & (value > 0) & np.where(on_tier, may_leave, np.asarray(items.may_move, dtype=bool) & repays)
@@ -234,10 +228,10 @@ def budget_split(items: Items, terms: Sequence[TargetTerms], capacity: Capacity)
     taken, first_left_out = _fill(order, weight, max(left, 0))
     chosen = np.zeros(n, dtype=bool)
     chosen[taken] = True
-    outcome[chosen & on_tier] = STAYS
-    outcome[chosen & ~on_tier] = MOVES_IN
-    outcome[on_tier & may_leave & ~forced & ~chosen] = EVICTED
-    outcome[on_tier & may_leave & ~forced & (value <= 0)] = MOVES_OUT
+    outcome[chosen & on_tier] = Outcome.STAYS
+    outcome[chosen & ~on_tier] = Outcome.MOVES_IN
+    outcome[on_tier & may_leave & ~forced & ~chosen] = Outcome.EVICTED
+    outcome[on_tier & may_leave & ~forced & (value <= 0)] = Outcome.MOVES_OUT
     return Split(
         capacity=capacity, outcome=outcome, targets=per_target(items, terms, outcome, known, repays, value),
         used_weight=int(weight[_on_after(outcome)].sum()),  # unknown sizes weigh 0
@@ -272,7 +266,7 @@ def _margin(margin: float) -> float:
 def _on_after(outcome: np.ndarray) -> np.ndarray:
     """Whether each item is on the tier under the budget (a lookup, not np.isin: 10M items)."""
     on = np.zeros(len(OUTCOMES), dtype=bool)
-    on[[STAYS, MOVES_IN, KEPT, KEPT_NOT_REPAYING]] = True
+    on[[Outcome.STAYS, Outcome.MOVES_IN, Outcome.KEPT, Outcome.KEPT_NOT_REPAYING]] = True
     on_after: np.ndarray = on[outcome]
     return on_after
 

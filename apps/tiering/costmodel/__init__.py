@@ -67,8 +67,16 @@ from apps.tiering.costmodel.placement import (
 from apps.tiering.costmodel.pools import PoolCharge, pool_charge
 from apps.tiering.costmodel.volumes import PerformanceLevelTier, ProvisionedIopsTier, VolumeTier
 
+#: The tier kinds by the names the Tier model (Tier.Kind), the presets and what-if's TIERS.json give them.
+TIER_KINDS: dict[str, type[Tier]] = {
+    "device": DeviceTier,
+    "linear": LinearTier,
+    "provisioned_iops": ProvisionedIopsTier,
+    "performance_level": PerformanceLevelTier,
+}
+
 __all__ = [
-    "CENT", "DEFAULT_AMORTISATION_MONTHS", "PER_MONTH", "PURCHASE", "BillingBasis", "BreakEven", "CostModelError", "DeviceTier", "LinearTier", "ObjectChoice", "PerformanceLevelTier",
+    "CENT", "TIER_KINDS", "DEFAULT_AMORTISATION_MONTHS", "PER_MONTH", "PURCHASE", "BillingBasis", "BreakEven", "CostModelError", "DeviceTier", "LinearTier", "ObjectChoice", "PerformanceLevelTier",
     "Placement", "PoolCharge", "ProvisionedIopsTier", "StorageObject", "Tier", "TierUsage", "VolumeTier", "break_even_intensity",
     "break_evens", "cheapest", "cheapest_tier", "choose_tiers", "cost_matrix", "float_to_cents",
     "io_time_saved_ms_per_s", "iops_bound", "place", "place_all_on", "place_recommended", "pool_charge", "tiers_by_intensity",

@@ -12,12 +12,9 @@ from typing import Any
 
 from apps.tiering.costmodel import (
     DEFAULT_AMORTISATION_MONTHS,
+    TIER_KINDS,
     BillingBasis,
     CostModelError,
-    DeviceTier,
-    LinearTier,
-    PerformanceLevelTier,
-    ProvisionedIopsTier,
     StorageObject,
     Tier,
 )
@@ -52,12 +49,6 @@ _FIELD_NAMES = {
 BILLINGS = ("purchase", "monthly")
 _MONEY_KEYS = frozenset({"device_cost", "usd_per_gb", "usd_per_iops"})
 _ZERO_ALLOWED = frozenset({"included_iops_per_volume", "read_latency_ms"})
-_CLASSES: dict[str, type[Tier]] = {
-    "device": DeviceTier,
-    "linear": LinearTier,
-    "provisioned_iops": ProvisionedIopsTier,
-    "performance_level": PerformanceLevelTier,
-}
 
 
 class WhatIfError(ValueError):
@@ -156,7 +147,7 @@ def _tier(entry: object, source: str, line: int) -> tuple[Tier, bool]:
     if billing not in BILLINGS:
         raise WhatIfError(f"{where}: field 'billing': must be one of {', '.join(BILLINGS)}, got {billing!r}")
     try:
-        return _CLASSES[kind](**kwargs), billing == "purchase"
+        return TIER_KINDS[kind](**kwargs), billing == "purchase"
     except CostModelError as error:
         raise WhatIfError(f"{where}: {error}") from None
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from apps.tiering.budget import BudgetError, Capacity, Items, TargetTerms, budget_split, usd_per_gb_month
 from apps.tiering.budget import split as budget
-from apps.tiering.budget.outcomes import EVICTED, GB, KEPT, KEPT_NOT_REPAYING, MOVES_IN, MOVES_OUT, OFF, STAYS
+from apps.tiering.budget.outcomes import GB, Outcome
 from apps.tiering.moves.payback import MovePolicy
 
 FREE = MovePolicy(dba_cost_usd=Decimal(0), horizon_months=Decimal(3), min_saving_usd_per_month=Decimal(0))
@@ -49,7 +49,7 @@ class GreedyTests(unittest.TestCase):
 
         split = budget_split(items, _terms(), Capacity(gb=10))
 
-        self.assertEqual(split.outcome.tolist(), [OFF, MOVES_IN, MOVES_IN])
+        self.assertEqual(split.outcome.tolist(), [Outcome.OFF, Outcome.MOVES_IN, Outcome.MOVES_IN])
         self.assertEqual(split.used_weight, 10 * GB)
         self.assertAlmostEqual(split.marginal_usd_per_gb_month, 1.0)  # a's $5 over its 5 GB
         self.assertAlmostEqual(split.last_taken_usd_per_gb_month, 3.0)
@@ -60,7 +60,7 @@ class GreedyTests(unittest.TestCase):
 
         split = budget_split(items, _terms(), Capacity(gb=10))
 
-        self.assertEqual(split.outcome.tolist(), [MOVES_IN, OFF, MOVES_IN, OFF])
+        self.assertEqual(split.outcome.tolist(), [Outcome.MOVES_IN, Outcome.OFF, Outcome.MOVES_IN, Outcome.OFF])
         self.assertAlmostEqual(split.marginal_usd_per_gb_month, 8.0)  # b: the first left out
 
     def test_it_never_takes_an_item_worth_nothing_on_the_tier(self):
@@ -68,7 +68,7 @@ class GreedyTests(unittest.TestCase):
 
         split = budget_split(items, _terms(), Capacity(gb=100))
 
-        self.assertEqual(split.outcome.tolist(), [OFF, OFF])
+        self.assertEqual(split.outcome.tolist(), [Outcome.OFF, Outcome.OFF])
         self.assertEqual(split.marginal_usd_per_gb_month, 0.0)
 
     def test_it_breaks_ties_by_the_tier_now_then_the_input_order(self):
@@ -77,7 +77,7 @@ class GreedyTests(unittest.TestCase):
 
         outcomes = {tuple(budget_split(items, _terms(), Capacity(gb=2)).outcome.tolist()) for _ in range(5)}
 
-        self.assertEqual(outcomes, {(MOVES_IN, OFF, STAYS)})
+        self.assertEqual(outcomes, {(Outcome.MOVES_IN, Outcome.OFF, Outcome.STAYS)})
 
     def test_it_orders_ties_as_a_stable_sort_would_though_it_sorts_faster(self):
         # Many equal ratios (and weights of 0: infinite ratios): the input order, on the tier first, decides.
@@ -110,7 +110,7 @@ class GreedyTests(unittest.TestCase):
             if items.size_bytes[i] <= left:
                 expected.add(i)
                 left -= items.size_bytes[i]
-        self.assertEqual(set(split.indexes(MOVES_IN).tolist()), expected)
+        self.assertEqual(set(split.indexes(Outcome.MOVES_IN).tolist()), expected)
 
 
 class ForcedAndUnknownTests(unittest.TestCase):
@@ -121,7 +121,7 @@ class ForcedAndUnknownTests(unittest.TestCase):
 
         split = budget_split(items, _terms(), Capacity(gb=10))
 
-        self.assertEqual(split.outcome.tolist(), [KEPT, OFF, MOVES_IN])
+        self.assertEqual(split.outcome.tolist(), [Outcome.KEPT, Outcome.OFF, Outcome.MOVES_IN])
         result = split.targets[0]
         self.assertEqual((result.kept, result.kept_gb, result.gb_after), (1, 6.0, 10.0))
 
@@ -131,7 +131,7 @@ class ForcedAndUnknownTests(unittest.TestCase):
         split = budget_split(items, _terms(), Capacity(gb=10))
 
         self.assertTrue(split.forced_over)
-        self.assertEqual(split.outcome.tolist(), [KEPT, OFF])
+        self.assertEqual(split.outcome.tolist(), [Outcome.KEPT, Outcome.OFF])
 
     def test_it_evicts_what_the_budget_has_no_room_for_at_a_cost(self):
         # Two segments on the tier, both cheapest there; room for one: the one worth more per GB stays.
@@ -139,7 +139,7 @@ class ForcedAndUnknownTests(unittest.TestCase):
 
         split = budget_split(items, _terms(), Capacity(gb=5))
 
-        self.assertEqual(split.outcome.tolist(), [EVICTED, STAYS])
+        self.assertEqual(split.outcome.tolist(), [Outcome.EVICTED, Outcome.STAYS])
         result = split.targets[0]
         self.assertEqual((result.evicted, result.evicted_gb, result.gb_now, result.gb_after), (1, 5.0, 10.0, 5.0))
         self.assertAlmostEqual(result.saving_usd_per_month, -5.0)  # the eviction costs its value a month
@@ -154,7 +154,7 @@ class ForcedAndUnknownTests(unittest.TestCase):
         split = budget_split(items, _terms(policy=policy), Capacity(gb=10))
 
         # The first stays on the tier and takes 4 GB, so the 8 GB segment no longer fits.
-        self.assertEqual(split.outcome.tolist(), [KEPT_NOT_REPAYING, MOVES_OUT, OFF])
+        self.assertEqual(split.outcome.tolist(), [Outcome.KEPT_NOT_REPAYING, Outcome.MOVES_OUT, Outcome.OFF])
         result = split.targets[0]
         self.assertEqual((result.kept_not_repaying, result.moves_out, result.moves_out_gb), (1, 1, 4.0))
         self.assertAlmostEqual(result.saving_usd_per_month, 20.0)
@@ -166,7 +166,7 @@ class ForcedAndUnknownTests(unittest.TestCase):
 
         split = budget_split(items, _terms(policy=policy), Capacity(gb=10))
 
-        self.assertEqual(split.outcome.tolist(), [OFF, MOVES_IN, OFF])
+        self.assertEqual(split.outcome.tolist(), [Outcome.OFF, Outcome.MOVES_IN, Outcome.OFF])
 
     def test_it_never_takes_a_segment_whose_figures_are_unknown_and_counts_it(self):
         items = _items([{"gb": None, "value": 50}, {"gb": 1, "value": float("nan")}, {"gb": 1, "value": 2},
@@ -174,7 +174,7 @@ class ForcedAndUnknownTests(unittest.TestCase):
 
         split = budget_split(items, _terms(), Capacity(gb=100))
 
-        self.assertEqual(split.outcome.tolist(), [OFF, OFF, MOVES_IN, KEPT, KEPT])
+        self.assertEqual(split.outcome.tolist(), [Outcome.OFF, Outcome.OFF, Outcome.MOVES_IN, Outcome.KEPT, Outcome.KEPT])
         result = split.targets[0]
         self.assertEqual((result.unknown, result.unknown_size_on_tier), (4, 1))
         self.assertEqual((result.gb_now, result.gb_after), (3.0, 4.0))  # the unknown size in neither
@@ -189,7 +189,7 @@ class UnitsTests(unittest.TestCase):
 
         split = budget_split(items, terms, Capacity(usd_per_month=10))
 
-        self.assertEqual(split.outcome.tolist(), [MOVES_IN, MOVES_IN, OFF])
+        self.assertEqual(split.outcome.tolist(), [Outcome.MOVES_IN, Outcome.MOVES_IN, Outcome.OFF])
         self.assertEqual(split.used_weight, 10 * 1_000_000)  # micro-USD a month
         self.assertEqual([r.gb_after for r in split.targets], [6.0, 8.0])
 
@@ -210,7 +210,7 @@ class UnitsTests(unittest.TestCase):
         split = budget_split(items, _terms(2), Capacity(gb=5))
 
         self.assertEqual([(r.moves_in, r.moves_in_gb) for r in split.targets], [(1, 2.0), (1, 3.0)])
-        self.assertEqual(split.outcome[2], EVICTED)
+        self.assertEqual(split.outcome[2], Outcome.EVICTED)
         self.assertAlmostEqual(split.total("saving_usd_per_month"), 5.0 + 10.0 - 1.0)
 
 
@@ -233,11 +233,11 @@ class BruteForceTests(unittest.TestCase):
 def _values(items: Items, split, capacity_gb: float) -> tuple[float, float, float]:
     """(the greedy's value on the tier, the best subset's, the largest single value among the free items)."""
     value = items.value
-    forced = np.isin(split.outcome, (KEPT, KEPT_NOT_REPAYING))
+    forced = np.isin(split.outcome, (Outcome.KEPT, Outcome.KEPT_NOT_REPAYING))
     free = [i for i in range(len(items)) if not forced[i] and value[i] > 0
             and (items.on_tier[i] or items.may_move[i])]
     room = capacity_gb * GB - items.size_bytes[forced].sum()
-    greedy = float(value[np.isin(split.outcome, (STAYS, MOVES_IN))].sum())
+    greedy = float(value[np.isin(split.outcome, (Outcome.STAYS, Outcome.MOVES_IN))].sum())
     best = 0.0
     for r in range(len(free) + 1):
         for subset in itertools.combinations(free, r):

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import numpy as np
 
-from apps.tiering.budget import EVICTED, GB, MOVES_IN, Capacity, Items, TargetTerms, budget_split
+from apps.tiering.budget import GB, Capacity, Items, Outcome, TargetTerms, budget_split
 from apps.tiering.budget.explain import AHEAD, MARGIN, ONE_OFF, ROOM, evictions, kept, lost
 from apps.tiering.moves.payback import MovePolicy
 
@@ -85,7 +85,7 @@ class EvictionTests(unittest.TestCase):
             with self.subTest(case=case):
                 self.assertTrue(np.all(found.replacement_earns_usd >= share * found.loses_usd - 1e-6))
                 self.assertTrue(np.all(found.replaced_weight <= found.weight))
-                moved_in = split.weight[split.outcome == MOVES_IN].sum()
+                moved_in = split.weight[split.outcome == Outcome.MOVES_IN].sum()
                 self.assertLessEqual(found.replaced_weight.sum(), moved_in)
             checked += int((found.replaced_weight > 0).sum())
         self.assertGreater(checked, 100)  # the property was tested on many real exchanges
@@ -124,11 +124,11 @@ class KeptTests(unittest.TestCase):
         items, _, split = _case([{"value": 5, "chosen": True}, {"value": 50}, {"value": 9, "chosen": True,
                                                                               "may_move": False}], margin=0.25)
 
-        self.assertEqual(split.outcome[1], MOVES_IN)
+        self.assertEqual(split.outcome[1], Outcome.MOVES_IN)
         self.assertEqual(lost(items, split), (1, 1))
 
     def test_it_lists_no_eviction_when_there_is_none(self):
         items, terms, split = _case([{"value": 5}])
 
         self.assertEqual(evictions(items, terms, split).index.size, 0)
-        self.assertNotIn(EVICTED, split.outcome.tolist())
+        self.assertNotIn(Outcome.EVICTED, split.outcome.tolist())

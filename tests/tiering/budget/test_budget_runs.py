@@ -13,7 +13,7 @@ from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
-from apps.tiering.budget import GB, KEPT, KEPT_NOT_REPAYING, MOVES_IN, OFF, STAYS
+from apps.tiering.budget import GB, Outcome
 from apps.tiering.budget.models import BudgetRun
 from apps.tiering.budget.services import RUNS_KEPT, budget_run_remember, fleet_budget, fleet_budget_plans
 from apps.tiering.models import Recommendation, Tier, TierSet
@@ -46,7 +46,7 @@ def _heat(target, segment_id: int, iops: float, *, move_cost: Decimal | None = D
 
 
 def _on_after(budget) -> set[int]:
-    on = np.isin(budget.split.outcome, (STAYS, MOVES_IN, KEPT, KEPT_NOT_REPAYING))
+    on = np.isin(budget.split.outcome, (Outcome.STAYS, Outcome.MOVES_IN, Outcome.KEPT, Outcome.KEPT_NOT_REPAYING))
     return set(budget.rows["segment_id"][on].tolist())
 
 
@@ -68,7 +68,7 @@ class RememberedRunTests:
         _heat(demo, b, 950_000)
         gb = _room_for_one(demo)
         first = fleet_budget(tier_name="flash", gb=gb)
-        assert (_outcome(first, a), _outcome(first, b)) == (MOVES_IN, OFF)
+        assert (_outcome(first, a), _outcome(first, b)) == (Outcome.MOVES_IN, Outcome.OFF)
         fleet_budget_plans(budget=first, author=admin_user, author_name="ada")
 
         # A day later b is 5 % hotter than a, a 5 % cooler: within the 25 % margin.
@@ -82,7 +82,7 @@ class RememberedRunTests:
         # Without the memory the budget would have swapped them: what it is there to prevent.
         BudgetRun.objects.all().delete()
         forgetful = fleet_budget(tier_name="flash", gb=gb)
-        assert (_outcome(forgetful, a), _outcome(forgetful, b)) == (OFF, MOVES_IN)
+        assert (_outcome(forgetful, a), _outcome(forgetful, b)) == (Outcome.OFF, Outcome.MOVES_IN)
 
     def test_a_challenger_clearly_better_takes_the_place_of_one_chosen_before(self, demo, admin_user):
         a, b = _off_flash(demo)
@@ -94,7 +94,7 @@ class RememberedRunTests:
         _heat(demo, b, 1_500_000)  # 50 % more: past the margin
         second = fleet_budget(tier_name="flash", gb=gb)
 
-        assert (_outcome(second, a), _outcome(second, b)) == (OFF, MOVES_IN)
+        assert (_outcome(second, a), _outcome(second, b)) == (Outcome.OFF, Outcome.MOVES_IN)
         assert second.lost() == (1, 0)
 
     def test_it_refuses_an_eviction_when_the_one_off_moves_cost_more_than_the_replacement_earns(self, demo):
@@ -116,13 +116,13 @@ class RememberedRunTests:
         dear = fleet_budget(tier_name="flash", gb=room)
 
         # Free moves: the hot segment takes the room of what is worth least on flash now.
-        assert _outcome(free, a) == MOVES_IN and free.split.total("evicted") > 0
+        assert _outcome(free, a) == Outcome.MOVES_IN and free.split.total("evicted") > 0
         for eviction in free.evictions():
             assert eviction.replacements == 1  # the hot segment, which earns more on its room than it loses
             assert eviction.replacement_earns_usd > eviction.loses_usd * eviction.replaced_gb / eviction.size_gb
         # Moves costing as much as it earns over the horizon: its eviction of anything would cost that once
         # more, plus what the evicted segment loses; nothing is evicted, though its own move in would repay.
-        assert _outcome(dear, a) == OFF and dear.split.total("evicted") == 0
+        assert _outcome(dear, a) == Outcome.OFF and dear.split.total("evicted") == 0
         assert dear.rows["move_cost"][dear.rows["segment_id"] == a].tolist() == [float(round(earns))]
         reasons = {k.reason for k in dear.kept(reasons=("one_off", "margin"))}
         assert reasons == {"one_off"}  # and the page says why they stay

@@ -10,7 +10,7 @@ import pytest
 
 from apps.snapshots.imports import extract_import
 from apps.targets.models import TablespaceTier, Target
-from apps.tiering.budget import GB, MOVES_IN, MOVES_OUT
+from apps.tiering.budget import GB, Outcome
 from apps.tiering.budget.services import BudgetError, fleet_budget, fleet_budget_plans
 from apps.tiering.models import Recommendation, Tier, TierSet
 from apps.tiering.plans.models import PlanStep
@@ -48,7 +48,7 @@ class FleetBudgetTests:
         budget = fleet_budget(tier_name="flash", gb=100_000)
 
         # Every move to or from flash the recommendations make, and no other; the same saving.
-        moved = budget.rows["segment_id"][budget.split.indexes(MOVES_IN, MOVES_OUT)].tolist()
+        moved = budget.rows["segment_id"][budget.split.indexes(Outcome.MOVES_IN, Outcome.MOVES_OUT)].tolist()
         expected = {**_onto(demo, "flash"), **_onto(extract, "flash")}
         assert sorted(moved) == sorted(expected) and len(moved) > 2
         for result in budget.split.targets:
@@ -80,7 +80,7 @@ class FleetBudgetTests:
 
     def test_it_leaves_out_the_least_valuable_per_gb_of_the_fleet_whichever_target_it_is_on(self, fleet):
         full = fleet_budget(tier_name="flash", gb=100_000)
-        moved_in = full.split.indexes(MOVES_IN)
+        moved_in = full.split.indexes(Outcome.MOVES_IN)
         per_gb = full.rows["value"][moved_in] / full.rows["size_bytes"][moved_in]
         least = moved_in[per_gb.argmin()]
         short_by_gb = full.rows["size_bytes"][least] / GB
@@ -88,7 +88,7 @@ class FleetBudgetTests:
         budget = fleet_budget(tier_name="flash", gb=full.split.total("gb_after") - short_by_gb)
 
         # Only that segment is left out; both targets keep the rest of their moves in.
-        left_out = set(full.rows["segment_id"][moved_in]) - set(budget.rows["segment_id"][budget.split.indexes(MOVES_IN)])
+        left_out = set(full.rows["segment_id"][moved_in]) - set(budget.rows["segment_id"][budget.split.indexes(Outcome.MOVES_IN)])
         assert left_out == {full.rows["segment_id"][least]}
         assert budget.split.targets[1].moves_in == full.split.targets[1].moves_in > 0
         assert budget.split.marginal_usd_per_gb_month == pytest.approx(per_gb.min() * GB)

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import numpy as np
 
-from apps.tiering.budget import EVICTED, GB, MOVES_IN, OFF, STAYS, Capacity, Items, TargetTerms, budget_split
+from apps.tiering.budget import GB, Capacity, Items, Outcome, TargetTerms, budget_split
 from apps.tiering.budget.worth import ranked, spread, spread_worth
 from apps.tiering.moves.payback import MovePolicy
 
@@ -41,19 +41,19 @@ class EvictionCostTests(unittest.TestCase):
         # $100 moves. Worth more per GB than E, R alone would repay its own move ($51 a month x 3 > $100).
         split = _split([{"value": 30, "on": True}, {"value": 50}], policy=DEAR)
 
-        self.assertEqual(split.outcome.tolist(), [STAYS, OFF])
+        self.assertEqual(split.outcome.tolist(), [Outcome.STAYS, Outcome.OFF])
         self.assertEqual(split.targets[0].evicted, 0)
 
     def test_it_evicts_when_the_replacement_earns_more_than_the_lost_saving_and_both_moves(self):
         split = _split([{"value": 30, "on": True}, {"value": 200}], policy=DEAR)
 
-        self.assertEqual(split.outcome.tolist(), [EVICTED, MOVES_IN])
+        self.assertEqual(split.outcome.tolist(), [Outcome.EVICTED, Outcome.MOVES_IN])
         self.assertAlmostEqual(split.targets[0].one_off_usd, 200.0)  # both moves
         self.assertAlmostEqual(split.targets[0].evicted_one_off_usd, 100.0)
 
     def test_it_draws_the_line_exactly_where_the_horizon_puts_it(self):
         # E loses $30 x 3 + $100 = $190; R earns value x 3 - $100: above $190 from $96.67 a month.
-        for value, outcome in ((96.6, [STAYS, OFF]), (96.7, [EVICTED, MOVES_IN])):
+        for value, outcome in ((96.6, [Outcome.STAYS, Outcome.OFF]), (96.7, [Outcome.EVICTED, Outcome.MOVES_IN])):
             with self.subTest(value=value):
                 self.assertEqual(_split([{"value": 30, "on": True}, {"value": value}], policy=DEAR).outcome.tolist(),
                                  outcome)
@@ -64,15 +64,15 @@ class EvictionCostTests(unittest.TestCase):
         rows = [{"gb": 10, "value": 10, "on": True}, {"gb": 10, "value": 10, "on": True},
                 {"gb": 5, "value": 5, "on": True}, {"gb": 5, "value": 5, "on": True}]
 
-        self.assertEqual(_split(rows, policy=DEAR, gb=20).outcome.tolist(), [STAYS, EVICTED, STAYS, STAYS])
-        self.assertEqual(_split(rows, policy=FREE, gb=20).outcome.tolist(), [STAYS, STAYS, EVICTED, EVICTED])
+        self.assertEqual(_split(rows, policy=DEAR, gb=20).outcome.tolist(), [Outcome.STAYS, Outcome.EVICTED, Outcome.STAYS, Outcome.STAYS])
+        self.assertEqual(_split(rows, policy=FREE, gb=20).outcome.tolist(), [Outcome.STAYS, Outcome.STAYS, Outcome.EVICTED, Outcome.EVICTED])
 
     def test_a_horizon_of_0_spreads_nothing_and_ranks_by_value(self):
         policy = MovePolicy(dba_cost_usd=Decimal(0), horizon_months=Decimal(0), min_saving_usd_per_month=Decimal(0))
 
         split = _split([{"value": 30, "on": True}, {"value": 50}], policy=policy)
 
-        self.assertEqual(split.outcome.tolist(), [EVICTED, MOVES_IN])
+        self.assertEqual(split.outcome.tolist(), [Outcome.EVICTED, Outcome.MOVES_IN])
         self.assertEqual(spread(np.array([100.0]), np.array([0.0])).tolist(), [0.0])
 
 
@@ -80,29 +80,29 @@ class IncumbencyTests(unittest.TestCase):
     # Two segments off the tier worth about as much, room for one.
     def test_a_rerun_on_slightly_different_figures_keeps_the_previous_choice(self):
         first = _split([{"value": 10.0}, {"value": 9.5}], margin=0.25)
-        self.assertEqual(first.outcome.tolist(), [MOVES_IN, OFF])
+        self.assertEqual(first.outcome.tolist(), [Outcome.MOVES_IN, Outcome.OFF])
 
         # A day later the other one is 5 % better: the first, chosen before, keeps its place.
         again = _split([{"value": 9.5, "chosen": True}, {"value": 10.0}], margin=0.25)
         forgetful = _split([{"value": 9.5}, {"value": 10.0}], margin=0.25)
 
-        self.assertEqual(again.outcome.tolist(), [MOVES_IN, OFF])
-        self.assertEqual(forgetful.outcome.tolist(), [OFF, MOVES_IN])  # what remembering prevents
+        self.assertEqual(again.outcome.tolist(), [Outcome.MOVES_IN, Outcome.OFF])
+        self.assertEqual(forgetful.outcome.tolist(), [Outcome.OFF, Outcome.MOVES_IN])  # what remembering prevents
 
     def test_a_challenger_clearly_better_takes_the_place(self):
         split = _split([{"value": 9.5, "chosen": True}, {"value": 13.0}], margin=0.25)
 
-        self.assertEqual(split.outcome.tolist(), [OFF, MOVES_IN])
+        self.assertEqual(split.outcome.tolist(), [Outcome.OFF, Outcome.MOVES_IN])
 
     def test_a_segment_on_the_tier_holds_its_place_by_the_margin_too(self):
         split = _split([{"value": 10.0, "on": True}, {"value": 12.0}], margin=0.25)
 
-        self.assertEqual(split.outcome.tolist(), [STAYS, OFF])
+        self.assertEqual(split.outcome.tolist(), [Outcome.STAYS, Outcome.OFF])
 
     def test_the_margin_never_pays_for_an_eviction_that_does_not_repay(self):
         # E is on the tier (it was evicted by the previous run, whose plan was not carried out); R was chosen
         # then. Both hold a place, their margins cancel: the money alone decides, both ways.
-        for r_value, outcome in ((29.0, [STAYS, OFF]), (31.0, [EVICTED, MOVES_IN])):
+        for r_value, outcome in ((29.0, [Outcome.STAYS, Outcome.OFF]), (31.0, [Outcome.EVICTED, Outcome.MOVES_IN])):
             with self.subTest(r_value=r_value):
                 split = _split([{"value": 30, "on": True}, {"value": r_value, "chosen": True}], margin=0.25)
                 self.assertEqual(split.outcome.tolist(), outcome)
@@ -123,7 +123,7 @@ class IncumbencyTests(unittest.TestCase):
                     for _ in range(n)]
             gb = float(rng.integers(1, 200))
             first = _split(rows, policy=DEAR, margin=0.25, gb=gb)
-            chosen = np.isin(first.outcome, (STAYS, MOVES_IN))
+            chosen = np.isin(first.outcome, (Outcome.STAYS, Outcome.MOVES_IN))
             again = _split([{**row, "chosen": bool(c)} for row, c in zip(rows, chosen)], policy=DEAR, margin=0.25,
                            gb=gb)
             with self.subTest(case=case):
