@@ -72,13 +72,9 @@ class SegmentArrays:
 
 
 @dataclasses.dataclass(frozen=True)
-class WindowColumns:
-    """The window's figures of every segment of :class:`SegmentArrays`, in its order (apps.tiering.recommendations.decision):
-    zeros for a segment without activity in the window, ``present`` False."""
+class WindowCounters:
+    """The window's sums of each segment's statistics: a recommendation stores them as the window gives them."""
 
-    iops: Floats  # the statistic's IOPS: a lower bound where ``unmeasured``
-    read_iops: Floats
-    write_iops: Floats
     read_requests: Int64s
     write_requests: Int64s
     physical_reads_blocks: Int64s
@@ -86,6 +82,20 @@ class WindowColumns:
     optimized_physical_reads: Int64s
     table_scans: Int64s
     db_block_changes: Int64s
+
+    def counters(self) -> dict[str, np.ndarray]:
+        """These sums by name, to be stored as they are."""
+        return {field.name: getattr(self, field.name) for field in dataclasses.fields(WindowCounters)}
+
+
+@dataclasses.dataclass(frozen=True)
+class WindowColumns(WindowCounters):
+    """The window's figures of every segment of :class:`SegmentArrays`, in its order (apps.tiering.recommendations.decision):
+    zeros for a segment without activity in the window, ``present`` False."""
+
+    iops: Floats  # the statistic's IOPS: a lower bound where ``unmeasured``
+    read_iops: Floats
+    write_iops: Floats
     covered_s: Floats  # seconds measured
     unmeasured: Bools  # some read or write requests of the window were not measured (a top-N gap)
     iops_bound: Floats  # upper bound on ``iops`` where unmeasured (NaN: none); ``iops`` where measured
@@ -129,7 +139,7 @@ class RunFigures:
 
 
 @dataclasses.dataclass(frozen=True)
-class Recommendations:
+class Recommendations(WindowCounters):
     """Every segment's recommendation: one field per column of tiering_recommendation but the run's, named as
     the model's attributes (a foreign key's ``_id``). NaN in a float field and -1 in a nullable integer one
     (a size, residency blocks, tier and LOB ids) stand for NULL; money in whole cents, NaN where unknown."""
@@ -145,13 +155,6 @@ class Recommendations:
     size_gb: Floats
     intensity: Floats
     read_requests_per_day: Floats
-    read_requests: Int64s
-    write_requests: Int64s
-    physical_reads_blocks: Int64s
-    physical_reads_direct_blocks: Int64s
-    optimized_physical_reads: Int64s
-    table_scans: Int64s
-    db_block_changes: Int64s
     flash_blocks: Int64s
     cache_blocks: Int64s
     flash_cache: Coded  # labels rules.FLASH_CACHE_CODES
