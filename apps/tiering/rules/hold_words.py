@@ -13,17 +13,17 @@ from apps.tiering.moves.hysteresis import why_held
 from apps.tiering.moves.movability import why_not_movable
 from apps.tiering.rules.in_words import rate
 
-if TYPE_CHECKING:  # the figures it reads are the wording's Figures
-    from apps.tiering.rules.findings import Figures as HoldFacts
+if TYPE_CHECKING:  # cycle: apps.tiering.rules.figures (its Advice is worded from these sentences)
+    from apps.tiering.rules.figures import SegmentFigures
 
 
-def not_movable(figures: HoldFacts) -> str:
+def not_movable(figures: SegmentFigures) -> str:
     """Why no move of its own relocates it (findings not_movable, moves_with_lob, name_truncated)."""
     return why_not_movable(figures.movability, owner=figures.owner, object_name=figures.object_name,
                            object_type=figures.object_type)
 
 
-def unmeasured(figures: HoldFacts) -> str:
+def unmeasured(figures: SegmentFigures) -> str:
     reads, writes = figures.reads_unmeasured, figures.writes_unmeasured
     if reads and writes:
         unknown = "read and write requests"
@@ -48,7 +48,7 @@ def unmeasured(figures: HoldFacts) -> str:
     )
 
 
-def held_back(figures: HoldFacts) -> str:
+def held_back(figures: SegmentFigures) -> str:
     """A move back to a tier it left or was advised to leave, held (apps.tiering.moves.hysteresis)."""
     assert figures.held_back is not None
     return why_held(current_tier=figures.current_tier, recommended_tier=figures.recommended_tier,

@@ -1,52 +1,21 @@
 """The words of a move's payback (apps.tiering.moves.payback): what a move saves and costs once, and why one
 is not worth making.
 
-Pure: standard library only; reads the figures through :class:`MoveFacts` (rules.SegmentFigures).
+Pure: standard library only; reads the figures through :class:`SegmentFigures` (rules.SegmentFigures).
 """
 
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 from apps.tiering.rules.in_words import money, name_list, size
 
-
-class Move(Protocol):
-    """What the words read of ``rules.MoveFigures``."""
-
-    @property
-    def saving_per_month(self) -> Decimal | None: ...
-    @property
-    def cost(self) -> Decimal | None: ...
-    @property
-    def payback_days(self) -> float | None: ...
-    @property
-    def seconds(self) -> float | None: ...
-    @property
-    def redo_bytes(self) -> int | None: ...
-    @property
-    def horizon_months(self) -> Decimal: ...
-    @property
-    def min_saving_per_month(self) -> Decimal: ...
-    @property
-    def unknown_throughput(self) -> tuple[str, ...]: ...
+if TYPE_CHECKING:  # cycle: apps.tiering.rules.figures (its Advice is worded from these sentences)
+    from apps.tiering.rules.figures import MoveFigures, SegmentFigures
 
 
-class MoveFacts(Protocol):
-    """What the words read of ``rules.SegmentFigures``."""
-
-    @property
-    def size_bytes(self) -> int | None: ...
-    @property
-    def current_tier(self) -> str: ...
-    @property
-    def recommended_tier(self) -> str: ...
-    @property
-    def move(self) -> Move | None: ...
-
-
-def payback(figures: MoveFacts) -> tuple[str, str] | None:
+def payback(figures: SegmentFigures) -> tuple[str, str] | None:
     """(code, text) of a move made: 'The move saves $X/month, pays back its $Y move in Z days, within the
     N-month horizon', with its duration and redo; None when the figures are not known."""
     move = figures.move
@@ -64,7 +33,7 @@ def payback(figures: MoveFacts) -> tuple[str, str] | None:
     )
 
 
-def not_worth_moving(figures: MoveFacts) -> tuple[str, str]:
+def not_worth_moving(figures: SegmentFigures) -> tuple[str, str]:
     """(code, text): why the move to the cost model's tier is not made, with its figures."""
     move, here, there = figures.move, figures.current_tier, figures.recommended_tier
     if move is None or move.saving_per_month is None or move.cost is None:
@@ -88,13 +57,13 @@ def not_worth_moving(figures: MoveFacts) -> tuple[str, str]:
     return "not_worth_moving", f"Not worth moving: {why}; it stays on {here}. {_duration(figures, move)}"
 
 
-def _what_it_costs(move: Move) -> str:
+def _what_it_costs(move: MoveFigures) -> str:
     if move.cost:
         return "a DBA's cost per move; the copy's IO adds nothing to what the tiers are paid for"
     return "no DBA cost per move is set, and the copy's IO adds nothing to what the tiers are paid for"
 
 
-def _duration(figures: MoveFacts, move: Move) -> str:
+def _duration(figures: SegmentFigures, move: MoveFigures) -> str:
     """'It copies 12 GB (about 12 GB of redo) in about 6 min at the tiers' throughput.' or why not known."""
     copied = size(figures.size_bytes) if figures.size_bytes is not None else "its blocks"
     redo = f" (about {size(move.redo_bytes)} of redo, LOGGING)" if move.redo_bytes is not None else ""

@@ -10,21 +10,15 @@ map's "array tiering"); the move is still advised, with this warning. Pure: stan
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 from apps.tiering.rules.in_words import name_list
 
-
-class OnStorage(Protocol):
-    """What the sentence reads of ``rules.SegmentFigures``."""
-
-    @property
-    def array_tiering(self) -> tuple[str, ...]: ...
-    @property
-    def recommended_tier(self) -> str: ...
+if TYPE_CHECKING:  # cycle: apps.tiering.rules.figures (its Advice is worded from these sentences)
+    from apps.tiering.rules.figures import SegmentFigures
 
 
-def array_tiering(figures: OnStorage) -> str:
+def array_tiering(figures: SegmentFigures) -> str:
     """'The array pool behind +DATA tiers by itself: moving segments fights it ...'."""
     behind = name_list(figures.array_tiering) if figures.array_tiering else "its storage"
     return (f"The array pool behind {behind} tiers by itself: moving segments fights it. The array already "

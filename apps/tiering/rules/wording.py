@@ -6,7 +6,7 @@ DBA reads in the UI, with the numbers. It decides nothing: every "whether"
 comes in through :class:`RowDecision`; the figures only fill in names and
 numbers, and choose between phrasings.
 
-The findings it words, and what it reads of a segment (:class:`Figures`, :class:`Skew`,
+The findings it words, and what it reads of a segment (:class:`SegmentFigures`, :class:`PartitionSkew`,
 :class:`RowDecision`), are in ``findings`` (re-exported here); the sentences of a move's payback, of what
 holds a segment and of array tiering in ``payback_words``, ``hold_words`` and ``storage_words``.
 
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from apps.tiering.rules import hold_words, payback_words, storage_words
 from apps.tiering.rules.findings import (
@@ -25,11 +26,9 @@ from apps.tiering.rules.findings import (
     HOLDS,
     SIZE_UNKNOWN,
     WASTE_CAUSES,
-    Figures,
     Mix,
     Reason,
     RowDecision,
-    Skew,
 )
 from apps.tiering.rules.in_words import intensity as _intensity
 from apps.tiering.rules.in_words import money as _money
@@ -38,8 +37,11 @@ from apps.tiering.rules.in_words import pct as _pct
 from apps.tiering.rules.in_words import rate as _rate
 from apps.tiering.rules.in_words import size as _size
 
-__all__ = ["DISPLAY_ORDER", "FINDING_CODES", "SIZE_UNKNOWN", "WASTE_CAUSES", "Figures", "Mix", "Reason", "RowDecision",
-           "Skew", "reasons"]
+if TYPE_CHECKING:  # cycle: apps.tiering.rules.figures (its Advice is worded here)
+    from apps.tiering.rules.figures import PartitionSkew, SegmentFigures
+
+__all__ = ["DISPLAY_ORDER", "FINDING_CODES", "SIZE_UNKNOWN", "WASTE_CAUSES", "Mix", "Reason", "RowDecision",
+           "reasons"]
 
 _PARTITION_LIFECYCLE = 1 << FINDING_CODES.index("partition_lifecycle")
 _FLASH_CACHE_NONE = 1 << FINDING_CODES.index("flash_cache_none")
@@ -48,7 +50,7 @@ _HOLD_BITS = sum(1 << FINDING_CODES.index(code) for code in HOLDS)
 _MOVING = frozenset({"move", "place_ahead"})
 
 
-def reasons(figures: Figures, skew: Skew | None, row: RowDecision) -> tuple[Reason, ...]:
+def reasons(figures: SegmentFigures, skew: PartitionSkew | None, row: RowDecision) -> tuple[Reason, ...]:
     """What holds the segment where it is, the cost model's verdict (unless the size is unknown) and a move's
     payback, then one Reason per other finding."""
     found = row.findings
@@ -60,7 +62,7 @@ def reasons(figures: Figures, skew: Skew | None, row: RowDecision) -> tuple[Reas
     return tuple(said)
 
 
-def _verdict(figures: Figures, row: RowDecision) -> Reason:
+def _verdict(figures: SegmentFigures, row: RowDecision) -> Reason:
     """The cost model's view: cheaper tier, or already on the cheapest; "by cost alone" when not moved."""
     assert figures.size_bytes is not None
     if row.findings & _PARTITION_LIFECYCLE and figures.iops == 0:
@@ -90,7 +92,7 @@ def _verdict(figures: Figures, row: RowDecision) -> Reason:
     )
 
 
-def _ahead_verdict(figures: Figures, row: RowDecision) -> Reason:
+def _ahead_verdict(figures: SegmentFigures, row: RowDecision) -> Reason:
     """An empty partition placed on its table's hot partition's tier (apps.tiering.recommendations.lifecycle): what that costs."""
     assert figures.size_bytes is not None  # as in _verdict, its only caller
     load = f"no IO requests over {_size(figures.size_bytes)}"
@@ -108,7 +110,7 @@ def _ahead_verdict(figures: Figures, row: RowDecision) -> Reason:
 # --------------------------------------------------------------------------- one sentence per finding
 
 
-def _size_unknown(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+def _size_unknown(figures: SegmentFigures, skew: PartitionSkew | None, row: RowDecision) -> Reason:
     return _size_unknown_on(figures.current_tier)
 
 
@@ -129,7 +131,7 @@ _BELOW_AWR_CAPTURE = Reason(
 )
 
 
-def _undo(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+def _undo(figures: SegmentFigures, skew: PartitionSkew | None, row: RowDecision) -> Reason:
     return Reason(
         "undo_redo",
         "Undo is written sequentially and read back mostly for recent changes that are "
@@ -147,7 +149,7 @@ _TEMP_OK = Reason(
 )
 
 
-def _write_heavy(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+def _write_heavy(figures: SegmentFigures, skew: PartitionSkew | None, row: RowDecision) -> Reason:
     assert row.mix.write_fraction is not None
     write_fraction = row.mix.write_fraction
     rate = ""
@@ -170,7 +172,7 @@ def _write_heavy(figures: Figures, skew: Skew | None, row: RowDecision) -> Reaso
     )
 
 
-def _full_scan(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+def _full_scan(figures: SegmentFigures, skew: PartitionSkew | None, row: RowDecision) -> Reason:
     measured = []
     if row.scan_by_blocks:
         measured.append(f"{row.mix.blocks_per_read:.0f} blocks per read request on average")
@@ -189,7 +191,7 @@ def _full_scan(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
     )
 
 
-def _already_resident(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+def _already_resident(figures: SegmentFigures, skew: PartitionSkew | None, row: RowDecision) -> Reason:
     served = f"The flash cache already serves it ({_residency(row.mix)})"
     if row.action in _MOVING and figures.recommended_is_flash:
         then = "so most of its reads are fast already; moving it to flash would mainly speed up its writes."
@@ -210,7 +212,7 @@ def _already_resident(figures: Figures, skew: Skew | None, row: RowDecision) -> 
     return Reason("already_resident", f"{served}, {then}")
 
 
-def _flash_cache_keep(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+def _flash_cache_keep(figures: SegmentFigures, skew: PartitionSkew | None, row: RowDecision) -> Reason:
     assert row.mix.write_fraction is not None
     if figures.recommended_is_flash:
         # Only when the move goes to flash: an alternative (its DDL is a comment), not a second step.
@@ -226,7 +228,7 @@ def _flash_cache_keep(figures: Figures, skew: Skew | None, row: RowDecision) -> 
     )
 
 
-def _flash_cache_none(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+def _flash_cache_none(figures: SegmentFigures, skew: PartitionSkew | None, row: RowDecision) -> Reason:
     assert row.mix.flash_bytes is not None
     return Reason(
         "flash_cache_none",
@@ -235,7 +237,7 @@ def _flash_cache_none(figures: Figures, skew: Skew | None, row: RowDecision) -> 
     )
 
 
-def _waste_cause(figures: Figures, row: RowDecision) -> str:
+def _waste_cause(figures: SegmentFigures, row: RowDecision) -> str:
     cause = row.waste_cause
     if cause == "on_flash" and row.action in _MOVING:
         return f"it is moving to flash ({figures.recommended_tier}), where the flash cache adds nothing"
@@ -250,7 +252,7 @@ def _waste_cause(figures: Figures, row: RowDecision) -> str:
     return "its reads are large scans that gain little from flash"
 
 
-def _partition_skew(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+def _partition_skew(figures: SegmentFigures, skew: PartitionSkew | None, row: RowDecision) -> Reason:
     assert skew is not None
     parts = "subpartitions" if figures.kind.endswith("SUBPARTITION") else "partitions"
     spread = (
@@ -275,11 +277,11 @@ def _partition_skew(figures: Figures, skew: Skew | None, row: RowDecision) -> Re
     return Reason("partition_skew", text)
 
 
-def _not_worth_moving(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+def _not_worth_moving(figures: SegmentFigures, skew: PartitionSkew | None, row: RowDecision) -> Reason:
     return Reason(*payback_words.not_worth_moving(figures))
 
 
-def _partition_lifecycle(figures: Figures, skew: Skew | None, row: RowDecision) -> Reason:
+def _partition_lifecycle(figures: SegmentFigures, skew: PartitionSkew | None, row: RowDecision) -> Reason:
     """apps.tiering.recommendations.lifecycle: the hot partition of a table filled one partition at a time, or an empty
     partition newer than it (measured: no requests over the window)."""
     whole = "index" if figures.kind.startswith("INDEX") else "table"
@@ -295,10 +297,10 @@ def _partition_lifecycle(figures: Figures, skew: Skew | None, row: RowDecision) 
                                          f"it on: {where}, before its month makes it the hot one.")
 
 
-_Wording = Callable[[Figures, "Skew | None", RowDecision], Reason]
+_Wording = Callable[["SegmentFigures", "PartitionSkew | None", RowDecision], Reason]
 
 
-def _said(code: str, words: Callable[[Figures], str]) -> _Wording:
+def _said(code: str, words: Callable[[SegmentFigures], str]) -> _Wording:
     """The wording of a finding whose sentence reads the figures only (rules.hold_words)."""
     return lambda figures, skew, row: Reason(code, words(figures))
 
@@ -341,7 +343,7 @@ def _wording_of(mask: int) -> tuple[_Wording, ...]:
 # --------------------------------------------------------------------------- figures in words
 
 
-def _veto_suffix(figures: Figures) -> str:
+def _veto_suffix(figures: SegmentFigures) -> str:
     if figures.recommended_is_flash and not figures.current_is_flash:
         return (
             f" It stays on {figures.current_tier} rather than moving to "
@@ -359,7 +361,7 @@ def _residency(mix: Mix) -> str:
     return "; ".join(parts)
 
 
-def _cost_unit(figures: Figures) -> str:
+def _cost_unit(figures: SegmentFigures) -> str:
     """ " (USD purchase: $1.00/month instead of $4.17/month over 60 months)", " (USD/month)" or nothing."""
     if figures.cost_unit is None or figures.current_cost is None or figures.recommended_cost is None:
         return ""
