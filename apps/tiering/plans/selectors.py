@@ -13,7 +13,7 @@ from apps.tiering.plans.models import Plan, PlanStep
 from apps.tiering.plans.script import ScriptHeader, StepRow, plan_csv, plan_csv_parts, plan_script
 from apps.tiering.plans.steps import PLANNABLE_ACTIONS
 
-_STEP_FIELDS = tuple(StepRow.__dataclass_fields__)
+_STEP_FIELDS = StepRow._fields
 
 
 def plan_list(*, target_id: int | None = None) -> QuerySet[Plan]:
@@ -29,7 +29,7 @@ def plan_step_rows(*, plan_id: int) -> Iterator[StepRow]:
     """The steps in order, read as plain rows (a plan of 10k steps: no model object per step)."""
     for values in plan_steps_list(plan_id=plan_id).values_list(*_STEP_FIELDS).iterator(
             chunk_size=get_config()["PLAN_STEPS_FETCH_ROWS"]):
-        yield StepRow(*values)
+        yield StepRow._make(values)
 
 
 def plan_header(plan: Plan) -> ScriptHeader:

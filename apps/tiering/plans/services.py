@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -96,10 +96,15 @@ def plan_create(*, target: Target, author: Any, author_name: str, segment_ids: S
     return plan
 
 
+def _cents(amount: Decimal | None) -> int | None:
+    return None if amount is None else cents(amount)
+
+
 #: A step's columns as _steps_copy writes them: its plan and segment, then the step as the exports read it.
-_COPIED = ("plan", "segment", *StepRow.__dataclass_fields__)
-#: Of those, the MoneyFields: stored in cents.
-_MONEY = frozenset({"saving_usd_per_month", "move_cost_usd"})
+_COPIED = ("plan", "segment", *StepRow._fields)
+#: How each of the step's values is written: its MoneyFields in cents, the rest as they are.
+_WRITTEN: tuple[Callable[[Any], Any] | None, ...] = tuple(
+    _cents if name in ("saving_usd_per_month", "move_cost_usd") else None for name in StepRow._fields)
 
 
 def _steps_copy(plan: Plan, steps, room: space.Room) -> None:
@@ -110,7 +115,7 @@ def _steps_copy(plan: Plan, steps, room: space.Room) -> None:
         for step in steps:
             row = _step_row(step, room.get(step.position, (None, None)))
             copy.write_row((plan.pk, step.item.segment_id,
-                            *(_cents(value) if name in _MONEY else value for name, value in _fields(row))))
+                            *[value if write is None else write(value) for write, value in zip(_WRITTEN, row)]))
 
 
 def _step_row(step, room: tuple[int | None, int | None]) -> StepRow:
@@ -125,14 +130,6 @@ def _step_row(step, room: tuple[int | None, int | None]) -> StepRow:
         saving_usd_per_month=step.saving_usd_per_month, move_cost_usd=step.move_cost_usd,
         payback_days=step.payback_days, container=item.container,
     )
-
-
-def _fields(row: StepRow) -> Iterator[tuple[str, Any]]:
-    return ((name, getattr(row, name)) for name in StepRow.__dataclass_fields__)
-
-
-def _cents(amount: Decimal | None) -> int | None:
-    return None if amount is None else cents(amount)
 
 
 @dataclass(frozen=True)
