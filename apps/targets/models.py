@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.apps import apps
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator, RegexValidator
@@ -110,6 +112,16 @@ class Target(models.Model):
         }[self.Mode(self.mode)]
 
 
+def tier_of_target_set(target: Target, tier: Any, what: str) -> None:
+    """Refuse ``tier`` for ``what`` (a tablespace or storage location of ``target``) unless it is a tier of the
+    target's tier set: a target compares its tiers' money in one unit."""
+    if tier.tier_set_id != target.tier_set_id:
+        raise ValidationError({"tier": (
+            f"{what} of target {target.name!r}: tier {tier.name!r} is in tier set {tier.tier_set_id!r}, but the "
+            f"target compares the {target.tier_set_id!r} set; pick a tier of {target.tier_set_id!r}"
+        )})
+
+
 class TablespaceTier(models.Model):
     """Which tier a target's tablespace sits on today."""
 
@@ -127,17 +139,9 @@ class TablespaceTier(models.Model):
         return f"{self.target}: {self.tablespace_name} → {self.tier}"
 
     def clean(self) -> None:
-        """A tablespace may only be mapped to a tier of its target's tier set (money in one unit)."""
         super().clean()
-        if self.target_id is None or self.tier_id is None:
-            return
-        tier_set_id = self.tier.tier_set_id
-        if tier_set_id != self.target.tier_set_id:
-            raise ValidationError({"tier": (
-                f"tablespace {self.tablespace_name!r} of target {self.target.name!r}: tier {self.tier.name!r} "
-                f"is in tier set {tier_set_id!r}, but the target compares the {self.target.tier_set_id!r} set; "
-                f"pick a tier of {self.target.tier_set_id!r}"
-            )})
+        if self.target_id is not None and self.tier_id is not None:
+            tier_of_target_set(self.target, self.tier, f"tablespace {self.tablespace_name!r}")
 
 
 class StorageLocation(models.Model):
@@ -167,16 +171,9 @@ class StorageLocation(models.Model):
         return f"{self.target}: {self.name} → {self.tier or 'not mapped'}"
 
     def clean(self) -> None:
-        """A location may only be mapped to a tier of its target's tier set, as a tablespace may."""
         super().clean()
-        if self.target_id is None or self.tier_id is None or (tier := self.tier) is None:
-            return
-        if tier.tier_set_id != self.target.tier_set_id:
-            raise ValidationError({"tier": (
-                f"location {self.name!r} of target {self.target.name!r}: tier {tier.name!r} is in tier set "
-                f"{tier.tier_set_id!r}, but the target compares the {self.target.tier_set_id!r} set; "
-                f"pick a tier of {self.target.tier_set_id!r}"
-            )})
+        if self.target_id is not None and self.tier_id is not None and self.tier is not None:
+            tier_of_target_set(self.target, self.tier, f"location {self.name!r}")
 
 
 class TargetCheck(models.Model):
