@@ -6,7 +6,7 @@ from __future__ import annotations
 import unittest
 from dataclasses import replace
 
-from apps.tiering.ddl import DdlError, move_ddl, move_partitions_ddl
+from apps.tiering.ddl import DdlError, flash_cache_ddl, move_ddl, move_partitions_ddl
 from tests.tiering.ddl_requests import R19, R112, R121, request
 
 
@@ -134,6 +134,15 @@ class MoveDdlTests(unittest.TestCase):
                       partitioned_parent="ORDERS", lob_column="NOTES")
         with self.assertRaisesRegex(DdlError, "table_partition_name is needed"):
             move_ddl(bad)
+
+    def test_a_move_and_a_hint_refuse_a_missing_input_in_the_same_words_naming_the_segment(self) -> None:
+        bad = request("LOB PARTITION", object_name="SYS_LOB1", subobject_name="SYS_LOB_P1",
+                      partitioned_parent="ORDERS", lob_column="NOTES")
+        said = "LOB PARTITION SOE.SYS_LOB1 SYS_LOB_P1: table_partition_name is needed ("
+        for build in (move_ddl, lambda one: flash_cache_ddl(one, "KEEP")):
+            with self.subTest(build=build), self.assertRaises(DdlError) as refused:
+                build(bad)
+            self.assertTrue(str(refused.exception).startswith(said), str(refused.exception))
 
     def test_it_needs_the_lob_table_and_column(self) -> None:
         with self.assertRaisesRegex(DdlError, "partitioned_parent"):

@@ -36,7 +36,6 @@ FEATURE_SINCE: dict[str, tuple[int, int]] = {
 #: Owners whose segments are data dictionary objects Oracle does not support moving.
 DICTIONARY_OWNERS: frozenset[str] = frozenset({"SYS"})
 
-
 FLASH_CACHE_HINTS: frozenset[str] = frozenset({"KEEP", "NONE", "DEFAULT"})
 #: FLASH_CACHE is the Database Smart Flash Cache hint; CELL_FLASH_CACHE the Exadata one.
 FLASH_CACHE_ATTRIBUTES: frozenset[str] = frozenset({"FLASH_CACHE", "CELL_FLASH_CACHE"})
@@ -135,9 +134,8 @@ class DdlRequest:
     def _required(self, field: str, what: str) -> str:
         value = getattr(self, field)
         if not value:
-            segment = " ".join(filter(None, (self.object_type, f"{self.owner}.{self.object_name}",
-                                             self.subobject_name)))
-            raise DdlError(f"{segment}: {field} is needed ({what})")
+            partition = f" {self.subobject_name}" if self.subobject_name else ""
+            raise DdlError(f"{self.object_type} {self.owner}.{self.object_name}{partition}: {field} is needed ({what})")
         return str(value)
 
 
