@@ -22,5 +22,7 @@ from apps.tiering.budget.split import (
     usd_per_gb_month,
 )
 
-__all__ = ["GB", "MICRO_USD", "OUTCOMES", "BudgetError", "Outcome", "Capacity", "Items", "Split", "TargetResult", "TargetTerms", "budget_split",
-           "usd_per_gb_month"]
+__all__ = [
+    "GB", "MICRO_USD", "OUTCOMES", "BudgetError", "Outcome", "Capacity", "Items", "Split", "TargetResult",
+    "TargetTerms", "budget_split", "usd_per_gb_month",
+]

@@ -181,7 +181,8 @@ class FleetBudget:
             target=self._target(i), segment_id=int(self.rows["segment_id"][i]), label=names[i],
             outcome=OUTCOMES[outcome], size_gb=size / GB, to_tier=self._to_tier(i),
             value_usd_per_gb_month=value / (size / GB) if size > 0 else None,
-            saving_usd_per_month=float(self.rows["saving"][i]) if outcome in (Outcome.MOVES_IN, Outcome.MOVES_OUT, Outcome.EVICTED) else 0.0,
+            saving_usd_per_month=(float(self.rows["saving"][i])
+                                  if outcome in (Outcome.MOVES_IN, Outcome.MOVES_OUT, Outcome.EVICTED) else 0.0),
         )
 
     # -- evictions and kept places (apps.tiering.budget.explain) --------------------------------------------

@@ -92,9 +92,10 @@ def per_target(items: Items, terms: Sequence[TargetTerms], outcome: np.ndarray, 
         & known & (value > 0)
     recommended = (np.bincount(target[moves_in_allowed], weights=saving[moves_in_allowed], minlength=count)
                    + savings[:, Outcome.MOVES_OUT])
-    on_now, on_after = [Outcome.STAYS, Outcome.KEPT, Outcome.KEPT_NOT_REPAYING, Outcome.MOVES_OUT, Outcome.EVICTED], [Outcome.STAYS, Outcome.MOVES_IN, Outcome.KEPT, Outcome.KEPT_NOT_REPAYING]
-    parts = {"moves_in": Outcome.MOVES_IN, "moves_out": Outcome.MOVES_OUT, "evicted": Outcome.EVICTED, "kept": Outcome.KEPT,
-             "kept_not_repaying": Outcome.KEPT_NOT_REPAYING}
+    on_now = [Outcome.STAYS, Outcome.KEPT, Outcome.KEPT_NOT_REPAYING, Outcome.MOVES_OUT, Outcome.EVICTED]
+    on_after = [Outcome.STAYS, Outcome.MOVES_IN, Outcome.KEPT, Outcome.KEPT_NOT_REPAYING]
+    parts = {outcome.name.lower(): outcome for outcome in (Outcome.MOVES_IN, Outcome.MOVES_OUT, Outcome.EVICTED,
+                                                           Outcome.KEPT, Outcome.KEPT_NOT_REPAYING)}
     moves = [Outcome.MOVES_IN, Outcome.MOVES_OUT, Outcome.EVICTED]
 
     def per_part(i: int) -> dict[str, Any]:  # TargetResult's keyword arguments named after ``parts``

@@ -76,7 +76,7 @@ TIER_KINDS: dict[str, type[Tier]] = {
 }
 
 __all__ = [
-    "CENT", "TIER_KINDS", "DEFAULT_AMORTISATION_MONTHS", "PER_MONTH", "PURCHASE", "BillingBasis", "BreakEven", "CostModelError", "DeviceTier", "LinearTier", "ObjectChoice", "PerformanceLevelTier",
+    "CENT", "DEFAULT_AMORTISATION_MONTHS", "PER_MONTH", "PURCHASE", "TIER_KINDS", "BillingBasis", "BreakEven", "CostModelError", "DeviceTier", "LinearTier", "ObjectChoice", "PerformanceLevelTier",
     "Placement", "PoolCharge", "ProvisionedIopsTier", "StorageObject", "Tier", "TierUsage", "VolumeTier", "break_even_intensity",
     "break_evens", "cheapest", "cheapest_tier", "choose_tiers", "cost_matrix", "float_to_cents",
     "io_time_saved_ms_per_s", "iops_bound", "place", "place_all_on", "place_recommended", "pool_charge", "tiers_by_intensity",

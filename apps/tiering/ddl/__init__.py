@@ -79,7 +79,7 @@ def ddl_for_action(
         hint = flash_cache_ddl(request, flash_cache_hint)
         if flash_cache_hint == "KEEP" and onto_flash:
             alternative = [comment("instead of the move, a cheap alternative (not both): keep its blocks in the "
-                                    "flash cache")]
+                                   "flash cache")]
             alternative += [line if line.startswith("--") else comment(line) for line in hint.lines]
             return DdlScript(script.lines + tuple(alternative))
         return DdlScript(script.lines + hint.lines)

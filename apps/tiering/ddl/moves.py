@@ -170,7 +170,7 @@ def _unmovable_note(request: DdlRequest, kind: str) -> list[str] | None:
     code = movability(request.owner, request.object_name, kind, name_truncated=request.name_truncated)
     if code:
         return [comment(why_not_movable(code, owner=request.owner, object_name=request.object_name,
-                                         object_type=kind))]
+                                        object_type=kind))]
     if kind in UNDO_TYPES:
         # Undo segments belong to the instance's UNDO_TABLESPACE; only switching
         # that parameter to a new undo tablespace relocates them.

@@ -90,8 +90,8 @@ class WindowCounters:
 
 @dataclasses.dataclass(frozen=True)
 class WindowColumns(WindowCounters):
-    """The window's figures of every segment of :class:`SegmentArrays`, in its order (apps.tiering.recommendations.decision):
-    zeros for a segment without activity in the window, ``present`` False."""
+    """The window's figures of every segment of :class:`SegmentArrays`, in its order
+    (apps.tiering.recommendations.decision): zeros for a segment without activity in the window, ``present`` False."""
 
     iops: Floats  # the statistic's IOPS: a lower bound where ``unmeasured``
     read_iops: Floats

@@ -174,7 +174,8 @@ class ForcedAndUnknownTests(unittest.TestCase):
 
         split = budget_split(items, _terms(), Capacity(gb=100))
 
-        self.assertEqual(split.outcome.tolist(), [Outcome.OFF, Outcome.OFF, Outcome.MOVES_IN, Outcome.KEPT, Outcome.KEPT])
+        self.assertEqual(split.outcome.tolist(),
+                         [Outcome.OFF, Outcome.OFF, Outcome.MOVES_IN, Outcome.KEPT, Outcome.KEPT])
         result = split.targets[0]
         self.assertEqual((result.unknown, result.unknown_size_on_tier), (4, 1))
         self.assertEqual((result.gb_now, result.gb_after), (3.0, 4.0))  # the unknown size in neither

@@ -88,7 +88,8 @@ class FleetBudgetTests:
         budget = fleet_budget(tier_name="flash", gb=full.split.total("gb_after") - short_by_gb)
 
         # Only that segment is left out; both targets keep the rest of their moves in.
-        left_out = set(full.rows["segment_id"][moved_in]) - set(budget.rows["segment_id"][budget.split.indexes(Outcome.MOVES_IN)])
+        kept_in = budget.split.indexes(Outcome.MOVES_IN)
+        left_out = set(full.rows["segment_id"][moved_in]) - set(budget.rows["segment_id"][kept_in])
         assert left_out == {full.rows["segment_id"][least]}
         assert budget.split.targets[1].moves_in == full.split.targets[1].moves_in > 0
         assert budget.split.marginal_usd_per_gb_month == pytest.approx(per_gb.min() * GB)

@@ -64,8 +64,9 @@ class EvictionCostTests(unittest.TestCase):
         rows = [{"gb": 10, "value": 10, "on": True}, {"gb": 10, "value": 10, "on": True},
                 {"gb": 5, "value": 5, "on": True}, {"gb": 5, "value": 5, "on": True}]
 
-        self.assertEqual(_split(rows, policy=DEAR, gb=20).outcome.tolist(), [Outcome.STAYS, Outcome.EVICTED, Outcome.STAYS, Outcome.STAYS])
-        self.assertEqual(_split(rows, policy=FREE, gb=20).outcome.tolist(), [Outcome.STAYS, Outcome.STAYS, Outcome.EVICTED, Outcome.EVICTED])
+        stays, evicted = Outcome.STAYS, Outcome.EVICTED
+        self.assertEqual(_split(rows, policy=DEAR, gb=20).outcome.tolist(), [stays, evicted, stays, stays])
+        self.assertEqual(_split(rows, policy=FREE, gb=20).outcome.tolist(), [stays, stays, evicted, evicted])
 
     def test_a_horizon_of_0_spreads_nothing_and_ranks_by_value(self):
         policy = MovePolicy(dba_cost_usd=Decimal(0), horizon_months=Decimal(0), min_saving_usd_per_month=Decimal(0))
