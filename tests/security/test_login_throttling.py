@@ -134,17 +134,20 @@ class AuditTrailTests:
         assert "mallory" in done.stderr and "198.51.100.23" in done.stderr
 
 
-# A failed login as gunicorn would see it, rolled back so the test database is left as it was.
+# A failed login as gunicorn would see it, rolled back so the test database is left as it was. The page's static
+# files are named as they are (not by the manifest collectstatic writes): the log line needs no collected files.
 _FAIL_ONCE = """
 import django
 django.setup()
+from django.conf import settings
 from django.db import transaction
 from django.test import Client
 from django.test.utils import override_settings
 class Undo(Exception):
     pass
+plain = {**settings.STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
 try:
-    with override_settings(ALLOWED_HOSTS=["testserver"]), transaction.atomic():
+    with override_settings(ALLOWED_HOSTS=["testserver"], STORAGES=plain), transaction.atomic():
         Client(REMOTE_ADDR="198.51.100.23").post("/accounts/login/", {"username": "mallory", "password": "x"})
         raise Undo
 except Undo:
