@@ -1,5 +1,5 @@
-"""The findings' vocabulary: the Reason codes, the order their Reasons are listed in, and what the
-wording reads of one segment (its figures, its partitions' skew, its row of decisions).
+"""The findings' vocabulary: the Reason codes, the order their Reasons are listed in, and one segment's row of
+decisions as the wording reads it (its figures and its partitions' skew are ``figures``' own records).
 
 The contract between ``batch`` (which takes the decisions: one findings bitmask per segment over
 :data:`FINDING_CODES`, a waste cause from :data:`WASTE_CAUSES`) and ``wording`` (which words them);

@@ -7,14 +7,10 @@ Pure: standard library only (the sentences of movability and hysteresis come fro
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from apps.tiering.moves.hysteresis import why_held
 from apps.tiering.moves.movability import why_not_movable
+from apps.tiering.rules.figures import SegmentFigures
 from apps.tiering.rules.in_words import rate
-
-if TYPE_CHECKING:  # cycle: apps.tiering.rules.figures (its Advice is worded from these sentences)
-    from apps.tiering.rules.figures import SegmentFigures
 
 
 def not_movable(figures: SegmentFigures) -> str:

@@ -1,18 +1,15 @@
 """The words of a move's payback (apps.tiering.moves.payback): what a move saves and costs once, and why one
 is not worth making.
 
-Pure: standard library only; reads the figures through :class:`SegmentFigures` (rules.SegmentFigures).
+Pure: standard library only; reads a segment's :class:`SegmentFigures` and its move's :class:`MoveFigures`.
 """
 
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING
 
+from apps.tiering.rules.figures import MoveFigures, SegmentFigures
 from apps.tiering.rules.in_words import money, name_list, size
-
-if TYPE_CHECKING:  # cycle: apps.tiering.rules.figures (its Advice is worded from these sentences)
-    from apps.tiering.rules.figures import MoveFigures, SegmentFigures
 
 
 def payback(figures: SegmentFigures) -> tuple[str, str] | None:

@@ -10,12 +10,8 @@ map's "array tiering"); the move is still advised, with this warning. Pure: stan
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from apps.tiering.rules.figures import SegmentFigures
 from apps.tiering.rules.in_words import name_list
-
-if TYPE_CHECKING:  # cycle: apps.tiering.rules.figures (its Advice is worded from these sentences)
-    from apps.tiering.rules.figures import SegmentFigures
 
 
 def array_tiering(figures: SegmentFigures) -> str:

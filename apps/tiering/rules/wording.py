@@ -6,9 +6,10 @@ DBA reads in the UI, with the numbers. It decides nothing: every "whether"
 comes in through :class:`RowDecision`; the figures only fill in names and
 numbers, and choose between phrasings.
 
-The findings it words, and what it reads of a segment (:class:`SegmentFigures`, :class:`PartitionSkew`,
-:class:`RowDecision`), are in ``findings`` (re-exported here); the sentences of a move's payback, of what
-holds a segment and of array tiering in ``payback_words``, ``hold_words`` and ``storage_words``.
+The findings it words and a segment's :class:`RowDecision` are in ``findings`` (re-exported here); what it
+reads of a segment is ``figures``' :class:`SegmentFigures` and :class:`PartitionSkew`; the sentences of a move's
+payback, of what holds a segment and of array tiering are in ``payback_words``, ``hold_words`` and
+``storage_words``.
 
 Pure: standard library only. It imports no rules module that decides (they import it).
 """
@@ -17,9 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from apps.tiering.rules import hold_words, payback_words, storage_words
+from apps.tiering.rules.figures import PartitionSkew, SegmentFigures
 from apps.tiering.rules.findings import (
     DISPLAY_ORDER,
     FINDING_CODES,
@@ -36,9 +37,6 @@ from apps.tiering.rules.in_words import name_list as _name_list
 from apps.tiering.rules.in_words import pct as _pct
 from apps.tiering.rules.in_words import rate as _rate
 from apps.tiering.rules.in_words import size as _size
-
-if TYPE_CHECKING:  # cycle: apps.tiering.rules.figures (its Advice is worded here)
-    from apps.tiering.rules.figures import PartitionSkew, SegmentFigures
 
 __all__ = ["DISPLAY_ORDER", "FINDING_CODES", "SIZE_UNKNOWN", "WASTE_CAUSES", "Mix", "Reason", "RowDecision",
            "reasons"]
@@ -297,7 +295,7 @@ def _partition_lifecycle(figures: SegmentFigures, skew: PartitionSkew | None, ro
                                          f"it on: {where}, before its month makes it the hot one.")
 
 
-_Wording = Callable[["SegmentFigures", "PartitionSkew | None", RowDecision], Reason]
+_Wording = Callable[[SegmentFigures, PartitionSkew | None, RowDecision], Reason]
 
 
 def _said(code: str, words: Callable[[SegmentFigures], str]) -> _Wording:
