@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
+from apps.tiering.moves.movability import LOB_TYPES
 from apps.tiering.rules import hold_words, payback_words, storage_words
 from apps.tiering.rules.figures import PartitionSkew, SegmentFigures
 from apps.tiering.rules.findings import (
@@ -82,7 +83,7 @@ def _verdict(figures: SegmentFigures, row: RowDecision) -> Reason:
         )
     lead = "By cost alone, " if row.keep_current_tier else ""
     with_index = ""
-    if row.action in _MOVING and figures.kind in ("LOBSEGMENT", "LOB PARTITION", "LOB SUBPARTITION"):
+    if row.action in _MOVING and figures.kind in LOB_TYPES:
         with_index = " Its LOB index moves with it, in the same statement."
     return Reason(
         "cheaper_tier",
