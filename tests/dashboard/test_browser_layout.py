@@ -118,10 +118,10 @@ class LayoutBrowserTests:
         markers = dict(page.evaluate(MARKERS_JS, "#segments-table th[aria-sort]"))
         assert markers["Savings"] == '" ▼"', markers
         assert markers["Size"] == '" ⇅"' and markers["IO intensity"] == '" ⇅"', markers
-        # A long name ends in an ellipsis, its whole text in title: a copy takes the whole name.
-        first = page.locator("#segments-table tbody tr a.ident").first
-        assert first.get_attribute("title") == first.inner_text()
-        assert first.evaluate("(el) => getComputedStyle(el).textOverflow") == "ellipsis"
+        # A long name ends in an ellipsis, its whole text in title; a partition's name on a line of its own.
+        first = page.locator("#segments-table tbody tr a.seg-name").first
+        assert first.get_attribute("title") == ".".join(first.inner_text().split("\n"))
+        assert first.locator(".ident").first.evaluate("(el) => getComputedStyle(el).textOverflow") == "ellipsis"
 
     def test_the_storage_map_card_fits(self, signed_in, live_server, collected, csp_violations):
         page = signed_in
@@ -137,6 +137,20 @@ class LayoutBrowserTests:
         fits(page, live_server, "/targets/demo/recommendations/?sort=name", "recommendations", csp_violations)
         markers = dict(page.evaluate(MARKERS_JS, "#segments-table th[aria-sort]"))
         assert markers["Segment"] == '" ▲"' and markers["Savings"] == '" ⇅"', markers
+
+    def test_the_recommendations_tell_a_table_s_partitions_apart_on_a_laptop(
+            self, signed_in, live_server, collected, csp_violations):
+        page = signed_in
+        page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
+        page.goto(f"{live_server.url}/targets/demo/recommendations/?sort=name&per_page=200")
+        # Each part of a (sub)partition's name the cell shows is whole: no two partitions of a table read alike.
+        rows, cut = page.evaluate("""() => {
+          const rows = Array.from(document.querySelectorAll('#segments-table tbody tr'))
+            .filter((row) => row.cells[1].textContent.includes('PARTITION'));
+          return [rows.length, rows.flatMap((row) => Array.from(row.cells[0].querySelectorAll('.ident'))
+            .filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent))];
+        }""")
+        assert rows > 10 and not cut, f"{len(cut)} of {rows} partition names cut: {cut[:4]}"
 
     def test_the_segment_page_fits(self, signed_in, live_server, collected, csp_violations):
         fits(signed_in, live_server, f"/targets/demo/segments/{_top_segment_id(collected)}/", "segment",

@@ -83,8 +83,8 @@ class LobIndexPageTests:
     def test_the_index_is_listed_under_its_lob_and_counted_once(self, lob_target, viewer_client):
         body = html.unescape(viewer_client.get(f"/targets/{lob_target.name}/recommendations/").content.decode())
 
-        assert f">APP.{LOB.object_name}</a>" in body
-        assert f">APP.{INDEX.object_name}</a>" not in body  # no row of its own
+        assert f">APP.{LOB.object_name}</span>" in body
+        assert f">APP.{INDEX.object_name}</span>" not in body  # no row of its own
         assert f"with its LOB index {INDEX.object_name} (128 MB), counted in this row" in body
         lob = Recommendation.objects.current(target_id=lob_target.id).get(segment__object_name=LOB.object_name)
         # 2 GB + 0.125 GB at 100 + 10 IOPS: max(110 x $2.50, 2.125 x $0.25) = $275 on hi-cap disk.

@@ -16,7 +16,7 @@ from tests.tiering.stored_targets import COLD, HOT
 
 
 def _row(body: str, name: str) -> str:
-    match = re.search(rf'<tr data-segment-id="\d+">\s*<td><a [^>]*>APP\.{name}.*?</tr>', body, re.S)
+    match = re.search(rf'<tr data-segment-id="\d+">\s*<td><a [^>]*><span class="ident">APP\.{name}.*?</tr>', body, re.S)
     assert match, name
     return match.group(0)
 

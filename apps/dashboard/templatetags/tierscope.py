@@ -8,14 +8,18 @@ from decimal import Decimal
 from typing import Any
 
 from django import template
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
 from apps.dashboard import formatting
+from apps.tiering.moves.movability import LOB_TYPES
 from apps.tiering.recommendations.lobfold import LOB_SEGMENT_TYPES
 from apps.tiering.recommendations.selectors import lob_indexes_of
 
 register = template.Library()
+
+_STORES_A_LOB = LOB_TYPES | {"LOBINDEX"}  # a LOB's segments and its index: the table and column they serve
 
 
 # Money per month (issue 15): figures are stored in their tier set's unit (a purchase, or per month);
@@ -172,7 +176,6 @@ def lob_indexes(rec: Any) -> list:
     return lob_indexes_of(run_id=rec.run_id, lob_ids=[rec.segment_id]).get(rec.segment_id, [])
 
 
-@register.simple_tag
 def seg_name(seg: Any) -> str:
     """A segment's whole name as its cell spells it, ``[CONTAINER:]OWNER.NAME[.PARTITION][.SUBPARTITION]``: the
     ``title`` of a name the cell may end with an ellipsis (a segment, a plan step: anything with those fields)."""
@@ -180,3 +183,19 @@ def seg_name(seg: Any) -> str:
     parts = [getattr(seg, "owner", "") or "", getattr(seg, "object_name", "") or "",
              getattr(seg, "parent_partition", "") or "", getattr(seg, "subobject_name", "") or ""]
     return (f"{container}:" if container else "") + ".".join(p for p in parts[:2]) + "".join(f".{p}" for p in parts[2:] if p)
+
+
+@register.inclusion_tag("dashboard/includes/segment_name.html")
+def segment_name(seg: Any, target_name: str = "", segment_id: int | None = None, wide: bool = False) -> dict[str, Any]:
+    """A segment's name in a table cell: ``[CONTAINER:]OWNER.NAME`` on one line, and on a line of its own, where
+    rows of one table would otherwise read alike, its ``[PARTITION.]SUBPARTITION`` or, for a LOB, the
+    ``TABLE.COLUMN`` it stores. Each line ends in an ellipsis when too long, the whole name in ``title``. Linked
+    to the segment's page when its target and id are given (a plan step's segment may be gone). ``seg``: a
+    segment, a plan step, anything with those fields."""
+    part = ".".join(p for p in (getattr(seg, "parent_partition", ""), getattr(seg, "subobject_name", "")) if p)
+    lob_of = ""
+    if not part and getattr(seg, "object_type", "") in _STORES_A_LOB:
+        table, column = getattr(seg, "partitioned_parent", ""), getattr(seg, "lob_column", "")
+        lob_of = f"{table}.{column}" if table and column else ""
+    href = reverse("dashboard:segment", args=[target_name, segment_id]) if target_name and segment_id else ""
+    return {"seg": seg, "href": href, "wide": wide, "whole": seg_name(seg), "part": part, "lob_of": lob_of}

@@ -26,7 +26,7 @@ def ppd(seed_tiers, django_capture_on_commit_callbacks):
 
 def _owners(page: str) -> list[str]:
     """The owner of each row of the segment table, as its title spells the name."""
-    return re.findall(r'<tr data-segment-id="\d+">\s*<td><a class="ident" title="(?:[^":.]*:)?([^".]+)\.',
+    return re.findall(r'<tr data-segment-id="\d+">\s*<td><a class="seg-name" href="[^"]*" title="(?:[^":.]*:)?([^".]+)\.',
                       page)
 
 
