@@ -318,25 +318,29 @@ tree_state() {
   { git -C "$ROOT" status --porcelain=v1 --untracked-files=all; git -C "$ROOT" diff; } | sha256sum
 }
 
+# The tests that mostly wait on processes of their own (the fault suite's outages and recoveries, real Celery
+# workers, a hot standby, prometheus, the API fuzzer's HTTP round trips): the whole suite runs them in a second
+# pytest beside the rest, so that the two halves take about as long as each other.
+BESIDE="faults or worker or replica or prometheus or fuzz"
+
 whole_suite() {
-  # The fault suite (tests/faults: a private stack on ports of its own, mostly waiting out outages and
-  # recoveries) runs beside the rest in a second pytest, with its own test database and Redis db; its
-  # output is printed after the main run's. Either failing fails the whole.
-  local flog="$LOG/fault-suite.log" fpid mrc=0 frc=0 redis="${REDIS_URL:-$LOCAL_REDIS_URL}"
+  # The tests marked $BESIDE run in a second pytest beside the rest, with their own test database and Redis db;
+  # their output is printed after the main run's. Either failing fails the whole.
+  local blog="$LOG/beside.log" bpid mrc=0 brc=0 redis="${REDIS_URL:-$LOCAL_REDIS_URL}"
   mkdir -p "$LOG"
   if [[ "$redis" =~ /[0-9]+$ ]]; then redis="${redis%/*}/15"; else redis="${redis%/}/15"; fi
-  TEST_DB_NAME="${TEST_DB_NAME:-test_tierscope}_faults" REDIS_URL="$redis" \
-    "$PY" -m pytest -m faults tests/faults >"$flog" 2>&1 &
-  fpid=$!
-  trap 'kill "$fpid" 2>/dev/null || true' INT TERM
+  TEST_DB_NAME="${TEST_DB_NAME:-test_tierscope}_beside" REDIS_URL="$redis" \
+    "$PY" -m pytest -m "$BESIDE" --durations=10 >"$blog" 2>&1 &
+  bpid=$!
+  trap 'kill "$bpid" 2>/dev/null || true' INT TERM
   # The slowest tests are listed after every whole run: what to look at when the suite nears its 15 minutes.
-  "$PY" -m pytest -m "not faults" --durations=25 || mrc=$?
-  wait "$fpid" || frc=$?
+  "$PY" -m pytest -m "not ($BESIDE)" --durations=25 || mrc=$?
+  wait "$bpid" || brc=$?
   trap - INT TERM
-  say "the fault suite, run beside the rest (tests/faults; log: $flog):"
-  cat "$flog"
+  say "the tests that wait on processes ($BESIDE), run beside the rest (log: $blog):"
+  cat "$blog"
   [ "$mrc" -eq 0 ] || return "$mrc"
-  return "$frc"
+  return "$brc"
 }
 
 typecheck() {

@@ -16,6 +16,8 @@ from apps.apitokens.services import token_create
 from apps.tiering.plans.services import plan_create
 from tests.dashboard.factories import build_target
 
+pytestmark = pytest.mark.fuzz
+
 CHECKS = "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance"
 
 
