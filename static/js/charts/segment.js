@@ -1,19 +1,18 @@
-/* Segment page charts: requests per snapshot, size over time, residency over time, and heat by partition age. */
+/* Segment page charts: requests per snapshot, size over time, residency over time. */
 import * as TS from "./common.js";
 
 const fmt = TS.fmt;
 const timeAxis = { ticks: { maxTicksLimit: 6, maxRotation: 0, autoSkipPadding: 12 } };
 
-function io() {
-  const d = TS.data("data-io");
-  if (!d || !d.labels.length) return;
+const io = TS.data("data-io");
+if (io && io.labels.length) {
   TS.make("chart-io", {
     type: "line",
     data: {
-      labels: d.labels,
+      labels: io.labels,
       datasets: [
-        { label: "Read requests", data: d.reads, borderColor: "#2563eb", backgroundColor: "#2563eb22", fill: true, pointRadius: 0, borderWidth: 1.5 },
-        { label: "Write requests", data: d.writes, borderColor: "#dc2626", pointRadius: 0, borderWidth: 1.5 },
+        { label: "Read requests", data: io.reads, borderColor: "#2563eb", backgroundColor: "#2563eb22", fill: true, pointRadius: 0, borderWidth: 1.5 },
+        { label: "Write requests", data: io.writes, borderColor: "#dc2626", pointRadius: 0, borderWidth: 1.5 },
       ],
     },
     options: {
@@ -24,12 +23,11 @@ function io() {
   });
 }
 
-function size() {
-  const d = TS.data("data-size");
-  if (!d || !d.labels.length) return;
+const size = TS.data("data-size");
+if (size && size.labels.length) {
   TS.make("chart-size", {
     type: "line",
-    data: { labels: d.labels, datasets: [{ label: d.measured ? "Allocated (GB)" : "Current size (GB)", data: d.sizeGb, borderColor: "#0891b2", backgroundColor: "#0891b222", fill: true, pointRadius: 0, borderWidth: 2, stepped: true }] },
+    data: { labels: size.labels, datasets: [{ label: size.measured ? "Allocated (GB)" : "Current size (GB)", data: size.sizeGb, borderColor: "#0891b2", backgroundColor: "#0891b222", fill: true, pointRadius: 0, borderWidth: 2, stepped: true }] },
     options: {
       scales: { x: timeAxis, y: { beginAtZero: true, title: { display: true, text: "GB" }, ticks: { callback: function (v) { return fmt.gb(v); } } } },
       plugins: { legend: { position: "bottom" }, tooltip: { callbacks: { label: function (i) { return fmt.gb(i.raw); } } } },
@@ -37,10 +35,8 @@ function size() {
   });
 }
 
-function residency() {
-  const d = TS.data("data-residency-series");
-  if (d && d.labels.length) TS.residencyChart("chart-residency", d, false);
-}
+const res = TS.data("data-residency-series");
+if (res && res.labels.length) TS.residencyChart("chart-residency", res, false);
 
 /* Heat by partition age: a partitioned table's partitions, oldest first, on a log scale (0 and unmeasured
    leave a gap: a log axis has no 0, and an unmeasured figure is unknown, not 0; the table beside says which). */
@@ -71,4 +67,4 @@ function partitions() {
   });
 }
 
-io(); size(); residency(); partitions();
+partitions();
