@@ -16,13 +16,13 @@ CSRF_COOKIE_HTTPONLY, CSRF_COOKIE_SECURE, X_FRAME_OPTIONS, SECURE_CONTENT_TYPE_N
 SECURE_REDIRECT_EXEMPT, SECURE_HSTS_SECONDS, SECURE_HSTS_INCLUDE_SUBDOMAINS, SECURE_HSTS_PRELOAD
 SECURE_PROXY_SSL_HEADER, MIGRATION_MODULES, LOGGING, PASSWORD_HASHERS
 
-# Named by a dotted path in the settings (MIDDLEWARE, DATABASE_ROUTERS, FILE_UPLOAD_HANDLERS, REST_FRAMEWORK,
+# Named by a dotted path in the settings (MIDDLEWARE, DATABASE_ROUTERS, FILE_UPLOAD_HANDLERS, STORAGES, REST_FRAMEWORK,
 # SPECTACULAR_SETTINGS, CELERY_TASK_ROUTES, CELERY_BEAT_SCHEDULER, the allauth adapters) or by auditlog's
 # mask_callable; loaded by that name, never imported.
 AuditMiddleware, BearerUserMiddleware, RequestBodyGuardMiddleware, ReplicaReadsMiddleware, ReplicaRouter
 SizeLimitUploadHandler, api_exception_handler, BoundedLimitOffsetPagination, ViewerReadAdminWrite
 ApiTokenAuthentication, add_error_responses, route_task, ResilientDatabaseScheduler, LocalAccountAdapter
-DirectoryAccountAdapter, secret_mask
+DirectoryAccountAdapter, secret_mask, ModuleManifestStaticFilesStorage
 # A drf-spectacular extension (registered by subclassing once apps.api.apps imports its module) and a Celery
 # worker bootstep (added by its dotted path in config/celery.py).
 ApiTokenScheme, WorkerHeartbeat
@@ -31,6 +31,8 @@ ApiTokenScheme, WorkerHeartbeat
 # (sync, its heap), a bootstep's requires, a Celery router's **kw, a model field's from_db_value(expression),
 # drf-spectacular's postprocessing hook (generator, public).
 _.sync, _._heap, _._heap_invalidated, requires, kw, expression, generator, public
+# Django's ManifestStaticFilesStorage reads its class attribute support_js_module_import_aggregation.
+_.support_js_module_import_aggregation
 
 # DRF SerializerMethodField readers: get_<field> of a declared field (a rule on get_* would hide every dead getter).
 _.get_label, _.get_cost_now_usd_per_month, _.get_cost_after_usd_per_month, _.get_savings_usd_per_month

@@ -1,7 +1,7 @@
-"""What browser tests share: the CSP watch, login, screenshots and the check that a chart is drawn.
+"""What browser tests share: the CSP and script-error watches, login, screenshots and the check that a chart is drawn.
 
-The fixtures (``page``, which fails a test whose pages broke the CSP, ``csp_violations`` and ``collected``) are in
-tests/conftest.py.
+The fixtures (``page``, which fails a test whose pages broke the CSP or had a script error, ``csp_violations`` and
+``collected``) are in tests/conftest.py.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,6 +49,23 @@ def watch_csp(page) -> list[str]:
     page.add_init_script(CSP_LISTENER_JS)
     page.on("console", lambda msg: seen.append(f"{page.url}: {msg.text}")
             if "Content Security Policy" in msg.text or "CSP violation" in msg.text else None)
+    return seen
+
+
+def is_script_load_error(message) -> bool:
+    """A console message that says a script did not load: its request failed (a 404), or a module was refused
+    (served with a MIME type that is not JavaScript)."""
+    return message.type == "error" and (message.text.startswith("Failed to load module script")
+                                        or urlsplit(message.location.get("url", "")).path.endswith(".js"))
+
+
+def watch_script_errors(page) -> list[str]:
+    """Start collecting the script errors of ``page``: uncaught exceptions (a module importing a name another does
+    not export among them) and scripts that did not load. The list grows as the pages report them."""
+    seen: list[str] = []
+    page.on("pageerror", lambda error: seen.append(f"{page.url}: {error}"))
+    page.on("console", lambda msg: seen.append(f"{page.url}: {msg.text} ({msg.location.get('url')})")
+            if is_script_load_error(msg) else None)
     return seen
 
 

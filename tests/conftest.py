@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import watch_csp
+from tests.browser import watch_csp, watch_script_errors
 from tests.workers import worker_process, worker_stop
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -171,13 +171,16 @@ CSP_SEEN = pytest.StashKey[list]()
 
 @pytest.fixture
 def page(browser, request):
-    """A page in a fresh browser context; the test fails if any of its pages broke the Content-Security-Policy."""
+    """A page in a fresh browser context; the test fails if any of its pages broke the Content-Security-Policy or
+    had a script error (an uncaught exception, a script that did not load)."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
     page = context.new_page()
     seen = request.node.stash[CSP_SEEN] = watch_csp(page)
+    script_errors = watch_script_errors(page)
     yield page
     context.close()
     assert not seen, f"CSP violations: {seen}"
+    assert not script_errors, f"Script errors: {script_errors}"
 
 
 @pytest.fixture

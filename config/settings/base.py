@@ -165,7 +165,7 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / ".data" / "staticfiles")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "apps.core.staticfiles.ModuleManifestStaticFilesStorage"},
 }
 
 # Uploads (AWR reports, extracts) are bounded: bodies by role in apps.core.middleware, each file by

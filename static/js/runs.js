@@ -1,56 +1,45 @@
 /* /runs/: "collect now" without a page reload, and live status of queued/running rows (polls every second). */
-(function () {
-  "use strict";
-  const DONE = ["succeeded", "failed", "skipped"];
-  const table = document.getElementById("runs-table");
-  if (!table) return;
+import { postForm, showMessage } from "./post.js";
 
-  function csrfToken(form) {
-    return form.querySelector("input[name=csrfmiddlewaretoken]").value;
-  }
+const DONE = ["succeeded", "failed", "skipped"];
+const REFRESH_PENDING = ["queued", "running"];
 
-  function update(row, run) {
-    row.dataset.status = run.status;
-    const badge = row.querySelector("[data-role=status]");
-    badge.textContent = run.status;
-    badge.className = "status " + run.status;
-    row.querySelector("[data-role=duration]").textContent = run.duration;
-    row.querySelector("[data-role=snapshots]").textContent = run.snapshots_added;
-    row.querySelector("[data-role=rows]").textContent = run.rows_added.toLocaleString("en-US");
-    row.dataset.refreshStatus = run.refresh_status || "";
-    const refresh = row.querySelector("[data-role=refresh]");
-    refresh.textContent = "";
-    const refreshBadge = document.createElement("span");
-    refreshBadge.className = run.refresh_status ? "status " + run.refresh_status : "muted";
-    refreshBadge.textContent = run.refresh_status || "—";
-    refresh.appendChild(refreshBadge);
-    refresh.title = run.refresh_error || "";
-    row.querySelector("[data-role=error]").textContent =
-      [run.error, run.refresh_error ? "Refresh: " + run.refresh_error : ""].filter(Boolean).join(" ");
-  }
+function update(row, run) {
+  row.dataset.status = run.status;
+  const badge = row.querySelector("[data-role=status]");
+  badge.textContent = run.status;
+  badge.className = "status " + run.status;
+  row.querySelector("[data-role=duration]").textContent = run.duration;
+  row.querySelector("[data-role=snapshots]").textContent = run.snapshots_added;
+  row.querySelector("[data-role=rows]").textContent = run.rows_added.toLocaleString("en-US");
+  row.dataset.refreshStatus = run.refresh_status || "";
+  const refresh = row.querySelector("[data-role=refresh]");
+  refresh.textContent = "";
+  const refreshBadge = document.createElement("span");
+  refreshBadge.className = run.refresh_status ? "status " + run.refresh_status : "muted";
+  refreshBadge.textContent = run.refresh_status || "—";
+  refresh.appendChild(refreshBadge);
+  refresh.title = run.refresh_error || "";
+  row.querySelector("[data-role=error]").textContent =
+    [run.error, run.refresh_error ? "Refresh: " + run.refresh_error : ""].filter(Boolean).join(" ");
+}
 
-  function showError(text) {
-    const box = document.getElementById("collect-messages");
-    box.querySelector("[data-role=message]").textContent = text;
-    box.hidden = false;
-  }
+function poll(row) {
+  if (row.dataset.polling) return;
+  row.dataset.polling = "1";
+  const tick = function () {
+    fetch(row.dataset.statusUrl, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then(function (r) { return r.json(); })
+      .then(function (run) {
+        update(row, run);
+        if (run.done) { delete row.dataset.polling; } else { setTimeout(tick, 1000); }
+      })
+      .catch(function () { setTimeout(tick, 3000); });
+  };
+  setTimeout(tick, 1000);
+}
 
-  function poll(row) {
-    if (row.dataset.polling) return;
-    row.dataset.polling = "1";
-    const tick = function () {
-      fetch(row.dataset.statusUrl, { headers: { Accept: "application/json" }, credentials: "same-origin" })
-        .then(function (r) { return r.json(); })
-        .then(function (run) {
-          update(row, run);
-          if (run.done) { delete row.dataset.polling; } else { setTimeout(tick, 1000); }
-        })
-        .catch(function () { setTimeout(tick, 3000); });
-    };
-    setTimeout(tick, 1000);
-  }
-
-  const REFRESH_PENDING = ["queued", "running"];
+function start(table) {
   table.querySelectorAll("tbody tr[data-run-id]").forEach(function (row) {
     if (DONE.indexOf(row.dataset.status) < 0 || REFRESH_PENDING.indexOf(row.dataset.refreshStatus) >= 0) poll(row);
   });
@@ -60,24 +49,20 @@
       event.preventDefault();
       const button = form.querySelector("button");
       button.disabled = true;
-      fetch(form.action, {
-        method: "POST", credentials: "same-origin",
-        headers: { Accept: "application/json", "X-CSRFToken": csrfToken(form) },
-      })
-        .then(function (r) {
-          return r.json().catch(function () { return {}; }).then(function (body) {
-            if (!r.ok) throw new Error(body.error || "HTTP " + r.status);
-            return body;
-          });
-        })
+      postForm(form)
         .then(function (run) {
           const empty = table.querySelector("tr.empty-row");
           if (empty) empty.remove();
           table.tBodies[0].insertAdjacentHTML("afterbegin", run.row_html);
           poll(table.tBodies[0].rows[0]);
         })
-        .catch(function (err) { showError("Collection of " + form.dataset.target + " not queued: " + err.message); })
+        .catch(function (err) {
+          showMessage("collect-messages", "Collection of " + form.dataset.target + " not queued: " + err.message);
+        })
         .finally(function () { button.disabled = false; });
     });
   });
-})();
+}
+
+const table = document.getElementById("runs-table");
+if (table) start(table);

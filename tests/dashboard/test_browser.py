@@ -163,12 +163,13 @@ class DashboardBrowserTests:
 
 class PolicyBrowserTests:
     def test_the_admin_pages_run_under_the_policy(self, page, live_server, admin_user, demo_target, csp_violations):
-        from django_celery_beat.models import PeriodicTask
+        from django_celery_beat.models import CrontabSchedule, PeriodicTask
 
         from apps.snapshots.services import schedule_install
 
         schedule_install()
         task = PeriodicTask.objects.order_by("pk").first()
+        crontab = CrontabSchedule.objects.create(minute="30", hour="4")
         login(page, live_server, admin_user.username)
         for path in ("/admin/", "/admin/targets/target/", f"/admin/targets/target/{demo_target.pk}/change/",
                      f"/admin/auth/user/{admin_user.pk}/change/", "/admin/auth/user/add/",
@@ -178,6 +179,8 @@ class PolicyBrowserTests:
             assert_no_csp_violation(page, csp_violations)
         # django-celery-beat's crontab helper runs from a static file (it was an inline script).
         assert page.locator(".field-crontab_translation").is_hidden()
+        page.select_option("#id_crontab", str(crontab.pk))
+        assert f"Translation: {crontab.human_readable}" in page.locator(".field-crontab .help").inner_text()
 
     def test_a_locked_out_login_shows_why_and_when(self, page, live_server, viewer, csp_violations):
         for password in ["guess-1", "guess-2", "guess-3", "guess-4", "guess-5", "vera-pass-1"]:

@@ -1,49 +1,46 @@
 /* Segment page charts: requests per snapshot, size over time, residency over time. */
-(function () {
-  "use strict";
-  const fmt = TS.fmt;
-  const timeAxis = { ticks: { maxTicksLimit: 6, maxRotation: 0, autoSkipPadding: 12 } };
+import * as TS from "./common.js";
 
-  const io = TS.data("data-io");
-  if (io && io.labels.length) {
-    TS.make("chart-io", {
-      type: "line",
-      data: {
-        labels: io.labels,
-        datasets: [
-          { label: "Read requests", data: io.reads, borderColor: "#2563eb", backgroundColor: "#2563eb22", fill: true, pointRadius: 0, borderWidth: 1.5 },
-          { label: "Write requests", data: io.writes, borderColor: "#dc2626", pointRadius: 0, borderWidth: 1.5 },
-        ],
-      },
-      options: {
-        interaction: { mode: "index", intersect: false },
-        scales: { x: timeAxis, y: { beginAtZero: true, title: { display: true, text: "requests per snapshot" }, ticks: { callback: function (v) { return fmt.sig(v); } } } },
-        plugins: { legend: { position: "bottom" } },
-      },
-    });
-  }
+const fmt = TS.fmt;
+const timeAxis = { ticks: { maxTicksLimit: 6, maxRotation: 0, autoSkipPadding: 12 } };
 
-  const size = TS.data("data-size");
-  if (size && size.labels.length) {
-    TS.make("chart-size", {
-      type: "line",
-      data: { labels: size.labels, datasets: [{ label: size.measured ? "Allocated (GB)" : "Current size (GB)", data: size.sizeGb, borderColor: "#0891b2", backgroundColor: "#0891b222", fill: true, pointRadius: 0, borderWidth: 2, stepped: true }] },
-      options: {
-        scales: { x: timeAxis, y: { beginAtZero: true, title: { display: true, text: "GB" }, ticks: { callback: function (v) { return fmt.gb(v); } } } },
-        plugins: { legend: { position: "bottom" }, tooltip: { callbacks: { label: function (i) { return fmt.gb(i.raw); } } } },
-      },
-    });
-  }
+const io = TS.data("data-io");
+if (io && io.labels.length) {
+  TS.make("chart-io", {
+    type: "line",
+    data: {
+      labels: io.labels,
+      datasets: [
+        { label: "Read requests", data: io.reads, borderColor: "#2563eb", backgroundColor: "#2563eb22", fill: true, pointRadius: 0, borderWidth: 1.5 },
+        { label: "Write requests", data: io.writes, borderColor: "#dc2626", pointRadius: 0, borderWidth: 1.5 },
+      ],
+    },
+    options: {
+      interaction: { mode: "index", intersect: false },
+      scales: { x: timeAxis, y: { beginAtZero: true, title: { display: true, text: "requests per snapshot" }, ticks: { callback: function (v) { return fmt.sig(v); } } } },
+      plugins: { legend: { position: "bottom" } },
+    },
+  });
+}
 
-  const res = TS.data("data-residency-series");
-  if (res && res.labels.length) TS.residencyChart("chart-residency", res, false);
-})();
+const size = TS.data("data-size");
+if (size && size.labels.length) {
+  TS.make("chart-size", {
+    type: "line",
+    data: { labels: size.labels, datasets: [{ label: size.measured ? "Allocated (GB)" : "Current size (GB)", data: size.sizeGb, borderColor: "#0891b2", backgroundColor: "#0891b222", fill: true, pointRadius: 0, borderWidth: 2, stepped: true }] },
+    options: {
+      scales: { x: timeAxis, y: { beginAtZero: true, title: { display: true, text: "GB" }, ticks: { callback: function (v) { return fmt.gb(v); } } } },
+      plugins: { legend: { position: "bottom" }, tooltip: { callbacks: { label: function (i) { return fmt.gb(i.raw); } } } },
+    },
+  });
+}
+
+const res = TS.data("data-residency-series");
+if (res && res.labels.length) TS.residencyChart("chart-residency", res, false);
 
 /* Heat by partition age: a partitioned table's partitions, oldest first, on a log scale (0 and unmeasured
    leave a gap: a log axis has no 0, and an unmeasured figure is unknown, not 0; the table beside says which). */
-(function () {
-  "use strict";
-  const fmt = TS.fmt;
+function partitions() {
   const parts = TS.data("data-partitions");
   if (!parts || !parts.labels.length) return;
   const colour = function (i) { return parts.current[i] ? "#dc2626" : (parts.ages[i] !== null && parts.ages[i] < 0 ? "#9ca3af" : "#2563eb"); };
@@ -68,4 +65,6 @@
       },
     },
   });
-})();
+}
+
+partitions();
