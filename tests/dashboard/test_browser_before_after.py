@@ -82,6 +82,11 @@ class BeforeAfterBrowserTests:
             assert page.locator("#plan-overall").inner_text().startswith("paid Paid: 2 moves: 2 paid; IO time ")
             assert page.locator("#plan-next").is_enabled()
             shot_of(page, "#plan-verdict", "plan_verdict")
+            # On a laptop the verdict table shows every column and each step's sentence without scrolling aside.
+            page.set_viewport_size({"width": 1366, "height": 768})
+            scroll = page.locator("#verdict-table").evaluate(
+                "(table) => [table.parentElement.scrollWidth, table.parentElement.clientWidth]")
+            assert scroll[0] <= scroll[1], f"the verdict table scrolls sideways: {scroll}"
             page.click("#plan-next")
             page.wait_for_url(re.compile(rf"/plans/{plan.pk}/$"))
             assert page.locator("#plan-state").inner_text() == "verified"
