@@ -1,5 +1,5 @@
 /* Follows a task queued on a worker without a reload: polls its status URL (JSON) until the task is done.
-   The target pages' refresh, the connection check page and /manage/targets/ use it. */
+   The target pages' refresh, the connection check page, /manage/targets/ and /runs/ use it. */
 
 function getJson(url) {
   return fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" })

@@ -1,4 +1,5 @@
 /* /runs/: "collect now" without a page reload, and live status of queued/running rows (polls every second). */
+import { follow } from "./follow.js";
 import { postForm, showMessage } from "./post.js";
 
 const DONE = ["succeeded", "failed", "skipped"];
@@ -24,19 +25,14 @@ function update(row, run) {
     [run.error, run.refresh_error ? "Refresh: " + run.refresh_error : ""].filter(Boolean).join(" ");
 }
 
+// Follows a queued or running row (or one whose refresh is pending) until its run and refresh are done.
 function poll(row) {
   if (row.dataset.polling) return;
   row.dataset.polling = "1";
-  const tick = function () {
-    fetch(row.dataset.statusUrl, { headers: { Accept: "application/json" }, credentials: "same-origin" })
-      .then(function (r) { return r.json(); })
-      .then(function (run) {
-        update(row, run);
-        if (run.done) { delete row.dataset.polling; } else { setTimeout(tick, 1000); }
-      })
-      .catch(function () { setTimeout(tick, 3000); });
-  };
-  setTimeout(tick, 1000);
+  follow(row.dataset.statusUrl, function (run) { update(row, run); }, function (run) {
+    if (run.done) delete row.dataset.polling;
+    return run.done;
+  }, 1000);
 }
 
 function start(table) {
