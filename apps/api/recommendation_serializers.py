@@ -11,6 +11,7 @@ from rest_framework import serializers
 from apps.api.errors import BadRequest
 from apps.api.serializers import money
 from apps.dashboard.selectors import segment_label
+from apps.tiering.models import Recommendation
 from apps.tiering.rules import FINDING_CODES
 
 #: What DRF's to_representation of these field types is, for the values our rows hold (ints, floats, strings,
@@ -19,8 +20,11 @@ _PLAIN: dict[type, Callable[[Any], Any]] = {serializers.IntegerField: int, seria
                                             serializers.CharField: str, serializers.BooleanField: bool}
 
 
-class RecommendationSerializer(serializers.Serializer):
+class RecommendationSerializer(serializers.ModelSerializer):
     """One current recommendation. Money per month in the target's tier set's basis (context ``basis``)."""
+
+    # The measured figures are the model's own columns (their types, nullability and help come from
+    # Recommendation._meta); what a row shows of its segment, its tiers and its money is declared here.
 
     segment_id = serializers.IntegerField()
     # A declared field named label (DRF's metaclass collects it); the stubs see Field.label, a string.
@@ -31,31 +35,28 @@ class RecommendationSerializer(serializers.Serializer):
     object_type = serializers.CharField(source="segment.object_type")
     container = serializers.CharField(source="segment.container")
     tablespace_name = serializers.CharField(source="segment.tablespace_name")
-    action = serializers.CharField()
     current_tier = serializers.CharField(source="current_tier.name", allow_null=True, default=None)
     cost_tier = serializers.CharField(source="cost_tier.name", allow_null=True, default=None,
                                       help_text="the cost model's cheapest tier")
     recommended_tier = serializers.CharField(source="recommended_tier.name", allow_null=True, default=None)
-    measured = serializers.BooleanField(help_text="false: IO not all measured (AWR's top-N), figures are bounds")
-    iops = serializers.FloatField(allow_null=True)
-    read_iops = serializers.FloatField(allow_null=True)
-    write_iops = serializers.FloatField(allow_null=True)
-    iops_bound = serializers.FloatField(allow_null=True, help_text="upper bound on IOPS where not measured")
-    size_gb = serializers.FloatField(allow_null=True)
-    intensity = serializers.FloatField(allow_null=True, help_text="IOPS per GB")
-    read_requests_per_day = serializers.FloatField(allow_null=True)
-    flash_blocks = serializers.IntegerField(allow_null=True)
-    cache_blocks = serializers.IntegerField(allow_null=True)
     cost_now_usd_per_month = serializers.SerializerMethodField()
     cost_after_usd_per_month = serializers.SerializerMethodField()
     savings_usd_per_month = serializers.SerializerMethodField()
-    io_time_saved_s_per_day = serializers.FloatField(allow_null=True)
-    move_seconds = serializers.FloatField(allow_null=True)
-    move_redo_bytes = serializers.IntegerField(allow_null=True)
     move_cost_usd = money(help_text="the move's one-off cost")
-    payback_days = serializers.FloatField(allow_null=True)
     findings = serializers.SerializerMethodField()
-    move_group = serializers.CharField()
+
+    class Meta:
+        model = Recommendation
+        # The columns in the order the table, the CSV and the API answer them.
+        fields = ["segment_id", "label", "owner", "object_name", "subobject_name", "object_type", "container",
+                  "tablespace_name", "action", "current_tier", "cost_tier", "recommended_tier", "measured", "iops",
+                  "read_iops", "write_iops", "iops_bound", "size_gb", "intensity", "read_requests_per_day",
+                  "flash_blocks", "cache_blocks", "cost_now_usd_per_month", "cost_after_usd_per_month",
+                  "savings_usd_per_month", "io_time_saved_s_per_day", "move_seconds", "move_redo_bytes",
+                  "move_cost_usd", "payback_days", "findings", "move_group"]
+        read_only_fields = fields
+        extra_kwargs = {"measured": {"help_text": "false: IO not all measured (AWR's top-N), figures are bounds"},
+                        "intensity": {"help_text": "IOPS per GB"}}
 
     def __init__(self, *args: Any, fields: list[str] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -133,6 +134,10 @@ class HistoryRecommendationSerializer(RecommendationSerializer):
     current = serializers.BooleanField(source="is_current")
     window_days = serializers.IntegerField()
     statistic = serializers.CharField()
+
+    class Meta(RecommendationSerializer.Meta):
+        fields = [*RecommendationSerializer.Meta.fields, "computed_at", "current", "window_days", "statistic"]
+        read_only_fields = fields
 
 
 class SegmentSampleSerializer(serializers.Serializer):
