@@ -105,10 +105,10 @@ def plan_approve(page, live_server, plan_id: int) -> None:
     page.wait_for_url(re.compile(rf"/plans/{plan_id}/$"))
 
 
-def login(page, live_server, username: str) -> None:
+def login(page, live_server, username: str, password: str = PASSWORD) -> None:
     page.goto(f"{live_server.url}/")
     assert "/accounts/login/" in page.url  # anonymous users land on the login form
     page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
+    page.fill("#id_password", password)
     page.click("button[type=submit]")
     page.wait_for_url(f"{live_server.url}/")

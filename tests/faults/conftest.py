@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.faults.stack import ROOT, PrivateStack, wait_for
+from tests.faults.stack import ADMIN_PASSWORD, ROOT, PrivateStack, wait_for
 
 DATA_DIR = ROOT / ".data" / "faults"
 REPORTS_DIR = Path(os.environ.get("TIERSCOPE_STACK_DATA", ROOT / ".data")) / "reports"
@@ -57,7 +57,7 @@ def stack() -> Iterator[PrivateStack]:
         "WORKER_CONCURRENCY": "1",  # one pool child: the one a test kills is the one running the collection
         "WEB_CONCURRENCY": "2",
         "TIERSCOPE_PG_SHARED_BUFFERS": "128MB",
-        "TIERSCOPE_ADMIN_PASSWORD": "faults-admin-1",
+        "TIERSCOPE_ADMIN_PASSWORD": ADMIN_PASSWORD,
         # A hung target gives up in seconds, not minutes: 2 s connect limit, retries 2, 4 and 8 s apart.
         "TIERSCOPE_ORACLE_CONNECT_TIMEOUT_S": "2",
         "TIERSCOPE_COLLECT_RETRY_BACKOFF_S": "2",

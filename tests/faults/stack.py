@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 STACK = ROOT / "scripts" / "dev" / "stack.sh"
 PY = ROOT / ".venv" / "bin" / "python"
 SHARED_PORTS = {55432, 56379, 8000}
+ADMIN_PASSWORD = "faults-admin-1"  # of the stack's admin, "admin" (TIERSCOPE_ADMIN_PASSWORD)
 
 
 def wait_for(predicate: Callable[[], Any], *, timeout_s: float, what: str, every_s: float = 0.5) -> Any:
