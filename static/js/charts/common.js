@@ -68,6 +68,28 @@ function make(canvasId, config) {
   return new Chart(canvas, config);
 }
 
+// Draws each of a page's charts on its own ({canvas id: function drawing it}): one whose data or drawing fails
+// says so in its place, in words and on the console, and the page's other charts are drawn all the same.
+function drawEach(charts) {
+  Object.entries(charts).forEach(function ([canvasId, draw]) {
+    try {
+      draw();
+    } catch (error) {
+      console.error("chart " + canvasId + " not drawn:", error);
+      const canvas = document.getElementById(canvasId);
+      if (!canvas) return;
+      Chart.getChart(canvas)?.destroy();
+      const note = document.createElement("p");
+      note.className = "chart-failed";
+      note.setAttribute("role", "alert");
+      note.dataset.chart = canvasId;
+      note.textContent = "This chart could not be drawn (" + error.message + "). The page's other figures are "
+        + "not affected; the browser's console has the details.";
+      canvas.replaceWith(note);
+    }
+  });
+}
+
 // MB held in the Smart Flash Cache and the buffer cache, stacked: per snapshot (columns, the segment page) or
 // per segment (horizontal bars, the target page).
 function residencyChart(canvasId, d, horizontal) {
@@ -90,4 +112,4 @@ function residencyChart(canvasId, d, horizontal) {
   });
 }
 
-export { data, tierColour, paintTierDots, fmt, logTicks, logGrid, make, residencyChart };
+export { data, tierColour, paintTierDots, fmt, logTicks, logGrid, make, drawEach, residencyChart };

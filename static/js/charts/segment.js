@@ -1,11 +1,13 @@
-/* Segment page charts: requests per snapshot, size over time, residency over time. */
+/* Segment page charts: requests per snapshot, size over time, residency over time, and a partitioned table's
+   heat by partition age. */
 import * as TS from "./common.js";
 
 const fmt = TS.fmt;
 const timeAxis = { ticks: { maxTicksLimit: 6, maxRotation: 0, autoSkipPadding: 12 } };
 
-const io = TS.data("data-io");
-if (io && io.labels.length) {
+function requests() {
+  const io = TS.data("data-io");
+  if (!io || !io.labels.length) return;
   TS.make("chart-io", {
     type: "line",
     data: {
@@ -23,8 +25,9 @@ if (io && io.labels.length) {
   });
 }
 
-const size = TS.data("data-size");
-if (size && size.labels.length) {
+function allocated() {
+  const size = TS.data("data-size");
+  if (!size || !size.labels.length) return;
   TS.make("chart-size", {
     type: "line",
     data: { labels: size.labels, datasets: [{ label: size.measured ? "Allocated (GB)" : "Current size (GB)", data: size.sizeGb, borderColor: "#0891b2", backgroundColor: "#0891b222", fill: true, pointRadius: 0, borderWidth: 2, stepped: true }] },
@@ -35,8 +38,10 @@ if (size && size.labels.length) {
   });
 }
 
-const res = TS.data("data-residency-series");
-if (res && res.labels.length) TS.residencyChart("chart-residency", res, false);
+function residency() {
+  const res = TS.data("data-residency-series");
+  if (res && res.labels.length) TS.residencyChart("chart-residency", res, false);
+}
 
 /* Heat by partition age: a partitioned table's partitions, oldest first, on a log scale (0 and unmeasured
    leave a gap: a log axis has no 0, and an unmeasured figure is unknown, not 0; the table beside says which). */
@@ -67,4 +72,4 @@ function partitions() {
   });
 }
 
-partitions();
+TS.drawEach({ "chart-io": requests, "chart-size": allocated, "chart-residency": residency, "chart-partitions": partitions });

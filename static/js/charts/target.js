@@ -144,8 +144,8 @@ function flash() {
   });
 }
 
-// Colour registration order = tier intensity order from the scatter payload.
-const sc = TS.data("data-scatter");
-if (sc) sc.series.forEach(function (s) { TS.tierColour(s.tier); });
-scatter(); skew(); cost(); residency(); flash();
+// The scatter, drawn first, registers the tiers' colours in its payload's order (by intensity); the cost chart and
+// the tier dots take the same colours.
+TS.drawEach({ "chart-scatter": scatter, "chart-skew": skew, "chart-cost": cost, "chart-residency": residency,
+  "chart-flash": flash });
 TS.paintTierDots();
