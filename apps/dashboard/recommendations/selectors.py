@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Case, F, Max, Q, QuerySet, Sum, Value, When
+from django.db.models import Case, Count, F, Max, Q, QuerySet, Sum, Value, When
 from django.db.models.functions import Extract
 
 from apps.core.time import day_start
@@ -219,9 +219,11 @@ def recommendation_totals(qs: QuerySet[Recommendation]) -> dict[str, Decimal | i
 
     ``unpriced``: rows without a cost (size unknown, tablespace unmapped), which the sums leave out;
     ``unmeasured``: rows whose costs are lower bounds (IO not all measured). Either makes the sums
-    lower bounds, and all rows unpriced makes them unknown (``now`` None), never $0.
+    lower bounds, and all rows unpriced makes them unknown (``now`` None), never $0. ``repaying``: moves with a
+    one-off cost to repay (a payback of some days), counted for a run's stored totals (the tables leave their
+    Payback column out when none has one and the tier set sets no move cost).
     """
-    return qs.order_by().aggregate(**totals_aggregates())
+    return qs.order_by().aggregate(**totals_aggregates(), repaying=Count("segment_id", filter=Q(payback_days__gt=0)))
 
 
 FILTERED_TOTALS_CAP = 10_000

@@ -66,4 +66,12 @@ def table_page(request: HttpRequest, target: Target, *, with_action: bool,
     selectors.lob_indexes_attach(page.rows)
     totals = selectors.recommendation_totals_capped(rows) if filters_set else {**figures.totals, "capped": False}
     return {"form": form, "page": page, "sort": sort, "filtered": rows, "totals": totals, "table_totals": totals,
-            "filters_set": filters_set, "page_note": note, "folded": folded}
+            "filters_set": filters_set, "page_note": note, "folded": folded,
+            "payback_shown": payback_shown(target, figures.totals)}
+
+
+def payback_shown(target: Target, run_totals: dict[str, Any]) -> bool:
+    """Whether the table has a Payback column: not when the tier set sets no cost per move and no move of the run
+    has a one-off cost to repay (every cell would say "no move cost set"; the table says it once instead). Totals
+    stored before ``repaying`` was counted show the column."""
+    return not (target.tier_set.move_cost_usd == 0 and run_totals.get("repaying") == 0)
