@@ -49,8 +49,10 @@ def _figures(stack: PrivateStack, *names: str) -> dict[str, dict]:
 
 
 def _collected_after(stack: PrivateStack, name: str, after_run_id: int, timeout_s: float) -> int:
-    """Make the target due now; the id of its next succeeded run once the refresh after it has succeeded."""
-    stack.sql("UPDATE targets_target SET next_collect_at = now() - interval '1 minute' WHERE name = %s", (name,))
+    """The id of the target's next succeeded run after ``after_run_id``, once the refresh after it has succeeded.
+
+    The target is made due whenever it has no run under way and none has succeeded since: a run that ends sets
+    the target's next time, and would undo a due time set while it ran (a wait then outlasted its deadline)."""
 
     def done():
         rows = stack.sql(
@@ -58,7 +60,14 @@ def _collected_after(stack: PrivateStack, name: str, after_run_id: int, timeout_
             "JOIN tiering_refresh f ON f.after_run_id = r.id "
             "WHERE t.name = %s AND r.id > %s AND r.status = 'succeeded' AND f.status = 'succeeded' "
             "ORDER BY r.id DESC LIMIT 1", (name, after_run_id))
-        return rows[0][0] if rows else None
+        if rows:
+            return rows[0][0]
+        stack.sql(
+            "UPDATE targets_target t SET next_collect_at = now() - interval '1 minute' WHERE t.name = %s "
+            "AND (t.next_collect_at IS NULL OR t.next_collect_at > now()) AND NOT EXISTS (SELECT 1 FROM "
+            "snapshots_collectionrun r WHERE r.target_id = t.id AND (r.status IN ('queued', 'running') "
+            "OR (r.id > %s AND r.status = 'succeeded')))", (name, after_run_id))
+        return None
 
     return wait_for(done, timeout_s=timeout_s, what=f"{name} collected and refreshed")
 
@@ -118,9 +127,12 @@ print(json.dumps({{"id": target.id}}))
 
     def test_a_database_recreated_under_a_new_dbid_is_kept_apart(self, stack):
         before = stack.counts()
+        # The runs before the targets exist: a new target is due at once, and beat may collect it before the
+        # second one is made (a last run id read after that would wait for a run that never comes).
+        first_after = _last_run_id(stack)
         stack.manage(_DEMO_LIKE.format(name="fault-dbid", seed=11))
         stack.manage(_DEMO_LIKE.format(name="fault-dbid-reference", seed=12))
-        last = _collected_after(stack, "fault-dbid", _last_run_id(stack), timeout_s=120)
+        last = _collected_after(stack, "fault-dbid", first_after, timeout_s=120)
         old = _figures(stack, "fault-dbid")["fault-dbid"]
 
         # The database is recreated: same target, another DBID (the demo's DBID follows its seed).
@@ -145,9 +157,10 @@ print(json.dumps({{"id": target.id}}))
                        f"{reference['iops']:.1f}; the run says: {notes.splitlines()[0]}"]))
 
     def test_snapshots_deleted_and_collected_again_give_the_same_figures(self, stack):
+        first_after = _last_run_id(stack)  # before the targets exist (beat may collect a new one at once)
         stack.manage(_DEMO_LIKE.format(name="fault-recollect", seed=21))
         stack.manage(_DEMO_LIKE.format(name="fault-recollect-reference", seed=21))
-        last = _collected_after(stack, "fault-recollect", _last_run_id(stack), timeout_s=120)
+        last = _collected_after(stack, "fault-recollect", first_after, timeout_s=120)
         first = _figures(stack, "fault-recollect")["fault-recollect"]
         before = stack.counts()
 
