@@ -13,13 +13,13 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from apps.dashboard import formatting
-from apps.tiering.moves.movability import LOB_TYPES
+from apps.tiering.moves.movability import LOB_INDEX_TYPES, LOB_TYPES
 from apps.tiering.recommendations.lobfold import LOB_SEGMENT_TYPES
 from apps.tiering.recommendations.selectors import lob_indexes_of
 
 register = template.Library()
 
-_STORES_A_LOB = LOB_TYPES | {"LOBINDEX"}  # a LOB's segments and its index: the table and column they serve
+_STORES_A_LOB = LOB_TYPES | LOB_INDEX_TYPES  # a LOB's segments and its index: the table and column they serve
 
 
 # Money per month (issue 15): figures are stored in their tier set's unit (a purchase, or per month);

@@ -40,6 +40,14 @@ def test_a_lob_names_the_table_and_column_it_stores():
     assert 'title="SOE.SYS_LOB0000087654C00003$$"' in html
 
 
+@pytest.mark.parametrize("object_type", ["LOBINDEX", "LOB INDEX"])  # as movability.LOB_INDEX_TYPES spells it
+def test_a_lob_index_names_the_table_and_column_its_lob_stores(object_type):
+    html = _render(_seg(object_name="SYS_IL0000087654C00003$$", object_type=object_type,
+                        partitioned_parent="ORDER_DOCS", lob_column="DOC_BODY"))
+
+    assert '<span class="ident muted" data-role="lob-of">ORDER_DOCS.DOC_BODY</span>' in html
+
+
 def test_a_table_has_one_line_and_a_container_prefix():
     html = _render(_seg(container="PDB1"))
 
