@@ -76,9 +76,10 @@ ADVISORY_HOLDERS = sql.SQL(
 # --------------------------------------------------------------------------- liveness and replication
 
 ALIVE = sql.SQL("SELECT 1")
-WAL_POSITION = sql.SQL("SELECT pg_current_wal_lsn()::text")
+# WAL positions as bytes from 0/0, comparable across the primary and its standby.
+WAL_POSITION = sql.SQL("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint")
 REPLAY_STATE = sql.SQL(
-    "SELECT pg_is_in_recovery(), pg_wal_lsn_diff(%s::pg_lsn, pg_last_wal_replay_lsn()), "
+    "SELECT pg_is_in_recovery(), pg_wal_lsn_diff(pg_last_wal_replay_lsn(), '0/0')::bigint, "
     "extract(epoch FROM now() - pg_last_xact_replay_timestamp())::float8")
 
 # --------------------------------------------------------------------------- apps.core.pgcopy
