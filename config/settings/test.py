@@ -19,3 +19,6 @@ DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DB_NAME", "test_tierscope"
 # A replica alias (DATABASE_REPLICA_URL) is the same database seen from a standby: never created for tests.
 if "replica" in DATABASES:  # noqa: F405
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}  # noqa: F405
+
+# pytest-xdist workers (make test runs several) share one Redis: each keeps its cached pages under its own prefix.
+CACHES["pages"]["KEY_PREFIX"] = f"tierscope-test-{env_str('PYTEST_XDIST_WORKER', 'main')}"  # noqa: F405

@@ -333,8 +333,10 @@ whole_suite() {
     "$PY" -m pytest -m "$BESIDE" --durations=10 >"$blog" 2>&1 &
   bpid=$!
   trap 'kill "$bpid" 2>/dev/null || true' INT TERM
+  # The rest is CPU-bound: pytest-xdist spreads it over the machine's cores (TIERSCOPE_TEST_WORKERS, default
+  # auto), a whole test file per worker in its order; each worker has its own test database (_gw0, _gw1, ...).
   # The slowest tests are listed after every whole run: what to look at when the suite nears its 15 minutes.
-  "$PY" -m pytest -m "not ($BESIDE)" --durations=25 || mrc=$?
+  "$PY" -m pytest -m "not ($BESIDE)" -n "${TIERSCOPE_TEST_WORKERS:-auto}" --dist loadfile --durations=25 || mrc=$?
   wait "$bpid" || brc=$?
   trap - INT TERM
   say "the tests that wait on processes ($BESIDE), run beside the rest (log: $blog):"
