@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from csp.constants import NONE, SELF
@@ -118,7 +119,7 @@ REDIS_URL = env_str("REDIS_URL")
 # Viewers' page bodies, rendered once per state of what they show (apps.dashboard.page_cache, docs/performance.md).
 # A Redis that does not answer within the timeouts costs the saving, never the page.
 PAGE_CACHE_SECONDS = env_int("TIERSCOPE_PAGE_CACHE_SECONDS", 300)
-CACHES = {
+CACHES: dict[str, dict[str, Any]] = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "pages": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",

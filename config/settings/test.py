@@ -21,4 +21,4 @@ if "replica" in DATABASES:  # noqa: F405
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}  # noqa: F405
 
 # pytest-xdist workers (make test runs several) share one Redis: each keeps its cached pages under its own prefix.
-CACHES["pages"] = {**CACHES["pages"], "KEY_PREFIX": f"tierscope-test-{env_str('PYTEST_XDIST_WORKER', 'main')}"}  # noqa: F405
+CACHES["pages"]["KEY_PREFIX"] = f"tierscope-test-{env_str('PYTEST_XDIST_WORKER', 'main')}"  # noqa: F405
