@@ -57,13 +57,19 @@ def fmt_mib(size_mb: int | None) -> str:
     return fmt_gb(None if size_mb is None else size_mb / 1024)
 
 
-def fmt_iops(iops: float | None) -> str:
-    return DASH if iops is None else f"{_sig(iops)} IOPS"
+def fmt_iops(iops: float | None, *, unit: bool = True) -> str:
+    """"542 IOPS"; without the unit where a table's header names it: "542"."""
+    if iops is None:
+        return DASH
+    return f"{_sig(iops)} IOPS" if unit else _sig(iops)
 
 
-def fmt_intensity(intensity: float | None) -> str:
-    """IO intensity, one spelling on every page (docs/glossary.md): "0.0521 IO/s per GB"."""
-    return DASH if intensity is None else f"{_sig(intensity)} IO/s per GB"
+def fmt_intensity(intensity: float | None, *, unit: bool = True) -> str:
+    """IO intensity, one spelling on every page (docs/glossary.md): "0.0521 IO/s per GB"; without the unit where
+    a table's header names it: "0.0521"."""
+    if intensity is None:
+        return DASH
+    return f"{_sig(intensity)} IO/s per GB" if unit else _sig(intensity)
 
 
 def fmt_usd(amount: Decimal | float | None) -> str:
@@ -80,13 +86,18 @@ def fmt_usd(amount: Decimal | float | None) -> str:
     return f"{sign}${body}"
 
 
-def fmt_usd_per_month(amount: Decimal | float | None) -> str:
-    """A monthly figure with its unit: the unit every page compares money in.
+def fmt_usd_per_month(amount: Decimal | float | None, *, unit: bool = True) -> str:
+    """A monthly figure with its unit: the unit every page compares money in; without it where a table's header
+    names it ("$/month").
 
     >>> fmt_usd_per_month(Decimal("312")), fmt_usd_per_month(Decimal("0.0125")), fmt_usd_per_month(None)
     ('$312.00/month', '$0.01/month', '—')
+    >>> fmt_usd_per_month(Decimal("312"), unit=False)
+    '$312.00'
     """
-    return DASH if amount is None else f"{fmt_usd(amount)}/month"
+    if amount is None:
+        return DASH
+    return f"{fmt_usd(amount)}/month" if unit else fmt_usd(amount)
 
 
 def fmt_usd_purchase(amount: Decimal | float | None) -> str:

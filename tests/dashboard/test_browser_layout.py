@@ -67,8 +67,9 @@ DRAWN_JS = """() => Array.from(document.querySelectorAll('canvas')).every((c) =>
 })"""
 
 # The marker CSS draws after each sortable header: ▲/▼ on the active sort, ⇅ on the others.
+# Each header by its label (a sorting header's link, without the unit line under it) and its marker.
 MARKERS_JS = """(selector) => Array.from(document.querySelectorAll(selector)).map((th) => [
-  th.textContent.trim(), getComputedStyle(th, '::after').content])"""
+  (th.querySelector('a') || th).textContent.trim(), getComputedStyle(th, '::after').content])"""
 
 
 def fits(page, live_server, path: str, name: str, csp_violations) -> None:

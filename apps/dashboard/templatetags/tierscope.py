@@ -37,10 +37,10 @@ def usd_month(amount: Any) -> str:
 
 
 @register.filter
-def per_month(amount: Any, basis: Any) -> str:
+def per_month(amount: Any, basis: Any, *, unit: bool = True) -> str:
     """``{{ amount|per_month:basis }}``: "$300.00/month" for $18,000 of devices over 60 months."""
     figure = _amount(amount)
-    return formatting.fmt_usd_per_month(None if figure is None or not basis else basis.per_month(figure))
+    return formatting.fmt_usd_per_month(None if figure is None or not basis else basis.per_month(figure), unit=unit)
 
 
 @register.filter
@@ -53,11 +53,12 @@ def in_own_unit(amount: Any, basis: Any) -> str:
 
 
 @register.simple_tag
-def rec_money(rec: Any, field: str, basis: Any) -> str:
+def rec_money(rec: Any, field: str, basis: Any, unit: bool = True) -> str:
     """A recommendation's cost field per month; "≥ " before it where the IOPS were not all measured (the
-    cost counts GB and the measured IOPS only: a lower bound)."""
+    cost counts GB and the measured IOPS only: a lower bound). ``unit=False`` in a table whose header says
+    "$/month"."""
     value = getattr(rec, field, None)
-    text = per_month(value, basis)
+    text = per_month(value, basis, unit=unit)
     if getattr(rec, "measured", True) or value is None or field == "savings_usd":
         return text
     return f"≥ {text}"
@@ -98,8 +99,9 @@ def query_with(context: template.Context, **changes: object) -> str:
 
 
 @register.simple_tag(takes_context=True)
-def sort_header(context: template.Context, key: str, label: str, numeric: bool = False) -> str:
-    """A <th> whose link sorts the table by ``key`` (descending first; a second click flips it)."""
+def sort_header(context: template.Context, key: str, label: str, numeric: bool = False, unit: str = "") -> str:
+    """A <th> whose link sorts the table by ``key`` (descending first; a second click flips it); ``unit``, when
+    given, on a line of its own under the label: the unit the column's cells leave out."""
     current = context.get("sort", "")
     if current == f"-{key}":
         new, aria = key, "descending"
@@ -109,6 +111,9 @@ def sort_header(context: template.Context, key: str, label: str, numeric: bool =
         new, aria = f"-{key}", "none"
     href = query_with(context, sort=new)
     # The arrow comes from CSS on aria-sort.
+    if unit:
+        return format_html('<th class="{}" aria-sort="{}"><a href="{}">{}</a><span class="unit">{}</span></th>',
+                           "num" if numeric else "", aria, href, label, unit)
     return format_html('<th class="{}" aria-sort="{}"><a href="{}">{}</a></th>',
                        "num" if numeric else "", aria, href, label)
 
@@ -136,23 +141,25 @@ NOT_MEASURED = "not measured"
 
 
 @register.filter
-def rec_iops(rec: Any) -> str:
-    """The recommendation's IOPS, or "not measured (≤ N IO/s)"."""
+def rec_iops(rec: Any, unit: bool = True) -> str:
+    """The recommendation's IOPS, or "not measured (≤ N IOPS)"; ``{{ rec|rec_iops:False }}`` without the unit,
+    in a table whose header names it."""
     if getattr(rec, "measured", True):
-        return formatting.fmt_iops(rec.iops)
+        return formatting.fmt_iops(rec.iops, unit=unit)
     bound = getattr(rec, "iops_bound", None)
-    return NOT_MEASURED if bound is None else f"{NOT_MEASURED} (≤ {formatting.fmt_iops(bound)})"
+    return NOT_MEASURED if bound is None else f"{NOT_MEASURED} (≤ {formatting.fmt_iops(bound, unit=unit)})"
 
 
 @register.filter
-def rec_intensity(rec: Any) -> str:
-    """The recommendation's intensity, or "not measured (≤ N)" (the IOPS bound over its size)."""
+def rec_intensity(rec: Any, unit: bool = True) -> str:
+    """The recommendation's intensity, or "not measured (≤ N)" (the IOPS bound over its size); ``unit`` as
+    ``rec_iops``'s."""
     if getattr(rec, "measured", True):
-        return formatting.fmt_intensity(rec.intensity)
+        return formatting.fmt_intensity(rec.intensity, unit=unit)
     bound, size_gb = getattr(rec, "iops_bound", None), getattr(rec, "size_gb", None)
     if bound is None or not size_gb:
         return NOT_MEASURED
-    return f"{NOT_MEASURED} (≤ {formatting.fmt_intensity(bound / size_gb)})"
+    return f"{NOT_MEASURED} (≤ {formatting.fmt_intensity(bound / size_gb, unit=unit)})"
 
 
 @register.filter

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.db import connection
@@ -21,11 +22,11 @@ def big(seed_tiers):
     return build_target(name="big", segments=120)
 
 
-def _iops(index: int) -> str:
+def _iops(index: int, *, unit: bool = True) -> str:
     """The factory's figure of its segment ``index``: (100 + i reads + 10 + i writes) an hour, every hour."""
     from apps.dashboard.formatting import fmt_iops
 
-    return fmt_iops((110 + 2 * index) / 3600)
+    return fmt_iops((110 + 2 * index) / 3600, unit=unit)
 
 
 class PeriodPickerTests:
@@ -37,7 +38,7 @@ class PeriodPickerTests:
 
         row = page[page.index(f'data-segment-id="{seg.id}"'):]
         row = row[:row.index("</tr>")]
-        assert _iops(7) in row
+        assert f'data-col="iops">{_iops(7, unit=False)}</td>' in row  # its unit in the column's header
         assert "IO figures for last 24 h" in page and "average" in page
         assert "recommended tiers and the money are the recommendations' own" in page
         assert str(rec.recommended_tier.name) in row  # the recommendation itself is kept
@@ -50,7 +51,8 @@ class PeriodPickerTests:
         row = page[page.index(f'data-segment-id="{seg.id}"'):]
         from apps.dashboard.formatting import fmt_iops
 
-        assert fmt_iops(8.0) in row[:row.index("</tr>")]  # the factory's stored run figure (i + 1)
+        # the factory's stored run figure (i + 1), its unit in the column's header
+        assert f'data-col="iops">{fmt_iops(8.0, unit=False)}</td>' in row[:row.index("</tr>")]
         assert 'id="period-banner"' not in page
 
     def test_a_period_with_no_snapshot_says_so_and_shows_nothing_as_zero(self, admin_client, big):
@@ -60,7 +62,8 @@ class PeriodPickerTests:
 
         assert 'id="period-empty"' in page
         table = page[page.index('id="segments-table"'):]
-        assert "not measured" in table and "0 IOPS" not in table
+        cells = re.findall(r'data-col="(?:iops|intensity)">([^<]*)</td>', table)
+        assert cells and all(cell.startswith("not measured") for cell in cells), cells
 
     def test_a_bad_range_gets_a_message_and_the_recommendations_window(self, admin_client, big):
         response = admin_client.get("/targets/big/?period=custom&from=2026-11-14&to=2026-11-01")
@@ -152,7 +155,8 @@ class ComparePeriodsTests:
     def test_the_defaults_are_the_last_7_days_against_the_7_before(self, admin_client, big):
         page = admin_client.get("/targets/big/compare/").content.decode()
 
-        last = timezone.now().astimezone(dt.timezone.utc).date()
+        # The last day statistics were stored (UTC): yesterday's until the first hour of a day has a snapshot.
+        last = Snapshot.objects.filter(target=big).latest("end_at").end_at.astimezone(dt.timezone.utc).date()
         assert f'name="b_to" value="{last}"' in page and f'name="a_to" value="{last - dt.timedelta(days=7)}"' in page
         assert 'id="a-empty"' in page  # nothing stored that far back: said, not shown as zero
 
