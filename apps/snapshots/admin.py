@@ -1,10 +1,11 @@
 from django.contrib import admin
 
+from apps.core.admin_delete import CountedDeleteAdmin
 from apps.snapshots.models import CollectionRun, DataFile
 from apps.snapshots.storage_models import DiskGroup
 
 
-class _ReadOnlyAdmin(admin.ModelAdmin):
+class _ReadOnlyAdmin(CountedDeleteAdmin):
     """Rows the collection writes: shown, never added or edited here."""
 
     def get_readonly_fields(self, request, obj=None):

@@ -202,6 +202,7 @@ class Residency(models.Model):
     cache_blocks = models.BigIntegerField()
 
     class Meta:
+        verbose_name_plural = "residency samples"
         constraints = [
             models.UniqueConstraint(
                 fields=["segment", "collected_at", "instance_number"], name="residency_unique"

@@ -8,6 +8,7 @@ from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html
 
+from apps.core.admin_delete import CountedDeleteAdmin
 from apps.targets.forms import TargetForm
 from apps.targets.models import StorageLocation, TablespaceTier, Target, TargetCheck
 from apps.targets.services import target_check_enqueue
@@ -20,7 +21,7 @@ class TablespaceTierInline(admin.TabularInline):
 
 
 @admin.register(Target)
-class TargetAdmin(admin.ModelAdmin):
+class TargetAdmin(CountedDeleteAdmin):
     form = TargetForm
     list_display = ["name", "mode", "dsn", "interval_minutes", "collect_queue", "tier_set", "enabled",
                     "next_collect_at"]

@@ -1,10 +1,11 @@
 from django.contrib import admin
 
+from apps.core.admin_delete import CountedDeleteAdmin
 from apps.tiering.models import BudgetRun, RecommendationRun, Tier, TierCalibration, TierSet
 
 
 @admin.register(TierSet)
-class TierSetAdmin(admin.ModelAdmin):
+class TierSetAdmin(CountedDeleteAdmin):
     """Tier sets: the billing basis (purchase, amortised over its months; or monthly) of the tiers in each."""
 
     list_display = ["name", "billing", "amortisation_months", "move_cost_usd", "payback_horizon_months",
@@ -32,14 +33,14 @@ class TierSetAdmin(admin.ModelAdmin):
 
 
 @admin.register(Tier)
-class TierAdmin(admin.ModelAdmin):
+class TierAdmin(CountedDeleteAdmin):
     list_display = ["name", "kind", "device_cost_usd", "device_gb", "device_iops", "usd_per_gb",
                     "usd_per_iops", "read_latency_ms", "throughput_mb_s", "is_flash", "tier_set"]
     list_filter = ["tier_set", "tier_set__billing", "kind"]
 
 
 @admin.register(RecommendationRun)
-class RecommendationRunAdmin(admin.ModelAdmin):
+class RecommendationRunAdmin(CountedDeleteAdmin):
     """The refreshes (the recommendations themselves are on the dashboard, with filters and CSV)."""
 
     list_display = ["target", "computed_at", "state", "recommendations", "window_first_day", "window_last_day",

@@ -177,6 +177,9 @@ class RecommendationRunFigures(models.Model):
     # stored, where a JSON document's would be rebuilt by PostgreSQL, parsed and serialised again at each view.
     scatter_json = models.TextField(default="")
 
+    class Meta:
+        verbose_name = verbose_name_plural = "recommendation run figures"
+
 
 class RecommendationQuerySet(models.QuerySet):
     def current(self, *, target_id: int | None = None) -> RecommendationQuerySet:
@@ -341,6 +344,7 @@ class Refresh(RunDuration, models.Model):
     error = models.TextField(blank=True)
 
     class Meta:
+        verbose_name_plural = "refreshes"
         ordering = ["-queued_at"]
         indexes = [
             # /runs/ and the reaper: a target's latest refreshes.
