@@ -6,7 +6,6 @@ because CsrfViewMiddleware parsed the multipart body before LoginRequiredMiddlew
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -28,43 +27,42 @@ def upload_dir(settings, tmp_path: Path) -> Path:
 
 def _post(path: str, upload_dir: Path, *, cookies: dict[str, str], total: int = TWO_GB,
           content_length: int | None = TWO_GB, chunked: bool = False):
+    # Refused "before reading" is proved by the bytes read and the files written, never by a time (a busy machine
+    # makes a first request slow, not wrong).
     stream = CountingInput(total, cap_bytes=16 * 1024 * 1024, watch_dir=upload_dir)
-    started = time.monotonic()
     answer = wsgi_post(path, stream, content_length=content_length, cookies=cookies, chunked=chunked)
-    return answer, stream, time.monotonic() - started
+    return answer, stream
 
 
 @pytest.mark.django_db
 class AnonymousBodyTests:
     def test_it_refuses_a_2gb_anonymous_post_without_reading_it(self, upload_dir):
-        answer, stream, elapsed_s = _post(IMPORT_URL, upload_dir, cookies={"csrftoken": CSRF})
+        answer, stream = _post(IMPORT_URL, upload_dir, cookies={"csrftoken": CSRF})
 
-        # Refused, fast, and the body was left unread: no temp file, not even for a moment
+        # Refused, and the body was left unread: no temp file, not even for a moment
         assert answer.status == 403
         assert b"log in" in answer.body.lower()
         assert stream.read_bytes <= SMALL_BUFFER
         assert stream.files_seen == set() and list(upload_dir.iterdir()) == []
-        assert elapsed_s < 1.0
 
     def test_it_refuses_it_on_every_path_but_the_login_form(self, upload_dir):
         for path in ("/", "/tiers/", "/admin/targets/target/add/", "/targets/xydb/collect/", "/nowhere/"):
-            answer, stream, _ = _post(path, upload_dir, cookies={"csrftoken": CSRF})
+            answer, stream = _post(path, upload_dir, cookies={"csrftoken": CSRF})
 
             assert answer.status == 403, path
             assert stream.read_bytes <= SMALL_BUFFER, path
 
     @pytest.mark.parametrize("path", ["/accounts/login/", "/admin/login/"])
     def test_it_bounds_the_login_form_by_its_content_length(self, upload_dir, path):
-        answer, stream, elapsed_s = _post(path, upload_dir, cookies={"csrftoken": CSRF})
+        answer, stream = _post(path, upload_dir, cookies={"csrftoken": CSRF})
 
         assert answer.status == 413
         assert stream.read_bytes <= SMALL_BUFFER
         assert list(upload_dir.iterdir()) == []
-        assert elapsed_s < 1.0
 
     def test_it_reads_no_chunked_login_body_past_the_limit(self, upload_dir):
         # No Content-Length (Transfer-Encoding: chunked, as gunicorn passes it on): nothing past a small buffer
-        answer, stream, _ = _post("/accounts/login/", upload_dir, cookies={"csrftoken": CSRF}, content_length=None,
+        answer, stream = _post("/accounts/login/", upload_dir, cookies={"csrftoken": CSRF}, content_length=None,
                                   chunked=True)
 
         assert answer.status in (200, 403, 413)
@@ -83,19 +81,18 @@ class SignedInBodyTests:
         client.force_login(viewer)
         cookies = {"csrftoken": CSRF, "sessionid": client.cookies["sessionid"].value}
 
-        answer, stream, elapsed_s = _post(IMPORT_URL, upload_dir, cookies=cookies)
+        answer, stream = _post(IMPORT_URL, upload_dir, cookies=cookies)
 
         assert answer.status in (403, 413)
         assert stream.read_bytes <= SMALL_BUFFER
         assert list(upload_dir.iterdir()) == []
-        assert elapsed_s < 1.0
 
     def test_it_refuses_an_admin_body_past_the_upload_bound_by_its_content_length(self, client, admin_user,
                                                                                    upload_dir):
         client.force_login(admin_user)
         cookies = {"csrftoken": CSRF, "sessionid": client.cookies["sessionid"].value}
 
-        answer, stream, elapsed_s = _post(IMPORT_URL, upload_dir, cookies=cookies)
+        answer, stream = _post(IMPORT_URL, upload_dir, cookies=cookies)
 
         assert answer.status == 413
         assert b"MB allowed" in answer.body
