@@ -48,18 +48,20 @@ _positions: deque[tuple[float, int]] = deque(maxlen=64)
 
 def lag_bound(*, now: float, samples: Iterable[tuple[float, int]], replayed: int | None,
               replay_age_s: float | None) -> float | None:
-    """The most the standby can be behind, in seconds up to the next 0.1, or None when nothing bounds it (not
+    """The most a standby that has not replayed everything can be behind, in seconds up to the next 0.1 and at
+    least 0.1 (0 is for a standby that replayed everything, and only for it), or None when nothing bounds it (not
     measured, never 0).
 
     ``samples`` are the primary's positions read at monotonic times; ``replayed`` is the standby's replay
-    position; ``replay_age_s`` the age of the last transaction it replayed.
+    position; ``replay_age_s`` the age of the last transaction it replayed (negative when it was replayed after
+    the standby read its clock).
     """
     bounds = [now - at for at, position in samples if replayed is not None and position <= replayed]
     if replay_age_s is not None:
         bounds.append(replay_age_s)
     if not bounds:
         return None
-    return math.ceil(round(max(min(bounds), 0.0) * 10, 6)) / 10  # an upper bound: rounded up, to 0.1 s
+    return max(math.ceil(round(min(bounds) * 10, 6)), 1) / 10  # an upper bound: rounded up, to 0.1 s
 
 
 def _primary_position_seen(at: float, position: int) -> list[tuple[float, int]]:

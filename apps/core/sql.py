@@ -80,7 +80,7 @@ ALIVE = sql.SQL("SELECT 1")
 WAL_POSITION = sql.SQL("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint")
 REPLAY_STATE = sql.SQL(
     "SELECT pg_is_in_recovery(), pg_wal_lsn_diff(pg_last_wal_replay_lsn(), '0/0')::bigint, "
-    "extract(epoch FROM now() - pg_last_xact_replay_timestamp())::float8")
+    "extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp())::float8")
 
 # --------------------------------------------------------------------------- apps.core.pgcopy
 

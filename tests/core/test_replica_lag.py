@@ -28,8 +28,11 @@ class LagBoundTests:
         assert lag_bound(now=140.0, samples=[(139.0, 9_000)], replayed=6_100, replay_age_s=None) is None
         assert lag_bound(now=140.0, samples=[], replayed=None, replay_age_s=None) is None
 
-    def test_a_clock_read_before_its_sample_never_gives_a_negative_lag(self):
-        assert lag_bound(now=140.0, samples=[(140.5, 6_000)], replayed=6_000, replay_age_s=-0.3) == 0.0
+    def test_a_clock_read_before_its_sample_never_gives_a_negative_or_zero_lag(self):
+        # A commit replayed after the standby's clock was read gives a negative age; the standby is still behind
+        # in bytes (it is asked only then), so at least 0.1 s: 0 means "replayed everything", and only that.
+        assert lag_bound(now=140.0, samples=[(140.5, 6_000)], replayed=6_000, replay_age_s=-0.3) == 0.1
+        assert lag_bound(now=140.0, samples=[], replayed=5_000, replay_age_s=0.0) == 0.1
 
     def test_a_bound_is_rounded_up_so_only_a_standby_that_replayed_everything_reads_as_zero(self):
         assert lag_bound(now=140.0, samples=[(139.96, 6_000)], replayed=6_000, replay_age_s=None) == 0.1
