@@ -21,6 +21,10 @@ from .listeners import HungListener, closed_port
 
 UTC = dt.timezone.utc
 CONNECT_S = 1.0
+HOLD_S = 20.0  # how long the listener holds an accepted socket: an unbounded connect would wait that long
+# Bounded by the limit, not by the hold: well under HOLD_S, however busy the machine (no tighter clock: a
+# loaded CI machine took 3.4 s for a request of milliseconds).
+BOUNDED_S = HOLD_S / 2
 LIMITS = Limits(connect_timeout_s=CONNECT_S, call_timeout_ms=2000, run_timeout_s=5.0)
 
 
@@ -35,7 +39,7 @@ def source(dsn: str) -> OracleSource:
 
 class HungListenerTests(unittest.TestCase):
     def setUp(self) -> None:
-        self.listener = HungListener(hold_s=20)
+        self.listener = HungListener(hold_s=HOLD_S)
         self.listener.__enter__()
         self.addCleanup(self.listener.__exit__, None, None, None)
         self.threads_before = set(threading.enumerate())
@@ -50,9 +54,9 @@ class HungListenerTests(unittest.TestCase):
             source(self.listener.dsn).collect(state())
         elapsed = time.monotonic() - started
 
-        # Bounded by the limit, not by how long the listener holds the socket (20 s).
+        # Bounded by the limit, not by how long the listener holds the socket.
         self.assertGreaterEqual(elapsed, CONNECT_S * 0.9)
-        self.assertLess(elapsed, CONNECT_S + 1.5)
+        self.assertLess(elapsed, BOUNDED_S)
         # Transient (the collection policy retries it), and it says what happened.
         error = caught.exception
         self.assertFalse(error.permanent)
@@ -69,7 +73,7 @@ class HungListenerTests(unittest.TestCase):
         findings = source(self.listener.dsn).check(report=steps.append)
         elapsed = time.monotonic() - started
 
-        self.assertLess(elapsed, CONNECT_S + 1.5)
+        self.assertLess(elapsed, BOUNDED_S)
         self.assertEqual([(step.step, step.ok) for step in steps], [("connect", False)])
         self.assertIn("did not answer within 1 s", steps[0].detail)
         self.assertEqual(findings, [steps[0].detail])
@@ -96,7 +100,7 @@ class HungListenerUnderARunningLoopTests(unittest.TestCase):
     def test_it_fails_within_the_connect_limit_while_another_loop_runs(self) -> None:
         import asyncio
 
-        with HungListener(hold_s=20) as listener:
+        with HungListener(hold_s=HOLD_S) as listener:
             before = set(threading.enumerate())
 
             async def from_a_running_loop() -> SourceError:
@@ -118,6 +122,6 @@ class HungListenerUnderARunningLoopTests(unittest.TestCase):
             elapsed = time.monotonic() - started
             error = outcome["error"]
 
-        self.assertLess(elapsed, CONNECT_S + 1.5)
+        self.assertLess(elapsed, BOUNDED_S)
         self.assertIn("did not answer within 1 s", str(error))
         self.assertEqual([t.name for t in set(threading.enumerate()) - before], [])
