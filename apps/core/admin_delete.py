@@ -1,10 +1,9 @@
 """The admin's delete confirmation by counts: what a delete takes with it, counted in the database.
 
 Django's own confirmation loads every row a delete cascades to and lists each one on the page: 21 s for the
-demo target's 30,000 segment statistics, and a page that never comes back for a real target's millions (the
-delete itself is quick: PostgreSQL deletes the rows of a cascade with no signal in one statement each). Here the
+demo target's 30,000 segment statistics, and a page that never comes back for a real target's millions. Here the
 same deletion collector finds what goes, with those rows only counted; the delete, its permissions and a
-protected row's refusal are Django's as before.
+protected row's refusal are Django's as before (a target's delete is a worker's: apps.targets.deletion).
 """
 
 from __future__ import annotations

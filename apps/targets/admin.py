@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from apps.core.admin_delete import CountedDeleteAdmin
+from apps.targets.deletion import target_delete_request
 from apps.targets.forms import TargetForm
 from apps.targets.models import StorageLocation, TablespaceTier, Target, TargetCheck
 from apps.targets.services import target_check_enqueue
@@ -30,6 +31,13 @@ class TargetAdmin(CountedDeleteAdmin):
     inlines = [TablespaceTierInline]
     readonly_fields = ["next_collect_at", "capabilities"]
     actions = ["test_connection"]
+
+    def delete_model(self, request: Any, obj: Target) -> None:
+        target_delete_request(target=obj)  # gone at once; a worker removes its data (apps.targets.deletion)
+
+    def delete_queryset(self, request: Any, queryset: Any) -> None:
+        for target in queryset:
+            target_delete_request(target=target)
 
     @admin.action(description="Test connection (release, grants, Diagnostics Pack switch)")
     def test_connection(self, request: Any, queryset: Any) -> HttpResponseRedirect | None:

@@ -25,6 +25,17 @@ class TargetQuerySet(models.QuerySet["Target"]):
         return self.filter(enabled=True)
 
 
+_TargetManagerBase = models.Manager.from_queryset(TargetQuerySet)
+
+
+class TargetManager(_TargetManagerBase["Target"]):
+    """The targets not being deleted: a target whose delete was asked for is gone from every page, list, schedule and
+    task at once, while a worker removes its data (apps.targets.deletion)."""
+
+    def get_queryset(self) -> TargetQuerySet:
+        return TargetQuerySet(self.model, using=self._db).filter(deleting_since__isnull=True)
+
+
 class Target(models.Model):
     """A database tierscope watches, and how its data reaches us."""
 
@@ -60,8 +71,12 @@ class Target(models.Model):
     # What the last collection learned: release, dbid, RAC, pack access.
     capabilities = models.JSONField(default=dict, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Set when its delete was asked for (apps.targets.deletion): hidden from ``objects``, renamed so that its name is
+    # free, its data removed by a worker in short transactions, then the row itself.
+    deleting_since = models.DateTimeField(null=True, blank=True, editable=False)
 
-    objects = TargetQuerySet.as_manager()
+    objects = TargetManager()  # the default manager: the targets not being deleted
+    all_objects = TargetQuerySet.as_manager()  # with those being deleted (their purge)
 
     class Meta:
         ordering = ["name"]

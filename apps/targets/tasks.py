@@ -9,6 +9,8 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.utils import timezone
 
 from apps.core.config import CONFIG_DEFAULTS
+from apps.targets.deletion import target_purge as purge
+from apps.targets.deletion import target_purges_resume as purges_resume
 from apps.targets.queues import queue_of_check
 from apps.targets.services import TargetCheckGone, target_check_fail
 from apps.targets.services import target_check as check
@@ -41,3 +43,16 @@ def target_check(check_id: int) -> str:
 def target_checks_reap() -> int:
     # Idempotent: fails each stuck check once (conditional UPDATE).
     return reap(now=timezone.now())
+
+
+# A worker that dies mid-purge: the task is delivered again (acks_late), and beat's target_purges_resume sends it
+# again after a while in any case.
+@shared_task(acks_late=True, reject_on_worker_lost=True)
+def target_purge(target_id: int) -> dict[str, int]:
+    # Idempotent: a batch a transaction, each one goes on from what is left; a target gone is nothing to do.
+    return purge(target_id=target_id)
+
+
+@shared_task
+def target_purges_resume() -> list[int]:
+    return purges_resume(now=timezone.now())

@@ -73,6 +73,12 @@ TIERSCOPE_BEAT_SCHEDULE = {
         "task": "apps.targets.tasks.target_checks_reap",
         "every_seconds": 60,
     },
+    # Sends again the purge of a target whose delete was asked for and is not done (its worker died, the broker
+    # was down): apps.targets.deletion.
+    "resume-target-deletions": {
+        "task": "apps.targets.tasks.target_purges_resume",
+        "every_seconds": 300,
+    },
     # Creates the segment-stat partitions of today and the next days (apps.snapshots.partitions).
     "segment-stat-partitions-ahead": {
         "task": "apps.snapshots.tasks.partitions_ahead",

@@ -36,11 +36,17 @@ class CountedDeleteTests:
         assert _rows_read(queries.captured_queries, "snapshots_segmentstat") == []
         assert "Yes, I’m sure" in body
 
-    def test_confirming_deletes_the_target_and_what_goes_with_it(self, admin_client, collected):
-        response = admin_client.post(f"/admin/targets/target/{collected.pk}/delete/", {"post": "yes"})
+    def test_confirming_deletes_the_target_at_once_and_what_goes_with_it_on_a_worker(
+            self, admin_client, collected, django_capture_on_commit_callbacks):
+        with django_capture_on_commit_callbacks() as purge:
+            response = admin_client.post(f"/admin/targets/target/{collected.pk}/delete/", {"post": "yes"})
 
         assert response.status_code == 302
         assert not Target.objects.filter(pk=collected.pk).exists()
+        assert admin_client.get(f"/admin/targets/target/{collected.pk}/change/").status_code == 302  # "not found"
+        for send in purge:
+            send()  # the worker's purge (tasks run eagerly in tests)
+        assert not Target.all_objects.filter(pk=collected.pk).exists()
         assert not SegmentStat.objects.filter(segment__target_id=collected.pk).exists()
 
     def test_a_recommendation_run_s_confirmation_counts_its_recommendations(self, admin_client, collected):

@@ -47,7 +47,8 @@ def test_every_migration_of_the_old_chain_is_replaced_once():
 
 #: Migrations written since the squash, on top of the initial ones.
 SINCE_THE_SQUASH = {("tiering", "0003_tier_throughput_source_and_export_line_help"),
-                    ("tiering", "0004_verbose_names"), ("snapshots", "0002_verbose_names")}
+                    ("tiering", "0004_verbose_names"), ("snapshots", "0002_verbose_names"),
+                    ("targets", "0002_target_deleting_since")}
 
 
 def test_each_app_has_one_migration_but_tiering_which_targets_needs_half_of():

@@ -27,7 +27,8 @@ class ScheduleTests:
         assert tasks["reap-stuck-checks"] == "apps.targets.tasks.target_checks_reap"
         assert tasks["segment-stat-partitions-ahead"] == "apps.snapshots.tasks.partitions_ahead"
         assert tasks["evaluate-alerts"] == "apps.alerts.tasks.alerts_evaluate"
-        assert PeriodicTask.objects.count() == 7
+        assert tasks["resume-target-deletions"] == "apps.targets.tasks.target_purges_resume"
+        assert PeriodicTask.objects.count() == 8
 
     def test_an_interval_changed_in_the_admin_applies_at_the_next_tick(self, demo_target, admin_client):
         snapshot_collect(target_id=demo_target.id, trigger="command")

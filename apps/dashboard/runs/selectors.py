@@ -16,8 +16,10 @@ def live_targets() -> list[Target]:
 
 
 def run_queryset() -> QuerySet[CollectionRun]:
-    """The runs, newest first, with their target and their refreshes (latest first): /runs/ and the API."""
-    return (CollectionRun.objects.select_related("target").order_by("-queued_at")
+    """The runs, newest first, with their target and their refreshes (latest first): /runs/ and the API. Not
+    those of a target being deleted (apps.targets.deletion)."""
+    return (CollectionRun.objects.filter(target__deleting_since__isnull=True).select_related("target")
+            .order_by("-queued_at")
             .prefetch_related(Prefetch("refreshes", queryset=Refresh.objects.order_by("-queued_at"))))
 
 

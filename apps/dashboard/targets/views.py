@@ -20,6 +20,7 @@ from apps.core.audit import audit_event_record
 from apps.dashboard.access import staff_required
 from apps.dashboard.targets.forms import TargetDeleteForm, TargetPageForm
 from apps.dashboard.targets.selectors import CHECK_BADGE, collect_schedule, target_delete_summary, target_rows
+from apps.targets.deletion import target_delete_request
 from apps.targets.feeding import feeding_explanation
 from apps.targets.models import Target, TargetCheck
 from apps.targets.services import target_check_enqueue
@@ -63,17 +64,18 @@ def _target_form_page(request: HttpRequest, target: Target | None) -> HttpRespon
 @require_http_methods(["GET", "POST"])
 @staff_required
 def target_delete(request: HttpRequest, name: str) -> HttpResponse:
-    """A confirmation naming what goes with the target, then the delete (one transaction)."""
+    """A confirmation naming what goes with the target, then the delete: the target is gone at once, its data
+    removed by a worker (apps.targets.deletion)."""
     target = get_object_or_404(Target, name=name)
     summary = target_delete_summary(target=target)
     form = TargetDeleteForm(request.POST or None, target=target)
     if request.method == "POST" and form.is_valid():
         what = "; ".join(f"{count} {noun}{'s' if count != 1 else ''}" for noun, count in summary) or "no data"
         with transaction.atomic():
-            target.delete()
+            target_delete_request(target=target)  # gone from every page now; a worker removes its data
             audit_event_record(actor=request.user, action="delete target", target_name=name,
                                detail=what, outcome="deleted")
-        messages.success(request, f"Deleted target {name} and its {what}.")
+        messages.success(request, f"Deleted target {name}; a worker removes its {what} in the background.")
         return redirect("dashboard:targets_manage")
     return render(request, "dashboard/targets_delete.html", {"form": form, "target": target, "summary": summary},
                   status=400 if request.method == "POST" else 200)

@@ -17,7 +17,8 @@ _STEP_FIELDS = StepRow._fields
 
 
 def plan_list(*, target_id: int | None = None) -> QuerySet[Plan]:
-    plans = Plan.objects.select_related("target").order_by("-created_at", "-id")
+    # Not those of a target being deleted (apps.targets.deletion).
+    plans = Plan.objects.filter(target__deleting_since__isnull=True).select_related("target").order_by("-created_at", "-id")
     return plans if target_id is None else plans.filter(target_id=target_id)
 
 

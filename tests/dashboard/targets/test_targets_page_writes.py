@@ -132,13 +132,19 @@ class TargetDeleteTests:
         assert "is not &#x27;prod&#x27;: nothing was deleted." in response.content.decode()
         assert Target.objects.filter(name="prod").exists()
 
-    def test_it_deletes_the_target_and_its_data_and_audits_it(self, admin_client, prod):
+    def test_it_deletes_the_target_at_once_its_data_on_a_worker_and_audits_it(
+            self, admin_client, prod, django_capture_on_commit_callbacks):
         CollectionRun.objects.create(target=prod, status="succeeded", queued_at=timezone.now())
 
-        response = admin_client.post("/manage/targets/prod/delete/", {"confirm_name": "prod"})
+        with django_capture_on_commit_callbacks() as purge:
+            response = admin_client.post("/manage/targets/prod/delete/", {"confirm_name": "prod"})
 
         assert response.status_code == 302
-        assert not Target.objects.exists() and not CollectionRun.objects.exists()
+        assert not Target.objects.exists() and CollectionRun.objects.exists()  # gone from the pages; data waits
+        assert admin_client.get("/manage/targets/prod/delete/").status_code == 404
+        for send in purge:
+            send()  # the worker's purge (tasks run eagerly in tests)
+        assert not Target.all_objects.exists() and not CollectionRun.objects.exists()
         deleted = AuditLogEntry.objects.get(action=AuditLogEntry.Action.DELETE, object_repr="prod")
         summary = AuditLogEntry.objects.get(additional_data__action="delete target")
         assert deleted.actor_name == "ada"
