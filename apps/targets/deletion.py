@@ -45,10 +45,11 @@ def target_delete_request(*, target: Target, now: dt.datetime | None = None) -> 
     The audit log records the delete here, by whoever asked for it, under the target's name: the entry Django's
     delete would have written (auditlog's own receiver); the purge, a worker's, writes none.
     """
-    Target.all_objects.filter(pk=target.pk, deleting_since__isnull=True).update(
+    marked = Target.all_objects.filter(pk=target.pk, deleting_since__isnull=True).update(
         deleting_since=now or timezone.now(), enabled=False, name=tombstone_name(target))
-    log_delete(Target, instance=target)
-    transaction.on_commit(lambda: _purge_send(target.pk))
+    if marked:  # not when asked twice (a stale instance): the first ask logged it and sent the purge
+        log_delete(Target, instance=target)
+        transaction.on_commit(lambda: _purge_send(target.pk))
 
 
 def target_purge(*, target_id: int) -> dict[str, int]:

@@ -10,6 +10,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from apps.core.models import AuditLogEntry
 from apps.dashboard.runs.selectors import run_queryset
 from apps.snapshots.models import CollectionRun, Segment, SegmentStat, Snapshot
 from apps.snapshots.tasks import snapshot_collect
@@ -62,6 +63,15 @@ class DeleteRequestTests:
 
         assert {run.target_id for run in run_queryset()} == {other.pk}
         assert list(plan_list()) == []
+
+    def test_asked_twice_it_is_logged_and_sent_once(self, other, django_capture_on_commit_callbacks):
+        stale = Target.objects.get(pk=other.pk)
+        with django_capture_on_commit_callbacks() as sent:
+            target_delete_request(target=other)
+            target_delete_request(target=stale)
+
+        assert len(sent) == 1
+        assert AuditLogEntry.objects.filter(action=AuditLogEntry.Action.DELETE, object_repr="other").count() == 1
 
     def test_a_tombstone_name_never_clashes_with_a_valid_name_and_fits_the_column(self, db):
         long = Target.objects.create(name="x" * 60, mode=Target.Mode.REPORT)

@@ -75,7 +75,8 @@ def target_delete(request: HttpRequest, name: str) -> HttpResponse:
             target_delete_request(target=target)  # gone from every page now; a worker removes its data
             audit_event_record(actor=request.user, action="delete target", target_name=name,
                                detail=what, outcome="deleted")
-        messages.success(request, f"Deleted target {name}; a worker removes its {what} in the background.")
+        messages.success(request, f"Deleted target {name}; a worker removes its {what} in the background."
+                         if summary else f"Deleted target {name}.")
         return redirect("dashboard:targets_manage")
     return render(request, "dashboard/targets_delete.html", {"form": form, "target": target, "summary": summary},
                   status=400 if request.method == "POST" else 200)

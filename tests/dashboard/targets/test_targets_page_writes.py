@@ -6,6 +6,7 @@ from __future__ import annotations
 from unittest import mock
 
 import pytest
+from django.contrib.messages import get_messages
 from django.utils import timezone
 
 from apps.core.models import AuditLogEntry
@@ -141,6 +142,8 @@ class TargetDeleteTests:
 
         assert response.status_code == 302
         assert not Target.objects.exists() and CollectionRun.objects.exists()  # gone from the pages; data waits
+        assert [str(m) for m in get_messages(response.wsgi_request)] == [
+            "Deleted target prod; a worker removes its 1 collection run in the background."]
         assert admin_client.get("/manage/targets/prod/delete/").status_code == 404
         for send in purge:
             send()  # the worker's purge (tasks run eagerly in tests)
