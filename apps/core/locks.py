@@ -45,6 +45,9 @@ class LockSpace(enum.IntEnum):
     PARTITION_DDL = 7_316_017
     #: One rendering of a run's stored export lines at a time; key: the run (apps.tiering.recommendations.export_store).
     EXPORT_RENDER = 7_343
+    #: One purge of a deleted target at a time, session lock, never waited for; key: the target
+    #: (apps.targets.deletion: beat may send a purge again while a long one still runs).
+    TARGET_PURGE = 7_316_018
 
     @property
     def label(self) -> str:

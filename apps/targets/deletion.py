@@ -8,7 +8,8 @@ what belongs to it (``target_purge``). The purge goes through Target's relations
 (on_delete, signals, cascades), a batch of rows a transaction, the batch sized from what the last one removed
 with its cascades (about PURGE_ROWS_PER_TRANSACTION rows): a snapshot of 100k statistics one at a time, a
 target's small rows a thousand at a time. It is idempotent and resumable: a purge that died is sent again
-by ``target_purges_resume`` (beat), and goes on where the last one stopped.
+by ``target_purges_resume`` (beat), and goes on where the last one stopped; one purge of a target runs at a time
+(LockSpace.TARGET_PURGE).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from django.db import models, transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
+from apps.core.locks import LockSpace, lock_release, lock_try
 from apps.targets.models import Target
 
 logger = logging.getLogger(__name__)
@@ -55,8 +57,19 @@ def target_delete_request(*, target: Target, now: dt.datetime | None = None) -> 
 def target_purge(*, target_id: int) -> dict[str, int]:
     """Delete a target marked for deletion and everything of it, a batch a transaction; rows deleted by model.
 
-    A target not marked (or gone) is left alone: {}.
+    A target not marked (or gone) is left alone: {}; so is one whose purge another worker runs (sent again by beat
+    while a long one still goes on).
     """
+    if not lock_try(LockSpace.TARGET_PURGE, target_id):
+        logger.info("target %s: another worker is purging it; this purge leaves it to that one", target_id)
+        return {}
+    try:
+        return _purge(target_id)
+    finally:
+        lock_release(LockSpace.TARGET_PURGE, target_id)
+
+
+def _purge(target_id: int) -> dict[str, int]:
     target = Target.all_objects.filter(pk=target_id, deleting_since__isnull=False).first()
     if target is None:
         return {}

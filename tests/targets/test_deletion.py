@@ -6,10 +6,11 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from apps.core.locks import LockSpace
 from apps.core.models import AuditLogEntry
 from apps.dashboard.runs.selectors import run_queryset
 from apps.snapshots.models import CollectionRun, Segment, SegmentStat, Snapshot
@@ -125,6 +126,20 @@ class PurgeTests:
         target_purge(target_id=collected.pk)
 
         assert _rows_of(collected.pk) == {} and not Target.all_objects.filter(pk=collected.pk).exists()
+
+    def test_a_purge_sent_again_while_another_runs_leaves_it_to_that_one(self, other):
+        target_delete_request(target=other)
+        running = connections.create_connection("default")  # the worker running the first purge
+        try:
+            with running.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [int(LockSpace.TARGET_PURGE), other.pk])
+
+            assert target_purge(target_id=other.pk) == {}
+            assert _rows_of(other.pk) and Target.all_objects.filter(pk=other.pk).exists()
+        finally:
+            running.close()  # the server releases its lock
+
+        assert target_purge(target_id=other.pk)["targets.Target"] == 1
 
     def test_a_target_not_marked_or_already_gone_is_left_alone(self, other):
         assert target_purge(target_id=other.pk) == {}
