@@ -130,14 +130,18 @@ class PurgeTests:
     def test_a_purge_sent_again_while_another_runs_leaves_it_to_that_one(self, other):
         target_delete_request(target=other)
         running = connections.create_connection("default")  # the worker running the first purge
+        lock = [int(LockSpace.TARGET_PURGE), other.pk]
         try:
             with running.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_lock(%s, %s)", [int(LockSpace.TARGET_PURGE), other.pk])
+                cursor.execute("SELECT pg_advisory_lock(%s, %s)", lock)
 
             assert target_purge(target_id=other.pk) == {}
             assert _rows_of(other.pk) and Target.all_objects.filter(pk=other.pk).exists()
+
+            with running.cursor() as cursor:  # that purge ends (released here: a closed session's backend may
+                cursor.execute("SELECT pg_advisory_unlock(%s, %s)", lock)  # hold it a moment longer)
         finally:
-            running.close()  # the server releases its lock
+            running.close()
 
         assert target_purge(target_id=other.pk)["targets.Target"] == 1
 
