@@ -7,7 +7,7 @@ schedule, alert and task: they treat it as deleted), its name is free for a new 
 what belongs to it (``target_purge``). The purge goes through Target's relations as Django's delete does
 (on_delete, signals, cascades), a batch of rows a transaction, the batch sized from what the last one removed
 with its cascades (about PURGE_ROWS_PER_TRANSACTION rows): a snapshot of 100k statistics one at a time, a
-target's small rows a thousand at a time. It is idempotent and resumable: a purge that died is sent again
+target's small rows up to PURGE_BATCH_MAX at a time. It is idempotent and resumable: a purge that died is sent again
 by ``target_purges_resume`` (beat), and goes on where the last one stopped; one purge of a target runs at a time
 (LockSpace.TARGET_PURGE).
 """
@@ -92,7 +92,7 @@ def _children_purge(rows: models.QuerySet, deleted: dict[str, int]) -> None:
     batch = 1
     while ids := list(rows.order_by("pk").values_list("pk", flat=True)[:batch]):
         with transaction.atomic():
-            total, counts = rows.model._base_manager.filter(pk__in=ids).delete()
+            total, counts = rows.filter(pk__in=ids).delete()
         _count(deleted, counts)
         per_parent = max(total / len(ids), 1.0)
         batch = max(1, min(PURGE_BATCH_MAX, int(PURGE_ROWS_PER_TRANSACTION / per_parent)))
