@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.base import demo_collected_id, rows_for_module
 from tests.browser import watch_csp, watch_script_errors
 from tests.workers import worker_process, worker_stop
 
@@ -197,6 +198,19 @@ def collected(demo_target, collect):
     assert run.status == "succeeded", run.error
     demo_target.refresh_from_db()
     return demo_target
+
+
+#: ``collected``'s demo, collected once for the module (tests/base.py rows_for_module). A module whose tests only
+#: read it overrides ``collected`` with ``collected_shared``.
+collected_for_module = rows_for_module(demo_collected_id)
+
+
+@pytest.fixture
+def collected_shared(collected_for_module, db):
+    """``collected`` from the module's one collection (``collected_for_module``), read afresh for each test."""
+    from apps.targets.models import Target
+
+    return Target.objects.get(pk=collected_for_module)
 
 
 @pytest.fixture

@@ -15,6 +15,11 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
+def collected(collected_shared):
+    return collected_shared  # one collection for the module's tests (tests/conftest.py collected_for_module)
+
+
+@pytest.fixture
 def other_admin_api(django_user_model):
     client = APIClient()
     client.force_login(django_user_model.objects.create_superuser(username="bob", email="", password="bob-pass-1"))

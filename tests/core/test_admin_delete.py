@@ -15,6 +15,11 @@ from apps.tiering.models import RecommendationRun, TierSet
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def collected(collected_shared):
+    return collected_shared  # one collection for the module's tests (tests/conftest.py collected_for_module)
+
+
 def _rows_read(queries: list[dict], table: str) -> list[str]:
     """The queries that read ``table``'s rows (not a count of them)."""
     return [q["sql"] for q in queries

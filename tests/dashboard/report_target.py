@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from django.test import TestCase
+
 from apps.snapshots.models import CollectionRun
 from apps.targets.models import Target
+from apps.tiering.tiers import tier_presets_install
 
 SAMPLES = Path(__file__).resolve().parents[2] / ".." / "shared" / "awr-samples"
 REPORT_22H = "jdmoreno__awr-export__test__in__PPD_-_2023-12-23_-_asd_-soak__awrrpt_1_160_204.html"
@@ -22,3 +25,9 @@ def report_imported(capture_on_commit, *, name: str = "ppd", report: str = REPOR
         run = report_import(target=target, data=(SAMPLES / report).read_bytes(), filename=report)
     assert run.status == CollectionRun.Status.SUCCEEDED, run.error
     return target
+
+
+def ppd_imported_id() -> int:
+    """The seed tiers installed and ``report_imported()``: the target's id (for tests/base.py rows_for_module)."""
+    tier_presets_install()
+    return report_imported(TestCase.captureOnCommitCallbacks).pk

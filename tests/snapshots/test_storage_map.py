@@ -27,6 +27,11 @@ UTC = dt.timezone.utc
 ARRAY_TIERING = 1 << FINDING_CODES.index("array_tiering")
 
 
+@pytest.fixture
+def collected(collected_shared):
+    return collected_shared  # one collection for the module's tests (tests/conftest.py collected_for_module)
+
+
 def _tiers(target: Target) -> dict[str, Tier]:
     return {tier.name: tier for tier in Tier.objects.filter(tier_set_id=target.tier_set_id)}
 

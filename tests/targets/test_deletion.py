@@ -24,6 +24,11 @@ from apps.tiering.plans.services import plan_create
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def collected(collected_shared):
+    return collected_shared  # one collection for the module's tests (tests/conftest.py collected_for_module)
+
+
 def _rows_of(target_id: int) -> dict[str, int]:
     """Rows that still belong to the target, by model: every relation to Target, and the statistics."""
     rows = {relation.related_model._meta.label: relation.related_model._base_manager.filter(

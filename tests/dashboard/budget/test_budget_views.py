@@ -11,6 +11,11 @@ SPLIT = {"budget_tier": "flash", "budget_amount": "20", "budget_unit": "gb"}
 SPLIT_SMALL = {**SPLIT, "budget_amount": "2"}
 
 
+@pytest.fixture
+def collected(collected_shared):
+    return collected_shared  # one collection for the module's tests (tests/conftest.py collected_for_module)
+
+
 @pytest.mark.django_db
 class BudgetCardTests:
     def test_it_offers_the_form_and_splits_on_a_get_of_the_fleet_page(self, viewer_client, collected):

@@ -10,18 +10,23 @@ import re
 import pytest
 
 from apps.dashboard.recommendations.hidden import HIDDEN_OWNERS, oracle_maintained
+from apps.targets.models import Target
 from apps.tiering.models import Recommendation
-from tests.dashboard.report_target import report_imported
+from tests.base import rows_for_module
+from tests.dashboard.report_target import ppd_imported_id
 
 pytestmark = pytest.mark.django_db
 
 PAGES = ("/targets/ppd/", "/targets/ppd/recommendations/")
 
 
+ppd_id = rows_for_module(ppd_imported_id)
+
+
 @pytest.fixture
-def ppd(seed_tiers, django_capture_on_commit_callbacks):
+def ppd(ppd_id, db):
     """The imported report lists SYS segments and AWR's "** MISSING **" objects beside the application's."""
-    return report_imported(django_capture_on_commit_callbacks)
+    return Target.objects.get(pk=ppd_id)
 
 
 def _owners(page: str) -> list[str]:

@@ -10,18 +10,26 @@ import time_machine
 
 from apps.dashboard.segment.partitions import partition_heat, partition_rollup
 from apps.snapshots.models import Segment
+from apps.targets.models import Target
 from apps.tiering.models import Recommendation
+from tests.base import demo_collected_id, rows_for_module
 
 NOW = dt.datetime(2026, 11, 25, 10, 0, tzinfo=dt.timezone.utc)
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def composite(demo_target, collect):
+def _composite_id() -> int:
     with time_machine.travel(NOW, tick=False):
-        collect(demo_target)
-    return demo_target
+        return demo_collected_id()
+
+
+composite_id = rows_for_module(_composite_id)
+
+
+@pytest.fixture
+def composite(composite_id, db):
+    return Target.objects.get(pk=composite_id)
 
 
 def _subpartition(target, name: str = "P2026_11_H2") -> Segment:

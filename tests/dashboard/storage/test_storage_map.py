@@ -16,6 +16,11 @@ from apps.targets.models import StorageLocation, TablespaceTier
 from apps.tiering.models import Refresh, Tier
 
 
+@pytest.fixture
+def collected(collected_shared):
+    return collected_shared  # one collection for the module's tests (tests/conftest.py collected_for_module)
+
+
 def _tier(target, name: str) -> Tier:
     return Tier.objects.get(tier_set_id=target.tier_set_id, name=name)
 

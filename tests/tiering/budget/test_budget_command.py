@@ -14,6 +14,11 @@ from apps.tiering.plans.models import Plan
 from tests.commands import command_output
 
 
+@pytest.fixture
+def collected(collected_shared):
+    return collected_shared  # one collection for the module's tests (tests/conftest.py collected_for_module)
+
+
 def _run(*args: str) -> str:
     return command_output("budget", *args)
 

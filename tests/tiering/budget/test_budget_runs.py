@@ -13,19 +13,23 @@ from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
+from apps.targets.models import Target
 from apps.tiering.budget import GB, Outcome
 from apps.tiering.budget.models import BudgetRun
 from apps.tiering.budget.services import RUNS_KEPT, budget_run_remember, fleet_budget, fleet_budget_plans
 from apps.tiering.models import Recommendation, Tier, TierSet
 from apps.tiering.plans.models import PlanStep
+from tests.base import demo_collected_id, rows_for_module
 
 HUGE = 100_000.0
 
 
+demo_id = rows_for_module(demo_collected_id)
+
+
 @pytest.fixture
-def demo(demo_target, collect):
-    collect(demo_target)
-    return demo_target
+def demo(demo_id, db):
+    return Target.objects.get(pk=demo_id)
 
 
 def _off_flash(target, count: int = 2) -> list[int]:

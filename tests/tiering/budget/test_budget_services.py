@@ -14,24 +14,34 @@ from apps.tiering.budget import GB, Outcome
 from apps.tiering.budget.services import BudgetError, fleet_budget, fleet_budget_plans
 from apps.tiering.models import Recommendation, Tier, TierSet
 from apps.tiering.plans.models import PlanStep
+from apps.tiering.tiers import tier_presets_install
+from tests.base import demo_collected_id, on_commit_run, rows_for_module
 
 EXTRACTS = Path(__file__).resolve().parents[2] / "targets" / "extract" / "fixtures"
 
 
-@pytest.fixture
-def fleet(demo_target, collect, django_capture_on_commit_callbacks):
-    """The demo and an extract target on the seed's set, with flash ten times cheaper per GB (800 GB devices) and
-    no minimum saving, so that the extract's lukewarm segments are worth flash too and compete with the demo's."""
+def _fleet_ids() -> tuple[int, int]:
+    tier_presets_install()
     Tier.objects.filter(name="flash").update(device_gb=800)
     TierSet.objects.filter(name="seed-2009").update(min_saving_usd_per_month=0)
-    collect(demo_target)
+    demo_id = demo_collected_id()
     extract = Target.objects.create(name="xydb", mode=Target.Mode.REPORT)
     tiers = {tier.name: tier for tier in Tier.objects.filter(tier_set="seed-2009")}
     TablespaceTier.objects.create(target=extract, tablespace_name="USERS", tier=tiers["fast disk"])
     TablespaceTier.objects.create(target=extract, tablespace_name="LOBS", tier=tiers["hi-cap disk"])
-    with django_capture_on_commit_callbacks(execute=True):
+    with on_commit_run():
         extract_import(target=extract, path_or_zip=EXTRACTS / "single")
-    return demo_target, extract
+    return demo_id, extract.pk
+
+
+fleet_ids = rows_for_module(_fleet_ids)
+
+
+@pytest.fixture
+def fleet(fleet_ids, db):
+    """The demo and an extract target on the seed's set, with flash ten times cheaper per GB (800 GB devices) and
+    no minimum saving, so that the extract's lukewarm segments are worth flash too and compete with the demo's."""
+    return tuple(Target.objects.get(pk=pk) for pk in fleet_ids)
 
 
 def _onto(target: Target, tier_name: str) -> dict[int, Recommendation]:

@@ -14,6 +14,11 @@ from tests.tiering.plans.script_reading import REBUILD, parsed_steps
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def collected(collected_shared):
+    return collected_shared  # one collection for the module's tests (tests/conftest.py collected_for_module)
+
+
 def run(*args: str) -> str:
     from io import StringIO
 

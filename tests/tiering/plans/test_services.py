@@ -17,6 +17,11 @@ from apps.tiering.rules import MOVING_ACTIONS
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def collected(collected_shared):
+    return collected_shared  # one collection for the module's tests (tests/conftest.py collected_for_module)
+
+
 def make(target, author=None, **how) -> Plan:
     return plan_create(target=target, author=author, author_name=getattr(author, "username", "test"), **how)
 

@@ -17,6 +17,11 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
+def collected(collected_shared):
+    return collected_shared  # one collection for the module's tests (tests/conftest.py collected_for_module)
+
+
+@pytest.fixture
 def plan(collected, admin_user):
     return plan_create(target=collected, author=admin_user, author_name="ada", all_worth_moving=True)
 

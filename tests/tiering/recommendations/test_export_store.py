@@ -26,6 +26,7 @@ from apps.tiering.recommendations.export_store import export_render
 from apps.tiering.recommendations.selectors import recommendation_list
 from apps.tiering.rules import FINDING_CODES
 from apps.tiering.tasks import export_lines_render
+from tests.base import demo_collected_id, rows_for_module
 from tests.tiering.recommendations.export_targets import export_target
 
 
@@ -54,12 +55,11 @@ def _current_run(target) -> RecommendationRun:
     return RecommendationRun.objects.get(target=target, state=RecommendationRun.State.CURRENT)
 
 
-@pytest.fixture
-def rendered_demo(demo_target, collect):
+def _rendered_demo_id() -> int:
     """The demo collected (its refresh queues the rendering: eager here), with a segment named as a formula, one
     whose owner starts with a formula trigger, and unmeasured rows, rendered again after those changes."""
-    collect(demo_target)
-    run = _current_run(demo_target)
+    demo_id = demo_collected_id()
+    run = _current_run(demo_id)
     assert ExportRender.objects.filter(run=run).exists()  # rendered after the refresh
     rows = Recommendation.objects.filter(run=run).order_by("segment_id")
     first, second = rows[0].segment_id, rows[1].segment_id
@@ -69,7 +69,15 @@ def rendered_demo(demo_target, collect):
     Recommendation.objects.filter(run=run, segment_id__in=[r.segment_id for r in rows[2:6]]).update(
         measured=False, read_iops=None, iops=None, iops_bound=12.5, findings=F("findings").bitor(unmeasured))
     export_render(run_id=run.id)  # the changed segments' lines are stale: the rendering words them again
-    return Target.objects.select_related("tier_set").get(pk=demo_target.pk)  # as a download reads it
+    return demo_id
+
+
+rendered_demo_id = rows_for_module(_rendered_demo_id)
+
+
+@pytest.fixture
+def rendered_demo(rendered_demo_id, db):
+    return Target.objects.select_related("tier_set").get(pk=rendered_demo_id)  # as a download reads it
 
 
 @pytest.mark.django_db
