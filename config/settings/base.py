@@ -9,6 +9,7 @@ from typing import Any
 
 import dj_database_url
 from csp.constants import NONE, SELF
+from whitenoise.compress import Compressor
 
 from apps.core.config import tunables_from_env
 from config.env import env_bool, env_int, env_list, env_secret, env_str
@@ -168,6 +169,9 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "apps.core.staticfiles.ModuleManifestStaticFilesStorage"},
 }
+# Source maps are fetched only by a browser's developer tools: served as they are, not brotli- and gzip-compressed
+# by collectstatic, which halves its time (44 s to 20 s here: the vendored maps are 7 MB, each kept twice).
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (*Compressor.SKIP_COMPRESS_EXTENSIONS, "map")
 
 # Uploads (AWR reports, extracts) are bounded: bodies by role in apps.core.middleware, each file by
 # apps.core.uploads while it streams in (files past 2.5 MB go to a temp file, not memory).
