@@ -60,9 +60,11 @@ class PrivateStack:
         return f"redis://127.0.0.1:{self.redis_port}/0"
 
     def env(self) -> dict[str, str]:
-        # The test process's own DATABASE_URL/settings must not leak into the stack.
+        # The test process's own DATABASE_URL/settings must not leak into the stack, nor its STATIC_ROOT: the
+        # stack's collectstatic would rewrite the files the tests beside it read.
         inherited = {k: v for k, v in os.environ.items()
-                     if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_", "CELERY_", "TEST_DB", "TIERSCOPE_"))}
+                     if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_", "CELERY_", "TEST_DB", "TIERSCOPE_",
+                                          "STATIC_ROOT"))}
         return {
             **inherited,
             "TIERSCOPE_DATA_DIR": str(self.data_dir),

@@ -29,7 +29,11 @@ def parallel_from_one_row(settings):
 
 
 def _current(target_id: int) -> list[tuple]:
-    return list(Recommendation.objects.current(target_id=target_id).order_by("segment_id").values_list(*FIGURES))
+    """The current run's figures, floats to 12 significant digits: a refresh sums a segment's samples in the order
+    the database returns them, so two refreshes of the same figures may differ in their last bits (a CI saw
+    42427.701628050185 and 42427.70162805014 s saved a day)."""
+    rows = Recommendation.objects.current(target_id=target_id).order_by("segment_id").values_list(*FIGURES)
+    return [tuple(float(f"{v:.12g}") if isinstance(v, float) else v for v in row) for row in rows]
 
 
 def _current_run(target_id: int) -> RecommendationRun:
