@@ -14,10 +14,6 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
-# Django's PostgreSQL backend but for the flush that ends each transactional test: DELETE, not TRUNCATE
-# (tests/pgflush/base.py says why and what it measured).
-DATABASES["default"]["ENGINE"] = "tests.pgflush"  # noqa: F405
-
 # Separate test databases for concurrent runs on one cluster (e.g. TEST_DB_NAME=test_tierscope_2).
 DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DB_NAME", "test_tierscope")}  # noqa: F405
 # A replica alias (DATABASE_REPLICA_URL) is the same database seen from a standby: never created for tests.
